@@ -127,7 +127,7 @@ async fn activities_get_activity_decodes_an_activity() {
 async fn edge_services_get_venue_edge_lag_decodes_a_link_aggregation_group() {
     use ruckus_one::network::edge_services::{
         LinkAggregationGroupLacpMode, LinkAggregationGroupLacpTimeout, LinkAggregationGroupLagType,
-        LinkAggregationGroupPortType,
+        PortType,
     };
     let (server, client) = network().await;
     let body = json!({
@@ -186,7 +186,7 @@ async fn edge_services_get_venue_edge_lag_decodes_a_link_aggregation_group() {
         Some("192.168.14.150")
     );
     // A required enum field with a value the description does not list.
-    assert_new_value!(LinkAggregationGroupPortType, lag.port_type);
+    assert_new_value!(PortType, lag.port_type);
     assert!(members[0].additional_fields.is_empty());
     assert_eq!(members[1].additional_fields, field_added_later());
     assert!(lag.additional_fields.is_empty());
@@ -284,7 +284,7 @@ async fn identity_get_identity_decodes_an_identity() {
 // (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
 #[tokio::test]
 async fn entitlements_list_entitlement_assignments_decodes_assignments() {
-    use ruckus_one::network::entitlements::{AssignmentDeviceType, AssignmentStatus};
+    use ruckus_one::network::entitlements::{AssignmentStatus, DeviceType};
     let (server, client) = network().await;
     let body = json!([
         {
@@ -328,14 +328,14 @@ async fn entitlements_list_entitlement_assignments_decodes_assignments() {
     assert_eq!(assignments.len(), 2);
     let (wifi, added) = (&assignments[0], &assignments[1]);
     assert_eq!(wifi.id, Some(40211));
-    assert_eq!(wifi.device_type, Some(AssignmentDeviceType::MspWifi));
+    assert_eq!(wifi.device_type, Some(DeviceType::MspWifi));
     assert_eq!(wifi.quantity, Some(50));
     assert_eq!(wifi.status, Some(AssignmentStatus::Valid));
     assert!(wifi.additional_fields.is_empty());
     assert_eq!(added.status, Some(AssignmentStatus::Future));
     assert_eq!(added.trial_assignment, Some(true));
     let device_type = added.device_type.as_ref().unwrap();
-    assert_new_value!(AssignmentDeviceType, device_type);
+    assert_new_value!(DeviceType, device_type);
     assert_eq!(added.additional_fields, field_added_later());
     assert_sent_back(&assignments, &body, "/1/fieldAddedLater", "/1/deviceType");
 }
@@ -345,7 +345,7 @@ async fn entitlements_list_entitlement_assignments_decodes_assignments() {
 #[tokio::test]
 async fn tenants_get_self_tenant_decodes_a_tenant() {
     use ruckus_one::network::tenants::{
-        AdminAppSettingsAppType, AdminAppSettingsProductType, AdminDateFormat, AdminDetailLevel,
+        AdminAppSettingsAppType, AdminAppSettingsProductType, AdminDateFormat, DetailLevel,
         TenantStatus, TenantTenantType,
     };
     let (server, client) = network().await;
@@ -404,7 +404,7 @@ async fn tenants_get_self_tenant_decodes_a_tenant() {
         admin.username.as_deref(),
         Some("it.admin@harborview.example")
     );
-    assert_eq!(admin.detail_level, Some(AdminDetailLevel::It));
+    assert_eq!(admin.detail_level, Some(DetailLevel::It));
     assert_eq!(admin.date_format, Some(AdminDateFormat::YyyyMmDd));
     let settings = &admin.admin_app_settings.as_ref().unwrap()[0];
     assert_eq!(settings.app_type, AdminAppSettingsAppType::Ui);
@@ -423,8 +423,8 @@ async fn tenants_get_self_tenant_decodes_a_tenant() {
 #[tokio::test]
 async fn wireless_networks_get_wifi_network_decodes_a_psk_network() {
     use ruckus_one::network::wireless_networks::{
-        PskWifiWlanAdvancedCustomizationBssPriority, PskWifiWlanManagementFrameProtection,
-        PskWifiWlanWlanSecurity, WifiNetwork, WlanRadioCustomizationRfBandUsage,
+        PskWifiWlanWlanSecurity, WifiNetwork, WifiWlanAdvancedCustomizationBssPriority,
+        WifiWlanManagementFrameProtection, WlanRadioCustomizationRfBandUsage,
     };
     let (server, client) = network().await;
     let body = json!({
@@ -478,13 +478,13 @@ async fn wireless_networks_get_wifi_network_decodes_a_psk_network() {
     assert_eq!(wlan.vlan_id, Some(20));
     assert_eq!(
         wlan.management_frame_protection,
-        Some(PskWifiWlanManagementFrameProtection::Optional)
+        Some(WifiWlanManagementFrameProtection::Optional)
     );
     let advanced = wlan.advanced_customization.as_ref().unwrap();
     assert_eq!(advanced.max_clients_on_wlan_per_radio, Some(100));
     assert_eq!(
         advanced.bss_priority,
-        Some(PskWifiWlanAdvancedCustomizationBssPriority::High)
+        Some(WifiWlanAdvancedCustomizationBssPriority::High)
     );
     assert_eq!(
         advanced.radio_customization.as_ref().unwrap().rf_band_usage,
@@ -560,10 +560,8 @@ async fn wireless_service_profiles_get_radius_server_profile_decodes_a_profile()
 // VenueApMulticastDnsFencingSettings, MulticastDnsFencingRule, MulticastDnsFencingWiredRule).
 #[tokio::test]
 async fn venue_ap_settings_get_venue_ap_multicast_dns_fencing_settings_decodes_rules() {
-    use ruckus_one::network::venue_ap_settings::{
-        MulticastDnsFencingRuleService, MulticastDnsFencingWiredRuleFencingRange,
-        MulticastDnsFencingWirelessRuleFencingRange,
-    };
+    use ruckus_one::network::common::RuleService;
+    use ruckus_one::network::venue_ap_settings::RuleFencingRange;
     let (server, client) = network().await;
     let body = json!({
         "enabled": true,
@@ -615,26 +613,20 @@ async fn venue_ap_settings_get_venue_ap_multicast_dns_fencing_settings_decodes_r
     assert_eq!(settings.enabled, Some(true));
     let rules = settings.rules.as_ref().unwrap();
     assert_eq!(rules.len(), 2);
-    assert_eq!(
-        rules[0].service,
-        Some(MulticastDnsFencingRuleService::Airplay)
-    );
+    assert_eq!(rules[0].service, Some(RuleService::Airplay));
     let wired = &rules[0].wired_rules[0];
     assert_eq!(wired.name, "Lobby Apple TV");
     assert_eq!(wired.closest_ap_mac, "D8:38:FC:3A:10:20");
     assert_eq!(wired.device_mac_addresses, ["F0:B3:EC:11:22:33"]);
-    assert_eq!(
-        wired.fencing_range,
-        Some(MulticastDnsFencingWiredRuleFencingRange::OneHopAp)
-    );
+    assert_eq!(wired.fencing_range, Some(RuleFencingRange::OneHopAp));
     assert_eq!(
         rules[1].wireless_rule.as_ref().unwrap().fencing_range,
-        Some(MulticastDnsFencingWirelessRuleFencingRange::OneHopAp)
+        Some(RuleFencingRange::OneHopAp)
     );
     assert_eq!(rules[1].custom_strings, ["_matter._tcp"]);
     assert!(rules[1].wired_rules.is_empty());
     let service = rules[1].service.as_ref().unwrap();
-    assert_new_value!(MulticastDnsFencingRuleService, service);
+    assert_new_value!(RuleService, service);
     assert!(rules[0].additional_fields.is_empty());
     assert_eq!(rules[1].additional_fields, field_added_later());
     assert_sent_back(
@@ -649,10 +641,10 @@ async fn venue_ap_settings_get_venue_ap_multicast_dns_fencing_settings_decodes_r
 // ApRadioSettings, ApRadio24GHzSettings, ApRadio5GHzSettings).
 #[tokio::test]
 async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
-    use ruckus_one::network::ap_settings::{
-        ApRadio5GHzSettingsAllowedChannels, ApRadio5GHzSettingsChannelBandwidth,
-        ApRadio24GHzSettingsAllowedChannels, ApRadio24GHzSettingsChannelBandwidth,
-        ApRadio24GHzSettingsMethod, ApRadio24GHzSettingsTxPower,
+    use ruckus_one::network::common::{
+        ApRadio24GHzSettingsChannelBandwidth, ChannelBandwidth, SettingsTxPower,
+        VenueApRadio5GHzSettingsAllowedIndoorChannels, VenueApRadio24GHzSettingsAllowedChannels,
+        VenueApRadio24GHzSettingsMethod,
     };
     let (server, client) = network().await;
     let body = json!({
@@ -706,7 +698,7 @@ async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
     let band24 = radio.ap_radio_params24_g.as_ref().unwrap();
     assert_eq!(
         band24.method,
-        Some(ApRadio24GHzSettingsMethod::BackgroundScanning)
+        Some(VenueApRadio24GHzSettingsMethod::BackgroundScanning)
     );
     assert_eq!(
         band24.channel_bandwidth,
@@ -715,13 +707,13 @@ async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
     assert_eq!(band24.tx_power.as_ref().map(|p| p.as_str()), Some("-3"));
     assert!(!matches!(
         band24.tx_power,
-        Some(ApRadio24GHzSettingsTxPower::Unknown(_))
+        Some(SettingsTxPower::Unknown(_))
     ));
     assert_eq!(band24.snr_d_b, Some(31));
     assert_eq!(band24.operative_channel, Some(6));
     assert_eq!(
         band24.allowed_channels.as_deref().unwrap().last(),
-        Some(&ApRadio24GHzSettingsAllowedChannels::from("11"))
+        Some(&VenueApRadio24GHzSettingsAllowedChannels::from("11"))
     );
     let band5 = radio.ap_radio_params50_g.as_ref().unwrap();
     assert_eq!(band5.allowed_channels.as_ref().unwrap().len(), 4);
@@ -730,10 +722,10 @@ async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
             .allowed_channels
             .iter()
             .flatten()
-            .any(|c| matches!(c, ApRadio5GHzSettingsAllowedChannels::Unknown(_)))
+            .any(|c| matches!(c, VenueApRadio5GHzSettingsAllowedIndoorChannels::Unknown(_)))
     );
     let width = band5.channel_bandwidth.as_ref().unwrap();
-    assert_new_value!(ApRadio5GHzSettingsChannelBandwidth, width);
+    assert_new_value!(ChannelBandwidth, width);
     assert_eq!(band5.additional_fields, field_added_later());
     assert!(radio.additional_fields.is_empty() && band24.additional_fields.is_empty());
     assert_sent_back(
@@ -748,9 +740,8 @@ async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
 // SwitchVlanViewV1001, SwitchVlanPortModelViewV1001).
 #[tokio::test]
 async fn switch_networking_get_venue_switch_vlan_decodes_a_vlan() {
-    use ruckus_one::network::switch_networking::{
-        SwitchVlanPortModelViewSwitchModel, SwitchVlanViewIgmpSnooping,
-        SwitchVlanViewSpanningTreeProtocol,
+    use ruckus_one::network::common::{
+        IgmpSnooping, SpanningTreeProtocol, SwitchFamilyModelViewModel,
     };
     let (server, client) = network().await;
     let body = json!({
@@ -806,7 +797,7 @@ async fn switch_networking_get_venue_switch_vlan_decodes_a_vlan() {
     assert_eq!(vlan.used_by_ve_port, Some(true));
     assert_eq!(
         vlan.spanning_tree_protocol,
-        Some(SwitchVlanViewSpanningTreeProtocol::Rstp)
+        Some(SpanningTreeProtocol::Rstp)
     );
     let model = &vlan.switch_vlan_port_models.as_ref().unwrap()[0];
     assert_eq!(
@@ -815,11 +806,11 @@ async fn switch_networking_get_venue_switch_vlan_decodes_a_vlan() {
     );
     assert!(!matches!(
         model.switch_model,
-        Some(SwitchVlanPortModelViewSwitchModel::Unknown(_))
+        Some(SwitchFamilyModelViewModel::Unknown(_))
     ));
     assert_eq!(model.voice_ports.as_deref(), Some("1/1/5"));
     let igmp = vlan.igmp_snooping.as_ref().unwrap();
-    assert_new_value!(SwitchVlanViewIgmpSnooping, igmp);
+    assert_new_value!(IgmpSnooping, igmp);
     assert_eq!(model.additional_fields, field_added_later());
     assert!(vlan.additional_fields.is_empty());
     assert_sent_back(
@@ -835,8 +826,8 @@ async fn switch_networking_get_venue_switch_vlan_decodes_a_vlan() {
 #[tokio::test]
 async fn switch_profiles_get_switch_profile_decodes_a_profile() {
     use ruckus_one::network::common::{
-        ProfileAclRuleViewAction, ProfileAclRuleViewProtocol, ProfileAclViewAclType,
-        ProfileViewProfileType, ProfileVlanViewIgmpSnooping, ProfileVlanViewSpanningTreeProtocol,
+        AclType, IgmpSnooping, ProfileAclRuleViewAction, ProfileAclRuleViewProtocol, ProfileType,
+        SpanningTreeProtocol,
     };
     let (server, client) = network().await;
     let body = json!({
@@ -896,10 +887,10 @@ async fn switch_profiles_get_switch_profile_decodes_a_profile() {
         .unwrap();
 
     assert_eq!(profile.name.as_deref(), Some("Campus access"));
-    assert_eq!(profile.profile_type, Some(ProfileViewProfileType::Regular));
+    assert_eq!(profile.profile_type, Some(ProfileType::Regular));
     assert_eq!(profile.venue_count, Some(1));
     let acl = &profile.acls.as_ref().unwrap()[0];
-    assert_eq!(acl.acl_type, Some(ProfileAclViewAclType::Extended));
+    assert_eq!(acl.acl_type, Some(AclType::Extended));
     let deny = &acl.acl_rules.as_ref().unwrap()[0];
     assert_eq!(
         (
@@ -915,14 +906,14 @@ async fn switch_profiles_get_switch_profile_decodes_a_profile() {
     );
     let vlan = &profile.vlans.as_ref().unwrap()[0];
     assert_eq!(vlan.vlan_id, 20);
-    assert_eq!(vlan.igmp_snooping, Some(ProfileVlanViewIgmpSnooping::None));
+    assert_eq!(vlan.igmp_snooping, Some(IgmpSnooping::None));
     let family = &vlan.switch_family_models.as_ref().unwrap()[0];
     assert_eq!(
         family.slots.as_ref().unwrap()[1].option.as_deref(),
         Some("2X10G")
     );
     let stp = vlan.spanning_tree_protocol.as_ref().unwrap();
-    assert_new_value!(ProfileVlanViewSpanningTreeProtocol, stp);
+    assert_new_value!(SpanningTreeProtocol, stp);
     assert_eq!(vlan.additional_fields, field_added_later());
     assert!(profile.additional_fields.is_empty());
     assert_sent_back(
@@ -1172,7 +1163,7 @@ async fn wireless_policies_get_rogue_policy_decodes_rules() {
 // access_control: `get_l2_acl_policy` -> `L2AclPolicy` (wifi_api-17.3.3.205.yaml L2AclPolicy).
 #[tokio::test]
 async fn access_control_get_l2_acl_policy_decodes_a_policy() {
-    use ruckus_one::network::access_control::L2AclPolicyAccess;
+    use ruckus_one::network::access_control::DevicePolicyRuleAction;
     let body = json!({
         "id": "0b1c2d3e4f5a46b7c8d9e0f1a2b3c4d5",
         "name": "Block cameras",
@@ -1189,7 +1180,7 @@ async fn access_control_get_l2_acl_policy_decodes_a_policy() {
     );
     assert_eq!(policy.name, "Block cameras");
     assert_eq!(policy.mac_addresses.len(), 2);
-    assert_new_value!(L2AclPolicyAccess, policy.access.as_ref().unwrap());
+    assert_new_value!(DevicePolicyRuleAction, policy.access.as_ref().unwrap());
     assert_eq!(policy.additional_fields, field_added_later());
     assert_sent_back(&policy, &body, "/fieldAddedLater", "/access");
 }
@@ -1308,7 +1299,7 @@ async fn wireless_aps_get_ap_packets_decodes_a_capture_state() {
 // IcxSwitchViewV1001, StackMembersViewV1001).
 #[tokio::test]
 async fn switches_list_venue_switches_decodes_switches() {
-    use ruckus_one::network::switches::{IcxSwitchViewIgmpSnooping, IcxSwitchViewIpAddressType};
+    use ruckus_one::network::common::{IcxSwitchViewIpAddressType, IgmpSnooping};
     let body = json!([
         {
             "id": "FEK3224R0AB",
@@ -1332,10 +1323,7 @@ async fn switches_list_venue_switches_decodes_switches() {
         |c| c.network().switches().list_venue_switches("v-7")
     );
     assert_eq!(switches.len(), 2);
-    assert_eq!(
-        switches[0].igmp_snooping,
-        Some(IcxSwitchViewIgmpSnooping::Passive)
-    );
+    assert_eq!(switches[0].igmp_snooping, Some(IgmpSnooping::Passive));
     assert_eq!(
         switches[0].ip_address_type,
         Some(IcxSwitchViewIpAddressType::Static)
@@ -1598,10 +1586,7 @@ async fn portal_service_profiles_query_decodes_profiles() {
 // (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
 #[tokio::test]
 async fn venue_templates_get_aaa_server_decodes_a_server() {
-    use ruckus_one::network::venue_templates::{
-        VenueTemplateAaaServerViewPurpose as Purpose,
-        VenueTemplateAaaServerViewServerType as ServerType,
-    };
+    use ruckus_one::network::common::{AaaServerPurpose as Purpose, ServerType};
     let body = json!({
         "id": "s-1",
         "name": "radius-1",
@@ -1641,9 +1626,7 @@ async fn venue_templates_get_aaa_server_decodes_a_server() {
 // (switch_service_api-0.4.0.yaml ProfileViewV1001, ProfileVlanViewV1001).
 #[tokio::test]
 async fn template_switch_profiles_get_decodes_a_profile() {
-    use ruckus_one::network::common::{
-        ProfileViewProfileType, ProfileVlanViewSpanningTreeProtocol,
-    };
+    use ruckus_one::network::common::{ProfileType, SpanningTreeProtocol};
     let body = json!({
         "id": "tp-1",
         "name": "Template access",
@@ -1663,15 +1646,12 @@ async fn template_switch_profiles_get_decodes_a_profile() {
             .get_template_switch_profile("tp-1")
     );
     assert_eq!(profile.name.as_deref(), Some("Template access"));
-    assert_new_value!(
-        ProfileViewProfileType,
-        profile.profile_type.as_ref().unwrap()
-    );
+    assert_new_value!(ProfileType, profile.profile_type.as_ref().unwrap());
     let vlan = &profile.vlans.as_ref().unwrap()[0];
     assert_eq!(vlan.vlan_id, 30);
     assert_eq!(
         vlan.spanning_tree_protocol,
-        Some(ProfileVlanViewSpanningTreeProtocol::Rstp)
+        Some(SpanningTreeProtocol::Rstp)
     );
     assert_eq!(vlan.additional_fields, field_added_later());
     assert_sent_back(&profile, &body, "/vlans/0/fieldAddedLater", "/profileType");
@@ -1681,7 +1661,7 @@ async fn template_switch_profiles_get_decodes_a_profile() {
 // `VenueApModelLanPortSpecificSettings` (wifi_api-17.3.3.205.yaml).
 #[tokio::test]
 async fn venue_ap_model_settings_get_lan_port_specific_settings_decodes() {
-    use ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSpecificSettingsPoeMode as PoeMode;
+    use ruckus_one::network::common::LanPortSpecificSettingsPoeMode as PoeMode;
     let body = json!({"poeMode": "SOMETHING_NEW", "poeOut": true, "fieldAddedLater": {"x": 1}});
     let settings = decoded!(
         "GET",
@@ -1747,7 +1727,7 @@ async fn switch_config_backups_history_details_decode() {
 // (switch_service_api-0.4.0.yaml VenueCurrentVersionViewV1001).
 #[tokio::test]
 async fn switch_firmware_current_versions_decode() {
-    use ruckus_one::network::switch_firmware::ModelCurrentVersionViewModelGroup as ModelGroup;
+    use ruckus_one::network::switch_firmware::ModelGroup;
     let body = json!({
         "id": "v-7",
         "currentVersions": [
@@ -1781,7 +1761,7 @@ async fn switch_firmware_current_versions_decode() {
 // AaaServerViewV1001).
 #[tokio::test]
 async fn switch_aaa_get_venue_aaa_server_decodes_a_server() {
-    use ruckus_one::network::switch_aaa::{AaaServerViewLevel, AaaServerViewServerType};
+    use ruckus_one::network::common::{AaaServerLevel, ServerType};
     let body = json!({
         "id": "s-2",
         "name": "tacacs-1",
@@ -1799,12 +1779,9 @@ async fn switch_aaa_get_venue_aaa_server_decodes_a_server() {
         body,
         |c| c.network().switch_aaa().get_venue_aaa_server("v-7", "s-2")
     );
-    assert_eq!(
-        server.server_type,
-        Some(AaaServerViewServerType::TacacsPlus)
-    );
+    assert_eq!(server.server_type, Some(ServerType::TacacsPlus));
     assert_eq!(server.switch_count_in_venue, Some(4));
-    assert_new_value!(AaaServerViewLevel, server.level.as_ref().unwrap());
+    assert_new_value!(AaaServerLevel, server.level.as_ref().unwrap());
     assert_eq!(server.additional_fields, field_added_later());
     assert_sent_back(&server, &body, "/fieldAddedLater", "/level");
 }

@@ -28,6 +28,7 @@ pub mod fuzz;
 pub mod generate;
 pub mod import;
 pub mod mutate;
+pub mod openapi;
 pub mod workspace;
 
 // The importer names these at the crate root.

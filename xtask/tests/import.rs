@@ -173,3 +173,37 @@ fn an_override_survives_a_re_import() {
         "the override is not applied:\n{model}"
     );
 }
+
+/// A description nested deeper than the limit (here 200,000 levels) is refused at once, with an
+/// error naming the file, by `import` (which stops) and `audit` (which skips the file).
+#[test]
+fn a_description_nested_too_deep_is_refused_by_name() {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let mut text = String::from("openapi: 3.0.0\npaths: {}\ncomponents:\n  schemas:\n    Deep: ");
+    text.push_str(&"{properties: {a: ".repeat(200_000));
+    text.push_str("{type: string}");
+    text.push_str(&"}}".repeat(200_000));
+    std::fs::write(tmp.path().join("deep.yaml"), text).expect("write");
+    let dir = tmp.path().to_str().expect("utf-8");
+
+    let (_spec_tmp, spec) = spec_copy();
+    let top = spec.join("ruckus-one.yaml");
+    let (ok, out) = xtask(&[
+        "import",
+        "--spec",
+        top.to_str().expect("utf-8"),
+        "--openapi",
+        dir,
+    ]);
+    assert!(!ok, "import accepted the file:\n{out}");
+    assert!(
+        out.contains("deep.yaml: nested deeper than 64 levels (line 5); not read"),
+        "{out}"
+    );
+
+    let (_, out) = xtask(&["audit", "--openapi", dir, "--summary"]);
+    assert!(
+        out.contains("deep.yaml: nested deeper than 64 levels"),
+        "{out}"
+    );
+}

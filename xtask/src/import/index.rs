@@ -1,44 +1,33 @@
 //! Finding a curated operation's description operation, and the schemas of its bodies.
 
-use crate::audit::openapi::{self as desc, normalise_path};
+use crate::openapi::{Document, MediaType, Operation as DescOperation, Schema, normalise_path};
+use indexmap::IndexMap;
 use ruckus_codegen::spec::{MediaTypeEntry, Operation};
-use serde_yaml::Value;
 use std::collections::BTreeMap;
+
+/// A description operation: its file and the operation.
+pub type Found<'a> = (&'a str, &'a DescOperation);
 
 /// Description operations by `(file, operationId)` and by `(METHOD, path)`.
 pub struct DescIndex<'a> {
-    by_id: BTreeMap<(String, String), (&'a str, &'a Value, String, String)>,
-    by_key: BTreeMap<(String, String), Vec<(&'a str, &'a Value)>>,
+    by_id: BTreeMap<(String, String), (Found<'a>, String, String)>,
+    by_key: BTreeMap<(String, String), Vec<Found<'a>>>,
 }
 
 impl<'a> DescIndex<'a> {
-    pub fn new(docs: &'a BTreeMap<String, Value>) -> Self {
+    pub fn new(docs: &'a BTreeMap<String, Document>) -> Self {
         let mut by_id = BTreeMap::new();
         let mut by_key: BTreeMap<_, Vec<_>> = BTreeMap::new();
         for (file, doc) in docs {
-            let Some(paths) = doc.get("paths").and_then(Value::as_mapping) else {
-                continue;
-            };
-            for (path, item) in paths {
-                let (Some(path), Some(item)) = (path.as_str(), item.as_mapping()) else {
-                    continue;
-                };
-                for (method, op) in item {
-                    let Some(method) = method.as_str() else {
-                        continue;
-                    };
-                    if !["get", "post", "put", "patch", "delete"].contains(&method) {
-                        continue;
-                    }
-                    let key = (method.to_uppercase(), normalise_path(path));
-                    if let Some(id) = op.get("operationId").and_then(Value::as_str) {
-                        by_id.insert(
-                            (file.clone(), id.to_owned()),
-                            (file.as_str(), op, key.0.clone(), key.1.clone()),
-                        );
-                    }
-                    by_key.entry(key).or_default().push((file.as_str(), op));
+            for (path, method, op) in doc.operations() {
+                let key = (method.to_uppercase(), normalise_path(path));
+                if let Some(id) = &op.operation_id {
+                    by_id.insert(
+                        (file.clone(), id.clone()),
+                        ((file.as_str(), op), key.0.clone(), key.1.clone()),
+                    );
                 }
+                by_key.entry(key).or_default().push((file.as_str(), op));
             }
         }
         DescIndex { by_id, by_key }
@@ -46,13 +35,13 @@ impl<'a> DescIndex<'a> {
 
     /// The description operation an operation cites (when its method and path agree), else the
     /// first with its method and path.
-    pub fn find(&self, op: &Operation) -> Option<(&'a str, &'a Value)> {
+    pub fn find(&self, op: &Operation) -> Option<Found<'a>> {
         let key = (op.method.as_str().to_uppercase(), normalise_path(&op.path));
         for cite in cites(op) {
-            if let Some((file, d, m, p)) = self.by_id.get(&cite)
+            if let Some((found, m, p)) = self.by_id.get(&cite)
                 && (m, p) == (&key.0, &key.1)
             {
-                return Some((file, d));
+                return Some(*found);
             }
         }
         self.by_key.get(&key).and_then(|v| v.first().copied())
@@ -97,34 +86,33 @@ pub fn default_media(op: &Operation) -> (String, String) {
 }
 
 /// The request body schema for `media`.
-pub fn request_schema<'v>(doc: &'v Value, op: &'v Value, media: &str) -> Option<&'v Value> {
-    let body = desc::resolve(doc, op.get("requestBody")?);
-    pick(body, media)
+pub fn request_schema<'v>(
+    doc: &'v Document,
+    op: &'v DescOperation,
+    media: &str,
+) -> Option<&'v Schema> {
+    let body = doc.request_body(op.request_body.as_ref()?)?;
+    pick(&body.content, media)
 }
 
 /// The schema of the `status` answer for `media`.
 pub fn response_schema<'v>(
-    doc: &'v Value,
-    op: &'v Value,
+    doc: &'v Document,
+    op: &'v DescOperation,
     status: u16,
     media: &str,
-) -> Option<&'v Value> {
-    let responses = op.get("responses")?.as_mapping()?;
-    let r = responses
-        .get(Value::String(status.to_string()))
-        .or_else(|| responses.get(Value::Number(status.into())))?;
-    pick(desc::resolve(doc, r), media)
+) -> Option<&'v Schema> {
+    pick(&doc.answer(op, status)?.content, media)
 }
 
 /// The schema for `media` in a body's `content`, else plain JSON's, else any JSON type's.
-fn pick<'v>(holder: &'v Value, media: &str) -> Option<&'v Value> {
-    let content = holder.get("content")?.as_mapping()?;
-    let get = |m: &str| content.get(m).and_then(|c| c.get("schema"));
+fn pick<'v>(content: &'v IndexMap<String, MediaType>, media: &str) -> Option<&'v Schema> {
+    let get = |m: &str| content.get(m).and_then(|c| c.schema.as_ref());
     get(media).or_else(|| get("application/json")).or_else(|| {
         content
             .iter()
-            .find(|(k, _)| k.as_str().is_some_and(|k| k.ends_with("json")))
-            .and_then(|(_, c)| c.get("schema"))
+            .find(|(k, _)| k.ends_with("json"))
+            .and_then(|(_, c)| c.schema.as_ref())
     })
 }
 

@@ -21,10 +21,9 @@ mod index;
 mod naming;
 mod plan;
 
-use crate::audit::openapi as desc;
 use crate::cli::ImportArgs;
+use crate::openapi::{self as desc, Document};
 use ruckus_codegen::load::{IMPORTED_DIR, load_curated};
-use serde_yaml::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -94,7 +93,7 @@ type Changes = Vec<(PathBuf, Option<String>)>;
 
 fn plan_changes(
     top: &Path,
-    docs: &BTreeMap<String, Value>,
+    docs: &BTreeMap<String, Document>,
     only: Option<&str>,
 ) -> Result<(Changes, String), String> {
     let loaded = load_curated(top).map_err(|diags| {
@@ -200,16 +199,13 @@ fn report_of(api: &str, f: &plan::Findings) -> String {
     out
 }
 
-fn load_docs(dir: &Path) -> Result<Option<BTreeMap<String, Value>>, String> {
+fn load_docs(dir: &Path) -> Result<Option<BTreeMap<String, Document>>, String> {
     let Some(names) = desc::description_files(dir) else {
         return Ok(None);
     };
     let mut docs = BTreeMap::new();
     for n in names {
-        let path = dir.join(&n);
-        let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let doc = serde_yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let doc = Document::read(&dir.join(&n))?;
         docs.insert(n, doc);
     }
     Ok(Some(docs))

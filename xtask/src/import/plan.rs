@@ -6,10 +6,9 @@
 use super::convert::{self, Converter};
 use super::index::{self, DescIndex};
 use super::naming;
-use crate::audit::openapi as desc;
+use crate::openapi::{AdditionalProperties, Document, EMPTY, Schema};
 use heck::ToUpperCamelCase;
 use ruckus_codegen::spec::{Area, BodyKind, Operation, TypeDef, TypeExpr};
-use serde_yaml::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// One place where the curated spec names imported types.
@@ -19,7 +18,7 @@ struct Root<'v> {
     /// The type expression the curated spec writes there (`array<Venue>`).
     expr: String,
     file: &'v str,
-    schema: &'v Value,
+    schema: &'v Schema,
     /// For the report (`get_venue response 200`, `Venue.address`).
     place: String,
     /// The description operation it is read from (`operationId`), cited by inline shapes.
@@ -47,7 +46,7 @@ pub struct Findings {
 
 /// The imported types of one API, by area (sorted by name), and the findings.
 pub fn plan(
-    docs: &BTreeMap<String, Value>,
+    docs: &BTreeMap<String, Document>,
     areas: &[&Area],
 ) -> (BTreeMap<String, Vec<TypeDef>>, Findings) {
     let mut findings = Findings::default();
@@ -99,8 +98,13 @@ pub fn plan(
             &mut findings,
         );
     }
+    // Roots whose own schema is inline first: a name the curated spec gives an inline shape
+    // then names every identical inline shape met later (a stable sort keeps the order within
+    // each group, so the traversal stays deterministic).
+    let mut order: Vec<&Root<'_>> = roots.iter().collect();
+    order.sort_by_key(|r| ref_of(innermost(&docs[r.file], &r.expr, r.schema)).is_some());
     let mut reached: Vec<(String, String)> = Vec::new();
-    for r in &roots {
+    for r in order {
         conv.set_context(&r.operation, r.within.as_deref(), &r.version);
         match convert_root(&mut conv, docs, r, &r.expr, r.schema, &curated) {
             Ok(()) => {
@@ -110,6 +114,7 @@ pub fn plan(
             Err(why) => findings.unresolved.push(format!("{}: {why}", r.place)),
         }
     }
+    conv.name_shared();
     for (ty, fields) in &conv.additions {
         if !fields.is_empty() {
             let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
@@ -149,7 +154,7 @@ fn expr_text(e: &TypeExpr) -> Option<&str> {
 /// The roots of one operation: its JSON request body and its typed success answers.
 fn op_roots<'v>(
     index: &DescIndex<'v>,
-    docs: &'v BTreeMap<String, Value>,
+    docs: &'v BTreeMap<String, Document>,
     area: &Area,
     op: &Operation,
     curated: &BTreeMap<&str, (&str, &TypeDef)>,
@@ -189,11 +194,7 @@ fn op_roots<'v>(
     };
     let doc = &docs[file];
     let (req_media, resp_media) = index::default_media(op);
-    let operation = d
-        .get("operationId")
-        .and_then(Value::as_str)
-        .unwrap_or("-")
-        .to_owned();
+    let operation = d.operation_id.as_deref().unwrap_or("-").to_owned();
     let version = index::version_of(op);
     for (expr, place, status) in wanted {
         let schema = match status {
@@ -226,7 +227,7 @@ fn op_roots<'v>(
 /// The roots in curated types: fields naming imported types, read from the schema the type
 /// stands for (its `reference:` schema, else the body schema of an operation typed with it).
 fn type_roots<'v>(
-    docs: &'v BTreeMap<String, Value>,
+    docs: &'v BTreeMap<String, Document>,
     areas: &[&Area],
     index: &DescIndex<'v>,
     curated: &BTreeMap<&str, (&str, &TypeDef)>,
@@ -283,11 +284,11 @@ struct Via {
 /// `reference:` provenance names, the body schema of an operation typed with it, then every
 /// schema of its name (`DpskPoolDto` for `DpskPool`) in file order.
 fn type_schemas<'v>(
-    docs: &'v BTreeMap<String, Value>,
+    docs: &'v BTreeMap<String, Document>,
     areas: &[&Area],
     index: &DescIndex<'v>,
     t: &TypeDef,
-) -> Vec<(&'v str, &'v Value, Via)> {
+) -> Vec<(&'v str, &'v Schema, Via)> {
     let mut out = Vec::new();
     if let Some(source) = t
         .provenance
@@ -297,10 +298,7 @@ fn type_schemas<'v>(
         let mut words = source.split_whitespace();
         if let (Some(file), Some(schema), None) = (words.next(), words.next(), words.next())
             && let Some((name, doc)) = docs.get_key_value(file)
-            && let Some(s) = doc
-                .get("components")
-                .and_then(|c| c.get("schemas"))
-                .and_then(|s| s.get(schema))
+            && let Some(s) = doc.schema_named(schema)
         {
             let via = Via {
                 operation: "-".into(),
@@ -311,20 +309,11 @@ fn type_schemas<'v>(
     }
     out.extend(body_schema(docs, areas, index, t));
     for (file, doc) in docs {
-        let Some(schemas) = doc
-            .get("components")
-            .and_then(|c| c.get("schemas"))
-            .and_then(Value::as_mapping)
-        else {
-            continue;
-        };
-        for (raw, schema) in schemas {
-            if let Some(raw) = raw.as_str()
-                && naming::clean(raw).name == t.name
-            {
+        for (raw, schema) in &doc.components.schemas {
+            if naming::clean(raw).name == t.name {
                 let via = Via {
                     operation: "-".into(),
-                    schema: Some(raw.to_owned()),
+                    schema: Some(raw.clone()),
                 };
                 out.push((file.as_str(), schema, via));
             }
@@ -335,11 +324,11 @@ fn type_schemas<'v>(
 
 /// The body schema of an operation whose request or answer is the curated type.
 fn body_schema<'v>(
-    docs: &'v BTreeMap<String, Value>,
+    docs: &'v BTreeMap<String, Document>,
     areas: &[&Area],
     index: &DescIndex<'v>,
     t: &TypeDef,
-) -> Option<(&'v str, &'v Value, Via)> {
+) -> Option<(&'v str, &'v Schema, Via)> {
     for op in areas.iter().flat_map(|a| &a.operations) {
         let (req_media, resp_media) = index::default_media(op);
         let named = |e: Option<&TypeExpr>| e.and_then(expr_text) == Some(t.name.as_str());
@@ -359,7 +348,7 @@ fn body_schema<'v>(
             None => index::request_schema(doc, d, &req_media),
         };
         if let Some(s) = schema {
-            let operation = d.get("operationId").and_then(Value::as_str).unwrap_or("-");
+            let operation = d.operation_id.as_deref().unwrap_or("-");
             let via = Via {
                 operation: operation.to_owned(),
                 schema: None,
@@ -374,23 +363,23 @@ fn body_schema<'v>(
 /// keeps the name of an inline root free.
 fn pin(
     conv: &mut Converter<'_>,
-    docs: &BTreeMap<String, Value>,
+    docs: &BTreeMap<String, Document>,
     r: &Root<'_>,
     expr: &str,
-    schema: &Value,
+    schema: &Schema,
     curated: &BTreeMap<&str, (&str, &TypeDef)>,
     findings: &mut Findings,
 ) {
     let doc = &docs[r.file];
-    if let Some(inner) = wrapped(expr, "array") {
-        if let Some(items) = desc::resolve(doc, schema).get("items") {
-            pin(conv, docs, r, inner, items, curated, findings);
+    if let Some(inner_expr) = wrapped(expr, "array") {
+        if let Some(items) = inner(doc, schema, "array") {
+            pin(conv, docs, r, inner_expr, items, curated, findings);
         }
         return;
     }
-    if let Some(inner) = wrapped(expr, "map") {
-        if let Some(values) = desc::resolve(doc, schema).get("additionalProperties") {
-            pin(conv, docs, r, inner, values, curated, findings);
+    if let Some(inner_expr) = wrapped(expr, "map") {
+        if let Some(values) = inner(doc, schema, "map") {
+            pin(conv, docs, r, inner_expr, values, curated, findings);
         }
         return;
     }
@@ -413,24 +402,19 @@ fn pin(
 /// Converts a root; an error says why the result is not the name the curated spec gives.
 fn convert_root(
     conv: &mut Converter<'_>,
-    docs: &BTreeMap<String, Value>,
+    docs: &BTreeMap<String, Document>,
     r: &Root<'_>,
     expr: &str,
-    schema: &Value,
+    schema: &Schema,
     curated: &BTreeMap<&str, (&str, &TypeDef)>,
 ) -> Result<(), String> {
     let doc = &docs[r.file];
     for wrapper in ["array", "map"] {
-        if let Some(inner) = wrapped(expr, wrapper) {
-            let key = if wrapper == "array" {
-                "items"
-            } else {
-                "additionalProperties"
-            };
-            let Some(inner_schema) = desc::resolve(doc, schema).get(key) else {
+        if let Some(inner_expr) = wrapped(expr, wrapper) {
+            let Some(inner_schema) = inner(doc, schema, wrapper) else {
                 return Err(format!("the description's schema is not a {wrapper}"));
             };
-            return convert_root(conv, docs, r, inner, inner_schema, curated);
+            return convert_root(conv, docs, r, inner_expr, inner_schema, curated);
         }
     }
     if curated.contains_key(expr) {
@@ -449,6 +433,31 @@ fn convert_root(
     }
 }
 
+/// The schema standing for the innermost name of `expr` (`array<X>`: the items' schema).
+fn innermost<'v>(doc: &'v Document, expr: &str, schema: &'v Schema) -> &'v Schema {
+    for wrapper in ["array", "map"] {
+        if let Some(inner_expr) = wrapped(expr, wrapper)
+            && let Some(inner_schema) = inner(doc, schema, wrapper)
+        {
+            return innermost(doc, inner_expr, inner_schema);
+        }
+    }
+    schema
+}
+
+/// The items' schema of an array (`wrapper` = `array`), the values' of a map (`map`; a flag
+/// stands for a schema that says nothing).
+fn inner<'v>(doc: &'v Document, schema: &'v Schema, wrapper: &str) -> Option<&'v Schema> {
+    let schema = doc.resolve(schema);
+    if wrapper == "array" {
+        return schema.items.as_deref();
+    }
+    match schema.additional_properties.as_ref()? {
+        AdditionalProperties::Schema(s) => Some(s),
+        AdditionalProperties::Bool(_) => Some(&EMPTY),
+    }
+}
+
 /// `array<X>` -> `X` for `wrapper` = `array`.
 fn wrapped<'e>(expr: &'e str, wrapper: &str) -> Option<&'e str> {
     expr.strip_prefix(wrapper)?
@@ -457,16 +466,13 @@ fn wrapped<'e>(expr: &'e str, wrapper: &str) -> Option<&'e str> {
 }
 
 /// The schema name of a `$ref` (also one wrapped in a single-part `allOf`).
-fn ref_of(schema: &Value) -> Option<&str> {
-    fn direct(v: &Value) -> Option<&str> {
-        v.get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|r| r.strip_prefix("#/components/schemas/"))
-    }
-    direct(schema).or_else(|| match schema.get("allOf")?.as_sequence()?.as_slice() {
-        [only] if schema.get("properties").is_none() => direct(only),
-        _ => None,
-    })
+fn ref_of(schema: &Schema) -> Option<&str> {
+    schema
+        .ref_name()
+        .or_else(|| match schema.all_of.as_deref()? {
+            [only] if schema.properties.is_none() => only.ref_name(),
+            _ => None,
+        })
 }
 
 /// For each draft some root reaches, its home: the one area that reaches it, else `common`.

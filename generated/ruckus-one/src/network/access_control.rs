@@ -856,105 +856,6 @@ impl ApplicationPolicy {
         self
     }
 }
-/// Application policy query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ApplicationPolicyQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Description.
-    pub description: Option<String>,
-    /// Rules (format: int32).
-    pub rules: Option<i64>,
-    /// Wifi network IDs.
-    pub wifi_network_ids: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ApplicationPolicyQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplicationPolicyQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("rules", &v.rules);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApplicationPolicyQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplicationPolicyQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = ApplicationPolicyQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                rules: f.optional("rules"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyQueryData"))
-    }
-}
-impl ApplicationPolicyQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            rules: None,
-            wifi_network_ids: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `rules`.
-    pub fn with_rules(mut self, value: impl Into<i64>) -> Self {
-        self.rules = Some(value.into());
-        self
-    }
-    /// Sets `wifiNetworkIds`.
-    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.wifi_network_ids = Some(value.into());
-        self
-    }
-}
 /// Application policy rule, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
@@ -978,7 +879,7 @@ pub struct ApplicationPolicyRule {
     /// Destination port (format: int32; maximum: 65535; minimum: 1).
     pub destination_port: Option<i64>,
     /// Down link marking type (may be null).
-    pub down_link_marking_type: Option<ApplicationPolicyRuleDownLinkMarkingType>,
+    pub down_link_marking_type: Option<LinkMarkingType>,
     /// Downlink (format: int32; maximum: 20000; minimum: 250).
     pub downlink: Option<i64>,
     /// ID.
@@ -994,11 +895,11 @@ pub struct ApplicationPolicyRule {
     /// Priority (format: int32).
     pub priority: i64,
     /// Protocol (may be null).
-    pub protocol: Option<ApplicationPolicyRuleProtocol>,
+    pub protocol: Option<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
     /// Rule type (may be null).
     pub rule_type: Option<ApplicationPolicyRuleRuleType>,
     /// Up link marking type (may be null).
-    pub up_link_marking_type: Option<ApplicationPolicyRuleUpLinkMarkingType>,
+    pub up_link_marking_type: Option<LinkMarkingType>,
     /// Uplink (format: int32; maximum: 20000; minimum: 250).
     pub uplink: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1139,7 +1040,7 @@ impl ApplicationPolicyRule {
     /// Sets `downLinkMarkingType`.
     pub fn with_down_link_marking_type(
         mut self,
-        value: impl Into<ApplicationPolicyRuleDownLinkMarkingType>,
+        value: impl Into<LinkMarkingType>,
     ) -> Self {
         self.down_link_marking_type = Some(value.into());
         self
@@ -1178,7 +1079,7 @@ impl ApplicationPolicyRule {
     /// Sets `protocol`.
     pub fn with_protocol(
         mut self,
-        value: impl Into<ApplicationPolicyRuleProtocol>,
+        value: impl Into<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
     ) -> Self {
         self.protocol = Some(value.into());
         self
@@ -1194,7 +1095,7 @@ impl ApplicationPolicyRule {
     /// Sets `upLinkMarkingType`.
     pub fn with_up_link_marking_type(
         mut self,
-        value: impl Into<ApplicationPolicyRuleUpLinkMarkingType>,
+        value: impl Into<LinkMarkingType>,
     ) -> Self {
         self.up_link_marking_type = Some(value.into());
         self
@@ -1257,69 +1158,6 @@ impl serde::Serialize for ApplicationPolicyRuleAccessControl {
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleAccessControl {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Application policy rule down link marking type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ApplicationPolicyRuleDownLinkMarkingType {
-    /// `VOICE`
-    Voice,
-    /// `VIDEO`
-    Video,
-    /// `BEST_EFFORT`
-    BestEffort,
-    /// `BACKGROUND`
-    Background,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ApplicationPolicyRuleDownLinkMarkingType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Voice => "VOICE",
-            Self::Video => "VIDEO",
-            Self::BestEffort => "BEST_EFFORT",
-            Self::Background => "BACKGROUND",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ApplicationPolicyRuleDownLinkMarkingType {
-    fn from(s: &str) -> Self {
-        match s {
-            "VOICE" => Self::Voice,
-            "VIDEO" => Self::Video,
-            "BEST_EFFORT" => Self::BestEffort,
-            "BACKGROUND" => Self::Background,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ApplicationPolicyRuleDownLinkMarkingType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ApplicationPolicyRuleDownLinkMarkingType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleDownLinkMarkingType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -1441,61 +1279,6 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRulePortMapping {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Application policy rule protocol: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ApplicationPolicyRuleProtocol {
-    /// `TCP`
-    Tcp,
-    /// `UDP`
-    Udp,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ApplicationPolicyRuleProtocol {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Tcp => "TCP",
-            Self::Udp => "UDP",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ApplicationPolicyRuleProtocol {
-    fn from(s: &str) -> Self {
-        match s {
-            "TCP" => Self::Tcp,
-            "UDP" => Self::Udp,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ApplicationPolicyRuleProtocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ApplicationPolicyRuleProtocol {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleProtocol {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Application policy rule rule type: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
@@ -1544,69 +1327,6 @@ impl serde::Serialize for ApplicationPolicyRuleRuleType {
     }
 }
 impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleRuleType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Application policy rule up link marking type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ApplicationPolicyRuleUpLinkMarkingType {
-    /// `VOICE`
-    Voice,
-    /// `VIDEO`
-    Video,
-    /// `BEST_EFFORT`
-    BestEffort,
-    /// `BACKGROUND`
-    Background,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ApplicationPolicyRuleUpLinkMarkingType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Voice => "VOICE",
-            Self::Video => "VIDEO",
-            Self::BestEffort => "BEST_EFFORT",
-            Self::Background => "BACKGROUND",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ApplicationPolicyRuleUpLinkMarkingType {
-    fn from(s: &str) -> Self {
-        match s {
-            "VOICE" => Self::Voice,
-            "VIDEO" => Self::Video,
-            "BEST_EFFORT" => Self::BestEffort,
-            "BACKGROUND" => Self::Background,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ApplicationPolicyRuleUpLinkMarkingType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ApplicationPolicyRuleUpLinkMarkingType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleUpLinkMarkingType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -2025,7 +1745,7 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationType {
 #[non_exhaustive]
 pub struct DevicePolicy {
     /// Default access (default: ALLOW).
-    pub default_access: Option<DevicePolicyDefaultAccess>,
+    pub default_access: Option<DevicePolicyRuleAction>,
     /// Description (max_length: 180; min_length: 2).
     pub description: Option<String>,
     /// ID.
@@ -2089,7 +1809,7 @@ impl DevicePolicy {
     /// Sets `defaultAccess`.
     pub fn with_default_access(
         mut self,
-        value: impl Into<DevicePolicyDefaultAccess>,
+        value: impl Into<DevicePolicyRuleAction>,
     ) -> Self {
         self.default_access = Some(value.into());
         self
@@ -2108,61 +1828,6 @@ impl DevicePolicy {
     pub fn with_rules(mut self, value: impl Into<Vec<DevicePolicyRule>>) -> Self {
         self.rules = Some(value.into());
         self
-    }
-}
-/// Device policy default access: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DevicePolicyDefaultAccess {
-    /// `ALLOW`
-    Allow,
-    /// `BLOCK`
-    Block,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DevicePolicyDefaultAccess {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Allow => "ALLOW",
-            Self::Block => "BLOCK",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DevicePolicyDefaultAccess {
-    fn from(s: &str) -> Self {
-        match s {
-            "ALLOW" => Self::Allow,
-            "BLOCK" => Self::Block,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DevicePolicyDefaultAccess {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DevicePolicyDefaultAccess {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DevicePolicyDefaultAccess {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Operating system vendor of a device policy rule. The document names only the values below; other values are kept as received.
@@ -2236,105 +1901,6 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyOsVendor {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
-    }
-}
-/// Device policy query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DevicePolicyQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DevicePolicyQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Description.
-    pub description: Option<String>,
-    /// Rules (format: int32).
-    pub rules: Option<i64>,
-    /// Wifi network IDs.
-    pub wifi_network_ids: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DevicePolicyQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DevicePolicyQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("rules", &v.rules);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DevicePolicyQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DevicePolicyQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = DevicePolicyQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                rules: f.optional("rules"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DevicePolicyQueryData"))
-    }
-}
-impl DevicePolicyQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            rules: None,
-            wifi_network_ids: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `rules`.
-    pub fn with_rules(mut self, value: impl Into<i64>) -> Self {
-        self.rules = Some(value.into());
-        self
-    }
-    /// Sets `wifiNetworkIds`.
-    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.wifi_network_ids = Some(value.into());
-        self
     }
 }
 /// A rule of a device policy; the document shows only its osVendor field, and not where rules sit in the device policy body.
@@ -2605,7 +2171,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRuleDeviceType {
 #[non_exhaustive]
 pub struct DevicePolicyV1 {
     /// Default access (default: ALLOW).
-    pub default_access: Option<DevicePolicyV1DefaultAccess>,
+    pub default_access: Option<DevicePolicyRuleAction>,
     /// Description (max_length: 180; min_length: 2).
     pub description: Option<String>,
     /// ID.
@@ -2674,7 +2240,7 @@ impl DevicePolicyV1 {
     /// Sets `defaultAccess`.
     pub fn with_default_access(
         mut self,
-        value: impl Into<DevicePolicyV1DefaultAccess>,
+        value: impl Into<DevicePolicyRuleAction>,
     ) -> Self {
         self.default_access = Some(value.into());
         self
@@ -2698,61 +2264,6 @@ impl DevicePolicyV1 {
     pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
         self.tenant_id = Some(value.into());
         self
-    }
-}
-/// Device policy v1 default access: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DevicePolicyV1DefaultAccess {
-    /// `ALLOW`
-    Allow,
-    /// `BLOCK`
-    Block,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DevicePolicyV1DefaultAccess {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Allow => "ALLOW",
-            Self::Block => "BLOCK",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DevicePolicyV1DefaultAccess {
-    fn from(s: &str) -> Self {
-        match s {
-            "ALLOW" => Self::Allow,
-            "BLOCK" => Self::Block,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DevicePolicyV1DefaultAccess {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DevicePolicyV1DefaultAccess {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DevicePolicyV1DefaultAccess {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Id and enabled, with the fields the official description lists.
@@ -2830,7 +2341,7 @@ impl IdAndEnabled {
 #[non_exhaustive]
 pub struct L2AclPolicy {
     /// Access (default: BLOCK).
-    pub access: Option<L2AclPolicyAccess>,
+    pub access: Option<DevicePolicyRuleAction>,
     /// Description.
     pub description: Option<String>,
     /// ID.
@@ -2892,7 +2403,7 @@ impl L2AclPolicy {
         }
     }
     /// Sets `access`.
-    pub fn with_access(mut self, value: impl Into<L2AclPolicyAccess>) -> Self {
+    pub fn with_access(mut self, value: impl Into<DevicePolicyRuleAction>) -> Self {
         self.access = Some(value.into());
         self
     }
@@ -2905,61 +2416,6 @@ impl L2AclPolicy {
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
         self
-    }
-}
-/// L2 acl policy access: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum L2AclPolicyAccess {
-    /// `ALLOW`
-    Allow,
-    /// `BLOCK`
-    Block,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl L2AclPolicyAccess {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Allow => "ALLOW",
-            Self::Block => "BLOCK",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for L2AclPolicyAccess {
-    fn from(s: &str) -> Self {
-        match s {
-            "ALLOW" => Self::Allow,
-            "BLOCK" => Self::Block,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for L2AclPolicyAccess {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for L2AclPolicyAccess {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for L2AclPolicyAccess {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// L2 acl policy query data, with the fields the official description lists.
@@ -3067,7 +2523,7 @@ impl L2AclPolicyQueryData {
 #[non_exhaustive]
 pub struct L3AclPolicy {
     /// Default access (default: ALLOW).
-    pub default_access: Option<L3AclPolicyDefaultAccess>,
+    pub default_access: Option<DevicePolicyRuleAction>,
     /// Description.
     pub description: Option<String>,
     /// ID.
@@ -3131,7 +2587,7 @@ impl L3AclPolicy {
     /// Sets `defaultAccess`.
     pub fn with_default_access(
         mut self,
-        value: impl Into<L3AclPolicyDefaultAccess>,
+        value: impl Into<DevicePolicyRuleAction>,
     ) -> Self {
         self.default_access = Some(value.into());
         self
@@ -3150,61 +2606,6 @@ impl L3AclPolicy {
     pub fn with_l3_rules(mut self, value: impl Into<Vec<L3Rule>>) -> Self {
         self.l3_rules = Some(value.into());
         self
-    }
-}
-/// L3 acl policy default access: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum L3AclPolicyDefaultAccess {
-    /// `ALLOW`
-    Allow,
-    /// `BLOCK`
-    Block,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl L3AclPolicyDefaultAccess {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Allow => "ALLOW",
-            Self::Block => "BLOCK",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for L3AclPolicyDefaultAccess {
-    fn from(s: &str) -> Self {
-        match s {
-            "ALLOW" => Self::Allow,
-            "BLOCK" => Self::Block,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for L3AclPolicyDefaultAccess {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for L3AclPolicyDefaultAccess {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for L3AclPolicyDefaultAccess {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// L3 acl policy query data, with the fields the official description lists.
@@ -3398,7 +2799,7 @@ impl L3IpPort {
 #[non_exhaustive]
 pub struct L3Rule {
     /// Access (default: ALLOW).
-    pub access: Option<L3RuleAccess>,
+    pub access: Option<DevicePolicyRuleAction>,
     /// Custom protocol (format: int32; maximum: 255; minimum: 1).
     pub custom_protocol: Option<i64>,
     /// Description (max_length: 64; min_length: 0).
@@ -3475,7 +2876,7 @@ impl L3Rule {
         }
     }
     /// Sets `access`.
-    pub fn with_access(mut self, value: impl Into<L3RuleAccess>) -> Self {
+    pub fn with_access(mut self, value: impl Into<DevicePolicyRuleAction>) -> Self {
         self.access = Some(value.into());
         self
     }
@@ -3508,61 +2909,6 @@ impl L3Rule {
     pub fn with_source(mut self, value: impl Into<L3IpPort>) -> Self {
         self.source = Some(value.into());
         self
-    }
-}
-/// L3 rule access: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum L3RuleAccess {
-    /// `ALLOW`
-    Allow,
-    /// `BLOCK`
-    Block,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl L3RuleAccess {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Allow => "ALLOW",
-            Self::Block => "BLOCK",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for L3RuleAccess {
-    fn from(s: &str) -> Self {
-        match s {
-            "ALLOW" => Self::Allow,
-            "BLOCK" => Self::Block,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for L3RuleAccess {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for L3RuleAccess {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for L3RuleAccess {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// L3 rule protocol: the values the official description lists.
@@ -3650,6 +2996,165 @@ impl<'de> serde::Deserialize<'de> for L3RuleProtocol {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Link marking type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LinkMarkingType {
+    /// `VOICE`
+    Voice,
+    /// `VIDEO`
+    Video,
+    /// `BEST_EFFORT`
+    BestEffort,
+    /// `BACKGROUND`
+    Background,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LinkMarkingType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Voice => "VOICE",
+            Self::Video => "VIDEO",
+            Self::BestEffort => "BEST_EFFORT",
+            Self::Background => "BACKGROUND",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LinkMarkingType {
+    fn from(s: &str) -> Self {
+        match s {
+            "VOICE" => Self::Voice,
+            "VIDEO" => Self::Video,
+            "BEST_EFFORT" => Self::BestEffort,
+            "BACKGROUND" => Self::Background,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LinkMarkingType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LinkMarkingType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LinkMarkingType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Policy query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PolicyQueryData {
+    /// ID.
+    pub id: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Rules (format: int32).
+    pub rules: Option<i64>,
+    /// Wifi network IDs.
+    pub wifi_network_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PolicyQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("rules", &v.rules);
+            w.optional("wifiNetworkIds", &v.wifi_network_ids);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PolicyQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PolicyQueryData, ruckus_one_runtime::object::FieldError> {
+            let value = PolicyQueryData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                rules: f.optional("rules"),
+                wifi_network_ids: f.optional("wifiNetworkIds"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PolicyQueryData"))
+    }
+}
+impl PolicyQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            rules: None,
+            wifi_network_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `rules`.
+    pub fn with_rules(mut self, value: impl Into<i64>) -> Self {
+        self.rules = Some(value.into());
+        self
+    }
+    /// Sets `wifiNetworkIds`.
+    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.wifi_network_ids = Some(value.into());
+        self
     }
 }
 /// Query response access control profile query data, with the fields the official description lists.
@@ -3798,7 +3303,7 @@ pub struct QueryResponseApplicationPolicyQueryData {
     /// Object ID.
     pub object_id: Option<String>,
     /// Data.
-    pub data: Option<Vec<ApplicationPolicyQueryData>>,
+    pub data: Option<Vec<PolicyQueryData>>,
     /// Error message.
     pub error_message: Option<String>,
     /// Subsequent queries.
@@ -3889,10 +3394,7 @@ impl QueryResponseApplicationPolicyQueryData {
         self
     }
     /// Sets `data`.
-    pub fn with_data(
-        mut self,
-        value: impl Into<Vec<ApplicationPolicyQueryData>>,
-    ) -> Self {
+    pub fn with_data(mut self, value: impl Into<Vec<PolicyQueryData>>) -> Self {
         self.data = Some(value.into());
         self
     }
@@ -3927,7 +3429,7 @@ pub struct QueryResponseDevicePolicyQueryData {
     /// Object ID.
     pub object_id: Option<String>,
     /// Data.
-    pub data: Option<Vec<DevicePolicyQueryData>>,
+    pub data: Option<Vec<PolicyQueryData>>,
     /// Error message.
     pub error_message: Option<String>,
     /// Subsequent queries.
@@ -4017,7 +3519,7 @@ impl QueryResponseDevicePolicyQueryData {
         self
     }
     /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<DevicePolicyQueryData>>) -> Self {
+    pub fn with_data(mut self, value: impl Into<Vec<PolicyQueryData>>) -> Self {
         self.data = Some(value.into());
         self
     }
@@ -6853,7 +6355,7 @@ impl<'a> QueryApplicationPolicies<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, ApplicationPolicyQueryData> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -7550,7 +7052,7 @@ impl<'a> QueryDevicePolicies<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, DevicePolicyQueryData> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

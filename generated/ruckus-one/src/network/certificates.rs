@@ -180,7 +180,7 @@ pub struct Ca {
     /// Ocsp hash.
     pub ocsp_hash: Option<String>,
     /// Key usages.
-    pub key_usages: Option<Vec<CaKeyUsages>>,
+    pub key_usages: Option<Vec<KeyUsages>>,
     /// Chain.
     pub chain: Option<String>,
     /// Details.
@@ -309,7 +309,7 @@ pub struct CaBuilder {
     template_names: Option<Vec<String>>,
     ocsp_name: Option<String>,
     ocsp_hash: Option<String>,
-    key_usages: Option<Vec<CaKeyUsages>>,
+    key_usages: Option<Vec<KeyUsages>>,
     chain: Option<String>,
     details: Option<String>,
     status: Option<Vec<CaStatus>>,
@@ -439,7 +439,7 @@ impl CaBuilder {
         self
     }
     /// Sets `keyUsages` (optional).
-    pub fn key_usages(mut self, value: impl Into<Vec<CaKeyUsages>>) -> Self {
+    pub fn key_usages(mut self, value: impl Into<Vec<KeyUsages>>) -> Self {
         self.key_usages = Some(value.into());
         self
     }
@@ -492,61 +492,6 @@ impl CaBuilder {
             status: self.status,
             additional_fields: std::collections::BTreeMap::new(),
         })
-    }
-}
-/// Ca key usages: the values the official description lists.
-///
-/// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum CaKeyUsages {
-    /// `DIGITAL_SIGNATURE`
-    DigitalSignature,
-    /// `KEY_ENCIPHERMENT`
-    KeyEncipherment,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl CaKeyUsages {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::DigitalSignature => "DIGITAL_SIGNATURE",
-            Self::KeyEncipherment => "KEY_ENCIPHERMENT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for CaKeyUsages {
-    fn from(s: &str) -> Self {
-        match s {
-            "DIGITAL_SIGNATURE" => Self::DigitalSignature,
-            "KEY_ENCIPHERMENT" => Self::KeyEncipherment,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for CaKeyUsages {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for CaKeyUsages {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for CaKeyUsages {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Ca query response, with the fields the official description lists.
@@ -2623,7 +2568,7 @@ pub struct DeviceCertificate {
     /// Organization unit.
     pub organization_unit: Option<String>,
     /// Key usages.
-    pub key_usages: Option<Vec<DeviceCertificateKeyUsages>>,
+    pub key_usages: Option<Vec<KeyUsages>>,
     /// Private key base 64 (secret: redacted in `Debug`).
     pub private_key_base64: Option<ruckus_one_runtime::Secret>,
     /// Chain.
@@ -2845,10 +2790,7 @@ impl DeviceCertificate {
         self
     }
     /// Sets `keyUsages`.
-    pub fn with_key_usages(
-        mut self,
-        value: impl Into<Vec<DeviceCertificateKeyUsages>>,
-    ) -> Self {
+    pub fn with_key_usages(mut self, value: impl Into<Vec<KeyUsages>>) -> Self {
         self.key_usages = Some(value.into());
         self
     }
@@ -2943,15 +2885,15 @@ impl<'de> serde::Deserialize<'de> for DeviceCertificateEnrollmentType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Device certificate key usages: the values the official description lists.
+/// Key usages: the values the official description lists.
 ///
-/// Provenance: reference (certificate_template_api-0.0.1.yaml DeviceCertificateDto (inline)).
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CaDto (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum DeviceCertificateKeyUsages {
+pub enum KeyUsages {
     /// `DIGITAL_SIGNATURE`
     DigitalSignature,
     /// `KEY_ENCIPHERMENT`
@@ -2959,7 +2901,7 @@ pub enum DeviceCertificateKeyUsages {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-impl DeviceCertificateKeyUsages {
+impl KeyUsages {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
@@ -2969,7 +2911,7 @@ impl DeviceCertificateKeyUsages {
         }
     }
 }
-impl From<&str> for DeviceCertificateKeyUsages {
+impl From<&str> for KeyUsages {
     fn from(s: &str) -> Self {
         match s {
             "DIGITAL_SIGNATURE" => Self::DigitalSignature,
@@ -2980,17 +2922,17 @@ impl From<&str> for DeviceCertificateKeyUsages {
         }
     }
 }
-impl std::fmt::Display for DeviceCertificateKeyUsages {
+impl std::fmt::Display for KeyUsages {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl serde::Serialize for DeviceCertificateKeyUsages {
+impl serde::Serialize for KeyUsages {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> serde::Deserialize<'de> for DeviceCertificateKeyUsages {
+impl<'de> serde::Deserialize<'de> for KeyUsages {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -3015,7 +2957,7 @@ pub struct Onboard {
     /// Not after value (format: int32).
     pub not_after_value: Option<i64>,
     /// Not before type.
-    pub not_before_type: OnboardNotBeforeType,
+    pub not_before_type: OnboardNotAfterType,
     /// Not before value (format: int32).
     pub not_before_value: Option<i64>,
     /// Not after date (format: date-time).
@@ -3101,7 +3043,7 @@ impl Onboard {
     pub fn new(
         common_name_pattern: String,
         not_after_type: OnboardNotAfterType,
-        not_before_type: OnboardNotBeforeType,
+        not_before_type: OnboardNotAfterType,
     ) -> Self {
         Self {
             common_name_pattern,
@@ -3309,85 +3251,6 @@ impl serde::Serialize for OnboardNotAfterType {
     }
 }
 impl<'de> serde::Deserialize<'de> for OnboardNotAfterType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Onboard not before type: the values the official description lists.
-///
-/// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum OnboardNotBeforeType {
-    /// `SPECIFIED_DATE`
-    SpecifiedDate,
-    /// `MINUTES`
-    Minutes,
-    /// `HOURS`
-    Hours,
-    /// `DAYS`
-    Days,
-    /// `WEEKS`
-    Weeks,
-    /// `MONTHS`
-    Months,
-    /// `QUARTERS`
-    Quarters,
-    /// `YEARS`
-    Years,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl OnboardNotBeforeType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::SpecifiedDate => "SPECIFIED_DATE",
-            Self::Minutes => "MINUTES",
-            Self::Hours => "HOURS",
-            Self::Days => "DAYS",
-            Self::Weeks => "WEEKS",
-            Self::Months => "MONTHS",
-            Self::Quarters => "QUARTERS",
-            Self::Years => "YEARS",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for OnboardNotBeforeType {
-    fn from(s: &str) -> Self {
-        match s {
-            "SPECIFIED_DATE" => Self::SpecifiedDate,
-            "MINUTES" => Self::Minutes,
-            "HOURS" => Self::Hours,
-            "DAYS" => Self::Days,
-            "WEEKS" => Self::Weeks,
-            "MONTHS" => Self::Months,
-            "QUARTERS" => Self::Quarters,
-            "YEARS" => Self::Years,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for OnboardNotBeforeType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for OnboardNotBeforeType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for OnboardNotBeforeType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {

@@ -25,7 +25,7 @@ pub struct AaaServer {
     /// Level.
     pub level: Option<AaaServerLevel>,
     /// Server type.
-    pub server_type: Option<AaaServerServerType>,
+    pub server_type: Option<ServerType>,
     /// Secret (secret: redacted in `Debug`; max_length: 64; min_length: 1).
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// IP.
@@ -133,7 +133,7 @@ impl AaaServer {
         self
     }
     /// Sets `serverType`.
-    pub fn with_server_type(mut self, value: impl Into<AaaServerServerType>) -> Self {
+    pub fn with_server_type(mut self, value: impl Into<ServerType>) -> Self {
         self.server_type = Some(value.into());
         self
     }
@@ -176,7 +176,7 @@ pub struct AaaServerBo {
     /// IP.
     pub ip: Option<String>,
     /// Level.
-    pub level: Option<AaaServerBoLevel>,
+    pub level: Option<AaaServerLevel>,
     /// Name (max_length: 64; min_length: 2).
     pub name: Option<String>,
     /// Password (secret: redacted in `Debug`; max_length: 64; min_length: 8).
@@ -184,11 +184,11 @@ pub struct AaaServerBo {
     /// Encrypted password (secret: redacted in `Debug`).
     pub encrypted_password: Option<ruckus_one_runtime::Secret>,
     /// Purpose.
-    pub purpose: Option<AaaServerBoPurpose>,
+    pub purpose: Option<AaaServerPurpose>,
     /// Secret (secret: redacted in `Debug`; max_length: 64; min_length: 1).
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// Server type.
-    pub server_type: Option<AaaServerBoServerType>,
+    pub server_type: Option<ServerType>,
     /// Username (max_length: 48; min_length: 2).
     pub username: Option<String>,
     /// Auth enable.
@@ -293,7 +293,7 @@ impl AaaServerBo {
         self
     }
     /// Sets `level`.
-    pub fn with_level(mut self, value: impl Into<AaaServerBoLevel>) -> Self {
+    pub fn with_level(mut self, value: impl Into<AaaServerLevel>) -> Self {
         self.level = Some(value.into());
         self
     }
@@ -319,7 +319,7 @@ impl AaaServerBo {
         self
     }
     /// Sets `purpose`.
-    pub fn with_purpose(mut self, value: impl Into<AaaServerBoPurpose>) -> Self {
+    pub fn with_purpose(mut self, value: impl Into<AaaServerPurpose>) -> Self {
         self.purpose = Some(value.into());
         self
     }
@@ -329,7 +329,7 @@ impl AaaServerBo {
         self
     }
     /// Sets `serverType`.
-    pub fn with_server_type(mut self, value: impl Into<AaaServerBoServerType>) -> Self {
+    pub fn with_server_type(mut self, value: impl Into<ServerType>) -> Self {
         self.server_type = Some(value.into());
         self
     }
@@ -342,225 +342,6 @@ impl AaaServerBo {
     pub fn with_auth_enable(mut self, value: impl Into<bool>) -> Self {
         self.auth_enable = Some(value.into());
         self
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-/// Aaa server bo level: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AaaServerBoLevel {
-    /// `UNSPECIFIED`
-    Unspecified,
-    /// `READ_WRITE`
-    ReadWrite,
-    /// `PORT_CONFIG`
-    PortConfig,
-    /// `READ_ONLY`
-    ReadOnly,
-    /// `LEVEL_NONE`
-    LevelNone,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl AaaServerBoLevel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unspecified => "UNSPECIFIED",
-            Self::ReadWrite => "READ_WRITE",
-            Self::PortConfig => "PORT_CONFIG",
-            Self::ReadOnly => "READ_ONLY",
-            Self::LevelNone => "LEVEL_NONE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl From<&str> for AaaServerBoLevel {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNSPECIFIED" => Self::Unspecified,
-            "READ_WRITE" => Self::ReadWrite,
-            "PORT_CONFIG" => Self::PortConfig,
-            "READ_ONLY" => Self::ReadOnly,
-            "LEVEL_NONE" => Self::LevelNone,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl std::fmt::Display for AaaServerBoLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl serde::Serialize for AaaServerBoLevel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl<'de> serde::Deserialize<'de> for AaaServerBoLevel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-/// Aaa server bo purpose: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AaaServerBoPurpose {
-    /// `UNSPECIFIED`
-    Unspecified,
-    /// `DEFAULT`
-    Default,
-    /// `AUTHENTICATION_ONLY`
-    AuthenticationOnly,
-    /// `AUTHORIZATION_ONLY`
-    AuthorizationOnly,
-    /// `ACCOUNTING_ONLY`
-    AccountingOnly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl AaaServerBoPurpose {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unspecified => "UNSPECIFIED",
-            Self::Default => "DEFAULT",
-            Self::AuthenticationOnly => "AUTHENTICATION_ONLY",
-            Self::AuthorizationOnly => "AUTHORIZATION_ONLY",
-            Self::AccountingOnly => "ACCOUNTING_ONLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl From<&str> for AaaServerBoPurpose {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNSPECIFIED" => Self::Unspecified,
-            "DEFAULT" => Self::Default,
-            "AUTHENTICATION_ONLY" => Self::AuthenticationOnly,
-            "AUTHORIZATION_ONLY" => Self::AuthorizationOnly,
-            "ACCOUNTING_ONLY" => Self::AccountingOnly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl std::fmt::Display for AaaServerBoPurpose {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl serde::Serialize for AaaServerBoPurpose {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl<'de> serde::Deserialize<'de> for AaaServerBoPurpose {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-/// Aaa server bo server type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AaaServerBoServerType {
-    /// `__NULL`
-    Null,
-    /// `RADIUS`
-    Radius,
-    /// `TACACS_PLUS`
-    TacacsPlus,
-    /// `LOCAL`
-    Local,
-    /// `NONE_TYPE`
-    NoneType,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl AaaServerBoServerType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Radius => "RADIUS",
-            Self::TacacsPlus => "TACACS_PLUS",
-            Self::Local => "LOCAL",
-            Self::NoneType => "NONE_TYPE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl From<&str> for AaaServerBoServerType {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "RADIUS" => Self::Radius,
-            "TACACS_PLUS" => Self::TacacsPlus,
-            "LOCAL" => Self::Local,
-            "NONE_TYPE" => Self::NoneType,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl std::fmt::Display for AaaServerBoServerType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl serde::Serialize for AaaServerBoServerType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl<'de> serde::Deserialize<'de> for AaaServerBoServerType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
@@ -710,79 +491,6 @@ impl<'de> serde::Deserialize<'de> for AaaServerPurpose {
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-/// Aaa server server type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AaaServerServerType {
-    /// `__NULL`
-    Null,
-    /// `RADIUS`
-    Radius,
-    /// `TACACS_PLUS`
-    TacacsPlus,
-    /// `LOCAL`
-    Local,
-    /// `NONE_TYPE`
-    NoneType,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl AaaServerServerType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Radius => "RADIUS",
-            Self::TacacsPlus => "TACACS_PLUS",
-            Self::Local => "LOCAL",
-            Self::NoneType => "NONE_TYPE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl From<&str> for AaaServerServerType {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "RADIUS" => Self::Radius,
-            "TACACS_PLUS" => Self::TacacsPlus,
-            "LOCAL" => Self::Local,
-            "NONE_TYPE" => Self::NoneType,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl std::fmt::Display for AaaServerServerType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl serde::Serialize for AaaServerServerType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl<'de> serde::Deserialize<'de> for AaaServerServerType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 /// Aaa server v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1).
@@ -800,11 +508,11 @@ pub struct AaaServerV1 {
     /// Password (secret: redacted in `Debug`).
     pub password: Option<ruckus_one_runtime::Secret>,
     /// Purpose.
-    pub purpose: Option<AaaServerV1Purpose>,
+    pub purpose: Option<AaaServerPurpose>,
     /// Level.
-    pub level: Option<AaaServerV1Level>,
+    pub level: Option<AaaServerLevel>,
     /// Server type.
-    pub server_type: Option<AaaServerV1ServerType>,
+    pub server_type: Option<ServerType>,
     /// Secret (secret: redacted in `Debug`).
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// IP.
@@ -925,17 +633,17 @@ impl AaaServerV1 {
         self
     }
     /// Sets `purpose`.
-    pub fn with_purpose(mut self, value: impl Into<AaaServerV1Purpose>) -> Self {
+    pub fn with_purpose(mut self, value: impl Into<AaaServerPurpose>) -> Self {
         self.purpose = Some(value.into());
         self
     }
     /// Sets `level`.
-    pub fn with_level(mut self, value: impl Into<AaaServerV1Level>) -> Self {
+    pub fn with_level(mut self, value: impl Into<AaaServerLevel>) -> Self {
         self.level = Some(value.into());
         self
     }
     /// Sets `serverType`.
-    pub fn with_server_type(mut self, value: impl Into<AaaServerV1ServerType>) -> Self {
+    pub fn with_server_type(mut self, value: impl Into<ServerType>) -> Self {
         self.server_type = Some(value.into());
         self
     }
@@ -976,225 +684,6 @@ impl AaaServerV1 {
     ) -> Self {
         self.aaa_server_view_list = Some(value.into());
         self
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-/// Aaa server v1 level: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AaaServerV1Level {
-    /// `UNSPECIFIED`
-    Unspecified,
-    /// `READ_WRITE`
-    ReadWrite,
-    /// `PORT_CONFIG`
-    PortConfig,
-    /// `READ_ONLY`
-    ReadOnly,
-    /// `LEVEL_NONE`
-    LevelNone,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl AaaServerV1Level {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unspecified => "UNSPECIFIED",
-            Self::ReadWrite => "READ_WRITE",
-            Self::PortConfig => "PORT_CONFIG",
-            Self::ReadOnly => "READ_ONLY",
-            Self::LevelNone => "LEVEL_NONE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl From<&str> for AaaServerV1Level {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNSPECIFIED" => Self::Unspecified,
-            "READ_WRITE" => Self::ReadWrite,
-            "PORT_CONFIG" => Self::PortConfig,
-            "READ_ONLY" => Self::ReadOnly,
-            "LEVEL_NONE" => Self::LevelNone,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl std::fmt::Display for AaaServerV1Level {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl serde::Serialize for AaaServerV1Level {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl<'de> serde::Deserialize<'de> for AaaServerV1Level {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-/// Aaa server v1 purpose: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AaaServerV1Purpose {
-    /// `UNSPECIFIED`
-    Unspecified,
-    /// `DEFAULT`
-    Default,
-    /// `AUTHENTICATION_ONLY`
-    AuthenticationOnly,
-    /// `AUTHORIZATION_ONLY`
-    AuthorizationOnly,
-    /// `ACCOUNTING_ONLY`
-    AccountingOnly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl AaaServerV1Purpose {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unspecified => "UNSPECIFIED",
-            Self::Default => "DEFAULT",
-            Self::AuthenticationOnly => "AUTHENTICATION_ONLY",
-            Self::AuthorizationOnly => "AUTHORIZATION_ONLY",
-            Self::AccountingOnly => "ACCOUNTING_ONLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl From<&str> for AaaServerV1Purpose {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNSPECIFIED" => Self::Unspecified,
-            "DEFAULT" => Self::Default,
-            "AUTHENTICATION_ONLY" => Self::AuthenticationOnly,
-            "AUTHORIZATION_ONLY" => Self::AuthorizationOnly,
-            "ACCOUNTING_ONLY" => Self::AccountingOnly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl std::fmt::Display for AaaServerV1Purpose {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl serde::Serialize for AaaServerV1Purpose {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl<'de> serde::Deserialize<'de> for AaaServerV1Purpose {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-/// Aaa server v1 server type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AAAServer_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AaaServerV1ServerType {
-    /// `__NULL`
-    Null,
-    /// `RADIUS`
-    Radius,
-    /// `TACACS_PLUS`
-    TacacsPlus,
-    /// `LOCAL`
-    Local,
-    /// `NONE_TYPE`
-    NoneType,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl AaaServerV1ServerType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Radius => "RADIUS",
-            Self::TacacsPlus => "TACACS_PLUS",
-            Self::Local => "LOCAL",
-            Self::NoneType => "NONE_TYPE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl From<&str> for AaaServerV1ServerType {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "RADIUS" => Self::Radius,
-            "TACACS_PLUS" => Self::TacacsPlus,
-            "LOCAL" => Self::Local,
-            "NONE_TYPE" => Self::NoneType,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl std::fmt::Display for AaaServerV1ServerType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl serde::Serialize for AaaServerV1ServerType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl<'de> serde::Deserialize<'de> for AaaServerV1ServerType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
@@ -1578,7 +1067,7 @@ pub struct AclBo {
     /// Name.
     pub name: Option<String>,
     /// ACL type.
-    pub acl_type: Option<AclBoAclType>,
+    pub acl_type: Option<AclType>,
     /// ACL rules.
     pub acl_rules: Option<Vec<AclRuleBo>>,
     /// Unique name.
@@ -1672,7 +1161,7 @@ impl AclBo {
         self
     }
     /// Sets `aclType`.
-    pub fn with_acl_type(mut self, value: impl Into<AclBoAclType>) -> Self {
+    pub fn with_acl_type(mut self, value: impl Into<AclType>) -> Self {
         self.acl_type = Some(value.into());
         self
     }
@@ -1685,101 +1174,6 @@ impl AclBo {
     pub fn with_unique_name(mut self, value: impl Into<String>) -> Self {
         self.unique_name = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Acl bo acl type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AclBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AclBoAclType {
-    /// `standard`
-    Standard,
-    /// `extended`
-    Extended,
-    /// `IPv6`
-    IPv6,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl AclBoAclType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Standard => "standard",
-            Self::Extended => "extended",
-            Self::IPv6 => "IPv6",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for AclBoAclType {
-    fn from(s: &str) -> Self {
-        match s {
-            "standard" => Self::Standard,
-            "extended" => Self::Extended,
-            "IPv6" => Self::IPv6,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for AclBoAclType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for AclBoAclType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for AclBoAclType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(
@@ -1801,9 +1195,9 @@ pub struct AclRuleBo {
     /// Sequence (format: int32).
     pub sequence: Option<i64>,
     /// Action.
-    pub action: Option<AclRuleBoAction>,
+    pub action: Option<ProfileAclRuleViewAction>,
     /// Protocol.
-    pub protocol: Option<AclRuleBoProtocol>,
+    pub protocol: Option<ProfileAclRuleViewProtocol>,
     /// Source.
     pub source: Option<String>,
     /// Source port.
@@ -1922,12 +1316,15 @@ impl AclRuleBo {
         self
     }
     /// Sets `action`.
-    pub fn with_action(mut self, value: impl Into<AclRuleBoAction>) -> Self {
+    pub fn with_action(mut self, value: impl Into<ProfileAclRuleViewAction>) -> Self {
         self.action = Some(value.into());
         self
     }
     /// Sets `protocol`.
-    pub fn with_protocol(mut self, value: impl Into<AclRuleBoProtocol>) -> Self {
+    pub fn with_protocol(
+        mut self,
+        value: impl Into<ProfileAclRuleViewProtocol>,
+    ) -> Self {
         self.protocol = Some(value.into());
         self
     }
@@ -1978,196 +1375,6 @@ impl AclRuleBo {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Acl rule bo action: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AclRuleBoAction {
-    /// `permit`
-    Permit,
-    /// `deny`
-    Deny,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl AclRuleBoAction {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Permit => "permit",
-            Self::Deny => "deny",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for AclRuleBoAction {
-    fn from(s: &str) -> Self {
-        match s {
-            "permit" => Self::Permit,
-            "deny" => Self::Deny,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for AclRuleBoAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for AclRuleBoAction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for AclRuleBoAction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Acl rule bo protocol: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AclRuleBoProtocol {
-    /// `ip`
-    Ip,
-    /// `tcp`
-    Tcp,
-    /// `udp`
-    Udp,
-    /// `ipv6`
-    Ipv6,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl AclRuleBoProtocol {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ip => "ip",
-            Self::Tcp => "tcp",
-            Self::Udp => "udp",
-            Self::Ipv6 => "ipv6",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for AclRuleBoProtocol {
-    fn from(s: &str) -> Self {
-        match s {
-            "ip" => Self::Ip,
-            "tcp" => Self::Tcp,
-            "udp" => Self::Udp,
-            "ipv6" => Self::Ipv6,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for AclRuleBoProtocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for AclRuleBoProtocol {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for AclRuleBoProtocol {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 /// Acl rule view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView).
@@ -2181,13 +1388,13 @@ pub struct AclRuleView {
     /// Sequence (format: int32).
     pub sequence: Option<i64>,
     /// Action.
-    pub action: Option<AclRuleViewAction>,
+    pub action: Option<ProfileAclRuleViewAction>,
     /// Destination.
     pub destination: Option<String>,
     /// Destination port (format: int32).
     pub destination_port: Option<i64>,
     /// Protocol.
-    pub protocol: Option<AclRuleViewProtocol>,
+    pub protocol: Option<ProfileAclRuleViewProtocol>,
     /// Source.
     pub source: Option<String>,
     /// Source port (format: int32).
@@ -2297,7 +1504,7 @@ impl AclRuleView {
         self
     }
     /// Sets `action`.
-    pub fn with_action(mut self, value: impl Into<AclRuleViewAction>) -> Self {
+    pub fn with_action(mut self, value: impl Into<ProfileAclRuleViewAction>) -> Self {
         self.action = Some(value.into());
         self
     }
@@ -2312,7 +1519,10 @@ impl AclRuleView {
         self
     }
     /// Sets `protocol`.
-    pub fn with_protocol(mut self, value: impl Into<AclRuleViewProtocol>) -> Self {
+    pub fn with_protocol(
+        mut self,
+        value: impl Into<ProfileAclRuleViewProtocol>,
+    ) -> Self {
         self.protocol = Some(value.into());
         self
     }
@@ -2344,53 +1554,60 @@ impl AclRuleView {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
 )]
-/// Acl rule view action: the values the official description lists.
+/// Acl type: the values the official description lists.
 ///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView (inline)).
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum AclRuleViewAction {
-    /// `permit`
-    Permit,
-    /// `deny`
-    Deny,
+pub enum AclType {
+    /// `standard`
+    Standard,
+    /// `extended`
+    Extended,
+    /// `IPv6`
+    IPv6,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
 )]
-impl AclRuleViewAction {
+impl AclType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
-            Self::Permit => "permit",
-            Self::Deny => "deny",
+            Self::Standard => "standard",
+            Self::Extended => "extended",
+            Self::IPv6 => "IPv6",
             Self::Unknown(v) => v.as_str(),
         }
     }
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
 )]
-impl From<&str> for AclRuleViewAction {
+impl From<&str> for AclType {
     fn from(s: &str) -> Self {
         match s {
-            "permit" => Self::Permit,
-            "deny" => Self::Deny,
+            "standard" => Self::Standard,
+            "extended" => Self::Extended,
+            "IPv6" => Self::IPv6,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -2399,132 +1616,36 @@ impl From<&str> for AclRuleViewAction {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
 )]
-impl std::fmt::Display for AclRuleViewAction {
+impl std::fmt::Display for AclType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
 )]
-impl serde::Serialize for AclRuleViewAction {
+impl serde::Serialize for AclType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
 )]
-impl<'de> serde::Deserialize<'de> for AclRuleViewAction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Acl rule view protocol: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AclRuleView (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AclRuleViewProtocol {
-    /// `ip`
-    Ip,
-    /// `tcp`
-    Tcp,
-    /// `udp`
-    Udp,
-    /// `ipv6`
-    Ipv6,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl AclRuleViewProtocol {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ip => "ip",
-            Self::Tcp => "tcp",
-            Self::Udp => "udp",
-            Self::Ipv6 => "ipv6",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for AclRuleViewProtocol {
-    fn from(s: &str) -> Self {
-        match s {
-            "ip" => Self::Ip,
-            "tcp" => Self::Tcp,
-            "udp" => Self::Udp,
-            "ipv6" => Self::Ipv6,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for AclRuleViewProtocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for AclRuleViewProtocol {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for AclRuleViewProtocol {
+impl<'de> serde::Deserialize<'de> for AclType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -2551,7 +1672,7 @@ pub struct AclView {
     /// Name.
     pub name: Option<String>,
     /// ACL type.
-    pub acl_type: Option<AclViewAclType>,
+    pub acl_type: Option<AclType>,
     /// ACL rules.
     pub acl_rules: Option<Vec<AclRuleView>>,
     /// ACL view list.
@@ -2637,7 +1758,7 @@ impl AclView {
         self
     }
     /// Sets `aclType`.
-    pub fn with_acl_type(mut self, value: impl Into<AclViewAclType>) -> Self {
+    pub fn with_acl_type(mut self, value: impl Into<AclType>) -> Self {
         self.acl_type = Some(value.into());
         self
     }
@@ -2650,101 +1771,6 @@ impl AclView {
     pub fn with_acl_view_list(mut self, value: impl Into<Vec<AclView>>) -> Self {
         self.acl_view_list = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Acl view acl type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AclView (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AclViewAclType {
-    /// `standard`
-    Standard,
-    /// `extended`
-    Extended,
-    /// `IPv6`
-    IPv6,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl AclViewAclType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Standard => "standard",
-            Self::Extended => "extended",
-            Self::IPv6 => "IPv6",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for AclViewAclType {
-    fn from(s: &str) -> Self {
-        match s {
-            "standard" => Self::Standard,
-            "extended" => Self::Extended,
-            "IPv6" => Self::IPv6,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for AclViewAclType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for AclViewAclType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for AclViewAclType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(
@@ -2766,7 +1792,7 @@ pub struct AcxCliTemplateVariableBo {
     /// Value.
     pub value: Option<String>,
     /// Type.
-    pub type_: Option<AcxCliTemplateVariableBoType>,
+    pub type_: Option<AcxCliTemplateVariableViewType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -2845,104 +1871,12 @@ impl AcxCliTemplateVariableBo {
         self
     }
     /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<AcxCliTemplateVariableBoType>) -> Self {
+    pub fn with_type(
+        mut self,
+        value: impl Into<AcxCliTemplateVariableViewType>,
+    ) -> Self {
         self.type_ = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Acx cli template variable bo type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateVariableBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AcxCliTemplateVariableBoType {
-    /// `ADDRESS`
-    Address,
-    /// `RANGE`
-    Range,
-    /// `STRING`
-    String,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl AcxCliTemplateVariableBoType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Address => "ADDRESS",
-            Self::Range => "RANGE",
-            Self::String => "STRING",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for AcxCliTemplateVariableBoType {
-    fn from(s: &str) -> Self {
-        match s {
-            "ADDRESS" => Self::Address,
-            "RANGE" => Self::Range,
-            "STRING" => Self::String,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for AcxCliTemplateVariableBoType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for AcxCliTemplateVariableBoType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for AcxCliTemplateVariableBoType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(
@@ -3866,6 +2800,71 @@ impl ApModelCapability {
         self
     }
 }
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+/// Ap radio24 g hz settings channel bandwidth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApRadio24GHzSettingsChannelBandwidth {
+    /// `AUTO`
+    Auto,
+    /// `20MHz`
+    V20mHz,
+    /// `40MHz`
+    V40mHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl ApRadio24GHzSettingsChannelBandwidth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V20mHz => "20MHz",
+            Self::V40mHz => "40MHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl From<&str> for ApRadio24GHzSettingsChannelBandwidth {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "20MHz" => Self::V20mHz,
+            "40MHz" => Self::V40mHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl std::fmt::Display for ApRadio24GHzSettingsChannelBandwidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl serde::Serialize for ApRadio24GHzSettingsChannelBandwidth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettingsChannelBandwidth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 #[cfg(
     any(
         feature = "network-access-control",
@@ -4299,6 +3298,144 @@ impl AsyncResultLink {
         self
     }
 }
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+/// Bss min rate6 g: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum BssMinRate6G {
+    /// `HE_MCS_0`
+    HeMcs0,
+    /// `HE_MCS_1`
+    HeMcs1,
+    /// `HE_MCS_2`
+    HeMcs2,
+    /// `HE_MCS_3`
+    HeMcs3,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl BssMinRate6G {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::HeMcs0 => "HE_MCS_0",
+            Self::HeMcs1 => "HE_MCS_1",
+            Self::HeMcs2 => "HE_MCS_2",
+            Self::HeMcs3 => "HE_MCS_3",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl From<&str> for BssMinRate6G {
+    fn from(s: &str) -> Self {
+        match s {
+            "HE_MCS_0" => Self::HeMcs0,
+            "HE_MCS_1" => Self::HeMcs1,
+            "HE_MCS_2" => Self::HeMcs2,
+            "HE_MCS_3" => Self::HeMcs3,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl std::fmt::Display for BssMinRate6G {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl serde::Serialize for BssMinRate6G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl<'de> serde::Deserialize<'de> for BssMinRate6G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+/// Called station id type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusOptions (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum CalledStationIdType {
+    /// `BSSID`
+    Bssid,
+    /// `AP_MAC`
+    ApMac,
+    /// `NONE`
+    None,
+    /// `AP_GROUP`
+    ApGroup,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl CalledStationIdType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Bssid => "BSSID",
+            Self::ApMac => "AP_MAC",
+            Self::None => "NONE",
+            Self::ApGroup => "AP_GROUP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl From<&str> for CalledStationIdType {
+    fn from(s: &str) -> Self {
+        match s {
+            "BSSID" => Self::Bssid,
+            "AP_MAC" => Self::ApMac,
+            "NONE" => Self::None,
+            "AP_GROUP" => Self::ApGroup,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl std::fmt::Display for CalledStationIdType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl serde::Serialize for CalledStationIdType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de> for CalledStationIdType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 #[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
 /// Capabilities lan port, with the fields the official description lists.
 ///
@@ -4439,6 +3576,79 @@ impl CapabilitiesLanPort {
         self
     }
 }
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+/// Channel bandwidth: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ChannelBandwidth {
+    /// `AUTO`
+    Auto,
+    /// `20MHz`
+    V20mHz,
+    /// `40MHz`
+    V40mHz,
+    /// `80MHz`
+    V80mHz,
+    /// `160MHz`
+    V160mHz,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl ChannelBandwidth {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::V20mHz => "20MHz",
+            Self::V40mHz => "40MHz",
+            Self::V80mHz => "80MHz",
+            Self::V160mHz => "160MHz",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl From<&str> for ChannelBandwidth {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "20MHz" => Self::V20mHz,
+            "40MHz" => Self::V40mHz,
+            "80MHz" => Self::V80mHz,
+            "160MHz" => Self::V160mHz,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl std::fmt::Display for ChannelBandwidth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl serde::Serialize for ChannelBandwidth {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl<'de> serde::Deserialize<'de> for ChannelBandwidth {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 #[cfg(
     any(
         feature = "network-switch-profiles",
@@ -4456,7 +3666,7 @@ pub struct CliTemplateVariableBo {
     /// Name.
     pub name: Option<String>,
     /// Type.
-    pub type_: Option<CliTemplateVariableBoType>,
+    pub type_: Option<AcxCliTemplateVariableViewType>,
     /// Value.
     pub value: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4532,7 +3742,10 @@ impl CliTemplateVariableBo {
         self
     }
     /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<CliTemplateVariableBoType>) -> Self {
+    pub fn with_type(
+        mut self,
+        value: impl Into<AcxCliTemplateVariableViewType>,
+    ) -> Self {
         self.type_ = Some(value.into());
         self
     }
@@ -4540,101 +3753,6 @@ impl CliTemplateVariableBo {
     pub fn with_value(mut self, value: impl Into<String>) -> Self {
         self.value = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Cli template variable bo type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml CliTemplateVariableBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum CliTemplateVariableBoType {
-    /// `ADDRESS`
-    Address,
-    /// `RANGE`
-    Range,
-    /// `STRING`
-    String,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl CliTemplateVariableBoType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Address => "ADDRESS",
-            Self::Range => "RANGE",
-            Self::String => "STRING",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for CliTemplateVariableBoType {
-    fn from(s: &str) -> Self {
-        match s {
-            "ADDRESS" => Self::Address,
-            "RANGE" => Self::Range,
-            "STRING" => Self::String,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for CliTemplateVariableBoType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for CliTemplateVariableBoType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for CliTemplateVariableBoType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// One error of a configuration operation.
@@ -5170,7 +4288,7 @@ impl EntitlementErrorBody {
 )]
 /// Entity id, with the fields the official description lists.
 ///
-/// Provenance: reference (external_auth_api-0.0.1.yaml EntityId).
+/// Provenance: reference (wifi_api-17.3.3.205.yaml EntityId).
 ///
 /// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -5246,11 +4364,7 @@ impl EntityId {
     }
 }
 #[cfg(
-    any(
-        feature = "network-certificates",
-        feature = "network-portal-service-profiles",
-        feature = "network-wireless-aps"
-    )
+    any(feature = "network-certificates", feature = "network-portal-service-profiles")
 )]
 /// Entity id operation response, with the fields the official description lists.
 ///
@@ -5268,11 +4382,7 @@ pub struct EntityIdOperationResponse {
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(
-    any(
-        feature = "network-certificates",
-        feature = "network-portal-service-profiles",
-        feature = "network-wireless-aps"
-    )
+    any(feature = "network-certificates", feature = "network-portal-service-profiles")
 )]
 impl serde::Serialize for EntityIdOperationResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -5290,11 +4400,7 @@ impl serde::Serialize for EntityIdOperationResponse {
     }
 }
 #[cfg(
-    any(
-        feature = "network-certificates",
-        feature = "network-portal-service-profiles",
-        feature = "network-wireless-aps"
-    )
+    any(feature = "network-certificates", feature = "network-portal-service-profiles")
 )]
 impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
     fn deserialize<D: serde::Deserializer<'de>>(
@@ -5316,11 +4422,7 @@ impl<'de> serde::Deserialize<'de> for EntityIdOperationResponse {
     }
 }
 #[cfg(
-    any(
-        feature = "network-certificates",
-        feature = "network-portal-service-profiles",
-        feature = "network-wireless-aps"
-    )
+    any(feature = "network-certificates", feature = "network-portal-service-profiles")
 )]
 impl EntityIdOperationResponse {
     /// Creates a value with every field empty.
@@ -6097,6 +5199,67 @@ impl<'de> serde::Deserialize<'de> for HttpStatusName {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+/// Icx switch view ip address type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IcxSwitchViewIpAddressType {
+    /// `static`
+    Static,
+    /// `dynamic`
+    Dynamic,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+impl IcxSwitchViewIpAddressType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Static => "static",
+            Self::Dynamic => "dynamic",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+impl From<&str> for IcxSwitchViewIpAddressType {
+    fn from(s: &str) -> Self {
+        match s {
+            "static" => Self::Static,
+            "dynamic" => Self::Dynamic,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+impl std::fmt::Display for IcxSwitchViewIpAddressType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+impl serde::Serialize for IcxSwitchViewIpAddressType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+impl<'de> serde::Deserialize<'de> for IcxSwitchViewIpAddressType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Error body of identity and registration operations.
 ///
 /// Provenance: documented.
@@ -6402,6 +5565,194 @@ impl IdentityServicePage {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles"
+    )
+)]
+/// Igmp snooping: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IgmpSnooping {
+    /// `active`
+    Active,
+    /// `passive`
+    Passive,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl IgmpSnooping {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "active",
+            Self::Passive => "passive",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl From<&str> for IgmpSnooping {
+    fn from(s: &str) -> Self {
+        match s {
+            "active" => Self::Active,
+            "passive" => Self::Passive,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl std::fmt::Display for IgmpSnooping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl serde::Serialize for IgmpSnooping {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for IgmpSnooping {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+/// Lan port specific settings poe mode: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSpecificSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LanPortSpecificSettingsPoeMode {
+    /// `Auto`
+    Auto,
+    /// `802.3af`
+    V8023af,
+    /// `802.3at`
+    V8023at,
+    /// `802.3bt-Class_5`
+    V8023btClass5,
+    /// `802.3bt-Class_6`
+    V8023btClass6,
+    /// `802.3bt-Class_7`
+    V8023btClass7,
+    /// `802.3bt-Class_8`
+    V8023btClass8,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+impl LanPortSpecificSettingsPoeMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "Auto",
+            Self::V8023af => "802.3af",
+            Self::V8023at => "802.3at",
+            Self::V8023btClass5 => "802.3bt-Class_5",
+            Self::V8023btClass6 => "802.3bt-Class_6",
+            Self::V8023btClass7 => "802.3bt-Class_7",
+            Self::V8023btClass8 => "802.3bt-Class_8",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+impl From<&str> for LanPortSpecificSettingsPoeMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "Auto" => Self::Auto,
+            "802.3af" => Self::V8023af,
+            "802.3at" => Self::V8023at,
+            "802.3bt-Class_5" => Self::V8023btClass5,
+            "802.3bt-Class_6" => Self::V8023btClass6,
+            "802.3bt-Class_7" => Self::V8023btClass7,
+            "802.3bt-Class_8" => Self::V8023btClass8,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+impl std::fmt::Display for LanPortSpecificSettingsPoeMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+impl serde::Serialize for LanPortSpecificSettingsPoeMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+impl<'de> serde::Deserialize<'de> for LanPortSpecificSettingsPoeMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// The older paged shape that the paging envelope replaced. Its fields were removed from responses; kept so that every field the document names is in the spec.
 ///
 /// Provenance: documented.
@@ -6678,12 +6029,311 @@ impl Link {
         self
     }
 }
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+/// Mgmt tx rate6 g: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MgmtTxRate6G {
+    /// `6`
+    V6,
+    /// `9`
+    V9,
+    /// `12`
+    V12,
+    /// `18`
+    V18,
+    /// `24`
+    V24,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl MgmtTxRate6G {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V6 => "6",
+            Self::V9 => "9",
+            Self::V12 => "12",
+            Self::V18 => "18",
+            Self::V24 => "24",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl From<&str> for MgmtTxRate6G {
+    fn from(s: &str) -> Self {
+        match s {
+            "6" => Self::V6,
+            "9" => Self::V9,
+            "12" => Self::V12,
+            "18" => Self::V18,
+            "24" => Self::V24,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl std::fmt::Display for MgmtTxRate6G {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl serde::Serialize for MgmtTxRate6G {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl<'de> serde::Deserialize<'de> for MgmtTxRate6G {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+/// Multicast dns proxy service rule mdns protocol: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MulticastDnsProxyServiceRuleMdnsProtocol {
+    /// `TCP`
+    Tcp,
+    /// `UDP`
+    Udp,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl MulticastDnsProxyServiceRuleMdnsProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Tcp => "TCP",
+            Self::Udp => "UDP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl From<&str> for MulticastDnsProxyServiceRuleMdnsProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "TCP" => Self::Tcp,
+            "UDP" => Self::Udp,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl std::fmt::Display for MulticastDnsProxyServiceRuleMdnsProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl serde::Serialize for MulticastDnsProxyServiceRuleMdnsProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRuleMdnsProtocol {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+/// Nas id delimiter: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusOptions (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NasIdDelimiter {
+    /// `DASH`
+    Dash,
+    /// `COLON`
+    Colon,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl NasIdDelimiter {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dash => "DASH",
+            Self::Colon => "COLON",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl From<&str> for NasIdDelimiter {
+    fn from(s: &str) -> Self {
+        match s {
+            "DASH" => Self::Dash,
+            "COLON" => Self::Colon,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl std::fmt::Display for NasIdDelimiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl serde::Serialize for NasIdDelimiter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de> for NasIdDelimiter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+/// Nas id type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusOptions (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NasIdType {
+    /// `USER`
+    User,
+    /// `BSSID`
+    Bssid,
+    /// `AP_MAC`
+    ApMac,
+    /// `VENUE_NAME`
+    VenueName,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl NasIdType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::User => "USER",
+            Self::Bssid => "BSSID",
+            Self::ApMac => "AP_MAC",
+            Self::VenueName => "VENUE_NAME",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl From<&str> for NasIdType {
+    fn from(s: &str) -> Self {
+        match s {
+            "USER" => Self::User,
+            "BSSID" => Self::Bssid,
+            "AP_MAC" => Self::ApMac,
+            "VENUE_NAME" => Self::VenueName,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl std::fmt::Display for NasIdType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl serde::Serialize for NasIdType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de> for NasIdType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 #[cfg(
     any(
         feature = "network-certificates",
         feature = "network-guest-users",
-        feature = "network-portal-service-profiles",
-        feature = "network-wireless-aps"
+        feature = "network-portal-service-profiles"
     )
 )]
 /// Operation response request id only, with the fields the official description lists.
@@ -6703,8 +6353,7 @@ pub struct OperationResponseRequestIdOnly {
     any(
         feature = "network-certificates",
         feature = "network-guest-users",
-        feature = "network-portal-service-profiles",
-        feature = "network-wireless-aps"
+        feature = "network-portal-service-profiles"
     )
 )]
 impl serde::Serialize for OperationResponseRequestIdOnly {
@@ -6725,8 +6374,7 @@ impl serde::Serialize for OperationResponseRequestIdOnly {
     any(
         feature = "network-certificates",
         feature = "network-guest-users",
-        feature = "network-portal-service-profiles",
-        feature = "network-wireless-aps"
+        feature = "network-portal-service-profiles"
     )
 )]
 impl<'de> serde::Deserialize<'de> for OperationResponseRequestIdOnly {
@@ -6754,8 +6402,7 @@ impl<'de> serde::Deserialize<'de> for OperationResponseRequestIdOnly {
     any(
         feature = "network-certificates",
         feature = "network-guest-users",
-        feature = "network-portal-service-profiles",
-        feature = "network-wireless-aps"
+        feature = "network-portal-service-profiles"
     )
 )]
 impl OperationResponseRequestIdOnly {
@@ -6770,6 +6417,101 @@ impl OperationResponseRequestIdOnly {
     pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
         self.request_id = Some(value.into());
         self
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-wireless-networks"
+    )
+)]
+/// Packets type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationOptions (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PacketsType {
+    /// `UNICAST`
+    Unicast,
+    /// `MULTICAST`
+    Multicast,
+    /// `UNICAST_MULTICAST`
+    UnicastMulticast,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-wireless-networks"
+    )
+)]
+impl PacketsType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unicast => "UNICAST",
+            Self::Multicast => "MULTICAST",
+            Self::UnicastMulticast => "UNICAST_MULTICAST",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-wireless-networks"
+    )
+)]
+impl From<&str> for PacketsType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNICAST" => Self::Unicast,
+            "MULTICAST" => Self::Multicast,
+            "UNICAST_MULTICAST" => Self::UnicastMulticast,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-wireless-networks"
+    )
+)]
+impl std::fmt::Display for PacketsType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-wireless-networks"
+    )
+)]
+impl serde::Serialize for PacketsType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-wireless-networks"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for PacketsType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(
@@ -7103,7 +6845,7 @@ pub struct PortProfileAndProfileMappingBo {
     /// ID.
     pub id: Option<String>,
     /// Models.
-    pub models: Option<Vec<PortProfileAndProfileMappingBoModels>>,
+    pub models: Option<Vec<SwitchFamilyModelViewModel>>,
     /// Port profile ID.
     pub port_profile_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -7184,7 +6926,7 @@ impl PortProfileAndProfileMappingBo {
     /// Sets `models`.
     pub fn with_models(
         mut self,
-        value: impl Into<Vec<PortProfileAndProfileMappingBoModels>>,
+        value: impl Into<Vec<SwitchFamilyModelViewModel>>,
     ) -> Self {
         self.models = Some(value.into());
         self
@@ -7193,341 +6935,6 @@ impl PortProfileAndProfileMappingBo {
     pub fn with_port_profile_id(mut self, value: impl Into<String>) -> Self {
         self.port_profile_id = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Port profile and profile mapping bo models: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortProfileAndProfileMappingBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortProfileAndProfileMappingBoModels {
-    /// `ICX7150-24`
-    Icx715024,
-    /// `ICX7150-24P`
-    Icx715024p,
-    /// `ICX7150-48`
-    Icx715048,
-    /// `ICX7150-48P`
-    Icx715048p,
-    /// `ICX7150-48PF`
-    Icx715048pf,
-    /// `ICX7150-48ZP`
-    Icx715048zp,
-    /// `ICX7150-C12P`
-    Icx7150C12p,
-    /// `ICX7150-C10ZP`
-    Icx7150C10zp,
-    /// `ICX7150-C08P`
-    Icx7150C08p,
-    /// `ICX7150-C08PT`
-    Icx7150C08pt,
-    /// `ICX7150-24F`
-    Icx715024f,
-    /// `ICX7250-48`
-    Icx725048,
-    /// `ICX7650-48ZP`
-    Icx765048zp,
-    /// `ICX7650-48P`
-    Icx765048p,
-    /// `ICX7650-48F`
-    Icx765048f,
-    /// `ICX7850-32Q`
-    Icx785032q,
-    /// `ICX7850-48FS`
-    Icx785048fs,
-    /// `ICX7850-48F`
-    Icx785048f,
-    /// `ICX7850-48C`
-    Icx785048c,
-    /// `ICX7550-24`
-    Icx755024,
-    /// `ICX7550-48`
-    Icx755048,
-    /// `ICX7550-24P`
-    Icx755024p,
-    /// `ICX7550-48P`
-    Icx755048p,
-    /// `ICX7550-24ZP`
-    Icx755024zp,
-    /// `ICX7550-48ZP`
-    Icx755048zp,
-    /// `ICX7550-24F`
-    Icx755024f,
-    /// `ICX7550-48F`
-    Icx755048f,
-    /// `ICX7550-24XZP`
-    Icx755024xzp,
-    /// `ICX8200-24`
-    Icx820024,
-    /// `ICX8200-24P`
-    Icx820024p,
-    /// `ICX8200-24F`
-    Icx820024f,
-    /// `ICX8200-24FX`
-    Icx820024fx,
-    /// `ICX8200-24ZP`
-    Icx820024zp,
-    /// `ICX8200-48`
-    Icx820048,
-    /// `ICX8200-48F`
-    Icx820048f,
-    /// `ICX8200-48P`
-    Icx820048p,
-    /// `ICX8200-48PF`
-    Icx820048pf,
-    /// `ICX8200-48PF2`
-    Icx820048pf2,
-    /// `ICX8200-48ZP2`
-    Icx820048zp2,
-    /// `ICX8200-C08P`
-    Icx8200C08p,
-    /// `ICX8200-C08PDC`
-    Icx8200C08pdc,
-    /// `ICX8200-C08PF`
-    Icx8200C08pf,
-    /// `ICX8200-C08PT`
-    Icx8200C08pt,
-    /// `ICX8200-C08ZP`
-    Icx8200C08zp,
-    /// `ICX8100-24`
-    Icx810024,
-    /// `ICX8100-24P`
-    Icx810024p,
-    /// `ICX8100-48`
-    Icx810048,
-    /// `ICX8100-48P`
-    Icx810048p,
-    /// `ICX8100-C08PF`
-    Icx8100C08pf,
-    /// `ICX8100-48PF`
-    Icx810048pf,
-    /// `ICX8100-24-X`
-    Icx810024X,
-    /// `ICX8100-48-X`
-    Icx810048X,
-    /// `ICX8100-24P-X`
-    Icx810024pX,
-    /// `ICX8100-48P-X`
-    Icx810048pX,
-    /// `ICX8100-C08PF-X`
-    Icx8100C08pfX,
-    /// `ICX8100-48PF-X`
-    Icx810048pfX,
-    /// `ICX7150-24-ES-POE`
-    Icx715024EsPoe,
-    /// `ICX7150-48-ES-POE`
-    Icx715048EsPoe,
-    /// `ICX7150-C12-ES-POE`
-    Icx7150C12EsPoe,
-    /// `ICX8200-24PV`
-    Icx820024pv,
-    /// `ICX8200-C08PFV`
-    Icx8200C08pfv,
-    /// `ICX8100-C16P`
-    Icx8100C16p,
-    /// `ICX8100-C16P-X`
-    Icx8100C16pX,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl PortProfileAndProfileMappingBoModels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx715024 => "ICX7150-24",
-            Self::Icx715024p => "ICX7150-24P",
-            Self::Icx715048 => "ICX7150-48",
-            Self::Icx715048p => "ICX7150-48P",
-            Self::Icx715048pf => "ICX7150-48PF",
-            Self::Icx715048zp => "ICX7150-48ZP",
-            Self::Icx7150C12p => "ICX7150-C12P",
-            Self::Icx7150C10zp => "ICX7150-C10ZP",
-            Self::Icx7150C08p => "ICX7150-C08P",
-            Self::Icx7150C08pt => "ICX7150-C08PT",
-            Self::Icx715024f => "ICX7150-24F",
-            Self::Icx725048 => "ICX7250-48",
-            Self::Icx765048zp => "ICX7650-48ZP",
-            Self::Icx765048p => "ICX7650-48P",
-            Self::Icx765048f => "ICX7650-48F",
-            Self::Icx785032q => "ICX7850-32Q",
-            Self::Icx785048fs => "ICX7850-48FS",
-            Self::Icx785048f => "ICX7850-48F",
-            Self::Icx785048c => "ICX7850-48C",
-            Self::Icx755024 => "ICX7550-24",
-            Self::Icx755048 => "ICX7550-48",
-            Self::Icx755024p => "ICX7550-24P",
-            Self::Icx755048p => "ICX7550-48P",
-            Self::Icx755024zp => "ICX7550-24ZP",
-            Self::Icx755048zp => "ICX7550-48ZP",
-            Self::Icx755024f => "ICX7550-24F",
-            Self::Icx755048f => "ICX7550-48F",
-            Self::Icx755024xzp => "ICX7550-24XZP",
-            Self::Icx820024 => "ICX8200-24",
-            Self::Icx820024p => "ICX8200-24P",
-            Self::Icx820024f => "ICX8200-24F",
-            Self::Icx820024fx => "ICX8200-24FX",
-            Self::Icx820024zp => "ICX8200-24ZP",
-            Self::Icx820048 => "ICX8200-48",
-            Self::Icx820048f => "ICX8200-48F",
-            Self::Icx820048p => "ICX8200-48P",
-            Self::Icx820048pf => "ICX8200-48PF",
-            Self::Icx820048pf2 => "ICX8200-48PF2",
-            Self::Icx820048zp2 => "ICX8200-48ZP2",
-            Self::Icx8200C08p => "ICX8200-C08P",
-            Self::Icx8200C08pdc => "ICX8200-C08PDC",
-            Self::Icx8200C08pf => "ICX8200-C08PF",
-            Self::Icx8200C08pt => "ICX8200-C08PT",
-            Self::Icx8200C08zp => "ICX8200-C08ZP",
-            Self::Icx810024 => "ICX8100-24",
-            Self::Icx810024p => "ICX8100-24P",
-            Self::Icx810048 => "ICX8100-48",
-            Self::Icx810048p => "ICX8100-48P",
-            Self::Icx8100C08pf => "ICX8100-C08PF",
-            Self::Icx810048pf => "ICX8100-48PF",
-            Self::Icx810024X => "ICX8100-24-X",
-            Self::Icx810048X => "ICX8100-48-X",
-            Self::Icx810024pX => "ICX8100-24P-X",
-            Self::Icx810048pX => "ICX8100-48P-X",
-            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
-            Self::Icx810048pfX => "ICX8100-48PF-X",
-            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
-            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
-            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
-            Self::Icx820024pv => "ICX8200-24PV",
-            Self::Icx8200C08pfv => "ICX8200-C08PFV",
-            Self::Icx8100C16p => "ICX8100-C16P",
-            Self::Icx8100C16pX => "ICX8100-C16P-X",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for PortProfileAndProfileMappingBoModels {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX7150-24" => Self::Icx715024,
-            "ICX7150-24P" => Self::Icx715024p,
-            "ICX7150-48" => Self::Icx715048,
-            "ICX7150-48P" => Self::Icx715048p,
-            "ICX7150-48PF" => Self::Icx715048pf,
-            "ICX7150-48ZP" => Self::Icx715048zp,
-            "ICX7150-C12P" => Self::Icx7150C12p,
-            "ICX7150-C10ZP" => Self::Icx7150C10zp,
-            "ICX7150-C08P" => Self::Icx7150C08p,
-            "ICX7150-C08PT" => Self::Icx7150C08pt,
-            "ICX7150-24F" => Self::Icx715024f,
-            "ICX7250-48" => Self::Icx725048,
-            "ICX7650-48ZP" => Self::Icx765048zp,
-            "ICX7650-48P" => Self::Icx765048p,
-            "ICX7650-48F" => Self::Icx765048f,
-            "ICX7850-32Q" => Self::Icx785032q,
-            "ICX7850-48FS" => Self::Icx785048fs,
-            "ICX7850-48F" => Self::Icx785048f,
-            "ICX7850-48C" => Self::Icx785048c,
-            "ICX7550-24" => Self::Icx755024,
-            "ICX7550-48" => Self::Icx755048,
-            "ICX7550-24P" => Self::Icx755024p,
-            "ICX7550-48P" => Self::Icx755048p,
-            "ICX7550-24ZP" => Self::Icx755024zp,
-            "ICX7550-48ZP" => Self::Icx755048zp,
-            "ICX7550-24F" => Self::Icx755024f,
-            "ICX7550-48F" => Self::Icx755048f,
-            "ICX7550-24XZP" => Self::Icx755024xzp,
-            "ICX8200-24" => Self::Icx820024,
-            "ICX8200-24P" => Self::Icx820024p,
-            "ICX8200-24F" => Self::Icx820024f,
-            "ICX8200-24FX" => Self::Icx820024fx,
-            "ICX8200-24ZP" => Self::Icx820024zp,
-            "ICX8200-48" => Self::Icx820048,
-            "ICX8200-48F" => Self::Icx820048f,
-            "ICX8200-48P" => Self::Icx820048p,
-            "ICX8200-48PF" => Self::Icx820048pf,
-            "ICX8200-48PF2" => Self::Icx820048pf2,
-            "ICX8200-48ZP2" => Self::Icx820048zp2,
-            "ICX8200-C08P" => Self::Icx8200C08p,
-            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
-            "ICX8200-C08PF" => Self::Icx8200C08pf,
-            "ICX8200-C08PT" => Self::Icx8200C08pt,
-            "ICX8200-C08ZP" => Self::Icx8200C08zp,
-            "ICX8100-24" => Self::Icx810024,
-            "ICX8100-24P" => Self::Icx810024p,
-            "ICX8100-48" => Self::Icx810048,
-            "ICX8100-48P" => Self::Icx810048p,
-            "ICX8100-C08PF" => Self::Icx8100C08pf,
-            "ICX8100-48PF" => Self::Icx810048pf,
-            "ICX8100-24-X" => Self::Icx810024X,
-            "ICX8100-48-X" => Self::Icx810048X,
-            "ICX8100-24P-X" => Self::Icx810024pX,
-            "ICX8100-48P-X" => Self::Icx810048pX,
-            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
-            "ICX8100-48PF-X" => Self::Icx810048pfX,
-            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
-            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
-            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
-            "ICX8200-24PV" => Self::Icx820024pv,
-            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
-            "ICX8100-C16P" => Self::Icx8100C16p,
-            "ICX8100-C16P-X" => Self::Icx8100C16pX,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for PortProfileAndProfileMappingBoModels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for PortProfileAndProfileMappingBoModels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for PortProfileAndProfileMappingBoModels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(
@@ -7553,7 +6960,7 @@ pub struct Profile {
     /// ACLs.
     pub acls: Option<Vec<ProfileAclView>>,
     /// Profile type.
-    pub profile_type: Option<ProfileProfileType>,
+    pub profile_type: Option<ProfileType>,
     /// VLANs.
     pub vlans: Option<Vec<ProfileVlanView>>,
     /// Voice VLAN configs.
@@ -7670,7 +7077,7 @@ impl Profile {
         self
     }
     /// Sets `profileType`.
-    pub fn with_profile_type(mut self, value: impl Into<ProfileProfileType>) -> Self {
+    pub fn with_profile_type(mut self, value: impl Into<ProfileType>) -> Self {
         self.profile_type = Some(value.into());
         self
     }
@@ -7708,189 +7115,7 @@ impl Profile {
 }
 #[cfg(
     any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Profile acl rule view, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ProfileAclRuleView {
-    /// ID.
-    pub id: Option<String>,
-    /// Sequence (format: int32).
-    pub sequence: Option<i64>,
-    /// Action.
-    pub action: Option<ProfileAclRuleViewAction>,
-    /// Destination.
-    pub destination: Option<String>,
-    /// Destination port (format: int32).
-    pub destination_port: Option<i64>,
-    /// Protocol.
-    pub protocol: Option<ProfileAclRuleViewProtocol>,
-    /// Source.
-    pub source: Option<String>,
-    /// Source port (format: int32).
-    pub source_port: Option<i64>,
-    /// Dscp matching (format: int32).
-    pub dscp_matching: Option<i64>,
-    /// Dscp marking (format: int32).
-    pub dscp_marking: Option<i64>,
-    /// Internal priority (format: int32).
-    pub internal_priority: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for ProfileAclRuleView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ProfileAclRuleView, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("sequence", &v.sequence);
-            w.optional("action", &v.action);
-            w.optional("destination", &v.destination);
-            w.optional("destinationPort", &v.destination_port);
-            w.optional("protocol", &v.protocol);
-            w.optional("source", &v.source);
-            w.optional("sourcePort", &v.source_port);
-            w.optional("dscpMatching", &v.dscp_matching);
-            w.optional("dscpMarking", &v.dscp_marking);
-            w.optional("internalPriority", &v.internal_priority);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for ProfileAclRuleView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ProfileAclRuleView, ruckus_one_runtime::object::FieldError> {
-            let value = ProfileAclRuleView {
-                id: f.optional("id"),
-                sequence: f.optional("sequence"),
-                action: f.optional("action"),
-                destination: f.optional("destination"),
-                destination_port: f.optional("destinationPort"),
-                protocol: f.optional("protocol"),
-                source: f.optional("source"),
-                source_port: f.optional("sourcePort"),
-                dscp_matching: f.optional("dscpMatching"),
-                dscp_marking: f.optional("dscpMarking"),
-                internal_priority: f.optional("internalPriority"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ProfileAclRuleView"))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl ProfileAclRuleView {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            sequence: None,
-            action: None,
-            destination: None,
-            destination_port: None,
-            protocol: None,
-            source: None,
-            source_port: None,
-            dscp_matching: None,
-            dscp_marking: None,
-            internal_priority: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `sequence`.
-    pub fn with_sequence(mut self, value: impl Into<i64>) -> Self {
-        self.sequence = Some(value.into());
-        self
-    }
-    /// Sets `action`.
-    pub fn with_action(mut self, value: impl Into<ProfileAclRuleViewAction>) -> Self {
-        self.action = Some(value.into());
-        self
-    }
-    /// Sets `destination`.
-    pub fn with_destination(mut self, value: impl Into<String>) -> Self {
-        self.destination = Some(value.into());
-        self
-    }
-    /// Sets `destinationPort`.
-    pub fn with_destination_port(mut self, value: impl Into<i64>) -> Self {
-        self.destination_port = Some(value.into());
-        self
-    }
-    /// Sets `protocol`.
-    pub fn with_protocol(
-        mut self,
-        value: impl Into<ProfileAclRuleViewProtocol>,
-    ) -> Self {
-        self.protocol = Some(value.into());
-        self
-    }
-    /// Sets `source`.
-    pub fn with_source(mut self, value: impl Into<String>) -> Self {
-        self.source = Some(value.into());
-        self
-    }
-    /// Sets `sourcePort`.
-    pub fn with_source_port(mut self, value: impl Into<i64>) -> Self {
-        self.source_port = Some(value.into());
-        self
-    }
-    /// Sets `dscpMatching`.
-    pub fn with_dscp_matching(mut self, value: impl Into<i64>) -> Self {
-        self.dscp_matching = Some(value.into());
-        self
-    }
-    /// Sets `dscpMarking`.
-    pub fn with_dscp_marking(mut self, value: impl Into<i64>) -> Self {
-        self.dscp_marking = Some(value.into());
-        self
-    }
-    /// Sets `internalPriority`.
-    pub fn with_internal_priority(mut self, value: impl Into<i64>) -> Self {
-        self.internal_priority = Some(value.into());
-        self
-    }
-}
-#[cfg(
-    any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -7913,6 +7138,7 @@ pub enum ProfileAclRuleViewAction {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -7929,6 +7155,7 @@ impl ProfileAclRuleViewAction {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -7946,6 +7173,7 @@ impl From<&str> for ProfileAclRuleViewAction {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -7957,6 +7185,7 @@ impl std::fmt::Display for ProfileAclRuleViewAction {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -7968,6 +7197,7 @@ impl serde::Serialize for ProfileAclRuleViewAction {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -7982,6 +7212,7 @@ impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewAction {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -8008,6 +7239,7 @@ pub enum ProfileAclRuleViewProtocol {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -8026,6 +7258,7 @@ impl ProfileAclRuleViewProtocol {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -8045,6 +7278,7 @@ impl From<&str> for ProfileAclRuleViewProtocol {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -8056,6 +7290,7 @@ impl std::fmt::Display for ProfileAclRuleViewProtocol {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -8067,6 +7302,7 @@ impl serde::Serialize for ProfileAclRuleViewProtocol {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -8098,9 +7334,9 @@ pub struct ProfileAclView {
     /// Name.
     pub name: Option<String>,
     /// ACL type.
-    pub acl_type: Option<ProfileAclViewAclType>,
+    pub acl_type: Option<AclType>,
     /// ACL rules.
-    pub acl_rules: Option<Vec<ProfileAclRuleView>>,
+    pub acl_rules: Option<Vec<ProfileSwitchAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -8179,109 +7415,17 @@ impl ProfileAclView {
         self
     }
     /// Sets `aclType`.
-    pub fn with_acl_type(mut self, value: impl Into<ProfileAclViewAclType>) -> Self {
+    pub fn with_acl_type(mut self, value: impl Into<AclType>) -> Self {
         self.acl_type = Some(value.into());
         self
     }
     /// Sets `aclRules`.
-    pub fn with_acl_rules(mut self, value: impl Into<Vec<ProfileAclRuleView>>) -> Self {
+    pub fn with_acl_rules(
+        mut self,
+        value: impl Into<Vec<ProfileSwitchAclRuleView>>,
+    ) -> Self {
         self.acl_rules = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Profile acl view acl type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ProfileAclViewAclType {
-    /// `standard`
-    Standard,
-    /// `extended`
-    Extended,
-    /// `IPv6`
-    IPv6,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl ProfileAclViewAclType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Standard => "standard",
-            Self::Extended => "extended",
-            Self::IPv6 => "IPv6",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for ProfileAclViewAclType {
-    fn from(s: &str) -> Self {
-        match s {
-            "standard" => Self::Standard,
-            "extended" => Self::Extended,
-            "IPv6" => Self::IPv6,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for ProfileAclViewAclType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for ProfileAclViewAclType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for ProfileAclViewAclType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(
@@ -8309,7 +7453,7 @@ pub struct ProfileBo {
     /// ACLs.
     pub acls: Option<Vec<AclBo>>,
     /// Profile type.
-    pub profile_type: Option<ProfileBoProfileType>,
+    pub profile_type: Option<ProfileType>,
     /// VLANs.
     pub vlans: Option<Vec<VlanBo>>,
     /// Voice VLAN configs.
@@ -8454,7 +7598,7 @@ impl ProfileBo {
         self
     }
     /// Sets `profileType`.
-    pub fn with_profile_type(mut self, value: impl Into<ProfileBoProfileType>) -> Self {
+    pub fn with_profile_type(mut self, value: impl Into<ProfileType>) -> Self {
         self.profile_type = Some(value.into());
         self
     }
@@ -8515,93 +7659,192 @@ impl ProfileBo {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
 )]
-/// Profile bo profile type: the values the official description lists.
+/// Profile switch acl rule view, with the fields the official description lists.
 ///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileBo (inline)).
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileAclRuleViewV1001).
 ///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
-pub enum ProfileBoProfileType {
-    /// `Regular`
-    Regular,
-    /// `CLI`
-    Cli,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
+pub struct ProfileSwitchAclRuleView {
+    /// ID.
+    pub id: Option<String>,
+    /// Sequence (format: int32).
+    pub sequence: Option<i64>,
+    /// Action.
+    pub action: Option<ProfileAclRuleViewAction>,
+    /// Destination.
+    pub destination: Option<String>,
+    /// Destination port (format: int32).
+    pub destination_port: Option<i64>,
+    /// Protocol.
+    pub protocol: Option<ProfileAclRuleViewProtocol>,
+    /// Source.
+    pub source: Option<String>,
+    /// Source port (format: int32).
+    pub source_port: Option<i64>,
+    /// Dscp matching (format: int32).
+    pub dscp_matching: Option<i64>,
+    /// Dscp marking (format: int32).
+    pub dscp_marking: Option<i64>,
+    /// Internal priority (format: int32).
+    pub internal_priority: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
 )]
-impl ProfileBoProfileType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Regular => "Regular",
-            Self::Cli => "CLI",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for ProfileBoProfileType {
-    fn from(s: &str) -> Self {
-        match s {
-            "Regular" => Self::Regular,
-            "CLI" => Self::Cli,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for ProfileBoProfileType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for ProfileBoProfileType {
+impl serde::Serialize for ProfileSwitchAclRuleView {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
+        fn fields(
+            v: &ProfileSwitchAclRuleView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("sequence", &v.sequence);
+            w.optional("action", &v.action);
+            w.optional("destination", &v.destination);
+            w.optional("destinationPort", &v.destination_port);
+            w.optional("protocol", &v.protocol);
+            w.optional("source", &v.source);
+            w.optional("sourcePort", &v.source_port);
+            w.optional("dscpMatching", &v.dscp_matching);
+            w.optional("dscpMarking", &v.dscp_marking);
+            w.optional("internalPriority", &v.internal_priority);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
     }
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
 )]
-impl<'de> serde::Deserialize<'de> for ProfileBoProfileType {
+impl<'de> serde::Deserialize<'de> for ProfileSwitchAclRuleView {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ProfileSwitchAclRuleView, ruckus_one_runtime::object::FieldError> {
+            let value = ProfileSwitchAclRuleView {
+                id: f.optional("id"),
+                sequence: f.optional("sequence"),
+                action: f.optional("action"),
+                destination: f.optional("destination"),
+                destination_port: f.optional("destinationPort"),
+                protocol: f.optional("protocol"),
+                source: f.optional("source"),
+                source_port: f.optional("sourcePort"),
+                dscp_matching: f.optional("dscpMatching"),
+                dscp_marking: f.optional("dscpMarking"),
+                internal_priority: f.optional("internalPriority"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ProfileSwitchAclRuleView"))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl ProfileSwitchAclRuleView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            sequence: None,
+            action: None,
+            destination: None,
+            destination_port: None,
+            protocol: None,
+            source: None,
+            source_port: None,
+            dscp_matching: None,
+            dscp_marking: None,
+            internal_priority: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `sequence`.
+    pub fn with_sequence(mut self, value: impl Into<i64>) -> Self {
+        self.sequence = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<ProfileAclRuleViewAction>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `destination`.
+    pub fn with_destination(mut self, value: impl Into<String>) -> Self {
+        self.destination = Some(value.into());
+        self
+    }
+    /// Sets `destinationPort`.
+    pub fn with_destination_port(mut self, value: impl Into<i64>) -> Self {
+        self.destination_port = Some(value.into());
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(
+        mut self,
+        value: impl Into<ProfileAclRuleViewProtocol>,
+    ) -> Self {
+        self.protocol = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn with_source(mut self, value: impl Into<String>) -> Self {
+        self.source = Some(value.into());
+        self
+    }
+    /// Sets `sourcePort`.
+    pub fn with_source_port(mut self, value: impl Into<i64>) -> Self {
+        self.source_port = Some(value.into());
+        self
+    }
+    /// Sets `dscpMatching`.
+    pub fn with_dscp_matching(mut self, value: impl Into<i64>) -> Self {
+        self.dscp_matching = Some(value.into());
+        self
+    }
+    /// Sets `dscpMarking`.
+    pub fn with_dscp_marking(mut self, value: impl Into<i64>) -> Self {
+        self.dscp_marking = Some(value.into());
+        self
+    }
+    /// Sets `internalPriority`.
+    pub fn with_internal_priority(mut self, value: impl Into<i64>) -> Self {
+        self.internal_priority = Some(value.into());
+        self
     }
 }
 #[cfg(
@@ -8610,7 +7853,7 @@ impl<'de> serde::Deserialize<'de> for ProfileBoProfileType {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Profile profile type: the values the official description lists.
+/// Profile type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileDtoV1001 (inline)).
 ///
@@ -8618,7 +7861,7 @@ impl<'de> serde::Deserialize<'de> for ProfileBoProfileType {
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum ProfileProfileType {
+pub enum ProfileType {
     /// `Regular`
     Regular,
     /// `CLI`
@@ -8632,7 +7875,7 @@ pub enum ProfileProfileType {
         feature = "network-template-switch-profiles"
     )
 )]
-impl ProfileProfileType {
+impl ProfileType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
@@ -8648,7 +7891,7 @@ impl ProfileProfileType {
         feature = "network-template-switch-profiles"
     )
 )]
-impl From<&str> for ProfileProfileType {
+impl From<&str> for ProfileType {
     fn from(s: &str) -> Self {
         match s {
             "Regular" => Self::Regular,
@@ -8665,7 +7908,7 @@ impl From<&str> for ProfileProfileType {
         feature = "network-template-switch-profiles"
     )
 )]
-impl std::fmt::Display for ProfileProfileType {
+impl std::fmt::Display for ProfileType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
@@ -8676,7 +7919,7 @@ impl std::fmt::Display for ProfileProfileType {
         feature = "network-template-switch-profiles"
     )
 )]
-impl serde::Serialize for ProfileProfileType {
+impl serde::Serialize for ProfileType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
@@ -8687,7 +7930,7 @@ impl serde::Serialize for ProfileProfileType {
         feature = "network-template-switch-profiles"
     )
 )]
-impl<'de> serde::Deserialize<'de> for ProfileProfileType {
+impl<'de> serde::Deserialize<'de> for ProfileType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -8724,7 +7967,7 @@ pub struct ProfileV1 {
     /// Trusted ports.
     pub trusted_ports: Option<Vec<TrustedPortViewV1>>,
     /// Profile type.
-    pub profile_type: Option<ProfileV1ProfileType>,
+    pub profile_type: Option<ProfileType>,
     /// Venue cli template.
     pub venue_cli_template: Option<AcxVenueCliTemplateViewV1>,
     /// Venues.
@@ -8876,7 +8119,7 @@ impl ProfileV1 {
         self
     }
     /// Sets `profileType`.
-    pub fn with_profile_type(mut self, value: impl Into<ProfileV1ProfileType>) -> Self {
+    pub fn with_profile_type(mut self, value: impl Into<ProfileType>) -> Self {
         self.profile_type = Some(value.into());
         self
     }
@@ -8920,97 +8163,6 @@ impl ProfileV1 {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Profile v1 profile type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml Profile_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ProfileV1ProfileType {
-    /// `Regular`
-    Regular,
-    /// `CLI`
-    Cli,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl ProfileV1ProfileType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Regular => "Regular",
-            Self::Cli => "CLI",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for ProfileV1ProfileType {
-    fn from(s: &str) -> Self {
-        match s {
-            "Regular" => Self::Regular,
-            "CLI" => Self::Cli,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for ProfileV1ProfileType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for ProfileV1ProfileType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for ProfileV1ProfileType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 /// Profile view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001).
@@ -9028,7 +8180,7 @@ pub struct ProfileView {
     /// ACLs.
     pub acls: Option<Vec<ProfileAclView>>,
     /// Profile type.
-    pub profile_type: Option<ProfileViewProfileType>,
+    pub profile_type: Option<ProfileType>,
     /// VLANs.
     pub vlans: Option<Vec<ProfileVlanView>>,
     /// Voice VLAN configs.
@@ -9165,10 +8317,7 @@ impl ProfileView {
         self
     }
     /// Sets `profileType`.
-    pub fn with_profile_type(
-        mut self,
-        value: impl Into<ProfileViewProfileType>,
-    ) -> Self {
+    pub fn with_profile_type(mut self, value: impl Into<ProfileType>) -> Self {
         self.profile_type = Some(value.into());
         self
     }
@@ -9230,97 +8379,6 @@ impl ProfileView {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Profile view profile type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ProfileViewProfileType {
-    /// `Regular`
-    Regular,
-    /// `CLI`
-    Cli,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl ProfileViewProfileType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Regular => "Regular",
-            Self::Cli => "CLI",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for ProfileViewProfileType {
-    fn from(s: &str) -> Self {
-        match s {
-            "Regular" => Self::Regular,
-            "CLI" => Self::Cli,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for ProfileViewProfileType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for ProfileViewProfileType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for ProfileViewProfileType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 /// Profile vlan view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001).
@@ -9340,11 +8398,11 @@ pub struct ProfileVlanView {
     /// Arp inspection.
     pub arp_inspection: Option<bool>,
     /// Igmp snooping.
-    pub igmp_snooping: Option<ProfileVlanViewIgmpSnooping>,
+    pub igmp_snooping: Option<IgmpSnooping>,
     /// Multicast version (format: int32).
     pub multicast_version: Option<i64>,
     /// Spanning tree protocol.
-    pub spanning_tree_protocol: Option<ProfileVlanViewSpanningTreeProtocol>,
+    pub spanning_tree_protocol: Option<SpanningTreeProtocol>,
     /// Spanning tree priority (format: int32).
     pub spanning_tree_priority: Option<i64>,
     /// Switch family models.
@@ -9455,10 +8513,7 @@ impl ProfileVlanView {
         self
     }
     /// Sets `igmpSnooping`.
-    pub fn with_igmp_snooping(
-        mut self,
-        value: impl Into<ProfileVlanViewIgmpSnooping>,
-    ) -> Self {
+    pub fn with_igmp_snooping(mut self, value: impl Into<IgmpSnooping>) -> Self {
         self.igmp_snooping = Some(value.into());
         self
     }
@@ -9470,7 +8525,7 @@ impl ProfileVlanView {
     /// Sets `spanningTreeProtocol`.
     pub fn with_spanning_tree_protocol(
         mut self,
-        value: impl Into<ProfileVlanViewSpanningTreeProtocol>,
+        value: impl Into<SpanningTreeProtocol>,
     ) -> Self {
         self.spanning_tree_protocol = Some(value.into());
         self
@@ -9487,196 +8542,6 @@ impl ProfileVlanView {
     ) -> Self {
         self.switch_family_models = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Profile vlan view igmp snooping: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ProfileVlanViewIgmpSnooping {
-    /// `active`
-    Active,
-    /// `passive`
-    Passive,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl ProfileVlanViewIgmpSnooping {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "active",
-            Self::Passive => "passive",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for ProfileVlanViewIgmpSnooping {
-    fn from(s: &str) -> Self {
-        match s {
-            "active" => Self::Active,
-            "passive" => Self::Passive,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for ProfileVlanViewIgmpSnooping {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for ProfileVlanViewIgmpSnooping {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for ProfileVlanViewIgmpSnooping {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Profile vlan view spanning tree protocol: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ProfileVlanViewSpanningTreeProtocol {
-    /// `rstp`
-    Rstp,
-    /// `stp`
-    Stp,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl ProfileVlanViewSpanningTreeProtocol {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Rstp => "rstp",
-            Self::Stp => "stp",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for ProfileVlanViewSpanningTreeProtocol {
-    fn from(s: &str) -> Self {
-        match s {
-            "rstp" => Self::Rstp,
-            "stp" => Self::Stp,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for ProfileVlanViewSpanningTreeProtocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for ProfileVlanViewSpanningTreeProtocol {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for ProfileVlanViewSpanningTreeProtocol {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
@@ -10486,6 +9351,436 @@ impl ResponseBo {
 }
 #[cfg(
     any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+/// Root bridge family id: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum RootBridgeFamilyId {
+    /// `__NULL`
+    Null,
+    /// `ICX7150`
+    Icx7150,
+    /// `ICX7250`
+    Icx7250,
+    /// `ICX7650`
+    Icx7650,
+    /// `ICX7850`
+    Icx7850,
+    /// `ICX7550`
+    Icx7550,
+    /// `ICX8200`
+    Icx8200,
+    /// `ICX8100`
+    Icx8100,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl RootBridgeFamilyId {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Icx7150 => "ICX7150",
+            Self::Icx7250 => "ICX7250",
+            Self::Icx7650 => "ICX7650",
+            Self::Icx7850 => "ICX7850",
+            Self::Icx7550 => "ICX7550",
+            Self::Icx8200 => "ICX8200",
+            Self::Icx8100 => "ICX8100",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl From<&str> for RootBridgeFamilyId {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "ICX7150" => Self::Icx7150,
+            "ICX7250" => Self::Icx7250,
+            "ICX7650" => Self::Icx7650,
+            "ICX7850" => Self::Icx7850,
+            "ICX7550" => Self::Icx7550,
+            "ICX8200" => Self::Icx8200,
+            "ICX8100" => Self::Icx8100,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl std::fmt::Display for RootBridgeFamilyId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl serde::Serialize for RootBridgeFamilyId {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for RootBridgeFamilyId {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-policies"))]
+/// Rule service: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum RuleService {
+    /// `AIRDISK`
+    Airdisk,
+    /// `AIRPLAY`
+    Airplay,
+    /// `AIRPORT_MANAGEMENT`
+    AirportManagement,
+    /// `AIRPRINT`
+    Airprint,
+    /// `AIRTUNES`
+    Airtunes,
+    /// `APPLE_FILE_SHARING`
+    AppleFileSharing,
+    /// `APPLE_MOBILE_DEVICES`
+    AppleMobileDevices,
+    /// `APPLETV`
+    Appletv,
+    /// `ICLOUD_SYNC`
+    IcloudSync,
+    /// `ITUNES_REMOTE`
+    ItunesRemote,
+    /// `ITUNES_SHARING`
+    ItunesSharing,
+    /// `OPEN_DIRECTORY_MASTER`
+    OpenDirectoryMaster,
+    /// `OPTICAL_DISK_SHARING`
+    OpticalDiskSharing,
+    /// `OTHER`
+    Other,
+    /// `SCREEN_SHARING`
+    ScreenSharing,
+    /// `SECURE_FILE_SHARING`
+    SecureFileSharing,
+    /// `SECURE_SHELL`
+    SecureShell,
+    /// `WWW_HTTP`
+    WwwHttp,
+    /// `WWW_HTTPS`
+    WwwHttps,
+    /// `XGRID`
+    Xgrid,
+    /// `GOOGLE_CHROMECAST`
+    GoogleChromecast,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-policies"))]
+impl RuleService {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Airdisk => "AIRDISK",
+            Self::Airplay => "AIRPLAY",
+            Self::AirportManagement => "AIRPORT_MANAGEMENT",
+            Self::Airprint => "AIRPRINT",
+            Self::Airtunes => "AIRTUNES",
+            Self::AppleFileSharing => "APPLE_FILE_SHARING",
+            Self::AppleMobileDevices => "APPLE_MOBILE_DEVICES",
+            Self::Appletv => "APPLETV",
+            Self::IcloudSync => "ICLOUD_SYNC",
+            Self::ItunesRemote => "ITUNES_REMOTE",
+            Self::ItunesSharing => "ITUNES_SHARING",
+            Self::OpenDirectoryMaster => "OPEN_DIRECTORY_MASTER",
+            Self::OpticalDiskSharing => "OPTICAL_DISK_SHARING",
+            Self::Other => "OTHER",
+            Self::ScreenSharing => "SCREEN_SHARING",
+            Self::SecureFileSharing => "SECURE_FILE_SHARING",
+            Self::SecureShell => "SECURE_SHELL",
+            Self::WwwHttp => "WWW_HTTP",
+            Self::WwwHttps => "WWW_HTTPS",
+            Self::Xgrid => "XGRID",
+            Self::GoogleChromecast => "GOOGLE_CHROMECAST",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-policies"))]
+impl From<&str> for RuleService {
+    fn from(s: &str) -> Self {
+        match s {
+            "AIRDISK" => Self::Airdisk,
+            "AIRPLAY" => Self::Airplay,
+            "AIRPORT_MANAGEMENT" => Self::AirportManagement,
+            "AIRPRINT" => Self::Airprint,
+            "AIRTUNES" => Self::Airtunes,
+            "APPLE_FILE_SHARING" => Self::AppleFileSharing,
+            "APPLE_MOBILE_DEVICES" => Self::AppleMobileDevices,
+            "APPLETV" => Self::Appletv,
+            "ICLOUD_SYNC" => Self::IcloudSync,
+            "ITUNES_REMOTE" => Self::ItunesRemote,
+            "ITUNES_SHARING" => Self::ItunesSharing,
+            "OPEN_DIRECTORY_MASTER" => Self::OpenDirectoryMaster,
+            "OPTICAL_DISK_SHARING" => Self::OpticalDiskSharing,
+            "OTHER" => Self::Other,
+            "SCREEN_SHARING" => Self::ScreenSharing,
+            "SECURE_FILE_SHARING" => Self::SecureFileSharing,
+            "SECURE_SHELL" => Self::SecureShell,
+            "WWW_HTTP" => Self::WwwHttp,
+            "WWW_HTTPS" => Self::WwwHttps,
+            "XGRID" => Self::Xgrid,
+            "GOOGLE_CHROMECAST" => Self::GoogleChromecast,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-policies"))]
+impl std::fmt::Display for RuleService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-policies"))]
+impl serde::Serialize for RuleService {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-policies"))]
+impl<'de> serde::Deserialize<'de> for RuleService {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+/// Server type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerDtoV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ServerType {
+    /// `__NULL`
+    Null,
+    /// `RADIUS`
+    Radius,
+    /// `TACACS_PLUS`
+    TacacsPlus,
+    /// `LOCAL`
+    Local,
+    /// `NONE_TYPE`
+    NoneType,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl ServerType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Radius => "RADIUS",
+            Self::TacacsPlus => "TACACS_PLUS",
+            Self::Local => "LOCAL",
+            Self::NoneType => "NONE_TYPE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl From<&str> for ServerType {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "RADIUS" => Self::Radius,
+            "TACACS_PLUS" => Self::TacacsPlus,
+            "LOCAL" => Self::Local,
+            "NONE_TYPE" => Self::NoneType,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl std::fmt::Display for ServerType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl serde::Serialize for ServerType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
+impl<'de> serde::Deserialize<'de> for ServerType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+/// Settings tx power: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SettingsTxPower {
+    /// `Auto`
+    Auto,
+    /// `MAX`
+    Max,
+    /// `-1`
+    V1,
+    /// `-2`
+    V2,
+    /// `-3`
+    V3,
+    /// `-4`
+    V4,
+    /// `-5`
+    V5,
+    /// `-6`
+    V6,
+    /// `-7`
+    V7,
+    /// `-8`
+    V8,
+    /// `-9`
+    V9,
+    /// `-10`
+    V10,
+    /// `MIN`
+    Min,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl SettingsTxPower {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "Auto",
+            Self::Max => "MAX",
+            Self::V1 => "-1",
+            Self::V2 => "-2",
+            Self::V3 => "-3",
+            Self::V4 => "-4",
+            Self::V5 => "-5",
+            Self::V6 => "-6",
+            Self::V7 => "-7",
+            Self::V8 => "-8",
+            Self::V9 => "-9",
+            Self::V10 => "-10",
+            Self::Min => "MIN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl From<&str> for SettingsTxPower {
+    fn from(s: &str) -> Self {
+        match s {
+            "Auto" => Self::Auto,
+            "MAX" => Self::Max,
+            "-1" => Self::V1,
+            "-2" => Self::V2,
+            "-3" => Self::V3,
+            "-4" => Self::V4,
+            "-5" => Self::V5,
+            "-6" => Self::V6,
+            "-7" => Self::V7,
+            "-8" => Self::V8,
+            "-9" => Self::V9,
+            "-10" => Self::V10,
+            "MIN" => Self::Min,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl std::fmt::Display for SettingsTxPower {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl serde::Serialize for SettingsTxPower {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl<'de> serde::Deserialize<'de> for SettingsTxPower {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
         feature = "network-certificates",
         feature = "network-dpsk",
         feature = "network-identity",
@@ -10820,6 +10115,107 @@ impl serde::Serialize for SortOrder {
     )
 )]
 impl<'de> serde::Deserialize<'de> for SortOrder {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+/// Spanning tree protocol: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ProfileVlanViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SpanningTreeProtocol {
+    /// `rstp`
+    Rstp,
+    /// `stp`
+    Stp,
+    /// `none`
+    None,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl SpanningTreeProtocol {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Rstp => "rstp",
+            Self::Stp => "stp",
+            Self::None => "none",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl From<&str> for SpanningTreeProtocol {
+    fn from(s: &str) -> Self {
+        match s {
+            "rstp" => Self::Rstp,
+            "stp" => Self::Stp,
+            "none" => Self::None,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl std::fmt::Display for SpanningTreeProtocol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl serde::Serialize for SpanningTreeProtocol {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-template-switch-profiles"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for SpanningTreeProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -12457,7 +11853,7 @@ pub struct SwitchFamilyModelBo {
     /// Switch ID.
     pub switch_id: Option<String>,
     /// Model.
-    pub model: Option<SwitchFamilyModelBoModel>,
+    pub model: Option<SwitchFamilyModelViewModel>,
     /// Tagged ports.
     pub tagged_ports: Option<String>,
     /// Untagged ports.
@@ -12553,7 +11949,7 @@ impl SwitchFamilyModelBo {
         self
     }
     /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelBoModel>) -> Self {
+    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelViewModel>) -> Self {
         self.model = Some(value.into());
         self
     }
@@ -12576,341 +11972,6 @@ impl SwitchFamilyModelBo {
     pub fn with_slots(mut self, value: impl Into<Vec<FamilyModelSlotBo>>) -> Self {
         self.slots = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Switch family model bo model: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchFamilyModelBoModel {
-    /// `ICX7150-24`
-    Icx715024,
-    /// `ICX7150-24P`
-    Icx715024p,
-    /// `ICX7150-48`
-    Icx715048,
-    /// `ICX7150-48P`
-    Icx715048p,
-    /// `ICX7150-48PF`
-    Icx715048pf,
-    /// `ICX7150-48ZP`
-    Icx715048zp,
-    /// `ICX7150-C12P`
-    Icx7150C12p,
-    /// `ICX7150-C10ZP`
-    Icx7150C10zp,
-    /// `ICX7150-C08P`
-    Icx7150C08p,
-    /// `ICX7150-C08PT`
-    Icx7150C08pt,
-    /// `ICX7150-24F`
-    Icx715024f,
-    /// `ICX7250-48`
-    Icx725048,
-    /// `ICX7650-48ZP`
-    Icx765048zp,
-    /// `ICX7650-48P`
-    Icx765048p,
-    /// `ICX7650-48F`
-    Icx765048f,
-    /// `ICX7850-32Q`
-    Icx785032q,
-    /// `ICX7850-48FS`
-    Icx785048fs,
-    /// `ICX7850-48F`
-    Icx785048f,
-    /// `ICX7850-48C`
-    Icx785048c,
-    /// `ICX7550-24`
-    Icx755024,
-    /// `ICX7550-48`
-    Icx755048,
-    /// `ICX7550-24P`
-    Icx755024p,
-    /// `ICX7550-48P`
-    Icx755048p,
-    /// `ICX7550-24ZP`
-    Icx755024zp,
-    /// `ICX7550-48ZP`
-    Icx755048zp,
-    /// `ICX7550-24F`
-    Icx755024f,
-    /// `ICX7550-48F`
-    Icx755048f,
-    /// `ICX7550-24XZP`
-    Icx755024xzp,
-    /// `ICX8200-24`
-    Icx820024,
-    /// `ICX8200-24P`
-    Icx820024p,
-    /// `ICX8200-24F`
-    Icx820024f,
-    /// `ICX8200-24FX`
-    Icx820024fx,
-    /// `ICX8200-24ZP`
-    Icx820024zp,
-    /// `ICX8200-48`
-    Icx820048,
-    /// `ICX8200-48F`
-    Icx820048f,
-    /// `ICX8200-48P`
-    Icx820048p,
-    /// `ICX8200-48PF`
-    Icx820048pf,
-    /// `ICX8200-48PF2`
-    Icx820048pf2,
-    /// `ICX8200-48ZP2`
-    Icx820048zp2,
-    /// `ICX8200-C08P`
-    Icx8200C08p,
-    /// `ICX8200-C08PDC`
-    Icx8200C08pdc,
-    /// `ICX8200-C08PF`
-    Icx8200C08pf,
-    /// `ICX8200-C08PT`
-    Icx8200C08pt,
-    /// `ICX8200-C08ZP`
-    Icx8200C08zp,
-    /// `ICX8100-24`
-    Icx810024,
-    /// `ICX8100-24P`
-    Icx810024p,
-    /// `ICX8100-48`
-    Icx810048,
-    /// `ICX8100-48P`
-    Icx810048p,
-    /// `ICX8100-C08PF`
-    Icx8100C08pf,
-    /// `ICX8100-48PF`
-    Icx810048pf,
-    /// `ICX8100-24-X`
-    Icx810024X,
-    /// `ICX8100-48-X`
-    Icx810048X,
-    /// `ICX8100-24P-X`
-    Icx810024pX,
-    /// `ICX8100-48P-X`
-    Icx810048pX,
-    /// `ICX8100-C08PF-X`
-    Icx8100C08pfX,
-    /// `ICX8100-48PF-X`
-    Icx810048pfX,
-    /// `ICX7150-24-ES-POE`
-    Icx715024EsPoe,
-    /// `ICX7150-48-ES-POE`
-    Icx715048EsPoe,
-    /// `ICX7150-C12-ES-POE`
-    Icx7150C12EsPoe,
-    /// `ICX8200-24PV`
-    Icx820024pv,
-    /// `ICX8200-C08PFV`
-    Icx8200C08pfv,
-    /// `ICX8100-C16P`
-    Icx8100C16p,
-    /// `ICX8100-C16P-X`
-    Icx8100C16pX,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl SwitchFamilyModelBoModel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx715024 => "ICX7150-24",
-            Self::Icx715024p => "ICX7150-24P",
-            Self::Icx715048 => "ICX7150-48",
-            Self::Icx715048p => "ICX7150-48P",
-            Self::Icx715048pf => "ICX7150-48PF",
-            Self::Icx715048zp => "ICX7150-48ZP",
-            Self::Icx7150C12p => "ICX7150-C12P",
-            Self::Icx7150C10zp => "ICX7150-C10ZP",
-            Self::Icx7150C08p => "ICX7150-C08P",
-            Self::Icx7150C08pt => "ICX7150-C08PT",
-            Self::Icx715024f => "ICX7150-24F",
-            Self::Icx725048 => "ICX7250-48",
-            Self::Icx765048zp => "ICX7650-48ZP",
-            Self::Icx765048p => "ICX7650-48P",
-            Self::Icx765048f => "ICX7650-48F",
-            Self::Icx785032q => "ICX7850-32Q",
-            Self::Icx785048fs => "ICX7850-48FS",
-            Self::Icx785048f => "ICX7850-48F",
-            Self::Icx785048c => "ICX7850-48C",
-            Self::Icx755024 => "ICX7550-24",
-            Self::Icx755048 => "ICX7550-48",
-            Self::Icx755024p => "ICX7550-24P",
-            Self::Icx755048p => "ICX7550-48P",
-            Self::Icx755024zp => "ICX7550-24ZP",
-            Self::Icx755048zp => "ICX7550-48ZP",
-            Self::Icx755024f => "ICX7550-24F",
-            Self::Icx755048f => "ICX7550-48F",
-            Self::Icx755024xzp => "ICX7550-24XZP",
-            Self::Icx820024 => "ICX8200-24",
-            Self::Icx820024p => "ICX8200-24P",
-            Self::Icx820024f => "ICX8200-24F",
-            Self::Icx820024fx => "ICX8200-24FX",
-            Self::Icx820024zp => "ICX8200-24ZP",
-            Self::Icx820048 => "ICX8200-48",
-            Self::Icx820048f => "ICX8200-48F",
-            Self::Icx820048p => "ICX8200-48P",
-            Self::Icx820048pf => "ICX8200-48PF",
-            Self::Icx820048pf2 => "ICX8200-48PF2",
-            Self::Icx820048zp2 => "ICX8200-48ZP2",
-            Self::Icx8200C08p => "ICX8200-C08P",
-            Self::Icx8200C08pdc => "ICX8200-C08PDC",
-            Self::Icx8200C08pf => "ICX8200-C08PF",
-            Self::Icx8200C08pt => "ICX8200-C08PT",
-            Self::Icx8200C08zp => "ICX8200-C08ZP",
-            Self::Icx810024 => "ICX8100-24",
-            Self::Icx810024p => "ICX8100-24P",
-            Self::Icx810048 => "ICX8100-48",
-            Self::Icx810048p => "ICX8100-48P",
-            Self::Icx8100C08pf => "ICX8100-C08PF",
-            Self::Icx810048pf => "ICX8100-48PF",
-            Self::Icx810024X => "ICX8100-24-X",
-            Self::Icx810048X => "ICX8100-48-X",
-            Self::Icx810024pX => "ICX8100-24P-X",
-            Self::Icx810048pX => "ICX8100-48P-X",
-            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
-            Self::Icx810048pfX => "ICX8100-48PF-X",
-            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
-            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
-            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
-            Self::Icx820024pv => "ICX8200-24PV",
-            Self::Icx8200C08pfv => "ICX8200-C08PFV",
-            Self::Icx8100C16p => "ICX8100-C16P",
-            Self::Icx8100C16pX => "ICX8100-C16P-X",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for SwitchFamilyModelBoModel {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX7150-24" => Self::Icx715024,
-            "ICX7150-24P" => Self::Icx715024p,
-            "ICX7150-48" => Self::Icx715048,
-            "ICX7150-48P" => Self::Icx715048p,
-            "ICX7150-48PF" => Self::Icx715048pf,
-            "ICX7150-48ZP" => Self::Icx715048zp,
-            "ICX7150-C12P" => Self::Icx7150C12p,
-            "ICX7150-C10ZP" => Self::Icx7150C10zp,
-            "ICX7150-C08P" => Self::Icx7150C08p,
-            "ICX7150-C08PT" => Self::Icx7150C08pt,
-            "ICX7150-24F" => Self::Icx715024f,
-            "ICX7250-48" => Self::Icx725048,
-            "ICX7650-48ZP" => Self::Icx765048zp,
-            "ICX7650-48P" => Self::Icx765048p,
-            "ICX7650-48F" => Self::Icx765048f,
-            "ICX7850-32Q" => Self::Icx785032q,
-            "ICX7850-48FS" => Self::Icx785048fs,
-            "ICX7850-48F" => Self::Icx785048f,
-            "ICX7850-48C" => Self::Icx785048c,
-            "ICX7550-24" => Self::Icx755024,
-            "ICX7550-48" => Self::Icx755048,
-            "ICX7550-24P" => Self::Icx755024p,
-            "ICX7550-48P" => Self::Icx755048p,
-            "ICX7550-24ZP" => Self::Icx755024zp,
-            "ICX7550-48ZP" => Self::Icx755048zp,
-            "ICX7550-24F" => Self::Icx755024f,
-            "ICX7550-48F" => Self::Icx755048f,
-            "ICX7550-24XZP" => Self::Icx755024xzp,
-            "ICX8200-24" => Self::Icx820024,
-            "ICX8200-24P" => Self::Icx820024p,
-            "ICX8200-24F" => Self::Icx820024f,
-            "ICX8200-24FX" => Self::Icx820024fx,
-            "ICX8200-24ZP" => Self::Icx820024zp,
-            "ICX8200-48" => Self::Icx820048,
-            "ICX8200-48F" => Self::Icx820048f,
-            "ICX8200-48P" => Self::Icx820048p,
-            "ICX8200-48PF" => Self::Icx820048pf,
-            "ICX8200-48PF2" => Self::Icx820048pf2,
-            "ICX8200-48ZP2" => Self::Icx820048zp2,
-            "ICX8200-C08P" => Self::Icx8200C08p,
-            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
-            "ICX8200-C08PF" => Self::Icx8200C08pf,
-            "ICX8200-C08PT" => Self::Icx8200C08pt,
-            "ICX8200-C08ZP" => Self::Icx8200C08zp,
-            "ICX8100-24" => Self::Icx810024,
-            "ICX8100-24P" => Self::Icx810024p,
-            "ICX8100-48" => Self::Icx810048,
-            "ICX8100-48P" => Self::Icx810048p,
-            "ICX8100-C08PF" => Self::Icx8100C08pf,
-            "ICX8100-48PF" => Self::Icx810048pf,
-            "ICX8100-24-X" => Self::Icx810024X,
-            "ICX8100-48-X" => Self::Icx810048X,
-            "ICX8100-24P-X" => Self::Icx810024pX,
-            "ICX8100-48P-X" => Self::Icx810048pX,
-            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
-            "ICX8100-48PF-X" => Self::Icx810048pfX,
-            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
-            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
-            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
-            "ICX8200-24PV" => Self::Icx820024pv,
-            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
-            "ICX8100-C16P" => Self::Icx8100C16p,
-            "ICX8100-C16P-X" => Self::Icx8100C16pX,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for SwitchFamilyModelBoModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for SwitchFamilyModelBoModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for SwitchFamilyModelBoModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(
@@ -13048,6 +12109,7 @@ impl SwitchFamilyModelView {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -13192,6 +12254,7 @@ pub enum SwitchFamilyModelViewModel {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -13269,6 +12332,7 @@ impl SwitchFamilyModelViewModel {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -13347,6 +12411,7 @@ impl From<&str> for SwitchFamilyModelViewModel {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -13358,6 +12423,7 @@ impl std::fmt::Display for SwitchFamilyModelViewModel {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -13369,6 +12435,7 @@ impl serde::Serialize for SwitchFamilyModelViewModel {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -13398,7 +12465,7 @@ pub struct SwitchFamilyModelViewV1 {
     /// ID.
     pub id: Option<String>,
     /// Model.
-    pub model: Option<SwitchFamilyModelViewV1Model>,
+    pub model: Option<SwitchFamilyModelViewModel>,
     /// Tagged ports.
     pub tagged_ports: Option<String>,
     /// Untagged ports.
@@ -13489,7 +12556,7 @@ impl SwitchFamilyModelViewV1 {
         self
     }
     /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelViewV1Model>) -> Self {
+    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelViewModel>) -> Self {
         self.model = Some(value.into());
         self
     }
@@ -13512,341 +12579,6 @@ impl SwitchFamilyModelViewV1 {
     pub fn with_slots(mut self, value: impl Into<Vec<FamilyModelSlot>>) -> Self {
         self.slots = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Switch family model view v1 model: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchFamilyModelView (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchFamilyModelViewV1Model {
-    /// `ICX7150-24`
-    Icx715024,
-    /// `ICX7150-24P`
-    Icx715024p,
-    /// `ICX7150-48`
-    Icx715048,
-    /// `ICX7150-48P`
-    Icx715048p,
-    /// `ICX7150-48PF`
-    Icx715048pf,
-    /// `ICX7150-48ZP`
-    Icx715048zp,
-    /// `ICX7150-C12P`
-    Icx7150C12p,
-    /// `ICX7150-C10ZP`
-    Icx7150C10zp,
-    /// `ICX7150-C08P`
-    Icx7150C08p,
-    /// `ICX7150-C08PT`
-    Icx7150C08pt,
-    /// `ICX7150-24F`
-    Icx715024f,
-    /// `ICX7250-48`
-    Icx725048,
-    /// `ICX7650-48ZP`
-    Icx765048zp,
-    /// `ICX7650-48P`
-    Icx765048p,
-    /// `ICX7650-48F`
-    Icx765048f,
-    /// `ICX7850-32Q`
-    Icx785032q,
-    /// `ICX7850-48FS`
-    Icx785048fs,
-    /// `ICX7850-48F`
-    Icx785048f,
-    /// `ICX7850-48C`
-    Icx785048c,
-    /// `ICX7550-24`
-    Icx755024,
-    /// `ICX7550-48`
-    Icx755048,
-    /// `ICX7550-24P`
-    Icx755024p,
-    /// `ICX7550-48P`
-    Icx755048p,
-    /// `ICX7550-24ZP`
-    Icx755024zp,
-    /// `ICX7550-48ZP`
-    Icx755048zp,
-    /// `ICX7550-24F`
-    Icx755024f,
-    /// `ICX7550-48F`
-    Icx755048f,
-    /// `ICX7550-24XZP`
-    Icx755024xzp,
-    /// `ICX8200-24`
-    Icx820024,
-    /// `ICX8200-24P`
-    Icx820024p,
-    /// `ICX8200-24F`
-    Icx820024f,
-    /// `ICX8200-24FX`
-    Icx820024fx,
-    /// `ICX8200-24ZP`
-    Icx820024zp,
-    /// `ICX8200-48`
-    Icx820048,
-    /// `ICX8200-48F`
-    Icx820048f,
-    /// `ICX8200-48P`
-    Icx820048p,
-    /// `ICX8200-48PF`
-    Icx820048pf,
-    /// `ICX8200-48PF2`
-    Icx820048pf2,
-    /// `ICX8200-48ZP2`
-    Icx820048zp2,
-    /// `ICX8200-C08P`
-    Icx8200C08p,
-    /// `ICX8200-C08PDC`
-    Icx8200C08pdc,
-    /// `ICX8200-C08PF`
-    Icx8200C08pf,
-    /// `ICX8200-C08PT`
-    Icx8200C08pt,
-    /// `ICX8200-C08ZP`
-    Icx8200C08zp,
-    /// `ICX8100-24`
-    Icx810024,
-    /// `ICX8100-24P`
-    Icx810024p,
-    /// `ICX8100-48`
-    Icx810048,
-    /// `ICX8100-48P`
-    Icx810048p,
-    /// `ICX8100-C08PF`
-    Icx8100C08pf,
-    /// `ICX8100-48PF`
-    Icx810048pf,
-    /// `ICX8100-24-X`
-    Icx810024X,
-    /// `ICX8100-48-X`
-    Icx810048X,
-    /// `ICX8100-24P-X`
-    Icx810024pX,
-    /// `ICX8100-48P-X`
-    Icx810048pX,
-    /// `ICX8100-C08PF-X`
-    Icx8100C08pfX,
-    /// `ICX8100-48PF-X`
-    Icx810048pfX,
-    /// `ICX7150-24-ES-POE`
-    Icx715024EsPoe,
-    /// `ICX7150-48-ES-POE`
-    Icx715048EsPoe,
-    /// `ICX7150-C12-ES-POE`
-    Icx7150C12EsPoe,
-    /// `ICX8200-24PV`
-    Icx820024pv,
-    /// `ICX8200-C08PFV`
-    Icx8200C08pfv,
-    /// `ICX8100-C16P`
-    Icx8100C16p,
-    /// `ICX8100-C16P-X`
-    Icx8100C16pX,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl SwitchFamilyModelViewV1Model {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx715024 => "ICX7150-24",
-            Self::Icx715024p => "ICX7150-24P",
-            Self::Icx715048 => "ICX7150-48",
-            Self::Icx715048p => "ICX7150-48P",
-            Self::Icx715048pf => "ICX7150-48PF",
-            Self::Icx715048zp => "ICX7150-48ZP",
-            Self::Icx7150C12p => "ICX7150-C12P",
-            Self::Icx7150C10zp => "ICX7150-C10ZP",
-            Self::Icx7150C08p => "ICX7150-C08P",
-            Self::Icx7150C08pt => "ICX7150-C08PT",
-            Self::Icx715024f => "ICX7150-24F",
-            Self::Icx725048 => "ICX7250-48",
-            Self::Icx765048zp => "ICX7650-48ZP",
-            Self::Icx765048p => "ICX7650-48P",
-            Self::Icx765048f => "ICX7650-48F",
-            Self::Icx785032q => "ICX7850-32Q",
-            Self::Icx785048fs => "ICX7850-48FS",
-            Self::Icx785048f => "ICX7850-48F",
-            Self::Icx785048c => "ICX7850-48C",
-            Self::Icx755024 => "ICX7550-24",
-            Self::Icx755048 => "ICX7550-48",
-            Self::Icx755024p => "ICX7550-24P",
-            Self::Icx755048p => "ICX7550-48P",
-            Self::Icx755024zp => "ICX7550-24ZP",
-            Self::Icx755048zp => "ICX7550-48ZP",
-            Self::Icx755024f => "ICX7550-24F",
-            Self::Icx755048f => "ICX7550-48F",
-            Self::Icx755024xzp => "ICX7550-24XZP",
-            Self::Icx820024 => "ICX8200-24",
-            Self::Icx820024p => "ICX8200-24P",
-            Self::Icx820024f => "ICX8200-24F",
-            Self::Icx820024fx => "ICX8200-24FX",
-            Self::Icx820024zp => "ICX8200-24ZP",
-            Self::Icx820048 => "ICX8200-48",
-            Self::Icx820048f => "ICX8200-48F",
-            Self::Icx820048p => "ICX8200-48P",
-            Self::Icx820048pf => "ICX8200-48PF",
-            Self::Icx820048pf2 => "ICX8200-48PF2",
-            Self::Icx820048zp2 => "ICX8200-48ZP2",
-            Self::Icx8200C08p => "ICX8200-C08P",
-            Self::Icx8200C08pdc => "ICX8200-C08PDC",
-            Self::Icx8200C08pf => "ICX8200-C08PF",
-            Self::Icx8200C08pt => "ICX8200-C08PT",
-            Self::Icx8200C08zp => "ICX8200-C08ZP",
-            Self::Icx810024 => "ICX8100-24",
-            Self::Icx810024p => "ICX8100-24P",
-            Self::Icx810048 => "ICX8100-48",
-            Self::Icx810048p => "ICX8100-48P",
-            Self::Icx8100C08pf => "ICX8100-C08PF",
-            Self::Icx810048pf => "ICX8100-48PF",
-            Self::Icx810024X => "ICX8100-24-X",
-            Self::Icx810048X => "ICX8100-48-X",
-            Self::Icx810024pX => "ICX8100-24P-X",
-            Self::Icx810048pX => "ICX8100-48P-X",
-            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
-            Self::Icx810048pfX => "ICX8100-48PF-X",
-            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
-            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
-            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
-            Self::Icx820024pv => "ICX8200-24PV",
-            Self::Icx8200C08pfv => "ICX8200-C08PFV",
-            Self::Icx8100C16p => "ICX8100-C16P",
-            Self::Icx8100C16pX => "ICX8100-C16P-X",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for SwitchFamilyModelViewV1Model {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX7150-24" => Self::Icx715024,
-            "ICX7150-24P" => Self::Icx715024p,
-            "ICX7150-48" => Self::Icx715048,
-            "ICX7150-48P" => Self::Icx715048p,
-            "ICX7150-48PF" => Self::Icx715048pf,
-            "ICX7150-48ZP" => Self::Icx715048zp,
-            "ICX7150-C12P" => Self::Icx7150C12p,
-            "ICX7150-C10ZP" => Self::Icx7150C10zp,
-            "ICX7150-C08P" => Self::Icx7150C08p,
-            "ICX7150-C08PT" => Self::Icx7150C08pt,
-            "ICX7150-24F" => Self::Icx715024f,
-            "ICX7250-48" => Self::Icx725048,
-            "ICX7650-48ZP" => Self::Icx765048zp,
-            "ICX7650-48P" => Self::Icx765048p,
-            "ICX7650-48F" => Self::Icx765048f,
-            "ICX7850-32Q" => Self::Icx785032q,
-            "ICX7850-48FS" => Self::Icx785048fs,
-            "ICX7850-48F" => Self::Icx785048f,
-            "ICX7850-48C" => Self::Icx785048c,
-            "ICX7550-24" => Self::Icx755024,
-            "ICX7550-48" => Self::Icx755048,
-            "ICX7550-24P" => Self::Icx755024p,
-            "ICX7550-48P" => Self::Icx755048p,
-            "ICX7550-24ZP" => Self::Icx755024zp,
-            "ICX7550-48ZP" => Self::Icx755048zp,
-            "ICX7550-24F" => Self::Icx755024f,
-            "ICX7550-48F" => Self::Icx755048f,
-            "ICX7550-24XZP" => Self::Icx755024xzp,
-            "ICX8200-24" => Self::Icx820024,
-            "ICX8200-24P" => Self::Icx820024p,
-            "ICX8200-24F" => Self::Icx820024f,
-            "ICX8200-24FX" => Self::Icx820024fx,
-            "ICX8200-24ZP" => Self::Icx820024zp,
-            "ICX8200-48" => Self::Icx820048,
-            "ICX8200-48F" => Self::Icx820048f,
-            "ICX8200-48P" => Self::Icx820048p,
-            "ICX8200-48PF" => Self::Icx820048pf,
-            "ICX8200-48PF2" => Self::Icx820048pf2,
-            "ICX8200-48ZP2" => Self::Icx820048zp2,
-            "ICX8200-C08P" => Self::Icx8200C08p,
-            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
-            "ICX8200-C08PF" => Self::Icx8200C08pf,
-            "ICX8200-C08PT" => Self::Icx8200C08pt,
-            "ICX8200-C08ZP" => Self::Icx8200C08zp,
-            "ICX8100-24" => Self::Icx810024,
-            "ICX8100-24P" => Self::Icx810024p,
-            "ICX8100-48" => Self::Icx810048,
-            "ICX8100-48P" => Self::Icx810048p,
-            "ICX8100-C08PF" => Self::Icx8100C08pf,
-            "ICX8100-48PF" => Self::Icx810048pf,
-            "ICX8100-24-X" => Self::Icx810024X,
-            "ICX8100-48-X" => Self::Icx810048X,
-            "ICX8100-24P-X" => Self::Icx810024pX,
-            "ICX8100-48P-X" => Self::Icx810048pX,
-            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
-            "ICX8100-48PF-X" => Self::Icx810048pfX,
-            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
-            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
-            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
-            "ICX8200-24PV" => Self::Icx820024pv,
-            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
-            "ICX8100-C16P" => Self::Icx8100C16p,
-            "ICX8100-C16P-X" => Self::Icx8100C16pX,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for SwitchFamilyModelViewV1Model {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for SwitchFamilyModelViewV1Model {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1Model {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(
@@ -14771,7 +13503,7 @@ pub struct SwitchVlanPortModelBo {
     /// ID.
     pub id: Option<String>,
     /// Switch model.
-    pub switch_model: Option<SwitchVlanPortModelBoSwitchModel>,
+    pub switch_model: Option<SwitchFamilyModelViewModel>,
     /// Tagged ports.
     pub tagged_ports: Option<String>,
     /// Untagged ports.
@@ -14874,7 +13606,7 @@ impl SwitchVlanPortModelBo {
     /// Sets `switchModel`.
     pub fn with_switch_model(
         mut self,
-        value: impl Into<SwitchVlanPortModelBoSwitchModel>,
+        value: impl Into<SwitchFamilyModelViewModel>,
     ) -> Self {
         self.switch_model = Some(value.into());
         self
@@ -14908,341 +13640,6 @@ impl SwitchVlanPortModelBo {
     pub fn with_voice_ports_list(mut self, value: impl Into<Vec<String>>) -> Self {
         self.voice_ports_list = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Switch vlan port model bo switch model: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchVlanPortModelBoSwitchModel {
-    /// `ICX7150-24`
-    Icx715024,
-    /// `ICX7150-24P`
-    Icx715024p,
-    /// `ICX7150-48`
-    Icx715048,
-    /// `ICX7150-48P`
-    Icx715048p,
-    /// `ICX7150-48PF`
-    Icx715048pf,
-    /// `ICX7150-48ZP`
-    Icx715048zp,
-    /// `ICX7150-C12P`
-    Icx7150C12p,
-    /// `ICX7150-C10ZP`
-    Icx7150C10zp,
-    /// `ICX7150-C08P`
-    Icx7150C08p,
-    /// `ICX7150-C08PT`
-    Icx7150C08pt,
-    /// `ICX7150-24F`
-    Icx715024f,
-    /// `ICX7250-48`
-    Icx725048,
-    /// `ICX7650-48ZP`
-    Icx765048zp,
-    /// `ICX7650-48P`
-    Icx765048p,
-    /// `ICX7650-48F`
-    Icx765048f,
-    /// `ICX7850-32Q`
-    Icx785032q,
-    /// `ICX7850-48FS`
-    Icx785048fs,
-    /// `ICX7850-48F`
-    Icx785048f,
-    /// `ICX7850-48C`
-    Icx785048c,
-    /// `ICX7550-24`
-    Icx755024,
-    /// `ICX7550-48`
-    Icx755048,
-    /// `ICX7550-24P`
-    Icx755024p,
-    /// `ICX7550-48P`
-    Icx755048p,
-    /// `ICX7550-24ZP`
-    Icx755024zp,
-    /// `ICX7550-48ZP`
-    Icx755048zp,
-    /// `ICX7550-24F`
-    Icx755024f,
-    /// `ICX7550-48F`
-    Icx755048f,
-    /// `ICX7550-24XZP`
-    Icx755024xzp,
-    /// `ICX8200-24`
-    Icx820024,
-    /// `ICX8200-24P`
-    Icx820024p,
-    /// `ICX8200-24F`
-    Icx820024f,
-    /// `ICX8200-24FX`
-    Icx820024fx,
-    /// `ICX8200-24ZP`
-    Icx820024zp,
-    /// `ICX8200-48`
-    Icx820048,
-    /// `ICX8200-48F`
-    Icx820048f,
-    /// `ICX8200-48P`
-    Icx820048p,
-    /// `ICX8200-48PF`
-    Icx820048pf,
-    /// `ICX8200-48PF2`
-    Icx820048pf2,
-    /// `ICX8200-48ZP2`
-    Icx820048zp2,
-    /// `ICX8200-C08P`
-    Icx8200C08p,
-    /// `ICX8200-C08PDC`
-    Icx8200C08pdc,
-    /// `ICX8200-C08PF`
-    Icx8200C08pf,
-    /// `ICX8200-C08PT`
-    Icx8200C08pt,
-    /// `ICX8200-C08ZP`
-    Icx8200C08zp,
-    /// `ICX8100-24`
-    Icx810024,
-    /// `ICX8100-24P`
-    Icx810024p,
-    /// `ICX8100-48`
-    Icx810048,
-    /// `ICX8100-48P`
-    Icx810048p,
-    /// `ICX8100-C08PF`
-    Icx8100C08pf,
-    /// `ICX8100-48PF`
-    Icx810048pf,
-    /// `ICX8100-24-X`
-    Icx810024X,
-    /// `ICX8100-48-X`
-    Icx810048X,
-    /// `ICX8100-24P-X`
-    Icx810024pX,
-    /// `ICX8100-48P-X`
-    Icx810048pX,
-    /// `ICX8100-C08PF-X`
-    Icx8100C08pfX,
-    /// `ICX8100-48PF-X`
-    Icx810048pfX,
-    /// `ICX7150-24-ES-POE`
-    Icx715024EsPoe,
-    /// `ICX7150-48-ES-POE`
-    Icx715048EsPoe,
-    /// `ICX7150-C12-ES-POE`
-    Icx7150C12EsPoe,
-    /// `ICX8200-24PV`
-    Icx820024pv,
-    /// `ICX8200-C08PFV`
-    Icx8200C08pfv,
-    /// `ICX8100-C16P`
-    Icx8100C16p,
-    /// `ICX8100-C16P-X`
-    Icx8100C16pX,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl SwitchVlanPortModelBoSwitchModel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx715024 => "ICX7150-24",
-            Self::Icx715024p => "ICX7150-24P",
-            Self::Icx715048 => "ICX7150-48",
-            Self::Icx715048p => "ICX7150-48P",
-            Self::Icx715048pf => "ICX7150-48PF",
-            Self::Icx715048zp => "ICX7150-48ZP",
-            Self::Icx7150C12p => "ICX7150-C12P",
-            Self::Icx7150C10zp => "ICX7150-C10ZP",
-            Self::Icx7150C08p => "ICX7150-C08P",
-            Self::Icx7150C08pt => "ICX7150-C08PT",
-            Self::Icx715024f => "ICX7150-24F",
-            Self::Icx725048 => "ICX7250-48",
-            Self::Icx765048zp => "ICX7650-48ZP",
-            Self::Icx765048p => "ICX7650-48P",
-            Self::Icx765048f => "ICX7650-48F",
-            Self::Icx785032q => "ICX7850-32Q",
-            Self::Icx785048fs => "ICX7850-48FS",
-            Self::Icx785048f => "ICX7850-48F",
-            Self::Icx785048c => "ICX7850-48C",
-            Self::Icx755024 => "ICX7550-24",
-            Self::Icx755048 => "ICX7550-48",
-            Self::Icx755024p => "ICX7550-24P",
-            Self::Icx755048p => "ICX7550-48P",
-            Self::Icx755024zp => "ICX7550-24ZP",
-            Self::Icx755048zp => "ICX7550-48ZP",
-            Self::Icx755024f => "ICX7550-24F",
-            Self::Icx755048f => "ICX7550-48F",
-            Self::Icx755024xzp => "ICX7550-24XZP",
-            Self::Icx820024 => "ICX8200-24",
-            Self::Icx820024p => "ICX8200-24P",
-            Self::Icx820024f => "ICX8200-24F",
-            Self::Icx820024fx => "ICX8200-24FX",
-            Self::Icx820024zp => "ICX8200-24ZP",
-            Self::Icx820048 => "ICX8200-48",
-            Self::Icx820048f => "ICX8200-48F",
-            Self::Icx820048p => "ICX8200-48P",
-            Self::Icx820048pf => "ICX8200-48PF",
-            Self::Icx820048pf2 => "ICX8200-48PF2",
-            Self::Icx820048zp2 => "ICX8200-48ZP2",
-            Self::Icx8200C08p => "ICX8200-C08P",
-            Self::Icx8200C08pdc => "ICX8200-C08PDC",
-            Self::Icx8200C08pf => "ICX8200-C08PF",
-            Self::Icx8200C08pt => "ICX8200-C08PT",
-            Self::Icx8200C08zp => "ICX8200-C08ZP",
-            Self::Icx810024 => "ICX8100-24",
-            Self::Icx810024p => "ICX8100-24P",
-            Self::Icx810048 => "ICX8100-48",
-            Self::Icx810048p => "ICX8100-48P",
-            Self::Icx8100C08pf => "ICX8100-C08PF",
-            Self::Icx810048pf => "ICX8100-48PF",
-            Self::Icx810024X => "ICX8100-24-X",
-            Self::Icx810048X => "ICX8100-48-X",
-            Self::Icx810024pX => "ICX8100-24P-X",
-            Self::Icx810048pX => "ICX8100-48P-X",
-            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
-            Self::Icx810048pfX => "ICX8100-48PF-X",
-            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
-            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
-            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
-            Self::Icx820024pv => "ICX8200-24PV",
-            Self::Icx8200C08pfv => "ICX8200-C08PFV",
-            Self::Icx8100C16p => "ICX8100-C16P",
-            Self::Icx8100C16pX => "ICX8100-C16P-X",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for SwitchVlanPortModelBoSwitchModel {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX7150-24" => Self::Icx715024,
-            "ICX7150-24P" => Self::Icx715024p,
-            "ICX7150-48" => Self::Icx715048,
-            "ICX7150-48P" => Self::Icx715048p,
-            "ICX7150-48PF" => Self::Icx715048pf,
-            "ICX7150-48ZP" => Self::Icx715048zp,
-            "ICX7150-C12P" => Self::Icx7150C12p,
-            "ICX7150-C10ZP" => Self::Icx7150C10zp,
-            "ICX7150-C08P" => Self::Icx7150C08p,
-            "ICX7150-C08PT" => Self::Icx7150C08pt,
-            "ICX7150-24F" => Self::Icx715024f,
-            "ICX7250-48" => Self::Icx725048,
-            "ICX7650-48ZP" => Self::Icx765048zp,
-            "ICX7650-48P" => Self::Icx765048p,
-            "ICX7650-48F" => Self::Icx765048f,
-            "ICX7850-32Q" => Self::Icx785032q,
-            "ICX7850-48FS" => Self::Icx785048fs,
-            "ICX7850-48F" => Self::Icx785048f,
-            "ICX7850-48C" => Self::Icx785048c,
-            "ICX7550-24" => Self::Icx755024,
-            "ICX7550-48" => Self::Icx755048,
-            "ICX7550-24P" => Self::Icx755024p,
-            "ICX7550-48P" => Self::Icx755048p,
-            "ICX7550-24ZP" => Self::Icx755024zp,
-            "ICX7550-48ZP" => Self::Icx755048zp,
-            "ICX7550-24F" => Self::Icx755024f,
-            "ICX7550-48F" => Self::Icx755048f,
-            "ICX7550-24XZP" => Self::Icx755024xzp,
-            "ICX8200-24" => Self::Icx820024,
-            "ICX8200-24P" => Self::Icx820024p,
-            "ICX8200-24F" => Self::Icx820024f,
-            "ICX8200-24FX" => Self::Icx820024fx,
-            "ICX8200-24ZP" => Self::Icx820024zp,
-            "ICX8200-48" => Self::Icx820048,
-            "ICX8200-48F" => Self::Icx820048f,
-            "ICX8200-48P" => Self::Icx820048p,
-            "ICX8200-48PF" => Self::Icx820048pf,
-            "ICX8200-48PF2" => Self::Icx820048pf2,
-            "ICX8200-48ZP2" => Self::Icx820048zp2,
-            "ICX8200-C08P" => Self::Icx8200C08p,
-            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
-            "ICX8200-C08PF" => Self::Icx8200C08pf,
-            "ICX8200-C08PT" => Self::Icx8200C08pt,
-            "ICX8200-C08ZP" => Self::Icx8200C08zp,
-            "ICX8100-24" => Self::Icx810024,
-            "ICX8100-24P" => Self::Icx810024p,
-            "ICX8100-48" => Self::Icx810048,
-            "ICX8100-48P" => Self::Icx810048p,
-            "ICX8100-C08PF" => Self::Icx8100C08pf,
-            "ICX8100-48PF" => Self::Icx810048pf,
-            "ICX8100-24-X" => Self::Icx810024X,
-            "ICX8100-48-X" => Self::Icx810048X,
-            "ICX8100-24P-X" => Self::Icx810024pX,
-            "ICX8100-48P-X" => Self::Icx810048pX,
-            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
-            "ICX8100-48PF-X" => Self::Icx810048pfX,
-            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
-            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
-            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
-            "ICX8200-24PV" => Self::Icx820024pv,
-            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
-            "ICX8100-C16P" => Self::Icx8100C16p,
-            "ICX8100-C16P-X" => Self::Icx8100C16pX,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for SwitchVlanPortModelBoSwitchModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for SwitchVlanPortModelBoSwitchModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelBoSwitchModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(any(feature = "network-events-alarms", feature = "network-switches"))]
@@ -15334,9 +13731,9 @@ pub struct TrustedPortBo {
     /// Tenant ID.
     pub tenant_id: Option<String>,
     /// Trusted port type.
-    pub trusted_port_type: Option<TrustedPortBoTrustedPortType>,
+    pub trusted_port_type: Option<TrustedPortType>,
     /// Model.
-    pub model: Option<TrustedPortBoModel>,
+    pub model: Option<SwitchFamilyModelViewModel>,
     /// VLAN demand.
     pub vlan_demand: Option<bool>,
     /// Trust ports.
@@ -15430,15 +13827,12 @@ impl TrustedPortBo {
         self
     }
     /// Sets `trustedPortType`.
-    pub fn with_trusted_port_type(
-        mut self,
-        value: impl Into<TrustedPortBoTrustedPortType>,
-    ) -> Self {
+    pub fn with_trusted_port_type(mut self, value: impl Into<TrustedPortType>) -> Self {
         self.trusted_port_type = Some(value.into());
         self
     }
     /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<TrustedPortBoModel>) -> Self {
+    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelViewModel>) -> Self {
         self.model = Some(value.into());
         self
     }
@@ -15464,350 +13858,15 @@ impl TrustedPortBo {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Trusted port bo model: the values the official description lists.
+/// Trusted port type: the values the official description lists.
 ///
-/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum TrustedPortBoModel {
-    /// `ICX7150-24`
-    Icx715024,
-    /// `ICX7150-24P`
-    Icx715024p,
-    /// `ICX7150-48`
-    Icx715048,
-    /// `ICX7150-48P`
-    Icx715048p,
-    /// `ICX7150-48PF`
-    Icx715048pf,
-    /// `ICX7150-48ZP`
-    Icx715048zp,
-    /// `ICX7150-C12P`
-    Icx7150C12p,
-    /// `ICX7150-C10ZP`
-    Icx7150C10zp,
-    /// `ICX7150-C08P`
-    Icx7150C08p,
-    /// `ICX7150-C08PT`
-    Icx7150C08pt,
-    /// `ICX7150-24F`
-    Icx715024f,
-    /// `ICX7250-48`
-    Icx725048,
-    /// `ICX7650-48ZP`
-    Icx765048zp,
-    /// `ICX7650-48P`
-    Icx765048p,
-    /// `ICX7650-48F`
-    Icx765048f,
-    /// `ICX7850-32Q`
-    Icx785032q,
-    /// `ICX7850-48FS`
-    Icx785048fs,
-    /// `ICX7850-48F`
-    Icx785048f,
-    /// `ICX7850-48C`
-    Icx785048c,
-    /// `ICX7550-24`
-    Icx755024,
-    /// `ICX7550-48`
-    Icx755048,
-    /// `ICX7550-24P`
-    Icx755024p,
-    /// `ICX7550-48P`
-    Icx755048p,
-    /// `ICX7550-24ZP`
-    Icx755024zp,
-    /// `ICX7550-48ZP`
-    Icx755048zp,
-    /// `ICX7550-24F`
-    Icx755024f,
-    /// `ICX7550-48F`
-    Icx755048f,
-    /// `ICX7550-24XZP`
-    Icx755024xzp,
-    /// `ICX8200-24`
-    Icx820024,
-    /// `ICX8200-24P`
-    Icx820024p,
-    /// `ICX8200-24F`
-    Icx820024f,
-    /// `ICX8200-24FX`
-    Icx820024fx,
-    /// `ICX8200-24ZP`
-    Icx820024zp,
-    /// `ICX8200-48`
-    Icx820048,
-    /// `ICX8200-48F`
-    Icx820048f,
-    /// `ICX8200-48P`
-    Icx820048p,
-    /// `ICX8200-48PF`
-    Icx820048pf,
-    /// `ICX8200-48PF2`
-    Icx820048pf2,
-    /// `ICX8200-48ZP2`
-    Icx820048zp2,
-    /// `ICX8200-C08P`
-    Icx8200C08p,
-    /// `ICX8200-C08PDC`
-    Icx8200C08pdc,
-    /// `ICX8200-C08PF`
-    Icx8200C08pf,
-    /// `ICX8200-C08PT`
-    Icx8200C08pt,
-    /// `ICX8200-C08ZP`
-    Icx8200C08zp,
-    /// `ICX8100-24`
-    Icx810024,
-    /// `ICX8100-24P`
-    Icx810024p,
-    /// `ICX8100-48`
-    Icx810048,
-    /// `ICX8100-48P`
-    Icx810048p,
-    /// `ICX8100-C08PF`
-    Icx8100C08pf,
-    /// `ICX8100-48PF`
-    Icx810048pf,
-    /// `ICX8100-24-X`
-    Icx810024X,
-    /// `ICX8100-48-X`
-    Icx810048X,
-    /// `ICX8100-24P-X`
-    Icx810024pX,
-    /// `ICX8100-48P-X`
-    Icx810048pX,
-    /// `ICX8100-C08PF-X`
-    Icx8100C08pfX,
-    /// `ICX8100-48PF-X`
-    Icx810048pfX,
-    /// `ICX7150-24-ES-POE`
-    Icx715024EsPoe,
-    /// `ICX7150-48-ES-POE`
-    Icx715048EsPoe,
-    /// `ICX7150-C12-ES-POE`
-    Icx7150C12EsPoe,
-    /// `ICX8200-24PV`
-    Icx820024pv,
-    /// `ICX8200-C08PFV`
-    Icx8200C08pfv,
-    /// `ICX8100-C16P`
-    Icx8100C16p,
-    /// `ICX8100-C16P-X`
-    Icx8100C16pX,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl TrustedPortBoModel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx715024 => "ICX7150-24",
-            Self::Icx715024p => "ICX7150-24P",
-            Self::Icx715048 => "ICX7150-48",
-            Self::Icx715048p => "ICX7150-48P",
-            Self::Icx715048pf => "ICX7150-48PF",
-            Self::Icx715048zp => "ICX7150-48ZP",
-            Self::Icx7150C12p => "ICX7150-C12P",
-            Self::Icx7150C10zp => "ICX7150-C10ZP",
-            Self::Icx7150C08p => "ICX7150-C08P",
-            Self::Icx7150C08pt => "ICX7150-C08PT",
-            Self::Icx715024f => "ICX7150-24F",
-            Self::Icx725048 => "ICX7250-48",
-            Self::Icx765048zp => "ICX7650-48ZP",
-            Self::Icx765048p => "ICX7650-48P",
-            Self::Icx765048f => "ICX7650-48F",
-            Self::Icx785032q => "ICX7850-32Q",
-            Self::Icx785048fs => "ICX7850-48FS",
-            Self::Icx785048f => "ICX7850-48F",
-            Self::Icx785048c => "ICX7850-48C",
-            Self::Icx755024 => "ICX7550-24",
-            Self::Icx755048 => "ICX7550-48",
-            Self::Icx755024p => "ICX7550-24P",
-            Self::Icx755048p => "ICX7550-48P",
-            Self::Icx755024zp => "ICX7550-24ZP",
-            Self::Icx755048zp => "ICX7550-48ZP",
-            Self::Icx755024f => "ICX7550-24F",
-            Self::Icx755048f => "ICX7550-48F",
-            Self::Icx755024xzp => "ICX7550-24XZP",
-            Self::Icx820024 => "ICX8200-24",
-            Self::Icx820024p => "ICX8200-24P",
-            Self::Icx820024f => "ICX8200-24F",
-            Self::Icx820024fx => "ICX8200-24FX",
-            Self::Icx820024zp => "ICX8200-24ZP",
-            Self::Icx820048 => "ICX8200-48",
-            Self::Icx820048f => "ICX8200-48F",
-            Self::Icx820048p => "ICX8200-48P",
-            Self::Icx820048pf => "ICX8200-48PF",
-            Self::Icx820048pf2 => "ICX8200-48PF2",
-            Self::Icx820048zp2 => "ICX8200-48ZP2",
-            Self::Icx8200C08p => "ICX8200-C08P",
-            Self::Icx8200C08pdc => "ICX8200-C08PDC",
-            Self::Icx8200C08pf => "ICX8200-C08PF",
-            Self::Icx8200C08pt => "ICX8200-C08PT",
-            Self::Icx8200C08zp => "ICX8200-C08ZP",
-            Self::Icx810024 => "ICX8100-24",
-            Self::Icx810024p => "ICX8100-24P",
-            Self::Icx810048 => "ICX8100-48",
-            Self::Icx810048p => "ICX8100-48P",
-            Self::Icx8100C08pf => "ICX8100-C08PF",
-            Self::Icx810048pf => "ICX8100-48PF",
-            Self::Icx810024X => "ICX8100-24-X",
-            Self::Icx810048X => "ICX8100-48-X",
-            Self::Icx810024pX => "ICX8100-24P-X",
-            Self::Icx810048pX => "ICX8100-48P-X",
-            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
-            Self::Icx810048pfX => "ICX8100-48PF-X",
-            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
-            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
-            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
-            Self::Icx820024pv => "ICX8200-24PV",
-            Self::Icx8200C08pfv => "ICX8200-C08PFV",
-            Self::Icx8100C16p => "ICX8100-C16P",
-            Self::Icx8100C16pX => "ICX8100-C16P-X",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for TrustedPortBoModel {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX7150-24" => Self::Icx715024,
-            "ICX7150-24P" => Self::Icx715024p,
-            "ICX7150-48" => Self::Icx715048,
-            "ICX7150-48P" => Self::Icx715048p,
-            "ICX7150-48PF" => Self::Icx715048pf,
-            "ICX7150-48ZP" => Self::Icx715048zp,
-            "ICX7150-C12P" => Self::Icx7150C12p,
-            "ICX7150-C10ZP" => Self::Icx7150C10zp,
-            "ICX7150-C08P" => Self::Icx7150C08p,
-            "ICX7150-C08PT" => Self::Icx7150C08pt,
-            "ICX7150-24F" => Self::Icx715024f,
-            "ICX7250-48" => Self::Icx725048,
-            "ICX7650-48ZP" => Self::Icx765048zp,
-            "ICX7650-48P" => Self::Icx765048p,
-            "ICX7650-48F" => Self::Icx765048f,
-            "ICX7850-32Q" => Self::Icx785032q,
-            "ICX7850-48FS" => Self::Icx785048fs,
-            "ICX7850-48F" => Self::Icx785048f,
-            "ICX7850-48C" => Self::Icx785048c,
-            "ICX7550-24" => Self::Icx755024,
-            "ICX7550-48" => Self::Icx755048,
-            "ICX7550-24P" => Self::Icx755024p,
-            "ICX7550-48P" => Self::Icx755048p,
-            "ICX7550-24ZP" => Self::Icx755024zp,
-            "ICX7550-48ZP" => Self::Icx755048zp,
-            "ICX7550-24F" => Self::Icx755024f,
-            "ICX7550-48F" => Self::Icx755048f,
-            "ICX7550-24XZP" => Self::Icx755024xzp,
-            "ICX8200-24" => Self::Icx820024,
-            "ICX8200-24P" => Self::Icx820024p,
-            "ICX8200-24F" => Self::Icx820024f,
-            "ICX8200-24FX" => Self::Icx820024fx,
-            "ICX8200-24ZP" => Self::Icx820024zp,
-            "ICX8200-48" => Self::Icx820048,
-            "ICX8200-48F" => Self::Icx820048f,
-            "ICX8200-48P" => Self::Icx820048p,
-            "ICX8200-48PF" => Self::Icx820048pf,
-            "ICX8200-48PF2" => Self::Icx820048pf2,
-            "ICX8200-48ZP2" => Self::Icx820048zp2,
-            "ICX8200-C08P" => Self::Icx8200C08p,
-            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
-            "ICX8200-C08PF" => Self::Icx8200C08pf,
-            "ICX8200-C08PT" => Self::Icx8200C08pt,
-            "ICX8200-C08ZP" => Self::Icx8200C08zp,
-            "ICX8100-24" => Self::Icx810024,
-            "ICX8100-24P" => Self::Icx810024p,
-            "ICX8100-48" => Self::Icx810048,
-            "ICX8100-48P" => Self::Icx810048p,
-            "ICX8100-C08PF" => Self::Icx8100C08pf,
-            "ICX8100-48PF" => Self::Icx810048pf,
-            "ICX8100-24-X" => Self::Icx810024X,
-            "ICX8100-48-X" => Self::Icx810048X,
-            "ICX8100-24P-X" => Self::Icx810024pX,
-            "ICX8100-48P-X" => Self::Icx810048pX,
-            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
-            "ICX8100-48PF-X" => Self::Icx810048pfX,
-            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
-            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
-            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
-            "ICX8200-24PV" => Self::Icx820024pv,
-            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
-            "ICX8100-C16P" => Self::Icx8100C16p,
-            "ICX8100-C16P-X" => Self::Icx8100C16pX,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for TrustedPortBoModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for TrustedPortBoModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for TrustedPortBoModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Trusted port bo trusted port type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortBo (inline)).
+/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum TrustedPortBoTrustedPortType {
+pub enum TrustedPortType {
     /// `all`
     All,
     /// `dhcp`
@@ -15823,7 +13882,7 @@ pub enum TrustedPortBoTrustedPortType {
         feature = "network-template-switch-profiles"
     )
 )]
-impl TrustedPortBoTrustedPortType {
+impl TrustedPortType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
@@ -15840,7 +13899,7 @@ impl TrustedPortBoTrustedPortType {
         feature = "network-template-switch-profiles"
     )
 )]
-impl From<&str> for TrustedPortBoTrustedPortType {
+impl From<&str> for TrustedPortType {
     fn from(s: &str) -> Self {
         match s {
             "all" => Self::All,
@@ -15858,7 +13917,7 @@ impl From<&str> for TrustedPortBoTrustedPortType {
         feature = "network-template-switch-profiles"
     )
 )]
-impl std::fmt::Display for TrustedPortBoTrustedPortType {
+impl std::fmt::Display for TrustedPortType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
@@ -15869,7 +13928,7 @@ impl std::fmt::Display for TrustedPortBoTrustedPortType {
         feature = "network-template-switch-profiles"
     )
 )]
-impl serde::Serialize for TrustedPortBoTrustedPortType {
+impl serde::Serialize for TrustedPortType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
@@ -15880,7 +13939,7 @@ impl serde::Serialize for TrustedPortBoTrustedPortType {
         feature = "network-template-switch-profiles"
     )
 )]
-impl<'de> serde::Deserialize<'de> for TrustedPortBoTrustedPortType {
+impl<'de> serde::Deserialize<'de> for TrustedPortType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -15905,9 +13964,9 @@ pub struct TrustedPortView {
     /// ID.
     pub id: Option<String>,
     /// Trusted port type.
-    pub trusted_port_type: Option<TrustedPortViewTrustedPortType>,
+    pub trusted_port_type: Option<TrustedPortType>,
     /// Model.
-    pub model: Option<TrustedPortViewModel>,
+    pub model: Option<SwitchFamilyModelViewModel>,
     /// VLAN demand.
     pub vlan_demand: Option<bool>,
     /// Trust ports.
@@ -15993,15 +14052,12 @@ impl TrustedPortView {
         self
     }
     /// Sets `trustedPortType`.
-    pub fn with_trusted_port_type(
-        mut self,
-        value: impl Into<TrustedPortViewTrustedPortType>,
-    ) -> Self {
+    pub fn with_trusted_port_type(mut self, value: impl Into<TrustedPortType>) -> Self {
         self.trusted_port_type = Some(value.into());
         self
     }
     /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<TrustedPortViewModel>) -> Self {
+    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelViewModel>) -> Self {
         self.model = Some(value.into());
         self
     }
@@ -16027,436 +14083,6 @@ impl TrustedPortView {
         feature = "network-template-switch-profiles"
     )
 )]
-/// Trusted port view model: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum TrustedPortViewModel {
-    /// `ICX7150-24`
-    Icx715024,
-    /// `ICX7150-24P`
-    Icx715024p,
-    /// `ICX7150-48`
-    Icx715048,
-    /// `ICX7150-48P`
-    Icx715048p,
-    /// `ICX7150-48PF`
-    Icx715048pf,
-    /// `ICX7150-48ZP`
-    Icx715048zp,
-    /// `ICX7150-C12P`
-    Icx7150C12p,
-    /// `ICX7150-C10ZP`
-    Icx7150C10zp,
-    /// `ICX7150-C08P`
-    Icx7150C08p,
-    /// `ICX7150-C08PT`
-    Icx7150C08pt,
-    /// `ICX7150-24F`
-    Icx715024f,
-    /// `ICX7250-48`
-    Icx725048,
-    /// `ICX7650-48ZP`
-    Icx765048zp,
-    /// `ICX7650-48P`
-    Icx765048p,
-    /// `ICX7650-48F`
-    Icx765048f,
-    /// `ICX7850-32Q`
-    Icx785032q,
-    /// `ICX7850-48FS`
-    Icx785048fs,
-    /// `ICX7850-48F`
-    Icx785048f,
-    /// `ICX7850-48C`
-    Icx785048c,
-    /// `ICX7550-24`
-    Icx755024,
-    /// `ICX7550-48`
-    Icx755048,
-    /// `ICX7550-24P`
-    Icx755024p,
-    /// `ICX7550-48P`
-    Icx755048p,
-    /// `ICX7550-24ZP`
-    Icx755024zp,
-    /// `ICX7550-48ZP`
-    Icx755048zp,
-    /// `ICX7550-24F`
-    Icx755024f,
-    /// `ICX7550-48F`
-    Icx755048f,
-    /// `ICX7550-24XZP`
-    Icx755024xzp,
-    /// `ICX8200-24`
-    Icx820024,
-    /// `ICX8200-24P`
-    Icx820024p,
-    /// `ICX8200-24F`
-    Icx820024f,
-    /// `ICX8200-24FX`
-    Icx820024fx,
-    /// `ICX8200-24ZP`
-    Icx820024zp,
-    /// `ICX8200-48`
-    Icx820048,
-    /// `ICX8200-48F`
-    Icx820048f,
-    /// `ICX8200-48P`
-    Icx820048p,
-    /// `ICX8200-48PF`
-    Icx820048pf,
-    /// `ICX8200-48PF2`
-    Icx820048pf2,
-    /// `ICX8200-48ZP2`
-    Icx820048zp2,
-    /// `ICX8200-C08P`
-    Icx8200C08p,
-    /// `ICX8200-C08PDC`
-    Icx8200C08pdc,
-    /// `ICX8200-C08PF`
-    Icx8200C08pf,
-    /// `ICX8200-C08PT`
-    Icx8200C08pt,
-    /// `ICX8200-C08ZP`
-    Icx8200C08zp,
-    /// `ICX8100-24`
-    Icx810024,
-    /// `ICX8100-24P`
-    Icx810024p,
-    /// `ICX8100-48`
-    Icx810048,
-    /// `ICX8100-48P`
-    Icx810048p,
-    /// `ICX8100-C08PF`
-    Icx8100C08pf,
-    /// `ICX8100-48PF`
-    Icx810048pf,
-    /// `ICX8100-24-X`
-    Icx810024X,
-    /// `ICX8100-48-X`
-    Icx810048X,
-    /// `ICX8100-24P-X`
-    Icx810024pX,
-    /// `ICX8100-48P-X`
-    Icx810048pX,
-    /// `ICX8100-C08PF-X`
-    Icx8100C08pfX,
-    /// `ICX8100-48PF-X`
-    Icx810048pfX,
-    /// `ICX7150-24-ES-POE`
-    Icx715024EsPoe,
-    /// `ICX7150-48-ES-POE`
-    Icx715048EsPoe,
-    /// `ICX7150-C12-ES-POE`
-    Icx7150C12EsPoe,
-    /// `ICX8200-24PV`
-    Icx820024pv,
-    /// `ICX8200-C08PFV`
-    Icx8200C08pfv,
-    /// `ICX8100-C16P`
-    Icx8100C16p,
-    /// `ICX8100-C16P-X`
-    Icx8100C16pX,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl TrustedPortViewModel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx715024 => "ICX7150-24",
-            Self::Icx715024p => "ICX7150-24P",
-            Self::Icx715048 => "ICX7150-48",
-            Self::Icx715048p => "ICX7150-48P",
-            Self::Icx715048pf => "ICX7150-48PF",
-            Self::Icx715048zp => "ICX7150-48ZP",
-            Self::Icx7150C12p => "ICX7150-C12P",
-            Self::Icx7150C10zp => "ICX7150-C10ZP",
-            Self::Icx7150C08p => "ICX7150-C08P",
-            Self::Icx7150C08pt => "ICX7150-C08PT",
-            Self::Icx715024f => "ICX7150-24F",
-            Self::Icx725048 => "ICX7250-48",
-            Self::Icx765048zp => "ICX7650-48ZP",
-            Self::Icx765048p => "ICX7650-48P",
-            Self::Icx765048f => "ICX7650-48F",
-            Self::Icx785032q => "ICX7850-32Q",
-            Self::Icx785048fs => "ICX7850-48FS",
-            Self::Icx785048f => "ICX7850-48F",
-            Self::Icx785048c => "ICX7850-48C",
-            Self::Icx755024 => "ICX7550-24",
-            Self::Icx755048 => "ICX7550-48",
-            Self::Icx755024p => "ICX7550-24P",
-            Self::Icx755048p => "ICX7550-48P",
-            Self::Icx755024zp => "ICX7550-24ZP",
-            Self::Icx755048zp => "ICX7550-48ZP",
-            Self::Icx755024f => "ICX7550-24F",
-            Self::Icx755048f => "ICX7550-48F",
-            Self::Icx755024xzp => "ICX7550-24XZP",
-            Self::Icx820024 => "ICX8200-24",
-            Self::Icx820024p => "ICX8200-24P",
-            Self::Icx820024f => "ICX8200-24F",
-            Self::Icx820024fx => "ICX8200-24FX",
-            Self::Icx820024zp => "ICX8200-24ZP",
-            Self::Icx820048 => "ICX8200-48",
-            Self::Icx820048f => "ICX8200-48F",
-            Self::Icx820048p => "ICX8200-48P",
-            Self::Icx820048pf => "ICX8200-48PF",
-            Self::Icx820048pf2 => "ICX8200-48PF2",
-            Self::Icx820048zp2 => "ICX8200-48ZP2",
-            Self::Icx8200C08p => "ICX8200-C08P",
-            Self::Icx8200C08pdc => "ICX8200-C08PDC",
-            Self::Icx8200C08pf => "ICX8200-C08PF",
-            Self::Icx8200C08pt => "ICX8200-C08PT",
-            Self::Icx8200C08zp => "ICX8200-C08ZP",
-            Self::Icx810024 => "ICX8100-24",
-            Self::Icx810024p => "ICX8100-24P",
-            Self::Icx810048 => "ICX8100-48",
-            Self::Icx810048p => "ICX8100-48P",
-            Self::Icx8100C08pf => "ICX8100-C08PF",
-            Self::Icx810048pf => "ICX8100-48PF",
-            Self::Icx810024X => "ICX8100-24-X",
-            Self::Icx810048X => "ICX8100-48-X",
-            Self::Icx810024pX => "ICX8100-24P-X",
-            Self::Icx810048pX => "ICX8100-48P-X",
-            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
-            Self::Icx810048pfX => "ICX8100-48PF-X",
-            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
-            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
-            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
-            Self::Icx820024pv => "ICX8200-24PV",
-            Self::Icx8200C08pfv => "ICX8200-C08PFV",
-            Self::Icx8100C16p => "ICX8100-C16P",
-            Self::Icx8100C16pX => "ICX8100-C16P-X",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for TrustedPortViewModel {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX7150-24" => Self::Icx715024,
-            "ICX7150-24P" => Self::Icx715024p,
-            "ICX7150-48" => Self::Icx715048,
-            "ICX7150-48P" => Self::Icx715048p,
-            "ICX7150-48PF" => Self::Icx715048pf,
-            "ICX7150-48ZP" => Self::Icx715048zp,
-            "ICX7150-C12P" => Self::Icx7150C12p,
-            "ICX7150-C10ZP" => Self::Icx7150C10zp,
-            "ICX7150-C08P" => Self::Icx7150C08p,
-            "ICX7150-C08PT" => Self::Icx7150C08pt,
-            "ICX7150-24F" => Self::Icx715024f,
-            "ICX7250-48" => Self::Icx725048,
-            "ICX7650-48ZP" => Self::Icx765048zp,
-            "ICX7650-48P" => Self::Icx765048p,
-            "ICX7650-48F" => Self::Icx765048f,
-            "ICX7850-32Q" => Self::Icx785032q,
-            "ICX7850-48FS" => Self::Icx785048fs,
-            "ICX7850-48F" => Self::Icx785048f,
-            "ICX7850-48C" => Self::Icx785048c,
-            "ICX7550-24" => Self::Icx755024,
-            "ICX7550-48" => Self::Icx755048,
-            "ICX7550-24P" => Self::Icx755024p,
-            "ICX7550-48P" => Self::Icx755048p,
-            "ICX7550-24ZP" => Self::Icx755024zp,
-            "ICX7550-48ZP" => Self::Icx755048zp,
-            "ICX7550-24F" => Self::Icx755024f,
-            "ICX7550-48F" => Self::Icx755048f,
-            "ICX7550-24XZP" => Self::Icx755024xzp,
-            "ICX8200-24" => Self::Icx820024,
-            "ICX8200-24P" => Self::Icx820024p,
-            "ICX8200-24F" => Self::Icx820024f,
-            "ICX8200-24FX" => Self::Icx820024fx,
-            "ICX8200-24ZP" => Self::Icx820024zp,
-            "ICX8200-48" => Self::Icx820048,
-            "ICX8200-48F" => Self::Icx820048f,
-            "ICX8200-48P" => Self::Icx820048p,
-            "ICX8200-48PF" => Self::Icx820048pf,
-            "ICX8200-48PF2" => Self::Icx820048pf2,
-            "ICX8200-48ZP2" => Self::Icx820048zp2,
-            "ICX8200-C08P" => Self::Icx8200C08p,
-            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
-            "ICX8200-C08PF" => Self::Icx8200C08pf,
-            "ICX8200-C08PT" => Self::Icx8200C08pt,
-            "ICX8200-C08ZP" => Self::Icx8200C08zp,
-            "ICX8100-24" => Self::Icx810024,
-            "ICX8100-24P" => Self::Icx810024p,
-            "ICX8100-48" => Self::Icx810048,
-            "ICX8100-48P" => Self::Icx810048p,
-            "ICX8100-C08PF" => Self::Icx8100C08pf,
-            "ICX8100-48PF" => Self::Icx810048pf,
-            "ICX8100-24-X" => Self::Icx810024X,
-            "ICX8100-48-X" => Self::Icx810048X,
-            "ICX8100-24P-X" => Self::Icx810024pX,
-            "ICX8100-48P-X" => Self::Icx810048pX,
-            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
-            "ICX8100-48PF-X" => Self::Icx810048pfX,
-            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
-            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
-            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
-            "ICX8200-24PV" => Self::Icx820024pv,
-            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
-            "ICX8100-C16P" => Self::Icx8100C16p,
-            "ICX8100-C16P-X" => Self::Icx8100C16pX,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for TrustedPortViewModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for TrustedPortViewModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for TrustedPortViewModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Trusted port view trusted port type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum TrustedPortViewTrustedPortType {
-    /// `all`
-    All,
-    /// `dhcp`
-    Dhcp,
-    /// `arp`
-    Arp,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl TrustedPortViewTrustedPortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::All => "all",
-            Self::Dhcp => "dhcp",
-            Self::Arp => "arp",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for TrustedPortViewTrustedPortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "all" => Self::All,
-            "dhcp" => Self::Dhcp,
-            "arp" => Self::Arp,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for TrustedPortViewTrustedPortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for TrustedPortViewTrustedPortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for TrustedPortViewTrustedPortType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 /// Trusted port view v1, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView).
@@ -16468,9 +14094,9 @@ pub struct TrustedPortViewV1 {
     /// ID.
     pub id: Option<String>,
     /// Trusted port type.
-    pub trusted_port_type: Option<TrustedPortViewV1TrustedPortType>,
+    pub trusted_port_type: Option<TrustedPortType>,
     /// Model.
-    pub model: Option<TrustedPortViewV1Model>,
+    pub model: Option<SwitchFamilyModelViewModel>,
     /// VLAN demand.
     pub vlan_demand: Option<bool>,
     /// Trust ports.
@@ -16556,15 +14182,12 @@ impl TrustedPortViewV1 {
         self
     }
     /// Sets `trustedPortType`.
-    pub fn with_trusted_port_type(
-        mut self,
-        value: impl Into<TrustedPortViewV1TrustedPortType>,
-    ) -> Self {
+    pub fn with_trusted_port_type(mut self, value: impl Into<TrustedPortType>) -> Self {
         self.trusted_port_type = Some(value.into());
         self
     }
     /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<TrustedPortViewV1Model>) -> Self {
+    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelViewModel>) -> Self {
         self.model = Some(value.into());
         self
     }
@@ -16584,429 +14207,100 @@ impl TrustedPortViewV1 {
         self
     }
 }
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Trusted port view v1 model: the values the official description lists.
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+/// Tx power: the values the official description lists.
 ///
-/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView (inline)).
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum TrustedPortViewV1Model {
-    /// `ICX7150-24`
-    Icx715024,
-    /// `ICX7150-24P`
-    Icx715024p,
-    /// `ICX7150-48`
-    Icx715048,
-    /// `ICX7150-48P`
-    Icx715048p,
-    /// `ICX7150-48PF`
-    Icx715048pf,
-    /// `ICX7150-48ZP`
-    Icx715048zp,
-    /// `ICX7150-C12P`
-    Icx7150C12p,
-    /// `ICX7150-C10ZP`
-    Icx7150C10zp,
-    /// `ICX7150-C08P`
-    Icx7150C08p,
-    /// `ICX7150-C08PT`
-    Icx7150C08pt,
-    /// `ICX7150-24F`
-    Icx715024f,
-    /// `ICX7250-48`
-    Icx725048,
-    /// `ICX7650-48ZP`
-    Icx765048zp,
-    /// `ICX7650-48P`
-    Icx765048p,
-    /// `ICX7650-48F`
-    Icx765048f,
-    /// `ICX7850-32Q`
-    Icx785032q,
-    /// `ICX7850-48FS`
-    Icx785048fs,
-    /// `ICX7850-48F`
-    Icx785048f,
-    /// `ICX7850-48C`
-    Icx785048c,
-    /// `ICX7550-24`
-    Icx755024,
-    /// `ICX7550-48`
-    Icx755048,
-    /// `ICX7550-24P`
-    Icx755024p,
-    /// `ICX7550-48P`
-    Icx755048p,
-    /// `ICX7550-24ZP`
-    Icx755024zp,
-    /// `ICX7550-48ZP`
-    Icx755048zp,
-    /// `ICX7550-24F`
-    Icx755024f,
-    /// `ICX7550-48F`
-    Icx755048f,
-    /// `ICX7550-24XZP`
-    Icx755024xzp,
-    /// `ICX8200-24`
-    Icx820024,
-    /// `ICX8200-24P`
-    Icx820024p,
-    /// `ICX8200-24F`
-    Icx820024f,
-    /// `ICX8200-24FX`
-    Icx820024fx,
-    /// `ICX8200-24ZP`
-    Icx820024zp,
-    /// `ICX8200-48`
-    Icx820048,
-    /// `ICX8200-48F`
-    Icx820048f,
-    /// `ICX8200-48P`
-    Icx820048p,
-    /// `ICX8200-48PF`
-    Icx820048pf,
-    /// `ICX8200-48PF2`
-    Icx820048pf2,
-    /// `ICX8200-48ZP2`
-    Icx820048zp2,
-    /// `ICX8200-C08P`
-    Icx8200C08p,
-    /// `ICX8200-C08PDC`
-    Icx8200C08pdc,
-    /// `ICX8200-C08PF`
-    Icx8200C08pf,
-    /// `ICX8200-C08PT`
-    Icx8200C08pt,
-    /// `ICX8200-C08ZP`
-    Icx8200C08zp,
-    /// `ICX8100-24`
-    Icx810024,
-    /// `ICX8100-24P`
-    Icx810024p,
-    /// `ICX8100-48`
-    Icx810048,
-    /// `ICX8100-48P`
-    Icx810048p,
-    /// `ICX8100-C08PF`
-    Icx8100C08pf,
-    /// `ICX8100-48PF`
-    Icx810048pf,
-    /// `ICX8100-24-X`
-    Icx810024X,
-    /// `ICX8100-48-X`
-    Icx810048X,
-    /// `ICX8100-24P-X`
-    Icx810024pX,
-    /// `ICX8100-48P-X`
-    Icx810048pX,
-    /// `ICX8100-C08PF-X`
-    Icx8100C08pfX,
-    /// `ICX8100-48PF-X`
-    Icx810048pfX,
-    /// `ICX7150-24-ES-POE`
-    Icx715024EsPoe,
-    /// `ICX7150-48-ES-POE`
-    Icx715048EsPoe,
-    /// `ICX7150-C12-ES-POE`
-    Icx7150C12EsPoe,
-    /// `ICX8200-24PV`
-    Icx820024pv,
-    /// `ICX8200-C08PFV`
-    Icx8200C08pfv,
-    /// `ICX8100-C16P`
-    Icx8100C16p,
-    /// `ICX8100-C16P-X`
-    Icx8100C16pX,
+pub enum TxPower {
+    /// `MAX`
+    Max,
+    /// `-1`
+    V1,
+    /// `-2`
+    V2,
+    /// `-3`
+    V3,
+    /// `-4`
+    V4,
+    /// `-5`
+    V5,
+    /// `-6`
+    V6,
+    /// `-7`
+    V7,
+    /// `-8`
+    V8,
+    /// `-9`
+    V9,
+    /// `-10`
+    V10,
+    /// `MIN`
+    Min,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl TrustedPortViewV1Model {
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl TxPower {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
-            Self::Icx715024 => "ICX7150-24",
-            Self::Icx715024p => "ICX7150-24P",
-            Self::Icx715048 => "ICX7150-48",
-            Self::Icx715048p => "ICX7150-48P",
-            Self::Icx715048pf => "ICX7150-48PF",
-            Self::Icx715048zp => "ICX7150-48ZP",
-            Self::Icx7150C12p => "ICX7150-C12P",
-            Self::Icx7150C10zp => "ICX7150-C10ZP",
-            Self::Icx7150C08p => "ICX7150-C08P",
-            Self::Icx7150C08pt => "ICX7150-C08PT",
-            Self::Icx715024f => "ICX7150-24F",
-            Self::Icx725048 => "ICX7250-48",
-            Self::Icx765048zp => "ICX7650-48ZP",
-            Self::Icx765048p => "ICX7650-48P",
-            Self::Icx765048f => "ICX7650-48F",
-            Self::Icx785032q => "ICX7850-32Q",
-            Self::Icx785048fs => "ICX7850-48FS",
-            Self::Icx785048f => "ICX7850-48F",
-            Self::Icx785048c => "ICX7850-48C",
-            Self::Icx755024 => "ICX7550-24",
-            Self::Icx755048 => "ICX7550-48",
-            Self::Icx755024p => "ICX7550-24P",
-            Self::Icx755048p => "ICX7550-48P",
-            Self::Icx755024zp => "ICX7550-24ZP",
-            Self::Icx755048zp => "ICX7550-48ZP",
-            Self::Icx755024f => "ICX7550-24F",
-            Self::Icx755048f => "ICX7550-48F",
-            Self::Icx755024xzp => "ICX7550-24XZP",
-            Self::Icx820024 => "ICX8200-24",
-            Self::Icx820024p => "ICX8200-24P",
-            Self::Icx820024f => "ICX8200-24F",
-            Self::Icx820024fx => "ICX8200-24FX",
-            Self::Icx820024zp => "ICX8200-24ZP",
-            Self::Icx820048 => "ICX8200-48",
-            Self::Icx820048f => "ICX8200-48F",
-            Self::Icx820048p => "ICX8200-48P",
-            Self::Icx820048pf => "ICX8200-48PF",
-            Self::Icx820048pf2 => "ICX8200-48PF2",
-            Self::Icx820048zp2 => "ICX8200-48ZP2",
-            Self::Icx8200C08p => "ICX8200-C08P",
-            Self::Icx8200C08pdc => "ICX8200-C08PDC",
-            Self::Icx8200C08pf => "ICX8200-C08PF",
-            Self::Icx8200C08pt => "ICX8200-C08PT",
-            Self::Icx8200C08zp => "ICX8200-C08ZP",
-            Self::Icx810024 => "ICX8100-24",
-            Self::Icx810024p => "ICX8100-24P",
-            Self::Icx810048 => "ICX8100-48",
-            Self::Icx810048p => "ICX8100-48P",
-            Self::Icx8100C08pf => "ICX8100-C08PF",
-            Self::Icx810048pf => "ICX8100-48PF",
-            Self::Icx810024X => "ICX8100-24-X",
-            Self::Icx810048X => "ICX8100-48-X",
-            Self::Icx810024pX => "ICX8100-24P-X",
-            Self::Icx810048pX => "ICX8100-48P-X",
-            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
-            Self::Icx810048pfX => "ICX8100-48PF-X",
-            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
-            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
-            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
-            Self::Icx820024pv => "ICX8200-24PV",
-            Self::Icx8200C08pfv => "ICX8200-C08PFV",
-            Self::Icx8100C16p => "ICX8100-C16P",
-            Self::Icx8100C16pX => "ICX8100-C16P-X",
+            Self::Max => "MAX",
+            Self::V1 => "-1",
+            Self::V2 => "-2",
+            Self::V3 => "-3",
+            Self::V4 => "-4",
+            Self::V5 => "-5",
+            Self::V6 => "-6",
+            Self::V7 => "-7",
+            Self::V8 => "-8",
+            Self::V9 => "-9",
+            Self::V10 => "-10",
+            Self::Min => "MIN",
             Self::Unknown(v) => v.as_str(),
         }
     }
 }
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for TrustedPortViewV1Model {
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl From<&str> for TxPower {
     fn from(s: &str) -> Self {
         match s {
-            "ICX7150-24" => Self::Icx715024,
-            "ICX7150-24P" => Self::Icx715024p,
-            "ICX7150-48" => Self::Icx715048,
-            "ICX7150-48P" => Self::Icx715048p,
-            "ICX7150-48PF" => Self::Icx715048pf,
-            "ICX7150-48ZP" => Self::Icx715048zp,
-            "ICX7150-C12P" => Self::Icx7150C12p,
-            "ICX7150-C10ZP" => Self::Icx7150C10zp,
-            "ICX7150-C08P" => Self::Icx7150C08p,
-            "ICX7150-C08PT" => Self::Icx7150C08pt,
-            "ICX7150-24F" => Self::Icx715024f,
-            "ICX7250-48" => Self::Icx725048,
-            "ICX7650-48ZP" => Self::Icx765048zp,
-            "ICX7650-48P" => Self::Icx765048p,
-            "ICX7650-48F" => Self::Icx765048f,
-            "ICX7850-32Q" => Self::Icx785032q,
-            "ICX7850-48FS" => Self::Icx785048fs,
-            "ICX7850-48F" => Self::Icx785048f,
-            "ICX7850-48C" => Self::Icx785048c,
-            "ICX7550-24" => Self::Icx755024,
-            "ICX7550-48" => Self::Icx755048,
-            "ICX7550-24P" => Self::Icx755024p,
-            "ICX7550-48P" => Self::Icx755048p,
-            "ICX7550-24ZP" => Self::Icx755024zp,
-            "ICX7550-48ZP" => Self::Icx755048zp,
-            "ICX7550-24F" => Self::Icx755024f,
-            "ICX7550-48F" => Self::Icx755048f,
-            "ICX7550-24XZP" => Self::Icx755024xzp,
-            "ICX8200-24" => Self::Icx820024,
-            "ICX8200-24P" => Self::Icx820024p,
-            "ICX8200-24F" => Self::Icx820024f,
-            "ICX8200-24FX" => Self::Icx820024fx,
-            "ICX8200-24ZP" => Self::Icx820024zp,
-            "ICX8200-48" => Self::Icx820048,
-            "ICX8200-48F" => Self::Icx820048f,
-            "ICX8200-48P" => Self::Icx820048p,
-            "ICX8200-48PF" => Self::Icx820048pf,
-            "ICX8200-48PF2" => Self::Icx820048pf2,
-            "ICX8200-48ZP2" => Self::Icx820048zp2,
-            "ICX8200-C08P" => Self::Icx8200C08p,
-            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
-            "ICX8200-C08PF" => Self::Icx8200C08pf,
-            "ICX8200-C08PT" => Self::Icx8200C08pt,
-            "ICX8200-C08ZP" => Self::Icx8200C08zp,
-            "ICX8100-24" => Self::Icx810024,
-            "ICX8100-24P" => Self::Icx810024p,
-            "ICX8100-48" => Self::Icx810048,
-            "ICX8100-48P" => Self::Icx810048p,
-            "ICX8100-C08PF" => Self::Icx8100C08pf,
-            "ICX8100-48PF" => Self::Icx810048pf,
-            "ICX8100-24-X" => Self::Icx810024X,
-            "ICX8100-48-X" => Self::Icx810048X,
-            "ICX8100-24P-X" => Self::Icx810024pX,
-            "ICX8100-48P-X" => Self::Icx810048pX,
-            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
-            "ICX8100-48PF-X" => Self::Icx810048pfX,
-            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
-            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
-            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
-            "ICX8200-24PV" => Self::Icx820024pv,
-            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
-            "ICX8100-C16P" => Self::Icx8100C16p,
-            "ICX8100-C16P-X" => Self::Icx8100C16pX,
+            "MAX" => Self::Max,
+            "-1" => Self::V1,
+            "-2" => Self::V2,
+            "-3" => Self::V3,
+            "-4" => Self::V4,
+            "-5" => Self::V5,
+            "-6" => Self::V6,
+            "-7" => Self::V7,
+            "-8" => Self::V8,
+            "-9" => Self::V9,
+            "-10" => Self::V10,
+            "MIN" => Self::Min,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
         }
     }
 }
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for TrustedPortViewV1Model {
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl std::fmt::Display for TxPower {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for TrustedPortViewV1Model {
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl serde::Serialize for TxPower {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for TrustedPortViewV1Model {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Trusted port view v1 trusted port type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml TrustedPortView (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum TrustedPortViewV1TrustedPortType {
-    /// `all`
-    All,
-    /// `dhcp`
-    Dhcp,
-    /// `arp`
-    Arp,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl TrustedPortViewV1TrustedPortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::All => "all",
-            Self::Dhcp => "dhcp",
-            Self::Arp => "arp",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for TrustedPortViewV1TrustedPortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "all" => Self::All,
-            "dhcp" => Self::Dhcp,
-            "arp" => Self::Arp,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for TrustedPortViewV1TrustedPortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for TrustedPortViewV1TrustedPortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for TrustedPortViewV1TrustedPortType {
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl<'de> serde::Deserialize<'de> for TxPower {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -17250,6 +14544,695 @@ impl VenueApGroup {
         self
     }
 }
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+/// Venue ap model band mode settings band mode: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelBandModeSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApModelBandModeSettingsBandMode {
+    /// `DUAL`
+    Dual,
+    /// `TRIPLE`
+    Triple,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+impl VenueApModelBandModeSettingsBandMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dual => "DUAL",
+            Self::Triple => "TRIPLE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+impl From<&str> for VenueApModelBandModeSettingsBandMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "DUAL" => Self::Dual,
+            "TRIPLE" => Self::Triple,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+impl std::fmt::Display for VenueApModelBandModeSettingsBandMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+impl serde::Serialize for VenueApModelBandModeSettingsBandMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettingsBandMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+/// Venue ap radio24 g hz settings allowed channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio24GHzSettingsAllowedChannels {
+    /// `1`
+    V1,
+    /// `2`
+    V2,
+    /// `3`
+    V3,
+    /// `4`
+    V4,
+    /// `5`
+    V5,
+    /// `6`
+    V6,
+    /// `7`
+    V7,
+    /// `8`
+    V8,
+    /// `9`
+    V9,
+    /// `10`
+    V10,
+    /// `11`
+    V11,
+    /// `12`
+    V12,
+    /// `13`
+    V13,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl VenueApRadio24GHzSettingsAllowedChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V2 => "2",
+            Self::V3 => "3",
+            Self::V4 => "4",
+            Self::V5 => "5",
+            Self::V6 => "6",
+            Self::V7 => "7",
+            Self::V8 => "8",
+            Self::V9 => "9",
+            Self::V10 => "10",
+            Self::V11 => "11",
+            Self::V12 => "12",
+            Self::V13 => "13",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl From<&str> for VenueApRadio24GHzSettingsAllowedChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "2" => Self::V2,
+            "3" => Self::V3,
+            "4" => Self::V4,
+            "5" => Self::V5,
+            "6" => Self::V6,
+            "7" => Self::V7,
+            "8" => Self::V8,
+            "9" => Self::V9,
+            "10" => Self::V10,
+            "11" => Self::V11,
+            "12" => Self::V12,
+            "13" => Self::V13,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl std::fmt::Display for VenueApRadio24GHzSettingsAllowedChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl serde::Serialize for VenueApRadio24GHzSettingsAllowedChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsAllowedChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+/// Venue ap radio24 g hz settings method: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio24GHzSettingsMethod {
+    /// `MANUAL`
+    Manual,
+    /// `BACKGROUND_SCANNING`
+    BackgroundScanning,
+    /// `CHANNELFLY`
+    Channelfly,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl VenueApRadio24GHzSettingsMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::BackgroundScanning => "BACKGROUND_SCANNING",
+            Self::Channelfly => "CHANNELFLY",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl From<&str> for VenueApRadio24GHzSettingsMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
+            "CHANNELFLY" => Self::Channelfly,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl std::fmt::Display for VenueApRadio24GHzSettingsMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl serde::Serialize for VenueApRadio24GHzSettingsMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+/// Venue ap radio5 g hz settings allowed indoor channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio5GHzSettingsAllowedIndoorChannels {
+    /// `36`
+    V36,
+    /// `40`
+    V40,
+    /// `44`
+    V44,
+    /// `48`
+    V48,
+    /// `52`
+    V52,
+    /// `56`
+    V56,
+    /// `60`
+    V60,
+    /// `64`
+    V64,
+    /// `100`
+    V100,
+    /// `104`
+    V104,
+    /// `108`
+    V108,
+    /// `112`
+    V112,
+    /// `116`
+    V116,
+    /// `120`
+    V120,
+    /// `124`
+    V124,
+    /// `128`
+    V128,
+    /// `132`
+    V132,
+    /// `136`
+    V136,
+    /// `140`
+    V140,
+    /// `144`
+    V144,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `163`
+    V163,
+    /// `165`
+    V165,
+    /// `167`
+    V167,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl VenueApRadio5GHzSettingsAllowedIndoorChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V36 => "36",
+            Self::V40 => "40",
+            Self::V44 => "44",
+            Self::V48 => "48",
+            Self::V52 => "52",
+            Self::V56 => "56",
+            Self::V60 => "60",
+            Self::V64 => "64",
+            Self::V100 => "100",
+            Self::V104 => "104",
+            Self::V108 => "108",
+            Self::V112 => "112",
+            Self::V116 => "116",
+            Self::V120 => "120",
+            Self::V124 => "124",
+            Self::V128 => "128",
+            Self::V132 => "132",
+            Self::V136 => "136",
+            Self::V140 => "140",
+            Self::V144 => "144",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V163 => "163",
+            Self::V165 => "165",
+            Self::V167 => "167",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl From<&str> for VenueApRadio5GHzSettingsAllowedIndoorChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "36" => Self::V36,
+            "40" => Self::V40,
+            "44" => Self::V44,
+            "48" => Self::V48,
+            "52" => Self::V52,
+            "56" => Self::V56,
+            "60" => Self::V60,
+            "64" => Self::V64,
+            "100" => Self::V100,
+            "104" => Self::V104,
+            "108" => Self::V108,
+            "112" => Self::V112,
+            "116" => Self::V116,
+            "120" => Self::V120,
+            "124" => Self::V124,
+            "128" => Self::V128,
+            "132" => Self::V132,
+            "136" => Self::V136,
+            "140" => Self::V140,
+            "144" => Self::V144,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "163" => Self::V163,
+            "165" => Self::V165,
+            "167" => Self::V167,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl std::fmt::Display for VenueApRadio5GHzSettingsAllowedIndoorChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl serde::Serialize for VenueApRadio5GHzSettingsAllowedIndoorChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsAllowedIndoorChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+/// Venue ap radio6 g hz settings allowed channels: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueApRadio6GHzSettingsAllowedChannels {
+    /// `1`
+    V1,
+    /// `5`
+    V5,
+    /// `9`
+    V9,
+    /// `13`
+    V13,
+    /// `17`
+    V17,
+    /// `21`
+    V21,
+    /// `25`
+    V25,
+    /// `29`
+    V29,
+    /// `33`
+    V33,
+    /// `37`
+    V37,
+    /// `41`
+    V41,
+    /// `45`
+    V45,
+    /// `49`
+    V49,
+    /// `53`
+    V53,
+    /// `57`
+    V57,
+    /// `61`
+    V61,
+    /// `65`
+    V65,
+    /// `69`
+    V69,
+    /// `73`
+    V73,
+    /// `77`
+    V77,
+    /// `81`
+    V81,
+    /// `85`
+    V85,
+    /// `89`
+    V89,
+    /// `93`
+    V93,
+    /// `97`
+    V97,
+    /// `101`
+    V101,
+    /// `105`
+    V105,
+    /// `109`
+    V109,
+    /// `113`
+    V113,
+    /// `117`
+    V117,
+    /// `121`
+    V121,
+    /// `125`
+    V125,
+    /// `129`
+    V129,
+    /// `133`
+    V133,
+    /// `137`
+    V137,
+    /// `141`
+    V141,
+    /// `145`
+    V145,
+    /// `149`
+    V149,
+    /// `153`
+    V153,
+    /// `157`
+    V157,
+    /// `161`
+    V161,
+    /// `165`
+    V165,
+    /// `169`
+    V169,
+    /// `173`
+    V173,
+    /// `177`
+    V177,
+    /// `181`
+    V181,
+    /// `185`
+    V185,
+    /// `189`
+    V189,
+    /// `193`
+    V193,
+    /// `197`
+    V197,
+    /// `201`
+    V201,
+    /// `205`
+    V205,
+    /// `209`
+    V209,
+    /// `213`
+    V213,
+    /// `217`
+    V217,
+    /// `221`
+    V221,
+    /// `225`
+    V225,
+    /// `229`
+    V229,
+    /// `233`
+    V233,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl VenueApRadio6GHzSettingsAllowedChannels {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::V1 => "1",
+            Self::V5 => "5",
+            Self::V9 => "9",
+            Self::V13 => "13",
+            Self::V17 => "17",
+            Self::V21 => "21",
+            Self::V25 => "25",
+            Self::V29 => "29",
+            Self::V33 => "33",
+            Self::V37 => "37",
+            Self::V41 => "41",
+            Self::V45 => "45",
+            Self::V49 => "49",
+            Self::V53 => "53",
+            Self::V57 => "57",
+            Self::V61 => "61",
+            Self::V65 => "65",
+            Self::V69 => "69",
+            Self::V73 => "73",
+            Self::V77 => "77",
+            Self::V81 => "81",
+            Self::V85 => "85",
+            Self::V89 => "89",
+            Self::V93 => "93",
+            Self::V97 => "97",
+            Self::V101 => "101",
+            Self::V105 => "105",
+            Self::V109 => "109",
+            Self::V113 => "113",
+            Self::V117 => "117",
+            Self::V121 => "121",
+            Self::V125 => "125",
+            Self::V129 => "129",
+            Self::V133 => "133",
+            Self::V137 => "137",
+            Self::V141 => "141",
+            Self::V145 => "145",
+            Self::V149 => "149",
+            Self::V153 => "153",
+            Self::V157 => "157",
+            Self::V161 => "161",
+            Self::V165 => "165",
+            Self::V169 => "169",
+            Self::V173 => "173",
+            Self::V177 => "177",
+            Self::V181 => "181",
+            Self::V185 => "185",
+            Self::V189 => "189",
+            Self::V193 => "193",
+            Self::V197 => "197",
+            Self::V201 => "201",
+            Self::V205 => "205",
+            Self::V209 => "209",
+            Self::V213 => "213",
+            Self::V217 => "217",
+            Self::V221 => "221",
+            Self::V225 => "225",
+            Self::V229 => "229",
+            Self::V233 => "233",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl From<&str> for VenueApRadio6GHzSettingsAllowedChannels {
+    fn from(s: &str) -> Self {
+        match s {
+            "1" => Self::V1,
+            "5" => Self::V5,
+            "9" => Self::V9,
+            "13" => Self::V13,
+            "17" => Self::V17,
+            "21" => Self::V21,
+            "25" => Self::V25,
+            "29" => Self::V29,
+            "33" => Self::V33,
+            "37" => Self::V37,
+            "41" => Self::V41,
+            "45" => Self::V45,
+            "49" => Self::V49,
+            "53" => Self::V53,
+            "57" => Self::V57,
+            "61" => Self::V61,
+            "65" => Self::V65,
+            "69" => Self::V69,
+            "73" => Self::V73,
+            "77" => Self::V77,
+            "81" => Self::V81,
+            "85" => Self::V85,
+            "89" => Self::V89,
+            "93" => Self::V93,
+            "97" => Self::V97,
+            "101" => Self::V101,
+            "105" => Self::V105,
+            "109" => Self::V109,
+            "113" => Self::V113,
+            "117" => Self::V117,
+            "121" => Self::V121,
+            "125" => Self::V125,
+            "129" => Self::V129,
+            "133" => Self::V133,
+            "137" => Self::V137,
+            "141" => Self::V141,
+            "145" => Self::V145,
+            "149" => Self::V149,
+            "153" => Self::V153,
+            "157" => Self::V157,
+            "161" => Self::V161,
+            "165" => Self::V165,
+            "169" => Self::V169,
+            "173" => Self::V173,
+            "177" => Self::V177,
+            "181" => Self::V181,
+            "185" => Self::V185,
+            "189" => Self::V189,
+            "193" => Self::V193,
+            "197" => Self::V197,
+            "201" => Self::V201,
+            "205" => Self::V205,
+            "209" => Self::V209,
+            "213" => Self::V213,
+            "217" => Self::V217,
+            "221" => Self::V221,
+            "225" => Self::V225,
+            "229" => Self::V229,
+            "233" => Self::V233,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl std::fmt::Display for VenueApRadio6GHzSettingsAllowedChannels {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl serde::Serialize for VenueApRadio6GHzSettingsAllowedChannels {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsAllowedChannels {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 #[cfg(
     any(
         feature = "network-switch-profiles",
@@ -17271,7 +15254,7 @@ pub struct Vlan {
     /// VLAN name.
     pub vlan_name: Option<String>,
     /// Root bridge family ID.
-    pub root_bridge_family_id: Option<VlanRootBridgeFamilyId>,
+    pub root_bridge_family_id: Option<RootBridgeFamilyId>,
     /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
     /// IPv4 DHCP snooping trust port.
@@ -17281,11 +15264,11 @@ pub struct Vlan {
     /// Arp inspection trust port.
     pub arp_inspection_trust_port: Option<String>,
     /// Igmp snooping.
-    pub igmp_snooping: Option<VlanIgmpSnooping>,
+    pub igmp_snooping: Option<IgmpSnooping>,
     /// Multicast version (format: int32).
     pub multicast_version: Option<i64>,
     /// Spanning tree protocol.
-    pub spanning_tree_protocol: Option<VlanSpanningTreeProtocol>,
+    pub spanning_tree_protocol: Option<SpanningTreeProtocol>,
     /// Spanning tree priority (format: int32).
     pub spanning_tree_priority: Option<i64>,
     /// Switch family models.
@@ -17402,7 +15385,7 @@ impl Vlan {
     /// Sets `rootBridgeFamilyId`.
     pub fn with_root_bridge_family_id(
         mut self,
-        value: impl Into<VlanRootBridgeFamilyId>,
+        value: impl Into<RootBridgeFamilyId>,
     ) -> Self {
         self.root_bridge_family_id = Some(value.into());
         self
@@ -17431,7 +15414,7 @@ impl Vlan {
         self
     }
     /// Sets `igmpSnooping`.
-    pub fn with_igmp_snooping(mut self, value: impl Into<VlanIgmpSnooping>) -> Self {
+    pub fn with_igmp_snooping(mut self, value: impl Into<IgmpSnooping>) -> Self {
         self.igmp_snooping = Some(value.into());
         self
     }
@@ -17443,7 +15426,7 @@ impl Vlan {
     /// Sets `spanningTreeProtocol`.
     pub fn with_spanning_tree_protocol(
         mut self,
-        value: impl Into<VlanSpanningTreeProtocol>,
+        value: impl Into<SpanningTreeProtocol>,
     ) -> Self {
         self.spanning_tree_protocol = Some(value.into());
         self
@@ -17483,7 +15466,7 @@ pub struct VlanBo {
     /// VLAN name.
     pub vlan_name: Option<String>,
     /// Root bridge family ID.
-    pub root_bridge_family_id: Option<VlanBoRootBridgeFamilyId>,
+    pub root_bridge_family_id: Option<RootBridgeFamilyId>,
     /// IPv4 DHCP snooping.
     pub ipv4_dhcp_snooping: Option<bool>,
     /// IPv4 DHCP snooping trust port.
@@ -17501,11 +15484,11 @@ pub struct VlanBo {
     /// DHCP trust ports list.
     pub dhcp_trust_ports_list: Option<Vec<String>>,
     /// Igmp snooping.
-    pub igmp_snooping: Option<VlanBoIgmpSnooping>,
+    pub igmp_snooping: Option<IgmpSnooping>,
     /// Multicast version (format: int32; maximum: 3; minimum: 0).
     pub multicast_version: Option<i64>,
     /// Spanning tree protocol.
-    pub spanning_tree_protocol: Option<VlanBoSpanningTreeProtocol>,
+    pub spanning_tree_protocol: Option<SpanningTreeProtocol>,
     /// Spanning tree priority (format: int32; maximum: 65535; minimum: 0).
     pub spanning_tree_priority: Option<i64>,
     /// Switch family models.
@@ -17698,7 +15681,7 @@ impl VlanBo {
     /// Sets `rootBridgeFamilyId`.
     pub fn with_root_bridge_family_id(
         mut self,
-        value: impl Into<VlanBoRootBridgeFamilyId>,
+        value: impl Into<RootBridgeFamilyId>,
     ) -> Self {
         self.root_bridge_family_id = Some(value.into());
         self
@@ -17753,7 +15736,7 @@ impl VlanBo {
         self
     }
     /// Sets `igmpSnooping`.
-    pub fn with_igmp_snooping(mut self, value: impl Into<VlanBoIgmpSnooping>) -> Self {
+    pub fn with_igmp_snooping(mut self, value: impl Into<IgmpSnooping>) -> Self {
         self.igmp_snooping = Some(value.into());
         self
     }
@@ -17765,7 +15748,7 @@ impl VlanBo {
     /// Sets `spanningTreeProtocol`.
     pub fn with_spanning_tree_protocol(
         mut self,
-        value: impl Into<VlanBoSpanningTreeProtocol>,
+        value: impl Into<SpanningTreeProtocol>,
     ) -> Self {
         self.spanning_tree_protocol = Some(value.into());
         self
@@ -17848,616 +15831,6 @@ impl VlanBo {
     pub fn with_untagged_ports_list(mut self, value: impl Into<Vec<String>>) -> Self {
         self.untagged_ports_list = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Vlan bo igmp snooping: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VlanBoIgmpSnooping {
-    /// `active`
-    Active,
-    /// `passive`
-    Passive,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl VlanBoIgmpSnooping {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "active",
-            Self::Passive => "passive",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for VlanBoIgmpSnooping {
-    fn from(s: &str) -> Self {
-        match s {
-            "active" => Self::Active,
-            "passive" => Self::Passive,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for VlanBoIgmpSnooping {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for VlanBoIgmpSnooping {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for VlanBoIgmpSnooping {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Vlan bo root bridge family id: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VlanBoRootBridgeFamilyId {
-    /// `__NULL`
-    Null,
-    /// `ICX7150`
-    Icx7150,
-    /// `ICX7250`
-    Icx7250,
-    /// `ICX7650`
-    Icx7650,
-    /// `ICX7850`
-    Icx7850,
-    /// `ICX7550`
-    Icx7550,
-    /// `ICX8200`
-    Icx8200,
-    /// `ICX8100`
-    Icx8100,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl VlanBoRootBridgeFamilyId {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Icx7150 => "ICX7150",
-            Self::Icx7250 => "ICX7250",
-            Self::Icx7650 => "ICX7650",
-            Self::Icx7850 => "ICX7850",
-            Self::Icx7550 => "ICX7550",
-            Self::Icx8200 => "ICX8200",
-            Self::Icx8100 => "ICX8100",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for VlanBoRootBridgeFamilyId {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "ICX7150" => Self::Icx7150,
-            "ICX7250" => Self::Icx7250,
-            "ICX7650" => Self::Icx7650,
-            "ICX7850" => Self::Icx7850,
-            "ICX7550" => Self::Icx7550,
-            "ICX8200" => Self::Icx8200,
-            "ICX8100" => Self::Icx8100,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for VlanBoRootBridgeFamilyId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for VlanBoRootBridgeFamilyId {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for VlanBoRootBridgeFamilyId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Vlan bo spanning tree protocol: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VlanBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VlanBoSpanningTreeProtocol {
-    /// `rstp`
-    Rstp,
-    /// `stp`
-    Stp,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl VlanBoSpanningTreeProtocol {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Rstp => "rstp",
-            Self::Stp => "stp",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for VlanBoSpanningTreeProtocol {
-    fn from(s: &str) -> Self {
-        match s {
-            "rstp" => Self::Rstp,
-            "stp" => Self::Stp,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for VlanBoSpanningTreeProtocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for VlanBoSpanningTreeProtocol {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for VlanBoSpanningTreeProtocol {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Vlan igmp snooping: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VlanIgmpSnooping {
-    /// `active`
-    Active,
-    /// `passive`
-    Passive,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl VlanIgmpSnooping {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "active",
-            Self::Passive => "passive",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for VlanIgmpSnooping {
-    fn from(s: &str) -> Self {
-        match s {
-            "active" => Self::Active,
-            "passive" => Self::Passive,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for VlanIgmpSnooping {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for VlanIgmpSnooping {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for VlanIgmpSnooping {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Vlan root bridge family id: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VlanRootBridgeFamilyId {
-    /// `__NULL`
-    Null,
-    /// `ICX7150`
-    Icx7150,
-    /// `ICX7250`
-    Icx7250,
-    /// `ICX7650`
-    Icx7650,
-    /// `ICX7850`
-    Icx7850,
-    /// `ICX7550`
-    Icx7550,
-    /// `ICX8200`
-    Icx8200,
-    /// `ICX8100`
-    Icx8100,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl VlanRootBridgeFamilyId {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Icx7150 => "ICX7150",
-            Self::Icx7250 => "ICX7250",
-            Self::Icx7650 => "ICX7650",
-            Self::Icx7850 => "ICX7850",
-            Self::Icx7550 => "ICX7550",
-            Self::Icx8200 => "ICX8200",
-            Self::Icx8100 => "ICX8100",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for VlanRootBridgeFamilyId {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "ICX7150" => Self::Icx7150,
-            "ICX7250" => Self::Icx7250,
-            "ICX7650" => Self::Icx7650,
-            "ICX7850" => Self::Icx7850,
-            "ICX7550" => Self::Icx7550,
-            "ICX8200" => Self::Icx8200,
-            "ICX8100" => Self::Icx8100,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for VlanRootBridgeFamilyId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for VlanRootBridgeFamilyId {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for VlanRootBridgeFamilyId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Vlan spanning tree protocol: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml Vlan_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VlanSpanningTreeProtocol {
-    /// `rstp`
-    Rstp,
-    /// `stp`
-    Stp,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl VlanSpanningTreeProtocol {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Rstp => "rstp",
-            Self::Stp => "stp",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for VlanSpanningTreeProtocol {
-    fn from(s: &str) -> Self {
-        match s {
-            "rstp" => Self::Rstp,
-            "stp" => Self::Stp,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for VlanSpanningTreeProtocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for VlanSpanningTreeProtocol {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for VlanSpanningTreeProtocol {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(
@@ -18565,7 +15938,7 @@ impl VoiceVlanBo {
 #[non_exhaustive]
 pub struct VoiceVlanConfigBo {
     /// Model.
-    pub model: Option<VoiceVlanConfigBoModel>,
+    pub model: Option<SwitchFamilyModelViewModel>,
     /// Voice VLANs.
     pub voice_vlans: Option<Vec<VoiceVlanBo>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -18630,7 +16003,7 @@ impl VoiceVlanConfigBo {
         }
     }
     /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<VoiceVlanConfigBoModel>) -> Self {
+    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelViewModel>) -> Self {
         self.model = Some(value.into());
         self
     }
@@ -18638,341 +16011,6 @@ impl VoiceVlanConfigBo {
     pub fn with_voice_vlans(mut self, value: impl Into<Vec<VoiceVlanBo>>) -> Self {
         self.voice_vlans = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Voice vlan config bo model: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigBo (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VoiceVlanConfigBoModel {
-    /// `ICX7150-24`
-    Icx715024,
-    /// `ICX7150-24P`
-    Icx715024p,
-    /// `ICX7150-48`
-    Icx715048,
-    /// `ICX7150-48P`
-    Icx715048p,
-    /// `ICX7150-48PF`
-    Icx715048pf,
-    /// `ICX7150-48ZP`
-    Icx715048zp,
-    /// `ICX7150-C12P`
-    Icx7150C12p,
-    /// `ICX7150-C10ZP`
-    Icx7150C10zp,
-    /// `ICX7150-C08P`
-    Icx7150C08p,
-    /// `ICX7150-C08PT`
-    Icx7150C08pt,
-    /// `ICX7150-24F`
-    Icx715024f,
-    /// `ICX7250-48`
-    Icx725048,
-    /// `ICX7650-48ZP`
-    Icx765048zp,
-    /// `ICX7650-48P`
-    Icx765048p,
-    /// `ICX7650-48F`
-    Icx765048f,
-    /// `ICX7850-32Q`
-    Icx785032q,
-    /// `ICX7850-48FS`
-    Icx785048fs,
-    /// `ICX7850-48F`
-    Icx785048f,
-    /// `ICX7850-48C`
-    Icx785048c,
-    /// `ICX7550-24`
-    Icx755024,
-    /// `ICX7550-48`
-    Icx755048,
-    /// `ICX7550-24P`
-    Icx755024p,
-    /// `ICX7550-48P`
-    Icx755048p,
-    /// `ICX7550-24ZP`
-    Icx755024zp,
-    /// `ICX7550-48ZP`
-    Icx755048zp,
-    /// `ICX7550-24F`
-    Icx755024f,
-    /// `ICX7550-48F`
-    Icx755048f,
-    /// `ICX7550-24XZP`
-    Icx755024xzp,
-    /// `ICX8200-24`
-    Icx820024,
-    /// `ICX8200-24P`
-    Icx820024p,
-    /// `ICX8200-24F`
-    Icx820024f,
-    /// `ICX8200-24FX`
-    Icx820024fx,
-    /// `ICX8200-24ZP`
-    Icx820024zp,
-    /// `ICX8200-48`
-    Icx820048,
-    /// `ICX8200-48F`
-    Icx820048f,
-    /// `ICX8200-48P`
-    Icx820048p,
-    /// `ICX8200-48PF`
-    Icx820048pf,
-    /// `ICX8200-48PF2`
-    Icx820048pf2,
-    /// `ICX8200-48ZP2`
-    Icx820048zp2,
-    /// `ICX8200-C08P`
-    Icx8200C08p,
-    /// `ICX8200-C08PDC`
-    Icx8200C08pdc,
-    /// `ICX8200-C08PF`
-    Icx8200C08pf,
-    /// `ICX8200-C08PT`
-    Icx8200C08pt,
-    /// `ICX8200-C08ZP`
-    Icx8200C08zp,
-    /// `ICX8100-24`
-    Icx810024,
-    /// `ICX8100-24P`
-    Icx810024p,
-    /// `ICX8100-48`
-    Icx810048,
-    /// `ICX8100-48P`
-    Icx810048p,
-    /// `ICX8100-C08PF`
-    Icx8100C08pf,
-    /// `ICX8100-48PF`
-    Icx810048pf,
-    /// `ICX8100-24-X`
-    Icx810024X,
-    /// `ICX8100-48-X`
-    Icx810048X,
-    /// `ICX8100-24P-X`
-    Icx810024pX,
-    /// `ICX8100-48P-X`
-    Icx810048pX,
-    /// `ICX8100-C08PF-X`
-    Icx8100C08pfX,
-    /// `ICX8100-48PF-X`
-    Icx810048pfX,
-    /// `ICX7150-24-ES-POE`
-    Icx715024EsPoe,
-    /// `ICX7150-48-ES-POE`
-    Icx715048EsPoe,
-    /// `ICX7150-C12-ES-POE`
-    Icx7150C12EsPoe,
-    /// `ICX8200-24PV`
-    Icx820024pv,
-    /// `ICX8200-C08PFV`
-    Icx8200C08pfv,
-    /// `ICX8100-C16P`
-    Icx8100C16p,
-    /// `ICX8100-C16P-X`
-    Icx8100C16pX,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl VoiceVlanConfigBoModel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx715024 => "ICX7150-24",
-            Self::Icx715024p => "ICX7150-24P",
-            Self::Icx715048 => "ICX7150-48",
-            Self::Icx715048p => "ICX7150-48P",
-            Self::Icx715048pf => "ICX7150-48PF",
-            Self::Icx715048zp => "ICX7150-48ZP",
-            Self::Icx7150C12p => "ICX7150-C12P",
-            Self::Icx7150C10zp => "ICX7150-C10ZP",
-            Self::Icx7150C08p => "ICX7150-C08P",
-            Self::Icx7150C08pt => "ICX7150-C08PT",
-            Self::Icx715024f => "ICX7150-24F",
-            Self::Icx725048 => "ICX7250-48",
-            Self::Icx765048zp => "ICX7650-48ZP",
-            Self::Icx765048p => "ICX7650-48P",
-            Self::Icx765048f => "ICX7650-48F",
-            Self::Icx785032q => "ICX7850-32Q",
-            Self::Icx785048fs => "ICX7850-48FS",
-            Self::Icx785048f => "ICX7850-48F",
-            Self::Icx785048c => "ICX7850-48C",
-            Self::Icx755024 => "ICX7550-24",
-            Self::Icx755048 => "ICX7550-48",
-            Self::Icx755024p => "ICX7550-24P",
-            Self::Icx755048p => "ICX7550-48P",
-            Self::Icx755024zp => "ICX7550-24ZP",
-            Self::Icx755048zp => "ICX7550-48ZP",
-            Self::Icx755024f => "ICX7550-24F",
-            Self::Icx755048f => "ICX7550-48F",
-            Self::Icx755024xzp => "ICX7550-24XZP",
-            Self::Icx820024 => "ICX8200-24",
-            Self::Icx820024p => "ICX8200-24P",
-            Self::Icx820024f => "ICX8200-24F",
-            Self::Icx820024fx => "ICX8200-24FX",
-            Self::Icx820024zp => "ICX8200-24ZP",
-            Self::Icx820048 => "ICX8200-48",
-            Self::Icx820048f => "ICX8200-48F",
-            Self::Icx820048p => "ICX8200-48P",
-            Self::Icx820048pf => "ICX8200-48PF",
-            Self::Icx820048pf2 => "ICX8200-48PF2",
-            Self::Icx820048zp2 => "ICX8200-48ZP2",
-            Self::Icx8200C08p => "ICX8200-C08P",
-            Self::Icx8200C08pdc => "ICX8200-C08PDC",
-            Self::Icx8200C08pf => "ICX8200-C08PF",
-            Self::Icx8200C08pt => "ICX8200-C08PT",
-            Self::Icx8200C08zp => "ICX8200-C08ZP",
-            Self::Icx810024 => "ICX8100-24",
-            Self::Icx810024p => "ICX8100-24P",
-            Self::Icx810048 => "ICX8100-48",
-            Self::Icx810048p => "ICX8100-48P",
-            Self::Icx8100C08pf => "ICX8100-C08PF",
-            Self::Icx810048pf => "ICX8100-48PF",
-            Self::Icx810024X => "ICX8100-24-X",
-            Self::Icx810048X => "ICX8100-48-X",
-            Self::Icx810024pX => "ICX8100-24P-X",
-            Self::Icx810048pX => "ICX8100-48P-X",
-            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
-            Self::Icx810048pfX => "ICX8100-48PF-X",
-            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
-            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
-            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
-            Self::Icx820024pv => "ICX8200-24PV",
-            Self::Icx8200C08pfv => "ICX8200-C08PFV",
-            Self::Icx8100C16p => "ICX8100-C16P",
-            Self::Icx8100C16pX => "ICX8100-C16P-X",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for VoiceVlanConfigBoModel {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX7150-24" => Self::Icx715024,
-            "ICX7150-24P" => Self::Icx715024p,
-            "ICX7150-48" => Self::Icx715048,
-            "ICX7150-48P" => Self::Icx715048p,
-            "ICX7150-48PF" => Self::Icx715048pf,
-            "ICX7150-48ZP" => Self::Icx715048zp,
-            "ICX7150-C12P" => Self::Icx7150C12p,
-            "ICX7150-C10ZP" => Self::Icx7150C10zp,
-            "ICX7150-C08P" => Self::Icx7150C08p,
-            "ICX7150-C08PT" => Self::Icx7150C08pt,
-            "ICX7150-24F" => Self::Icx715024f,
-            "ICX7250-48" => Self::Icx725048,
-            "ICX7650-48ZP" => Self::Icx765048zp,
-            "ICX7650-48P" => Self::Icx765048p,
-            "ICX7650-48F" => Self::Icx765048f,
-            "ICX7850-32Q" => Self::Icx785032q,
-            "ICX7850-48FS" => Self::Icx785048fs,
-            "ICX7850-48F" => Self::Icx785048f,
-            "ICX7850-48C" => Self::Icx785048c,
-            "ICX7550-24" => Self::Icx755024,
-            "ICX7550-48" => Self::Icx755048,
-            "ICX7550-24P" => Self::Icx755024p,
-            "ICX7550-48P" => Self::Icx755048p,
-            "ICX7550-24ZP" => Self::Icx755024zp,
-            "ICX7550-48ZP" => Self::Icx755048zp,
-            "ICX7550-24F" => Self::Icx755024f,
-            "ICX7550-48F" => Self::Icx755048f,
-            "ICX7550-24XZP" => Self::Icx755024xzp,
-            "ICX8200-24" => Self::Icx820024,
-            "ICX8200-24P" => Self::Icx820024p,
-            "ICX8200-24F" => Self::Icx820024f,
-            "ICX8200-24FX" => Self::Icx820024fx,
-            "ICX8200-24ZP" => Self::Icx820024zp,
-            "ICX8200-48" => Self::Icx820048,
-            "ICX8200-48F" => Self::Icx820048f,
-            "ICX8200-48P" => Self::Icx820048p,
-            "ICX8200-48PF" => Self::Icx820048pf,
-            "ICX8200-48PF2" => Self::Icx820048pf2,
-            "ICX8200-48ZP2" => Self::Icx820048zp2,
-            "ICX8200-C08P" => Self::Icx8200C08p,
-            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
-            "ICX8200-C08PF" => Self::Icx8200C08pf,
-            "ICX8200-C08PT" => Self::Icx8200C08pt,
-            "ICX8200-C08ZP" => Self::Icx8200C08zp,
-            "ICX8100-24" => Self::Icx810024,
-            "ICX8100-24P" => Self::Icx810024p,
-            "ICX8100-48" => Self::Icx810048,
-            "ICX8100-48P" => Self::Icx810048p,
-            "ICX8100-C08PF" => Self::Icx8100C08pf,
-            "ICX8100-48PF" => Self::Icx810048pf,
-            "ICX8100-24-X" => Self::Icx810024X,
-            "ICX8100-48-X" => Self::Icx810048X,
-            "ICX8100-24P-X" => Self::Icx810024pX,
-            "ICX8100-48P-X" => Self::Icx810048pX,
-            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
-            "ICX8100-48PF-X" => Self::Icx810048pfX,
-            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
-            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
-            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
-            "ICX8200-24PV" => Self::Icx820024pv,
-            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
-            "ICX8100-C16P" => Self::Icx8100C16p,
-            "ICX8100-C16P-X" => Self::Icx8100C16pX,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for VoiceVlanConfigBoModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for VoiceVlanConfigBoModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for VoiceVlanConfigBoModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(
@@ -18992,7 +16030,7 @@ pub struct VoiceVlanConfigView {
     /// ID.
     pub id: Option<String>,
     /// Model.
-    pub model: Option<VoiceVlanConfigViewModel>,
+    pub model: Option<SwitchFamilyModelViewModel>,
     /// Voice VLANs.
     pub voice_vlans: Option<Vec<VoiceVlanView>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -19065,7 +16103,7 @@ impl VoiceVlanConfigView {
         self
     }
     /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<VoiceVlanConfigViewModel>) -> Self {
+    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelViewModel>) -> Self {
         self.model = Some(value.into());
         self
     }
@@ -19073,341 +16111,6 @@ impl VoiceVlanConfigView {
     pub fn with_voice_vlans(mut self, value: impl Into<Vec<VoiceVlanView>>) -> Self {
         self.voice_vlans = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Voice vlan config view model: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VoiceVlanConfigViewModel {
-    /// `ICX7150-24`
-    Icx715024,
-    /// `ICX7150-24P`
-    Icx715024p,
-    /// `ICX7150-48`
-    Icx715048,
-    /// `ICX7150-48P`
-    Icx715048p,
-    /// `ICX7150-48PF`
-    Icx715048pf,
-    /// `ICX7150-48ZP`
-    Icx715048zp,
-    /// `ICX7150-C12P`
-    Icx7150C12p,
-    /// `ICX7150-C10ZP`
-    Icx7150C10zp,
-    /// `ICX7150-C08P`
-    Icx7150C08p,
-    /// `ICX7150-C08PT`
-    Icx7150C08pt,
-    /// `ICX7150-24F`
-    Icx715024f,
-    /// `ICX7250-48`
-    Icx725048,
-    /// `ICX7650-48ZP`
-    Icx765048zp,
-    /// `ICX7650-48P`
-    Icx765048p,
-    /// `ICX7650-48F`
-    Icx765048f,
-    /// `ICX7850-32Q`
-    Icx785032q,
-    /// `ICX7850-48FS`
-    Icx785048fs,
-    /// `ICX7850-48F`
-    Icx785048f,
-    /// `ICX7850-48C`
-    Icx785048c,
-    /// `ICX7550-24`
-    Icx755024,
-    /// `ICX7550-48`
-    Icx755048,
-    /// `ICX7550-24P`
-    Icx755024p,
-    /// `ICX7550-48P`
-    Icx755048p,
-    /// `ICX7550-24ZP`
-    Icx755024zp,
-    /// `ICX7550-48ZP`
-    Icx755048zp,
-    /// `ICX7550-24F`
-    Icx755024f,
-    /// `ICX7550-48F`
-    Icx755048f,
-    /// `ICX7550-24XZP`
-    Icx755024xzp,
-    /// `ICX8200-24`
-    Icx820024,
-    /// `ICX8200-24P`
-    Icx820024p,
-    /// `ICX8200-24F`
-    Icx820024f,
-    /// `ICX8200-24FX`
-    Icx820024fx,
-    /// `ICX8200-24ZP`
-    Icx820024zp,
-    /// `ICX8200-48`
-    Icx820048,
-    /// `ICX8200-48F`
-    Icx820048f,
-    /// `ICX8200-48P`
-    Icx820048p,
-    /// `ICX8200-48PF`
-    Icx820048pf,
-    /// `ICX8200-48PF2`
-    Icx820048pf2,
-    /// `ICX8200-48ZP2`
-    Icx820048zp2,
-    /// `ICX8200-C08P`
-    Icx8200C08p,
-    /// `ICX8200-C08PDC`
-    Icx8200C08pdc,
-    /// `ICX8200-C08PF`
-    Icx8200C08pf,
-    /// `ICX8200-C08PT`
-    Icx8200C08pt,
-    /// `ICX8200-C08ZP`
-    Icx8200C08zp,
-    /// `ICX8100-24`
-    Icx810024,
-    /// `ICX8100-24P`
-    Icx810024p,
-    /// `ICX8100-48`
-    Icx810048,
-    /// `ICX8100-48P`
-    Icx810048p,
-    /// `ICX8100-C08PF`
-    Icx8100C08pf,
-    /// `ICX8100-48PF`
-    Icx810048pf,
-    /// `ICX8100-24-X`
-    Icx810024X,
-    /// `ICX8100-48-X`
-    Icx810048X,
-    /// `ICX8100-24P-X`
-    Icx810024pX,
-    /// `ICX8100-48P-X`
-    Icx810048pX,
-    /// `ICX8100-C08PF-X`
-    Icx8100C08pfX,
-    /// `ICX8100-48PF-X`
-    Icx810048pfX,
-    /// `ICX7150-24-ES-POE`
-    Icx715024EsPoe,
-    /// `ICX7150-48-ES-POE`
-    Icx715048EsPoe,
-    /// `ICX7150-C12-ES-POE`
-    Icx7150C12EsPoe,
-    /// `ICX8200-24PV`
-    Icx820024pv,
-    /// `ICX8200-C08PFV`
-    Icx8200C08pfv,
-    /// `ICX8100-C16P`
-    Icx8100C16p,
-    /// `ICX8100-C16P-X`
-    Icx8100C16pX,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl VoiceVlanConfigViewModel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx715024 => "ICX7150-24",
-            Self::Icx715024p => "ICX7150-24P",
-            Self::Icx715048 => "ICX7150-48",
-            Self::Icx715048p => "ICX7150-48P",
-            Self::Icx715048pf => "ICX7150-48PF",
-            Self::Icx715048zp => "ICX7150-48ZP",
-            Self::Icx7150C12p => "ICX7150-C12P",
-            Self::Icx7150C10zp => "ICX7150-C10ZP",
-            Self::Icx7150C08p => "ICX7150-C08P",
-            Self::Icx7150C08pt => "ICX7150-C08PT",
-            Self::Icx715024f => "ICX7150-24F",
-            Self::Icx725048 => "ICX7250-48",
-            Self::Icx765048zp => "ICX7650-48ZP",
-            Self::Icx765048p => "ICX7650-48P",
-            Self::Icx765048f => "ICX7650-48F",
-            Self::Icx785032q => "ICX7850-32Q",
-            Self::Icx785048fs => "ICX7850-48FS",
-            Self::Icx785048f => "ICX7850-48F",
-            Self::Icx785048c => "ICX7850-48C",
-            Self::Icx755024 => "ICX7550-24",
-            Self::Icx755048 => "ICX7550-48",
-            Self::Icx755024p => "ICX7550-24P",
-            Self::Icx755048p => "ICX7550-48P",
-            Self::Icx755024zp => "ICX7550-24ZP",
-            Self::Icx755048zp => "ICX7550-48ZP",
-            Self::Icx755024f => "ICX7550-24F",
-            Self::Icx755048f => "ICX7550-48F",
-            Self::Icx755024xzp => "ICX7550-24XZP",
-            Self::Icx820024 => "ICX8200-24",
-            Self::Icx820024p => "ICX8200-24P",
-            Self::Icx820024f => "ICX8200-24F",
-            Self::Icx820024fx => "ICX8200-24FX",
-            Self::Icx820024zp => "ICX8200-24ZP",
-            Self::Icx820048 => "ICX8200-48",
-            Self::Icx820048f => "ICX8200-48F",
-            Self::Icx820048p => "ICX8200-48P",
-            Self::Icx820048pf => "ICX8200-48PF",
-            Self::Icx820048pf2 => "ICX8200-48PF2",
-            Self::Icx820048zp2 => "ICX8200-48ZP2",
-            Self::Icx8200C08p => "ICX8200-C08P",
-            Self::Icx8200C08pdc => "ICX8200-C08PDC",
-            Self::Icx8200C08pf => "ICX8200-C08PF",
-            Self::Icx8200C08pt => "ICX8200-C08PT",
-            Self::Icx8200C08zp => "ICX8200-C08ZP",
-            Self::Icx810024 => "ICX8100-24",
-            Self::Icx810024p => "ICX8100-24P",
-            Self::Icx810048 => "ICX8100-48",
-            Self::Icx810048p => "ICX8100-48P",
-            Self::Icx8100C08pf => "ICX8100-C08PF",
-            Self::Icx810048pf => "ICX8100-48PF",
-            Self::Icx810024X => "ICX8100-24-X",
-            Self::Icx810048X => "ICX8100-48-X",
-            Self::Icx810024pX => "ICX8100-24P-X",
-            Self::Icx810048pX => "ICX8100-48P-X",
-            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
-            Self::Icx810048pfX => "ICX8100-48PF-X",
-            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
-            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
-            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
-            Self::Icx820024pv => "ICX8200-24PV",
-            Self::Icx8200C08pfv => "ICX8200-C08PFV",
-            Self::Icx8100C16p => "ICX8100-C16P",
-            Self::Icx8100C16pX => "ICX8100-C16P-X",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for VoiceVlanConfigViewModel {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX7150-24" => Self::Icx715024,
-            "ICX7150-24P" => Self::Icx715024p,
-            "ICX7150-48" => Self::Icx715048,
-            "ICX7150-48P" => Self::Icx715048p,
-            "ICX7150-48PF" => Self::Icx715048pf,
-            "ICX7150-48ZP" => Self::Icx715048zp,
-            "ICX7150-C12P" => Self::Icx7150C12p,
-            "ICX7150-C10ZP" => Self::Icx7150C10zp,
-            "ICX7150-C08P" => Self::Icx7150C08p,
-            "ICX7150-C08PT" => Self::Icx7150C08pt,
-            "ICX7150-24F" => Self::Icx715024f,
-            "ICX7250-48" => Self::Icx725048,
-            "ICX7650-48ZP" => Self::Icx765048zp,
-            "ICX7650-48P" => Self::Icx765048p,
-            "ICX7650-48F" => Self::Icx765048f,
-            "ICX7850-32Q" => Self::Icx785032q,
-            "ICX7850-48FS" => Self::Icx785048fs,
-            "ICX7850-48F" => Self::Icx785048f,
-            "ICX7850-48C" => Self::Icx785048c,
-            "ICX7550-24" => Self::Icx755024,
-            "ICX7550-48" => Self::Icx755048,
-            "ICX7550-24P" => Self::Icx755024p,
-            "ICX7550-48P" => Self::Icx755048p,
-            "ICX7550-24ZP" => Self::Icx755024zp,
-            "ICX7550-48ZP" => Self::Icx755048zp,
-            "ICX7550-24F" => Self::Icx755024f,
-            "ICX7550-48F" => Self::Icx755048f,
-            "ICX7550-24XZP" => Self::Icx755024xzp,
-            "ICX8200-24" => Self::Icx820024,
-            "ICX8200-24P" => Self::Icx820024p,
-            "ICX8200-24F" => Self::Icx820024f,
-            "ICX8200-24FX" => Self::Icx820024fx,
-            "ICX8200-24ZP" => Self::Icx820024zp,
-            "ICX8200-48" => Self::Icx820048,
-            "ICX8200-48F" => Self::Icx820048f,
-            "ICX8200-48P" => Self::Icx820048p,
-            "ICX8200-48PF" => Self::Icx820048pf,
-            "ICX8200-48PF2" => Self::Icx820048pf2,
-            "ICX8200-48ZP2" => Self::Icx820048zp2,
-            "ICX8200-C08P" => Self::Icx8200C08p,
-            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
-            "ICX8200-C08PF" => Self::Icx8200C08pf,
-            "ICX8200-C08PT" => Self::Icx8200C08pt,
-            "ICX8200-C08ZP" => Self::Icx8200C08zp,
-            "ICX8100-24" => Self::Icx810024,
-            "ICX8100-24P" => Self::Icx810024p,
-            "ICX8100-48" => Self::Icx810048,
-            "ICX8100-48P" => Self::Icx810048p,
-            "ICX8100-C08PF" => Self::Icx8100C08pf,
-            "ICX8100-48PF" => Self::Icx810048pf,
-            "ICX8100-24-X" => Self::Icx810024X,
-            "ICX8100-48-X" => Self::Icx810048X,
-            "ICX8100-24P-X" => Self::Icx810024pX,
-            "ICX8100-48P-X" => Self::Icx810048pX,
-            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
-            "ICX8100-48PF-X" => Self::Icx810048pfX,
-            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
-            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
-            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
-            "ICX8200-24PV" => Self::Icx820024pv,
-            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
-            "ICX8100-C16P" => Self::Icx8100C16p,
-            "ICX8100-C16P-X" => Self::Icx8100C16pX,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for VoiceVlanConfigViewModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for VoiceVlanConfigViewModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(
@@ -19427,7 +16130,7 @@ pub struct VoiceVlanConfigViewV1 {
     /// ID.
     pub id: Option<String>,
     /// Model.
-    pub model: Option<VoiceVlanConfigViewV1Model>,
+    pub model: Option<SwitchFamilyModelViewModel>,
     /// Voice VLANs.
     pub voice_vlans: Option<Vec<VoiceVlanViewV1>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -19503,7 +16206,7 @@ impl VoiceVlanConfigViewV1 {
         self
     }
     /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<VoiceVlanConfigViewV1Model>) -> Self {
+    pub fn with_model(mut self, value: impl Into<SwitchFamilyModelViewModel>) -> Self {
         self.model = Some(value.into());
         self
     }
@@ -19511,341 +16214,6 @@ impl VoiceVlanConfigViewV1 {
     pub fn with_voice_vlans(mut self, value: impl Into<Vec<VoiceVlanViewV1>>) -> Self {
         self.voice_vlans = Some(value.into());
         self
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-/// Voice vlan config view v1 model: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VoiceVlanConfigView (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VoiceVlanConfigViewV1Model {
-    /// `ICX7150-24`
-    Icx715024,
-    /// `ICX7150-24P`
-    Icx715024p,
-    /// `ICX7150-48`
-    Icx715048,
-    /// `ICX7150-48P`
-    Icx715048p,
-    /// `ICX7150-48PF`
-    Icx715048pf,
-    /// `ICX7150-48ZP`
-    Icx715048zp,
-    /// `ICX7150-C12P`
-    Icx7150C12p,
-    /// `ICX7150-C10ZP`
-    Icx7150C10zp,
-    /// `ICX7150-C08P`
-    Icx7150C08p,
-    /// `ICX7150-C08PT`
-    Icx7150C08pt,
-    /// `ICX7150-24F`
-    Icx715024f,
-    /// `ICX7250-48`
-    Icx725048,
-    /// `ICX7650-48ZP`
-    Icx765048zp,
-    /// `ICX7650-48P`
-    Icx765048p,
-    /// `ICX7650-48F`
-    Icx765048f,
-    /// `ICX7850-32Q`
-    Icx785032q,
-    /// `ICX7850-48FS`
-    Icx785048fs,
-    /// `ICX7850-48F`
-    Icx785048f,
-    /// `ICX7850-48C`
-    Icx785048c,
-    /// `ICX7550-24`
-    Icx755024,
-    /// `ICX7550-48`
-    Icx755048,
-    /// `ICX7550-24P`
-    Icx755024p,
-    /// `ICX7550-48P`
-    Icx755048p,
-    /// `ICX7550-24ZP`
-    Icx755024zp,
-    /// `ICX7550-48ZP`
-    Icx755048zp,
-    /// `ICX7550-24F`
-    Icx755024f,
-    /// `ICX7550-48F`
-    Icx755048f,
-    /// `ICX7550-24XZP`
-    Icx755024xzp,
-    /// `ICX8200-24`
-    Icx820024,
-    /// `ICX8200-24P`
-    Icx820024p,
-    /// `ICX8200-24F`
-    Icx820024f,
-    /// `ICX8200-24FX`
-    Icx820024fx,
-    /// `ICX8200-24ZP`
-    Icx820024zp,
-    /// `ICX8200-48`
-    Icx820048,
-    /// `ICX8200-48F`
-    Icx820048f,
-    /// `ICX8200-48P`
-    Icx820048p,
-    /// `ICX8200-48PF`
-    Icx820048pf,
-    /// `ICX8200-48PF2`
-    Icx820048pf2,
-    /// `ICX8200-48ZP2`
-    Icx820048zp2,
-    /// `ICX8200-C08P`
-    Icx8200C08p,
-    /// `ICX8200-C08PDC`
-    Icx8200C08pdc,
-    /// `ICX8200-C08PF`
-    Icx8200C08pf,
-    /// `ICX8200-C08PT`
-    Icx8200C08pt,
-    /// `ICX8200-C08ZP`
-    Icx8200C08zp,
-    /// `ICX8100-24`
-    Icx810024,
-    /// `ICX8100-24P`
-    Icx810024p,
-    /// `ICX8100-48`
-    Icx810048,
-    /// `ICX8100-48P`
-    Icx810048p,
-    /// `ICX8100-C08PF`
-    Icx8100C08pf,
-    /// `ICX8100-48PF`
-    Icx810048pf,
-    /// `ICX8100-24-X`
-    Icx810024X,
-    /// `ICX8100-48-X`
-    Icx810048X,
-    /// `ICX8100-24P-X`
-    Icx810024pX,
-    /// `ICX8100-48P-X`
-    Icx810048pX,
-    /// `ICX8100-C08PF-X`
-    Icx8100C08pfX,
-    /// `ICX8100-48PF-X`
-    Icx810048pfX,
-    /// `ICX7150-24-ES-POE`
-    Icx715024EsPoe,
-    /// `ICX7150-48-ES-POE`
-    Icx715048EsPoe,
-    /// `ICX7150-C12-ES-POE`
-    Icx7150C12EsPoe,
-    /// `ICX8200-24PV`
-    Icx820024pv,
-    /// `ICX8200-C08PFV`
-    Icx8200C08pfv,
-    /// `ICX8100-C16P`
-    Icx8100C16p,
-    /// `ICX8100-C16P-X`
-    Icx8100C16pX,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl VoiceVlanConfigViewV1Model {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx715024 => "ICX7150-24",
-            Self::Icx715024p => "ICX7150-24P",
-            Self::Icx715048 => "ICX7150-48",
-            Self::Icx715048p => "ICX7150-48P",
-            Self::Icx715048pf => "ICX7150-48PF",
-            Self::Icx715048zp => "ICX7150-48ZP",
-            Self::Icx7150C12p => "ICX7150-C12P",
-            Self::Icx7150C10zp => "ICX7150-C10ZP",
-            Self::Icx7150C08p => "ICX7150-C08P",
-            Self::Icx7150C08pt => "ICX7150-C08PT",
-            Self::Icx715024f => "ICX7150-24F",
-            Self::Icx725048 => "ICX7250-48",
-            Self::Icx765048zp => "ICX7650-48ZP",
-            Self::Icx765048p => "ICX7650-48P",
-            Self::Icx765048f => "ICX7650-48F",
-            Self::Icx785032q => "ICX7850-32Q",
-            Self::Icx785048fs => "ICX7850-48FS",
-            Self::Icx785048f => "ICX7850-48F",
-            Self::Icx785048c => "ICX7850-48C",
-            Self::Icx755024 => "ICX7550-24",
-            Self::Icx755048 => "ICX7550-48",
-            Self::Icx755024p => "ICX7550-24P",
-            Self::Icx755048p => "ICX7550-48P",
-            Self::Icx755024zp => "ICX7550-24ZP",
-            Self::Icx755048zp => "ICX7550-48ZP",
-            Self::Icx755024f => "ICX7550-24F",
-            Self::Icx755048f => "ICX7550-48F",
-            Self::Icx755024xzp => "ICX7550-24XZP",
-            Self::Icx820024 => "ICX8200-24",
-            Self::Icx820024p => "ICX8200-24P",
-            Self::Icx820024f => "ICX8200-24F",
-            Self::Icx820024fx => "ICX8200-24FX",
-            Self::Icx820024zp => "ICX8200-24ZP",
-            Self::Icx820048 => "ICX8200-48",
-            Self::Icx820048f => "ICX8200-48F",
-            Self::Icx820048p => "ICX8200-48P",
-            Self::Icx820048pf => "ICX8200-48PF",
-            Self::Icx820048pf2 => "ICX8200-48PF2",
-            Self::Icx820048zp2 => "ICX8200-48ZP2",
-            Self::Icx8200C08p => "ICX8200-C08P",
-            Self::Icx8200C08pdc => "ICX8200-C08PDC",
-            Self::Icx8200C08pf => "ICX8200-C08PF",
-            Self::Icx8200C08pt => "ICX8200-C08PT",
-            Self::Icx8200C08zp => "ICX8200-C08ZP",
-            Self::Icx810024 => "ICX8100-24",
-            Self::Icx810024p => "ICX8100-24P",
-            Self::Icx810048 => "ICX8100-48",
-            Self::Icx810048p => "ICX8100-48P",
-            Self::Icx8100C08pf => "ICX8100-C08PF",
-            Self::Icx810048pf => "ICX8100-48PF",
-            Self::Icx810024X => "ICX8100-24-X",
-            Self::Icx810048X => "ICX8100-48-X",
-            Self::Icx810024pX => "ICX8100-24P-X",
-            Self::Icx810048pX => "ICX8100-48P-X",
-            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
-            Self::Icx810048pfX => "ICX8100-48PF-X",
-            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
-            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
-            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
-            Self::Icx820024pv => "ICX8200-24PV",
-            Self::Icx8200C08pfv => "ICX8200-C08PFV",
-            Self::Icx8100C16p => "ICX8100-C16P",
-            Self::Icx8100C16pX => "ICX8100-C16P-X",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl From<&str> for VoiceVlanConfigViewV1Model {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX7150-24" => Self::Icx715024,
-            "ICX7150-24P" => Self::Icx715024p,
-            "ICX7150-48" => Self::Icx715048,
-            "ICX7150-48P" => Self::Icx715048p,
-            "ICX7150-48PF" => Self::Icx715048pf,
-            "ICX7150-48ZP" => Self::Icx715048zp,
-            "ICX7150-C12P" => Self::Icx7150C12p,
-            "ICX7150-C10ZP" => Self::Icx7150C10zp,
-            "ICX7150-C08P" => Self::Icx7150C08p,
-            "ICX7150-C08PT" => Self::Icx7150C08pt,
-            "ICX7150-24F" => Self::Icx715024f,
-            "ICX7250-48" => Self::Icx725048,
-            "ICX7650-48ZP" => Self::Icx765048zp,
-            "ICX7650-48P" => Self::Icx765048p,
-            "ICX7650-48F" => Self::Icx765048f,
-            "ICX7850-32Q" => Self::Icx785032q,
-            "ICX7850-48FS" => Self::Icx785048fs,
-            "ICX7850-48F" => Self::Icx785048f,
-            "ICX7850-48C" => Self::Icx785048c,
-            "ICX7550-24" => Self::Icx755024,
-            "ICX7550-48" => Self::Icx755048,
-            "ICX7550-24P" => Self::Icx755024p,
-            "ICX7550-48P" => Self::Icx755048p,
-            "ICX7550-24ZP" => Self::Icx755024zp,
-            "ICX7550-48ZP" => Self::Icx755048zp,
-            "ICX7550-24F" => Self::Icx755024f,
-            "ICX7550-48F" => Self::Icx755048f,
-            "ICX7550-24XZP" => Self::Icx755024xzp,
-            "ICX8200-24" => Self::Icx820024,
-            "ICX8200-24P" => Self::Icx820024p,
-            "ICX8200-24F" => Self::Icx820024f,
-            "ICX8200-24FX" => Self::Icx820024fx,
-            "ICX8200-24ZP" => Self::Icx820024zp,
-            "ICX8200-48" => Self::Icx820048,
-            "ICX8200-48F" => Self::Icx820048f,
-            "ICX8200-48P" => Self::Icx820048p,
-            "ICX8200-48PF" => Self::Icx820048pf,
-            "ICX8200-48PF2" => Self::Icx820048pf2,
-            "ICX8200-48ZP2" => Self::Icx820048zp2,
-            "ICX8200-C08P" => Self::Icx8200C08p,
-            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
-            "ICX8200-C08PF" => Self::Icx8200C08pf,
-            "ICX8200-C08PT" => Self::Icx8200C08pt,
-            "ICX8200-C08ZP" => Self::Icx8200C08zp,
-            "ICX8100-24" => Self::Icx810024,
-            "ICX8100-24P" => Self::Icx810024p,
-            "ICX8100-48" => Self::Icx810048,
-            "ICX8100-48P" => Self::Icx810048p,
-            "ICX8100-C08PF" => Self::Icx8100C08pf,
-            "ICX8100-48PF" => Self::Icx810048pf,
-            "ICX8100-24-X" => Self::Icx810024X,
-            "ICX8100-48-X" => Self::Icx810048X,
-            "ICX8100-24P-X" => Self::Icx810024pX,
-            "ICX8100-48P-X" => Self::Icx810048pX,
-            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
-            "ICX8100-48PF-X" => Self::Icx810048pfX,
-            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
-            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
-            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
-            "ICX8200-24PV" => Self::Icx820024pv,
-            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
-            "ICX8100-C16P" => Self::Icx8100C16p,
-            "ICX8100-C16P-X" => Self::Icx8100C16pX,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl std::fmt::Display for VoiceVlanConfigViewV1Model {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl serde::Serialize for VoiceVlanConfigViewV1Model {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl<'de> serde::Deserialize<'de> for VoiceVlanConfigViewV1Model {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 #[cfg(

@@ -223,7 +223,7 @@ pub struct DpskPassphraseCreate {
     /// Number of devices type.
     pub number_of_devices_type: Option<DpskPassphraseCreateNumberOfDevicesType>,
     /// Format.
-    pub format: Option<DpskPassphraseCreateFormat>,
+    pub format: Option<DpskPoolPassphraseFormat>,
     /// Expiration date (format: date-time).
     pub expiration_date: Option<String>,
     /// Email (max_length: 255; min_length: 0).
@@ -379,7 +379,7 @@ impl DpskPassphraseCreate {
         self
     }
     /// Sets `format`.
-    pub fn with_format(mut self, value: impl Into<DpskPassphraseCreateFormat>) -> Self {
+    pub fn with_format(mut self, value: impl Into<DpskPoolPassphraseFormat>) -> Self {
         self.format = Some(value.into());
         self
     }
@@ -485,65 +485,6 @@ impl serde::Serialize for DpskPassphraseCreateExpiration {
     }
 }
 impl<'de> serde::Deserialize<'de> for DpskPassphraseCreateExpiration {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Dpsk passphrase create format: the values the official description lists.
-///
-/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseCreateDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DpskPassphraseCreateFormat {
-    /// `MOST_SECURED`
-    MostSecured,
-    /// `KEYBOARD_FRIENDLY`
-    KeyboardFriendly,
-    /// `NUMBERS_ONLY`
-    NumbersOnly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DpskPassphraseCreateFormat {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::MostSecured => "MOST_SECURED",
-            Self::KeyboardFriendly => "KEYBOARD_FRIENDLY",
-            Self::NumbersOnly => "NUMBERS_ONLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DpskPassphraseCreateFormat {
-    fn from(s: &str) -> Self {
-        match s {
-            "MOST_SECURED" => Self::MostSecured,
-            "KEYBOARD_FRIENDLY" => Self::KeyboardFriendly,
-            "NUMBERS_ONLY" => Self::NumbersOnly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DpskPassphraseCreateFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DpskPassphraseCreateFormat {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskPassphraseCreateFormat {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -1293,7 +1234,7 @@ pub struct DpskPoolTemplate {
     /// Name (max_length: 255; min_length: 0).
     pub name: String,
     /// Passphrase format.
-    pub passphrase_format: DpskPoolTemplatePassphraseFormat,
+    pub passphrase_format: DpskPoolPassphraseFormat,
     /// Passphrase length (format: int32).
     pub passphrase_length: i64,
     /// Policy default access.
@@ -1301,7 +1242,7 @@ pub struct DpskPoolTemplate {
     /// Device count limit (format: int32).
     pub device_count_limit: Option<i64>,
     /// Expiration type.
-    pub expiration_type: Option<DpskPoolTemplateExpirationType>,
+    pub expiration_type: Option<DpskPoolExpirationType>,
     /// Expiration offset (format: int32).
     pub expiration_offset: Option<i64>,
     /// Expiration date (format: date-time).
@@ -1390,7 +1331,7 @@ impl DpskPoolTemplate {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(
         name: String,
-        passphrase_format: DpskPoolTemplatePassphraseFormat,
+        passphrase_format: DpskPoolPassphraseFormat,
         passphrase_length: i64,
     ) -> Self {
         Self {
@@ -1432,7 +1373,7 @@ impl DpskPoolTemplate {
     /// Sets `expirationType`.
     pub fn with_expiration_type(
         mut self,
-        value: impl Into<DpskPoolTemplateExpirationType>,
+        value: impl Into<DpskPoolExpirationType>,
     ) -> Self {
         self.expiration_type = Some(value.into());
         self
@@ -1486,136 +1427,6 @@ impl DpskPoolTemplate {
     pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
         self.identity_group_id = Some(value.into());
         self
-    }
-}
-/// Dpsk pool template expiration type: the values the official description lists.
-///
-/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DpskPoolTemplateExpirationType {
-    /// `SPECIFIED_DATE`
-    SpecifiedDate,
-    /// `HOURS_AFTER_TIME`
-    HoursAfterTime,
-    /// `DAYS_AFTER_TIME`
-    DaysAfterTime,
-    /// `WEEKS_AFTER_TIME`
-    WeeksAfterTime,
-    /// `MONTHS_AFTER_TIME`
-    MonthsAfterTime,
-    /// `YEARS_AFTER_TIME`
-    YearsAfterTime,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DpskPoolTemplateExpirationType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::SpecifiedDate => "SPECIFIED_DATE",
-            Self::HoursAfterTime => "HOURS_AFTER_TIME",
-            Self::DaysAfterTime => "DAYS_AFTER_TIME",
-            Self::WeeksAfterTime => "WEEKS_AFTER_TIME",
-            Self::MonthsAfterTime => "MONTHS_AFTER_TIME",
-            Self::YearsAfterTime => "YEARS_AFTER_TIME",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DpskPoolTemplateExpirationType {
-    fn from(s: &str) -> Self {
-        match s {
-            "SPECIFIED_DATE" => Self::SpecifiedDate,
-            "HOURS_AFTER_TIME" => Self::HoursAfterTime,
-            "DAYS_AFTER_TIME" => Self::DaysAfterTime,
-            "WEEKS_AFTER_TIME" => Self::WeeksAfterTime,
-            "MONTHS_AFTER_TIME" => Self::MonthsAfterTime,
-            "YEARS_AFTER_TIME" => Self::YearsAfterTime,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DpskPoolTemplateExpirationType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DpskPoolTemplateExpirationType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskPoolTemplateExpirationType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Dpsk pool template passphrase format: the values the official description lists.
-///
-/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPoolTemplateDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DpskPoolTemplatePassphraseFormat {
-    /// `MOST_SECURED`
-    MostSecured,
-    /// `KEYBOARD_FRIENDLY`
-    KeyboardFriendly,
-    /// `NUMBERS_ONLY`
-    NumbersOnly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DpskPoolTemplatePassphraseFormat {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::MostSecured => "MOST_SECURED",
-            Self::KeyboardFriendly => "KEYBOARD_FRIENDLY",
-            Self::NumbersOnly => "NUMBERS_ONLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DpskPoolTemplatePassphraseFormat {
-    fn from(s: &str) -> Self {
-        match s {
-            "MOST_SECURED" => Self::MostSecured,
-            "KEYBOARD_FRIENDLY" => Self::KeyboardFriendly,
-            "NUMBERS_ONLY" => Self::NumbersOnly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DpskPoolTemplatePassphraseFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DpskPoolTemplatePassphraseFormat {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskPoolTemplatePassphraseFormat {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Dpsk pool template query response, with the fields the official description lists.

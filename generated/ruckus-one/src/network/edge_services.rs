@@ -2062,6 +2062,61 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettingsLoadDistribution {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Ip mode: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IpMode {
+    /// `DHCP`
+    Dhcp,
+    /// `STATIC`
+    Static,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dhcp => "DHCP",
+            Self::Static => "STATIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "DHCP" => Self::Dhcp,
+            "STATIC" => Self::Static,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Lag member, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagMemberDto).
@@ -2141,9 +2196,9 @@ pub struct LagSubInterface {
     /// VLAN (format: int32; minimum: 1).
     pub vlan: i64,
     /// Port type.
-    pub port_type: LagSubInterfacePortType,
+    pub port_type: PortType,
     /// IP mode (default: DHCP).
-    pub ip_mode: Option<LagSubInterfaceIpMode>,
+    pub ip_mode: Option<IpMode>,
     /// IP.
     pub ip: Option<String>,
     /// Subnet.
@@ -2204,7 +2259,7 @@ impl<'de> serde::Deserialize<'de> for LagSubInterface {
 }
 impl LagSubInterface {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(vlan: i64, port_type: LagSubInterfacePortType) -> Self {
+    pub fn new(vlan: i64, port_type: PortType) -> Self {
         Self {
             id: None,
             vlan,
@@ -2224,7 +2279,7 @@ impl LagSubInterface {
         self
     }
     /// Sets `ipMode`.
-    pub fn with_ip_mode(mut self, value: impl Into<LagSubInterfaceIpMode>) -> Self {
+    pub fn with_ip_mode(mut self, value: impl Into<IpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
@@ -2252,124 +2307,6 @@ impl LagSubInterface {
     pub fn with_access_port_enabled(mut self, value: impl Into<bool>) -> Self {
         self.access_port_enabled = Some(value.into());
         self
-    }
-}
-/// Lag sub interface ip mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LagSubInterfaceIpMode {
-    /// `DHCP`
-    Dhcp,
-    /// `STATIC`
-    Static,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LagSubInterfaceIpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dhcp => "DHCP",
-            Self::Static => "STATIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LagSubInterfaceIpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DHCP" => Self::Dhcp,
-            "STATIC" => Self::Static,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LagSubInterfaceIpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LagSubInterfaceIpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LagSubInterfaceIpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Lag sub interface port type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LagSubInterfaceDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LagSubInterfacePortType {
-    /// `WAN`
-    Wan,
-    /// `LAN`
-    Lan,
-    /// `CLUSTER`
-    Cluster,
-    /// `UNCONFIGURED`
-    Unconfigured,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LagSubInterfacePortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wan => "WAN",
-            Self::Lan => "LAN",
-            Self::Cluster => "CLUSTER",
-            Self::Unconfigured => "UNCONFIGURED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LagSubInterfacePortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "WAN" => Self::Wan,
-            "LAN" => Self::Lan,
-            "CLUSTER" => Self::Cluster,
-            "UNCONFIGURED" => Self::Unconfigured,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LagSubInterfacePortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LagSubInterfacePortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LagSubInterfacePortType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Lag sub interface response, with the fields the official description lists.
@@ -2460,9 +2397,9 @@ pub struct LinkAggregationGroup {
     /// Lag members.
     pub lag_members: Option<Vec<LagMember>>,
     /// Port type.
-    pub port_type: LinkAggregationGroupPortType,
+    pub port_type: PortType,
     /// IP mode (default: DHCP).
-    pub ip_mode: Option<LinkAggregationGroupIpMode>,
+    pub ip_mode: Option<IpMode>,
     /// IP.
     pub ip: Option<String>,
     /// Subnet.
@@ -2567,8 +2504,8 @@ pub struct LinkAggregationGroupBuilder {
     lacp_mode: Option<LinkAggregationGroupLacpMode>,
     lacp_timeout: Option<LinkAggregationGroupLacpTimeout>,
     lag_members: Option<Vec<LagMember>>,
-    port_type: Option<LinkAggregationGroupPortType>,
-    ip_mode: Option<LinkAggregationGroupIpMode>,
+    port_type: Option<PortType>,
+    ip_mode: Option<IpMode>,
     ip: Option<String>,
     subnet: Option<String>,
     gateway: Option<String>,
@@ -2615,12 +2552,12 @@ impl LinkAggregationGroupBuilder {
         self
     }
     /// Sets `portType` (required).
-    pub fn port_type(mut self, value: impl Into<LinkAggregationGroupPortType>) -> Self {
+    pub fn port_type(mut self, value: impl Into<PortType>) -> Self {
         self.port_type = Some(value.into());
         self
     }
     /// Sets `ipMode` (optional).
-    pub fn ip_mode(mut self, value: impl Into<LinkAggregationGroupIpMode>) -> Self {
+    pub fn ip_mode(mut self, value: impl Into<IpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
@@ -2703,61 +2640,6 @@ impl LinkAggregationGroupBuilder {
             report_subnet: self.report_subnet,
             additional_fields: std::collections::BTreeMap::new(),
         })
-    }
-}
-/// Link aggregation group ip mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LinkAggregationGroupIpMode {
-    /// `DHCP`
-    Dhcp,
-    /// `STATIC`
-    Static,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LinkAggregationGroupIpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dhcp => "DHCP",
-            Self::Static => "STATIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LinkAggregationGroupIpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DHCP" => Self::Dhcp,
-            "STATIC" => Self::Static,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LinkAggregationGroupIpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LinkAggregationGroupIpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LinkAggregationGroupIpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Link aggregation group lacp mode: the values the official description lists.
@@ -2918,69 +2800,6 @@ impl serde::Serialize for LinkAggregationGroupLagType {
     }
 }
 impl<'de> serde::Deserialize<'de> for LinkAggregationGroupLagType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Link aggregation group port type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml LinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LinkAggregationGroupPortType {
-    /// `WAN`
-    Wan,
-    /// `LAN`
-    Lan,
-    /// `CLUSTER`
-    Cluster,
-    /// `UNCONFIGURED`
-    Unconfigured,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LinkAggregationGroupPortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wan => "WAN",
-            Self::Lan => "LAN",
-            Self::Cluster => "CLUSTER",
-            Self::Unconfigured => "UNCONFIGURED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LinkAggregationGroupPortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "WAN" => Self::Wan,
-            "LAN" => Self::Lan,
-            "CLUSTER" => Self::Cluster,
-            "UNCONFIGURED" => Self::Unconfigured,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LinkAggregationGroupPortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LinkAggregationGroupPortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LinkAggregationGroupPortType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -4406,13 +4225,13 @@ pub struct Port {
     /// Enabled.
     pub enabled: bool,
     /// Port type.
-    pub port_type: PortPortType,
+    pub port_type: PortType,
     /// NAT enabled (default: false).
     pub nat_enabled: Option<bool>,
     /// NAT pools (max_items: 1; min_items: 0).
     pub nat_pools: Option<Vec<NatPool>>,
     /// IP mode (default: DHCP).
-    pub ip_mode: Option<PortIpMode>,
+    pub ip_mode: Option<IpMode>,
     /// IP.
     pub ip: Option<String>,
     /// Subnet.
@@ -4510,10 +4329,10 @@ pub struct PortBuilder {
     interface_name: Option<String>,
     mac: Option<String>,
     enabled: Option<bool>,
-    port_type: Option<PortPortType>,
+    port_type: Option<PortType>,
     nat_enabled: Option<bool>,
     nat_pools: Option<Vec<NatPool>>,
-    ip_mode: Option<PortIpMode>,
+    ip_mode: Option<IpMode>,
     ip: Option<String>,
     subnet: Option<String>,
     gateway: Option<String>,
@@ -4550,7 +4369,7 @@ impl PortBuilder {
         self
     }
     /// Sets `portType` (required).
-    pub fn port_type(mut self, value: impl Into<PortPortType>) -> Self {
+    pub fn port_type(mut self, value: impl Into<PortType>) -> Self {
         self.port_type = Some(value.into());
         self
     }
@@ -4565,7 +4384,7 @@ impl PortBuilder {
         self
     }
     /// Sets `ipMode` (optional).
-    pub fn ip_mode(mut self, value: impl Into<PortIpMode>) -> Self {
+    pub fn ip_mode(mut self, value: impl Into<IpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
@@ -4690,124 +4509,6 @@ impl PortConfig {
         self
     }
 }
-/// Port ip mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortIpMode {
-    /// `DHCP`
-    Dhcp,
-    /// `STATIC`
-    Static,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortIpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dhcp => "DHCP",
-            Self::Static => "STATIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortIpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DHCP" => Self::Dhcp,
-            "STATIC" => Self::Static,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortIpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortIpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortIpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port port type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortPortType {
-    /// `WAN`
-    Wan,
-    /// `LAN`
-    Lan,
-    /// `CLUSTER`
-    Cluster,
-    /// `UNCONFIGURED`
-    Unconfigured,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortPortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wan => "WAN",
-            Self::Lan => "LAN",
-            Self::Cluster => "CLUSTER",
-            Self::Unconfigured => "UNCONFIGURED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortPortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "WAN" => Self::Wan,
-            "LAN" => Self::Lan,
-            "CLUSTER" => Self::Cluster,
-            "UNCONFIGURED" => Self::Unconfigured,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortPortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortPortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortPortType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Port sub interface response, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortSubInterfaceResponseDto).
@@ -4873,6 +4574,69 @@ impl PortSubInterfaceResponse {
             sub_interfaces,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+}
+/// Port type: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PortDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortType {
+    /// `WAN`
+    Wan,
+    /// `LAN`
+    Lan,
+    /// `CLUSTER`
+    Cluster,
+    /// `UNCONFIGURED`
+    Unconfigured,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Wan => "WAN",
+            Self::Lan => "LAN",
+            Self::Cluster => "CLUSTER",
+            Self::Unconfigured => "UNCONFIGURED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortType {
+    fn from(s: &str) -> Self {
+        match s {
+            "WAN" => Self::Wan,
+            "LAN" => Self::Lan,
+            "CLUSTER" => Self::Cluster,
+            "UNCONFIGURED" => Self::Unconfigured,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Query response edge sd lan status, with the fields the official description lists.
@@ -5228,9 +4992,9 @@ pub struct SubInterface {
     /// VLAN (format: int32).
     pub vlan: i64,
     /// Port type.
-    pub port_type: SubInterfacePortType,
+    pub port_type: PortType,
     /// IP mode (default: DHCP).
-    pub ip_mode: Option<SubInterfaceIpMode>,
+    pub ip_mode: Option<IpMode>,
     /// IP.
     pub ip: Option<String>,
     /// Subnet.
@@ -5291,7 +5055,7 @@ impl<'de> serde::Deserialize<'de> for SubInterface {
 }
 impl SubInterface {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(vlan: i64, port_type: SubInterfacePortType) -> Self {
+    pub fn new(vlan: i64, port_type: PortType) -> Self {
         Self {
             id: None,
             vlan,
@@ -5311,7 +5075,7 @@ impl SubInterface {
         self
     }
     /// Sets `ipMode`.
-    pub fn with_ip_mode(mut self, value: impl Into<SubInterfaceIpMode>) -> Self {
+    pub fn with_ip_mode(mut self, value: impl Into<IpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
@@ -5341,124 +5105,6 @@ impl SubInterface {
         self
     }
 }
-/// Sub interface ip mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SubInterfaceIpMode {
-    /// `DHCP`
-    Dhcp,
-    /// `STATIC`
-    Static,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SubInterfaceIpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dhcp => "DHCP",
-            Self::Static => "STATIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SubInterfaceIpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DHCP" => Self::Dhcp,
-            "STATIC" => Self::Static,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SubInterfaceIpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SubInterfaceIpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SubInterfaceIpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Sub interface port type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SubInterfacePortType {
-    /// `WAN`
-    Wan,
-    /// `LAN`
-    Lan,
-    /// `CLUSTER`
-    Cluster,
-    /// `UNCONFIGURED`
-    Unconfigured,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SubInterfacePortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wan => "WAN",
-            Self::Lan => "LAN",
-            Self::Cluster => "CLUSTER",
-            Self::Unconfigured => "UNCONFIGURED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SubInterfacePortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "WAN" => Self::Wan,
-            "LAN" => Self::Lan,
-            "CLUSTER" => Self::Cluster,
-            "UNCONFIGURED" => Self::Unconfigured,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SubInterfacePortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SubInterfacePortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SubInterfacePortType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Sub interface response, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto).
@@ -5472,9 +5118,9 @@ pub struct SubInterfaceResponse {
     /// VLAN (format: int32).
     pub vlan: i64,
     /// Port type.
-    pub port_type: SubInterfaceResponsePortType,
+    pub port_type: PortType,
     /// IP mode (default: DHCP).
-    pub ip_mode: Option<SubInterfaceResponseIpMode>,
+    pub ip_mode: Option<IpMode>,
     /// IP.
     pub ip: Option<String>,
     /// Subnet.
@@ -5539,7 +5185,7 @@ impl<'de> serde::Deserialize<'de> for SubInterfaceResponse {
 }
 impl SubInterfaceResponse {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(vlan: i64, port_type: SubInterfaceResponsePortType) -> Self {
+    pub fn new(vlan: i64, port_type: PortType) -> Self {
         Self {
             id: None,
             vlan,
@@ -5560,7 +5206,7 @@ impl SubInterfaceResponse {
         self
     }
     /// Sets `ipMode`.
-    pub fn with_ip_mode(mut self, value: impl Into<SubInterfaceResponseIpMode>) -> Self {
+    pub fn with_ip_mode(mut self, value: impl Into<IpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
@@ -5593,124 +5239,6 @@ impl SubInterfaceResponse {
     pub fn with_interface_name(mut self, value: impl Into<String>) -> Self {
         self.interface_name = Some(value.into());
         self
-    }
-}
-/// Sub interface response ip mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SubInterfaceResponseIpMode {
-    /// `DHCP`
-    Dhcp,
-    /// `STATIC`
-    Static,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SubInterfaceResponseIpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dhcp => "DHCP",
-            Self::Static => "STATIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SubInterfaceResponseIpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DHCP" => Self::Dhcp,
-            "STATIC" => Self::Static,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SubInterfaceResponseIpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SubInterfaceResponseIpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SubInterfaceResponseIpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Sub interface response port type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml SubInterfaceResponseDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SubInterfaceResponsePortType {
-    /// `WAN`
-    Wan,
-    /// `LAN`
-    Lan,
-    /// `CLUSTER`
-    Cluster,
-    /// `UNCONFIGURED`
-    Unconfigured,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SubInterfaceResponsePortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wan => "WAN",
-            Self::Lan => "LAN",
-            Self::Cluster => "CLUSTER",
-            Self::Unconfigured => "UNCONFIGURED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SubInterfaceResponsePortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "WAN" => Self::Wan,
-            "LAN" => Self::Lan,
-            "CLUSTER" => Self::Cluster,
-            "UNCONFIGURED" => Self::Unconfigured,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SubInterfaceResponsePortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SubInterfaceResponsePortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SubInterfaceResponsePortType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Tunneled wlan info, with the fields the official description lists.
@@ -5820,17 +5348,17 @@ pub struct UpdateLinkAggregationGroup {
     /// Description (max_length: 63; min_length: 0).
     pub description: Option<String>,
     /// Lag type (default: LACP).
-    pub lag_type: Option<UpdateLinkAggregationGroupLagType>,
+    pub lag_type: Option<LinkAggregationGroupLagType>,
     /// Lacp mode.
-    pub lacp_mode: UpdateLinkAggregationGroupLacpMode,
+    pub lacp_mode: LinkAggregationGroupLacpMode,
     /// Lacp timeout.
-    pub lacp_timeout: UpdateLinkAggregationGroupLacpTimeout,
+    pub lacp_timeout: LinkAggregationGroupLacpTimeout,
     /// Lag members.
     pub lag_members: Option<Vec<LagMember>>,
     /// Port type.
-    pub port_type: UpdateLinkAggregationGroupPortType,
+    pub port_type: PortType,
     /// IP mode (default: DHCP).
-    pub ip_mode: Option<UpdateLinkAggregationGroupIpMode>,
+    pub ip_mode: Option<IpMode>,
     /// IP.
     pub ip: Option<String>,
     /// Subnet.
@@ -5923,12 +5451,12 @@ impl UpdateLinkAggregationGroup {
 #[must_use = "a builder does nothing until `build` is called"]
 pub struct UpdateLinkAggregationGroupBuilder {
     description: Option<String>,
-    lag_type: Option<UpdateLinkAggregationGroupLagType>,
-    lacp_mode: Option<UpdateLinkAggregationGroupLacpMode>,
-    lacp_timeout: Option<UpdateLinkAggregationGroupLacpTimeout>,
+    lag_type: Option<LinkAggregationGroupLagType>,
+    lacp_mode: Option<LinkAggregationGroupLacpMode>,
+    lacp_timeout: Option<LinkAggregationGroupLacpTimeout>,
     lag_members: Option<Vec<LagMember>>,
-    port_type: Option<UpdateLinkAggregationGroupPortType>,
-    ip_mode: Option<UpdateLinkAggregationGroupIpMode>,
+    port_type: Option<PortType>,
+    ip_mode: Option<IpMode>,
     ip: Option<String>,
     subnet: Option<String>,
     gateway: Option<String>,
@@ -5945,25 +5473,19 @@ impl UpdateLinkAggregationGroupBuilder {
         self
     }
     /// Sets `lagType` (optional).
-    pub fn lag_type(
-        mut self,
-        value: impl Into<UpdateLinkAggregationGroupLagType>,
-    ) -> Self {
+    pub fn lag_type(mut self, value: impl Into<LinkAggregationGroupLagType>) -> Self {
         self.lag_type = Some(value.into());
         self
     }
     /// Sets `lacpMode` (required).
-    pub fn lacp_mode(
-        mut self,
-        value: impl Into<UpdateLinkAggregationGroupLacpMode>,
-    ) -> Self {
+    pub fn lacp_mode(mut self, value: impl Into<LinkAggregationGroupLacpMode>) -> Self {
         self.lacp_mode = Some(value.into());
         self
     }
     /// Sets `lacpTimeout` (required).
     pub fn lacp_timeout(
         mut self,
-        value: impl Into<UpdateLinkAggregationGroupLacpTimeout>,
+        value: impl Into<LinkAggregationGroupLacpTimeout>,
     ) -> Self {
         self.lacp_timeout = Some(value.into());
         self
@@ -5974,18 +5496,12 @@ impl UpdateLinkAggregationGroupBuilder {
         self
     }
     /// Sets `portType` (required).
-    pub fn port_type(
-        mut self,
-        value: impl Into<UpdateLinkAggregationGroupPortType>,
-    ) -> Self {
+    pub fn port_type(mut self, value: impl Into<PortType>) -> Self {
         self.port_type = Some(value.into());
         self
     }
     /// Sets `ipMode` (optional).
-    pub fn ip_mode(
-        mut self,
-        value: impl Into<UpdateLinkAggregationGroupIpMode>,
-    ) -> Self {
+    pub fn ip_mode(mut self, value: impl Into<IpMode>) -> Self {
         self.ip_mode = Some(value.into());
         self
     }
@@ -6055,289 +5571,6 @@ impl UpdateLinkAggregationGroupBuilder {
             lag_enabled: self.lag_enabled.ok_or(missing("lagEnabled"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
-    }
-}
-/// Update link aggregation group ip mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpdateLinkAggregationGroupIpMode {
-    /// `DHCP`
-    Dhcp,
-    /// `STATIC`
-    Static,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpdateLinkAggregationGroupIpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dhcp => "DHCP",
-            Self::Static => "STATIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpdateLinkAggregationGroupIpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DHCP" => Self::Dhcp,
-            "STATIC" => Self::Static,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpdateLinkAggregationGroupIpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpdateLinkAggregationGroupIpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupIpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Update link aggregation group lacp mode: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpdateLinkAggregationGroupLacpMode {
-    /// `ACTIVE`
-    Active,
-    /// `PASSIVE`
-    Passive,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpdateLinkAggregationGroupLacpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "ACTIVE",
-            Self::Passive => "PASSIVE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpdateLinkAggregationGroupLacpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "ACTIVE" => Self::Active,
-            "PASSIVE" => Self::Passive,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpdateLinkAggregationGroupLacpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpdateLinkAggregationGroupLacpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupLacpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Update link aggregation group lacp timeout: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpdateLinkAggregationGroupLacpTimeout {
-    /// `SHORT`
-    Short,
-    /// `LONG`
-    Long,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpdateLinkAggregationGroupLacpTimeout {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Short => "SHORT",
-            Self::Long => "LONG",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpdateLinkAggregationGroupLacpTimeout {
-    fn from(s: &str) -> Self {
-        match s {
-            "SHORT" => Self::Short,
-            "LONG" => Self::Long,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpdateLinkAggregationGroupLacpTimeout {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpdateLinkAggregationGroupLacpTimeout {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupLacpTimeout {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Update link aggregation group lag type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpdateLinkAggregationGroupLagType {
-    /// `STATIC`
-    Static,
-    /// `LACP`
-    Lacp,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpdateLinkAggregationGroupLagType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Static => "STATIC",
-            Self::Lacp => "LACP",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpdateLinkAggregationGroupLagType {
-    fn from(s: &str) -> Self {
-        match s {
-            "STATIC" => Self::Static,
-            "LACP" => Self::Lacp,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpdateLinkAggregationGroupLagType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpdateLinkAggregationGroupLagType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupLagType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Update link aggregation group port type: the values the official description lists.
-///
-/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateLinkAggregationGroupDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpdateLinkAggregationGroupPortType {
-    /// `WAN`
-    Wan,
-    /// `LAN`
-    Lan,
-    /// `CLUSTER`
-    Cluster,
-    /// `UNCONFIGURED`
-    Unconfigured,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpdateLinkAggregationGroupPortType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wan => "WAN",
-            Self::Lan => "LAN",
-            Self::Cluster => "CLUSTER",
-            Self::Unconfigured => "UNCONFIGURED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpdateLinkAggregationGroupPortType {
-    fn from(s: &str) -> Self {
-        match s {
-            "WAN" => Self::Wan,
-            "LAN" => Self::Lan,
-            "CLUSTER" => Self::Cluster,
-            "UNCONFIGURED" => Self::Unconfigured,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpdateLinkAggregationGroupPortType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpdateLinkAggregationGroupPortType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpdateLinkAggregationGroupPortType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Virtual ip, with the fields the official description lists.

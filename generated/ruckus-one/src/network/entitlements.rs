@@ -14,7 +14,7 @@
 #[non_exhaustive]
 pub struct AlmExtraEntitlementInfo {
     /// License type.
-    pub license_type: Option<AlmExtraEntitlementInfoLicenseType>,
+    pub license_type: Option<LicenseType>,
     /// Remaining quantity.
     pub remaining_quantity: Option<i64>,
     /// So ent quantity.
@@ -84,10 +84,7 @@ impl AlmExtraEntitlementInfo {
         }
     }
     /// Sets `licenseType`.
-    pub fn with_license_type(
-        mut self,
-        value: impl Into<AlmExtraEntitlementInfoLicenseType>,
-    ) -> Self {
+    pub fn with_license_type(mut self, value: impl Into<LicenseType>) -> Self {
         self.license_type = Some(value.into());
         self
     }
@@ -117,77 +114,6 @@ impl AlmExtraEntitlementInfo {
         self
     }
 }
-/// Alm extra entitlement info license type: the values the official description lists.
-///
-/// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AlmExtraEntitlementInfoLicenseType {
-    /// `UNKNOWN`
-    Unknown2,
-    /// `APSW`
-    Apsw,
-    /// `URLF`
-    Urlf,
-    /// `EDGE_SECS`
-    EdgeSecs,
-    /// `EDGE_SECL`
-    EdgeSecl,
-    /// `SLTN_TOKEN`
-    SltnToken,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl AlmExtraEntitlementInfoLicenseType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unknown2 => "UNKNOWN",
-            Self::Apsw => "APSW",
-            Self::Urlf => "URLF",
-            Self::EdgeSecs => "EDGE_SECS",
-            Self::EdgeSecl => "EDGE_SECL",
-            Self::SltnToken => "SLTN_TOKEN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for AlmExtraEntitlementInfoLicenseType {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNKNOWN" => Self::Unknown2,
-            "APSW" => Self::Apsw,
-            "URLF" => Self::Urlf,
-            "EDGE_SECS" => Self::EdgeSecs,
-            "EDGE_SECL" => Self::EdgeSecl,
-            "SLTN_TOKEN" => Self::SltnToken,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for AlmExtraEntitlementInfoLicenseType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for AlmExtraEntitlementInfoLicenseType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for AlmExtraEntitlementInfoLicenseType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Assignment, with the fields the official description lists.
 ///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
@@ -203,7 +129,7 @@ pub struct Assignment {
     /// Msp ec tenant ID.
     pub msp_ec_tenant_id: Option<String>,
     /// Device type.
-    pub device_type: Option<AssignmentDeviceType>,
+    pub device_type: Option<DeviceType>,
     /// Device sub type.
     pub device_sub_type: Option<String>,
     /// Quantity.
@@ -334,7 +260,7 @@ impl Assignment {
         self
     }
     /// Sets `deviceType`.
-    pub fn with_device_type(mut self, value: impl Into<AssignmentDeviceType>) -> Self {
+    pub fn with_device_type(mut self, value: impl Into<DeviceType>) -> Self {
         self.device_type = Some(value.into());
         self
     }
@@ -413,7 +339,7 @@ impl Assignment {
 #[non_exhaustive]
 pub struct AssignmentAcxRequest {
     /// Device type.
-    pub device_type: AssignmentAcxRequestDeviceType,
+    pub device_type: DeviceType,
     /// Quantity.
     pub quantity: i64,
     /// Use temporary msp entitlement.
@@ -460,7 +386,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentAcxRequest {
 }
 impl AssignmentAcxRequest {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(device_type: AssignmentAcxRequestDeviceType, quantity: i64) -> Self {
+    pub fn new(device_type: DeviceType, quantity: i64) -> Self {
         Self {
             device_type,
             quantity,
@@ -478,140 +404,6 @@ impl AssignmentAcxRequest {
     pub fn with_device_sub_type(mut self, value: impl Into<String>) -> Self {
         self.device_sub_type = Some(value.into());
         self
-    }
-}
-/// Assignment acx request device type: the values the official description lists.
-///
-/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentACXRequest (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AssignmentAcxRequestDeviceType {
-    /// `MSP_WIFI`
-    MspWifi,
-    /// `MSP_SWITCH`
-    MspSwitch,
-    /// `MSP_EDGE`
-    MspEdge,
-    /// `MSP_APSW`
-    MspApsw,
-    /// `MSP_SLTN_TOKEN`
-    MspSltnToken,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl AssignmentAcxRequestDeviceType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::MspWifi => "MSP_WIFI",
-            Self::MspSwitch => "MSP_SWITCH",
-            Self::MspEdge => "MSP_EDGE",
-            Self::MspApsw => "MSP_APSW",
-            Self::MspSltnToken => "MSP_SLTN_TOKEN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for AssignmentAcxRequestDeviceType {
-    fn from(s: &str) -> Self {
-        match s {
-            "MSP_WIFI" => Self::MspWifi,
-            "MSP_SWITCH" => Self::MspSwitch,
-            "MSP_EDGE" => Self::MspEdge,
-            "MSP_APSW" => Self::MspApsw,
-            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for AssignmentAcxRequestDeviceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for AssignmentAcxRequestDeviceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for AssignmentAcxRequestDeviceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Assignment device type: the values the official description lists.
-///
-/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AssignmentDeviceType {
-    /// `MSP_WIFI`
-    MspWifi,
-    /// `MSP_SWITCH`
-    MspSwitch,
-    /// `MSP_EDGE`
-    MspEdge,
-    /// `MSP_APSW`
-    MspApsw,
-    /// `MSP_SLTN_TOKEN`
-    MspSltnToken,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl AssignmentDeviceType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::MspWifi => "MSP_WIFI",
-            Self::MspSwitch => "MSP_SWITCH",
-            Self::MspEdge => "MSP_EDGE",
-            Self::MspApsw => "MSP_APSW",
-            Self::MspSltnToken => "MSP_SLTN_TOKEN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for AssignmentDeviceType {
-    fn from(s: &str) -> Self {
-        match s {
-            "MSP_WIFI" => Self::MspWifi,
-            "MSP_SWITCH" => Self::MspSwitch,
-            "MSP_EDGE" => Self::MspEdge,
-            "MSP_APSW" => Self::MspApsw,
-            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for AssignmentDeviceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for AssignmentDeviceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for AssignmentDeviceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Assignment operation response, with the fields the official description lists.
@@ -946,7 +738,7 @@ impl<'de> serde::Deserialize<'de> for AssignmentStatus {
 #[non_exhaustive]
 pub struct AssignmentSummary {
     /// Device type.
-    pub device_type: Option<AssignmentSummaryDeviceType>,
+    pub device_type: Option<DeviceType>,
     /// Device sub type.
     pub device_sub_type: Option<String>,
     /// Quantity.
@@ -1024,10 +816,7 @@ impl AssignmentSummary {
         }
     }
     /// Sets `deviceType`.
-    pub fn with_device_type(
-        mut self,
-        value: impl Into<AssignmentSummaryDeviceType>,
-    ) -> Self {
+    pub fn with_device_type(mut self, value: impl Into<DeviceType>) -> Self {
         self.device_type = Some(value.into());
         self
     }
@@ -1071,73 +860,6 @@ impl AssignmentSummary {
     ) -> Self {
         self.license_type = Some(value.into());
         self
-    }
-}
-/// Assignment summary device type: the values the official description lists.
-///
-/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AssignmentSummary (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AssignmentSummaryDeviceType {
-    /// `MSP_WIFI`
-    MspWifi,
-    /// `MSP_SWITCH`
-    MspSwitch,
-    /// `MSP_EDGE`
-    MspEdge,
-    /// `MSP_APSW`
-    MspApsw,
-    /// `MSP_SLTN_TOKEN`
-    MspSltnToken,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl AssignmentSummaryDeviceType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::MspWifi => "MSP_WIFI",
-            Self::MspSwitch => "MSP_SWITCH",
-            Self::MspEdge => "MSP_EDGE",
-            Self::MspApsw => "MSP_APSW",
-            Self::MspSltnToken => "MSP_SLTN_TOKEN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for AssignmentSummaryDeviceType {
-    fn from(s: &str) -> Self {
-        match s {
-            "MSP_WIFI" => Self::MspWifi,
-            "MSP_SWITCH" => Self::MspSwitch,
-            "MSP_EDGE" => Self::MspEdge,
-            "MSP_APSW" => Self::MspApsw,
-            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for AssignmentSummaryDeviceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for AssignmentSummaryDeviceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for AssignmentSummaryDeviceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Assignment summary license type: the values the official description lists.
@@ -1373,7 +1095,7 @@ pub struct BannerInformation {
     /// Type.
     pub type_: Option<String>,
     /// Device type.
-    pub device_type: Option<BannerInformationDeviceType>,
+    pub device_type: Option<DeviceType>,
     /// Multiple license.
     pub multiple_license: Option<bool>,
     /// Effect date (format: date-time).
@@ -1458,10 +1180,7 @@ impl BannerInformation {
         self
     }
     /// Sets `deviceType`.
-    pub fn with_device_type(
-        mut self,
-        value: impl Into<BannerInformationDeviceType>,
-    ) -> Self {
+    pub fn with_device_type(mut self, value: impl Into<DeviceType>) -> Self {
         self.device_type = Some(value.into());
         self
     }
@@ -1502,73 +1221,6 @@ impl BannerInformation {
     ) -> Self {
         self.alm_extra_entitlement_info_dto = Some(value.into());
         self
-    }
-}
-/// Banner information device type: the values the official description lists.
-///
-/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml BannerInformation (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum BannerInformationDeviceType {
-    /// `MSP_WIFI`
-    MspWifi,
-    /// `MSP_SWITCH`
-    MspSwitch,
-    /// `MSP_EDGE`
-    MspEdge,
-    /// `MSP_APSW`
-    MspApsw,
-    /// `MSP_SLTN_TOKEN`
-    MspSltnToken,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl BannerInformationDeviceType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::MspWifi => "MSP_WIFI",
-            Self::MspSwitch => "MSP_SWITCH",
-            Self::MspEdge => "MSP_EDGE",
-            Self::MspApsw => "MSP_APSW",
-            Self::MspSltnToken => "MSP_SLTN_TOKEN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for BannerInformationDeviceType {
-    fn from(s: &str) -> Self {
-        match s {
-            "MSP_WIFI" => Self::MspWifi,
-            "MSP_SWITCH" => Self::MspSwitch,
-            "MSP_EDGE" => Self::MspEdge,
-            "MSP_APSW" => Self::MspApsw,
-            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for BannerInformationDeviceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for BannerInformationDeviceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for BannerInformationDeviceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// License type of a banner (also the banner list's `licenseType` filter). The document names the value added in a release; the official description lists the others. Values not listed are kept as received.
@@ -1709,6 +1361,73 @@ impl CreateAssignmentRequest {
         }
     }
 }
+/// Device type: the values the official description lists.
+///
+/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml Assignment (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DeviceType {
+    /// `MSP_WIFI`
+    MspWifi,
+    /// `MSP_SWITCH`
+    MspSwitch,
+    /// `MSP_EDGE`
+    MspEdge,
+    /// `MSP_APSW`
+    MspApsw,
+    /// `MSP_SLTN_TOKEN`
+    MspSltnToken,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DeviceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::MspWifi => "MSP_WIFI",
+            Self::MspSwitch => "MSP_SWITCH",
+            Self::MspEdge => "MSP_EDGE",
+            Self::MspApsw => "MSP_APSW",
+            Self::MspSltnToken => "MSP_SLTN_TOKEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DeviceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "MSP_WIFI" => Self::MspWifi,
+            "MSP_SWITCH" => Self::MspSwitch,
+            "MSP_EDGE" => Self::MspEdge,
+            "MSP_APSW" => Self::MspApsw,
+            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DeviceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DeviceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DeviceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Entitlement, with the fields the official description lists.
 ///
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement).
@@ -1726,7 +1445,7 @@ pub struct Entitlement {
     /// External ID.
     pub external_id: Option<String>,
     /// Device type.
-    pub device_type: Option<EntitlementDeviceType>,
+    pub device_type: Option<LicenseBannerDeviceType>,
     /// Effective date (format: date-time).
     pub effective_date: Option<String>,
     /// Expiration date (format: date-time).
@@ -1746,7 +1465,7 @@ pub struct Entitlement {
     /// Alm.
     pub alm: Option<bool>,
     /// Alm license type.
-    pub alm_license_type: Option<EntitlementAlmLicenseType>,
+    pub alm_license_type: Option<LicenseType>,
     /// Alm activation ID.
     pub alm_activation_id: Option<String>,
     /// Alm so ent quantity.
@@ -1900,7 +1619,10 @@ impl Entitlement {
         self
     }
     /// Sets `deviceType`.
-    pub fn with_device_type(mut self, value: impl Into<EntitlementDeviceType>) -> Self {
+    pub fn with_device_type(
+        mut self,
+        value: impl Into<LicenseBannerDeviceType>,
+    ) -> Self {
         self.device_type = Some(value.into());
         self
     }
@@ -1950,10 +1672,7 @@ impl Entitlement {
         self
     }
     /// Sets `almLicenseType`.
-    pub fn with_alm_license_type(
-        mut self,
-        value: impl Into<EntitlementAlmLicenseType>,
-    ) -> Self {
+    pub fn with_alm_license_type(mut self, value: impl Into<LicenseType>) -> Self {
         self.alm_license_type = Some(value.into());
         self
     }
@@ -2017,7 +1736,7 @@ impl Entitlement {
 #[non_exhaustive]
 pub struct EntitlementAlmExtraEntitlementInfo {
     /// License type.
-    pub license_type: Option<EntitlementAlmExtraEntitlementInfoLicenseType>,
+    pub license_type: Option<AssignmentSummaryLicenseType>,
     /// Remaining quantity.
     pub remaining_quantity: Option<i64>,
     /// So ent quantity.
@@ -2077,7 +1796,7 @@ impl EntitlementAlmExtraEntitlementInfo {
     /// Sets `licenseType`.
     pub fn with_license_type(
         mut self,
-        value: impl Into<EntitlementAlmExtraEntitlementInfoLicenseType>,
+        value: impl Into<AssignmentSummaryLicenseType>,
     ) -> Self {
         self.license_type = Some(value.into());
         self
@@ -2091,196 +1810,6 @@ impl EntitlementAlmExtraEntitlementInfo {
     pub fn with_so_ent_quantity(mut self, value: impl Into<i64>) -> Self {
         self.so_ent_quantity = Some(value.into());
         self
-    }
-}
-/// Entitlement alm extra entitlement info license type: the values the official description lists.
-///
-/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml AlmExtraEntitlementInfoDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum EntitlementAlmExtraEntitlementInfoLicenseType {
-    /// `MSP_WIFI`
-    MspWifi,
-    /// `MSP_WIFI_TEMP`
-    MspWifiTemp,
-    /// `MSP_ICX`
-    MspIcx,
-    /// `MSP_ICX71L`
-    MspIcx71l,
-    /// `MSP_ICX71`
-    MspIcx71,
-    /// `MSP_ICX75`
-    MspIcx75,
-    /// `MSP_ICX76`
-    MspIcx76,
-    /// `MSP_ICX78`
-    MspIcx78,
-    /// `MSP_ICX_ANY`
-    MspIcxAny,
-    /// `MSP_EDGE`
-    MspEdge,
-    /// `MSP_EDGE_TEMP`
-    MspEdgeTemp,
-    /// `MSP_APSW`
-    MspApsw,
-    /// `MSP_APSW_TEMP`
-    MspApswTemp,
-    /// `MSP_URLF`
-    MspUrlf,
-    /// `MSP_EDGE_SECL`
-    MspEdgeSecl,
-    /// `MSP_EDGE_SELS`
-    MspEdgeSels,
-    /// `MSP_SLTN_TOKEN`
-    MspSltnToken,
-    /// `MSP_SLTN_TOKEN_TEMP`
-    MspSltnTokenTemp,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl EntitlementAlmExtraEntitlementInfoLicenseType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::MspWifi => "MSP_WIFI",
-            Self::MspWifiTemp => "MSP_WIFI_TEMP",
-            Self::MspIcx => "MSP_ICX",
-            Self::MspIcx71l => "MSP_ICX71L",
-            Self::MspIcx71 => "MSP_ICX71",
-            Self::MspIcx75 => "MSP_ICX75",
-            Self::MspIcx76 => "MSP_ICX76",
-            Self::MspIcx78 => "MSP_ICX78",
-            Self::MspIcxAny => "MSP_ICX_ANY",
-            Self::MspEdge => "MSP_EDGE",
-            Self::MspEdgeTemp => "MSP_EDGE_TEMP",
-            Self::MspApsw => "MSP_APSW",
-            Self::MspApswTemp => "MSP_APSW_TEMP",
-            Self::MspUrlf => "MSP_URLF",
-            Self::MspEdgeSecl => "MSP_EDGE_SECL",
-            Self::MspEdgeSels => "MSP_EDGE_SELS",
-            Self::MspSltnToken => "MSP_SLTN_TOKEN",
-            Self::MspSltnTokenTemp => "MSP_SLTN_TOKEN_TEMP",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for EntitlementAlmExtraEntitlementInfoLicenseType {
-    fn from(s: &str) -> Self {
-        match s {
-            "MSP_WIFI" => Self::MspWifi,
-            "MSP_WIFI_TEMP" => Self::MspWifiTemp,
-            "MSP_ICX" => Self::MspIcx,
-            "MSP_ICX71L" => Self::MspIcx71l,
-            "MSP_ICX71" => Self::MspIcx71,
-            "MSP_ICX75" => Self::MspIcx75,
-            "MSP_ICX76" => Self::MspIcx76,
-            "MSP_ICX78" => Self::MspIcx78,
-            "MSP_ICX_ANY" => Self::MspIcxAny,
-            "MSP_EDGE" => Self::MspEdge,
-            "MSP_EDGE_TEMP" => Self::MspEdgeTemp,
-            "MSP_APSW" => Self::MspApsw,
-            "MSP_APSW_TEMP" => Self::MspApswTemp,
-            "MSP_URLF" => Self::MspUrlf,
-            "MSP_EDGE_SECL" => Self::MspEdgeSecl,
-            "MSP_EDGE_SELS" => Self::MspEdgeSels,
-            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
-            "MSP_SLTN_TOKEN_TEMP" => Self::MspSltnTokenTemp,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for EntitlementAlmExtraEntitlementInfoLicenseType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for EntitlementAlmExtraEntitlementInfoLicenseType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for EntitlementAlmExtraEntitlementInfoLicenseType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Entitlement alm license type: the values the official description lists.
-///
-/// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum EntitlementAlmLicenseType {
-    /// `UNKNOWN`
-    Unknown2,
-    /// `APSW`
-    Apsw,
-    /// `URLF`
-    Urlf,
-    /// `EDGE_SECS`
-    EdgeSecs,
-    /// `EDGE_SECL`
-    EdgeSecl,
-    /// `SLTN_TOKEN`
-    SltnToken,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl EntitlementAlmLicenseType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unknown2 => "UNKNOWN",
-            Self::Apsw => "APSW",
-            Self::Urlf => "URLF",
-            Self::EdgeSecs => "EDGE_SECS",
-            Self::EdgeSecl => "EDGE_SECL",
-            Self::SltnToken => "SLTN_TOKEN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for EntitlementAlmLicenseType {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNKNOWN" => Self::Unknown2,
-            "APSW" => Self::Apsw,
-            "URLF" => Self::Urlf,
-            "EDGE_SECS" => Self::EdgeSecs,
-            "EDGE_SECL" => Self::EdgeSecl,
-            "SLTN_TOKEN" => Self::SltnToken,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for EntitlementAlmLicenseType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for EntitlementAlmLicenseType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for EntitlementAlmLicenseType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// A licensing banner. The document names only the fields changed in releases; other fields are kept as received.
@@ -2353,109 +1882,6 @@ impl EntitlementBanner {
         self
     }
 }
-/// Entitlement device type: the values the official description lists.
-///
-/// Provenance: reference (manage_entitlements_api-0.2.0.yaml Entitlement (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum EntitlementDeviceType {
-    /// `UNASSIGNED_DEVICE_TYPE`
-    UnassignedDeviceType,
-    /// `WIFI`
-    Wifi,
-    /// `LTE`
-    Lte,
-    /// `SWITCH`
-    Switch,
-    /// `ANALYTICS`
-    Analytics,
-    /// `RWG`
-    Rwg,
-    /// `EDGE`
-    Edge,
-    /// `VIRTUAL_EDGE`
-    VirtualEdge,
-    /// `APSW`
-    Apsw,
-    /// `EDGE_SECS`
-    EdgeSecs,
-    /// `EDGE_SECL`
-    EdgeSecl,
-    /// `SLTN_PIN_FOR_IDENTITY`
-    SltnPinForIdentity,
-    /// `SLTN_TOKEN`
-    SltnToken,
-    /// `SLTN_PMS_INTEGRATION`
-    SltnPmsIntegration,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl EntitlementDeviceType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::UnassignedDeviceType => "UNASSIGNED_DEVICE_TYPE",
-            Self::Wifi => "WIFI",
-            Self::Lte => "LTE",
-            Self::Switch => "SWITCH",
-            Self::Analytics => "ANALYTICS",
-            Self::Rwg => "RWG",
-            Self::Edge => "EDGE",
-            Self::VirtualEdge => "VIRTUAL_EDGE",
-            Self::Apsw => "APSW",
-            Self::EdgeSecs => "EDGE_SECS",
-            Self::EdgeSecl => "EDGE_SECL",
-            Self::SltnPinForIdentity => "SLTN_PIN_FOR_IDENTITY",
-            Self::SltnToken => "SLTN_TOKEN",
-            Self::SltnPmsIntegration => "SLTN_PMS_INTEGRATION",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for EntitlementDeviceType {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNASSIGNED_DEVICE_TYPE" => Self::UnassignedDeviceType,
-            "WIFI" => Self::Wifi,
-            "LTE" => Self::Lte,
-            "SWITCH" => Self::Switch,
-            "ANALYTICS" => Self::Analytics,
-            "RWG" => Self::Rwg,
-            "EDGE" => Self::Edge,
-            "VIRTUAL_EDGE" => Self::VirtualEdge,
-            "APSW" => Self::Apsw,
-            "EDGE_SECS" => Self::EdgeSecs,
-            "EDGE_SECL" => Self::EdgeSecl,
-            "SLTN_PIN_FOR_IDENTITY" => Self::SltnPinForIdentity,
-            "SLTN_TOKEN" => Self::SltnToken,
-            "SLTN_PMS_INTEGRATION" => Self::SltnPmsIntegration,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for EntitlementDeviceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for EntitlementDeviceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for EntitlementDeviceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// License banner, with the fields the official description lists.
 ///
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto).
@@ -2481,7 +1907,7 @@ pub struct LicenseBanner {
     /// Device type.
     pub device_type: Option<LicenseBannerDeviceType>,
     /// License type.
-    pub license_type: Option<LicenseBannerLicenseType>,
+    pub license_type: Option<LicenseType>,
     /// Device sub type.
     pub device_sub_type: Option<String>,
     /// Total RA license.
@@ -2608,10 +2034,7 @@ impl LicenseBanner {
         self
     }
     /// Sets `licenseType`.
-    pub fn with_license_type(
-        mut self,
-        value: impl Into<LicenseBannerLicenseType>,
-    ) -> Self {
+    pub fn with_license_type(mut self, value: impl Into<LicenseType>) -> Self {
         self.license_type = Some(value.into());
         self
     }
@@ -2734,77 +2157,6 @@ impl<'de> serde::Deserialize<'de> for LicenseBannerDeviceType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// License banner license type: the values the official description lists.
-///
-/// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LicenseBannerLicenseType {
-    /// `UNKNOWN`
-    Unknown2,
-    /// `APSW`
-    Apsw,
-    /// `URLF`
-    Urlf,
-    /// `EDGE_SECS`
-    EdgeSecs,
-    /// `EDGE_SECL`
-    EdgeSecl,
-    /// `SLTN_TOKEN`
-    SltnToken,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LicenseBannerLicenseType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unknown2 => "UNKNOWN",
-            Self::Apsw => "APSW",
-            Self::Urlf => "URLF",
-            Self::EdgeSecs => "EDGE_SECS",
-            Self::EdgeSecl => "EDGE_SECL",
-            Self::SltnToken => "SLTN_TOKEN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LicenseBannerLicenseType {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNKNOWN" => Self::Unknown2,
-            "APSW" => Self::Apsw,
-            "URLF" => Self::Urlf,
-            "EDGE_SECS" => Self::EdgeSecs,
-            "EDGE_SECL" => Self::EdgeSecl,
-            "SLTN_TOKEN" => Self::SltnToken,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LicenseBannerLicenseType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LicenseBannerLicenseType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LicenseBannerLicenseType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// License banner type: the values the official description lists.
 ///
 /// Provenance: reference (manage_entitlements_api-0.2.0.yaml LicenseBannerDto (inline)).
@@ -2880,6 +2232,77 @@ impl<'de> serde::Deserialize<'de> for LicenseBannerType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// License type: the values the official description lists.
+///
+/// Provenance: reference (manage_entitlements_api-0.2.0.yaml AlmExtraEntitlementInfoDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum LicenseType {
+    /// `UNKNOWN`
+    Unknown2,
+    /// `APSW`
+    Apsw,
+    /// `URLF`
+    Urlf,
+    /// `EDGE_SECS`
+    EdgeSecs,
+    /// `EDGE_SECL`
+    EdgeSecl,
+    /// `SLTN_TOKEN`
+    SltnToken,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl LicenseType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unknown2 => "UNKNOWN",
+            Self::Apsw => "APSW",
+            Self::Urlf => "URLF",
+            Self::EdgeSecs => "EDGE_SECS",
+            Self::EdgeSecl => "EDGE_SECL",
+            Self::SltnToken => "SLTN_TOKEN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for LicenseType {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNKNOWN" => Self::Unknown2,
+            "APSW" => Self::Apsw,
+            "URLF" => Self::Urlf,
+            "EDGE_SECS" => Self::EdgeSecs,
+            "EDGE_SECL" => Self::EdgeSecl,
+            "SLTN_TOKEN" => Self::SltnToken,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for LicenseType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for LicenseType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for LicenseType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Msp entitlement, with the fields the official description lists.
 ///
 /// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement).
@@ -2891,7 +2314,7 @@ pub struct MspEntitlement {
     /// ID.
     pub id: Option<String>,
     /// Device type.
-    pub device_type: Option<MspEntitlementDeviceType>,
+    pub device_type: Option<DeviceType>,
     /// Device sub type.
     pub device_sub_type: Option<String>,
     /// Sku.
@@ -3006,10 +2429,7 @@ impl MspEntitlement {
         self
     }
     /// Sets `deviceType`.
-    pub fn with_device_type(
-        mut self,
-        value: impl Into<MspEntitlementDeviceType>,
-    ) -> Self {
+    pub fn with_device_type(mut self, value: impl Into<DeviceType>) -> Self {
         self.device_type = Some(value.into());
         self
     }
@@ -3077,73 +2497,6 @@ impl MspEntitlement {
     pub fn with_is_trial(mut self, value: impl Into<bool>) -> Self {
         self.is_trial = Some(value.into());
         self
-    }
-}
-/// Msp entitlement device type: the values the official description lists.
-///
-/// Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml MspEntitlement (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum MspEntitlementDeviceType {
-    /// `MSP_WIFI`
-    MspWifi,
-    /// `MSP_SWITCH`
-    MspSwitch,
-    /// `MSP_EDGE`
-    MspEdge,
-    /// `MSP_APSW`
-    MspApsw,
-    /// `MSP_SLTN_TOKEN`
-    MspSltnToken,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl MspEntitlementDeviceType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::MspWifi => "MSP_WIFI",
-            Self::MspSwitch => "MSP_SWITCH",
-            Self::MspEdge => "MSP_EDGE",
-            Self::MspApsw => "MSP_APSW",
-            Self::MspSltnToken => "MSP_SLTN_TOKEN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for MspEntitlementDeviceType {
-    fn from(s: &str) -> Self {
-        match s {
-            "MSP_WIFI" => Self::MspWifi,
-            "MSP_SWITCH" => Self::MspSwitch,
-            "MSP_EDGE" => Self::MspEdge,
-            "MSP_APSW" => Self::MspApsw,
-            "MSP_SLTN_TOKEN" => Self::MspSltnToken,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for MspEntitlementDeviceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for MspEntitlementDeviceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for MspEntitlementDeviceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Msp entitlement status: the values the official description lists.

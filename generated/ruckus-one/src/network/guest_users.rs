@@ -1365,6 +1365,81 @@ impl<'de> serde::Deserialize<'de> for GuestUserExpirationUnit {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Guest user guest user type: the values the official description lists.
+///
+/// Provenance: reference (guest_api-1.7.1.yaml GuestUserV1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum GuestUserGuestUserType {
+    /// `GuestPass`
+    GuestPass,
+    /// `Anonymous`
+    Anonymous,
+    /// `SelfSign`
+    SelfSign,
+    /// `HostGuest`
+    HostGuest,
+    /// `Directory`
+    Directory,
+    /// `SAML`
+    Saml,
+    /// `GuestPass,SelfSign,HostGuest`
+    GuestPassSelfSignHostGuest,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl GuestUserGuestUserType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::GuestPass => "GuestPass",
+            Self::Anonymous => "Anonymous",
+            Self::SelfSign => "SelfSign",
+            Self::HostGuest => "HostGuest",
+            Self::Directory => "Directory",
+            Self::Saml => "SAML",
+            Self::GuestPassSelfSignHostGuest => "GuestPass,SelfSign,HostGuest",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for GuestUserGuestUserType {
+    fn from(s: &str) -> Self {
+        match s {
+            "GuestPass" => Self::GuestPass,
+            "Anonymous" => Self::Anonymous,
+            "SelfSign" => Self::SelfSign,
+            "HostGuest" => Self::HostGuest,
+            "Directory" => Self::Directory,
+            "SAML" => Self::Saml,
+            "GuestPass,SelfSign,HostGuest" => Self::GuestPassSelfSignHostGuest,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for GuestUserGuestUserType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for GuestUserGuestUserType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for GuestUserGuestUserType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Guest user import, with the fields the official description lists.
 ///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserImportV2).
@@ -1673,7 +1748,7 @@ pub struct GuestUserUpdate {
     /// Password (secret: redacted in `Debug`).
     pub password: Option<ruckus_one_runtime::Secret>,
     /// Delivery methods.
-    pub delivery_methods: Option<Vec<GuestUserUpdateDeliveryMethods>>,
+    pub delivery_methods: Option<Vec<GuestUserDeliveryMethods>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -1744,7 +1819,7 @@ impl GuestUserUpdate {
     /// Sets `deliveryMethods`.
     pub fn with_delivery_methods(
         mut self,
-        value: impl Into<Vec<GuestUserUpdateDeliveryMethods>>,
+        value: impl Into<Vec<GuestUserDeliveryMethods>>,
     ) -> Self {
         self.delivery_methods = Some(value.into());
         self
@@ -1805,73 +1880,6 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdateAction {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Guest user update delivery methods: the values the official description lists.
-///
-/// Provenance: reference (guest_api-1.7.1.yaml GuestUserUpdate (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum GuestUserUpdateDeliveryMethods {
-    /// `MAIL`
-    Mail,
-    /// `SMS`
-    Sms,
-    /// `WHATSAPP`
-    Whatsapp,
-    /// `STUB`
-    Stub,
-    /// `PRINT`
-    Print,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl GuestUserUpdateDeliveryMethods {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Mail => "MAIL",
-            Self::Sms => "SMS",
-            Self::Whatsapp => "WHATSAPP",
-            Self::Stub => "STUB",
-            Self::Print => "PRINT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for GuestUserUpdateDeliveryMethods {
-    fn from(s: &str) -> Self {
-        match s {
-            "MAIL" => Self::Mail,
-            "SMS" => Self::Sms,
-            "WHATSAPP" => Self::Whatsapp,
-            "STUB" => Self::Stub,
-            "PRINT" => Self::Print,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for GuestUserUpdateDeliveryMethods {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for GuestUserUpdateDeliveryMethods {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestUserUpdateDeliveryMethods {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Guest user without id, with the fields the official description lists.
 ///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
@@ -1901,9 +1909,9 @@ pub struct GuestUserWithoutId {
     /// SSID.
     pub ssid: Option<String>,
     /// Delivery methods.
-    pub delivery_methods: Vec<GuestUserWithoutIdDeliveryMethods>,
+    pub delivery_methods: Vec<GuestUserDeliveryMethods>,
     /// Guest user type.
-    pub guest_user_type: Option<GuestUserWithoutIdGuestUserType>,
+    pub guest_user_type: Option<GuestUserGuestUserType>,
     /// Expiration.
     pub expiration: GuestUserExpiration,
     /// Password (secret: redacted in `Debug`).
@@ -1992,8 +2000,8 @@ pub struct GuestUserWithoutIdBuilder {
     max_devices: Option<i64>,
     mac_addresses: Option<Vec<String>>,
     ssid: Option<String>,
-    delivery_methods: Option<Vec<GuestUserWithoutIdDeliveryMethods>>,
-    guest_user_type: Option<GuestUserWithoutIdGuestUserType>,
+    delivery_methods: Option<Vec<GuestUserDeliveryMethods>>,
+    guest_user_type: Option<GuestUserGuestUserType>,
     expiration: Option<GuestUserExpiration>,
     password: Option<ruckus_one_runtime::Secret>,
     expiration_date: Option<i64>,
@@ -2052,16 +2060,13 @@ impl GuestUserWithoutIdBuilder {
     /// Sets `deliveryMethods` (required).
     pub fn delivery_methods(
         mut self,
-        value: impl Into<Vec<GuestUserWithoutIdDeliveryMethods>>,
+        value: impl Into<Vec<GuestUserDeliveryMethods>>,
     ) -> Self {
         self.delivery_methods = Some(value.into());
         self
     }
     /// Sets `guestUserType` (optional).
-    pub fn guest_user_type(
-        mut self,
-        value: impl Into<GuestUserWithoutIdGuestUserType>,
-    ) -> Self {
+    pub fn guest_user_type(mut self, value: impl Into<GuestUserGuestUserType>) -> Self {
         self.guest_user_type = Some(value.into());
         self
     }
@@ -2106,148 +2111,6 @@ impl GuestUserWithoutIdBuilder {
             expiration_date: self.expiration_date,
             additional_fields: std::collections::BTreeMap::new(),
         })
-    }
-}
-/// Guest user without id delivery methods: the values the official description lists.
-///
-/// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum GuestUserWithoutIdDeliveryMethods {
-    /// `MAIL`
-    Mail,
-    /// `SMS`
-    Sms,
-    /// `WHATSAPP`
-    Whatsapp,
-    /// `STUB`
-    Stub,
-    /// `PRINT`
-    Print,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl GuestUserWithoutIdDeliveryMethods {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Mail => "MAIL",
-            Self::Sms => "SMS",
-            Self::Whatsapp => "WHATSAPP",
-            Self::Stub => "STUB",
-            Self::Print => "PRINT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for GuestUserWithoutIdDeliveryMethods {
-    fn from(s: &str) -> Self {
-        match s {
-            "MAIL" => Self::Mail,
-            "SMS" => Self::Sms,
-            "WHATSAPP" => Self::Whatsapp,
-            "STUB" => Self::Stub,
-            "PRINT" => Self::Print,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for GuestUserWithoutIdDeliveryMethods {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for GuestUserWithoutIdDeliveryMethods {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestUserWithoutIdDeliveryMethods {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Guest user without id guest user type: the values the official description lists.
-///
-/// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum GuestUserWithoutIdGuestUserType {
-    /// `GuestPass`
-    GuestPass,
-    /// `Anonymous`
-    Anonymous,
-    /// `SelfSign`
-    SelfSign,
-    /// `HostGuest`
-    HostGuest,
-    /// `Directory`
-    Directory,
-    /// `SAML`
-    Saml,
-    /// `GuestPass,SelfSign,HostGuest`
-    GuestPassSelfSignHostGuest,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl GuestUserWithoutIdGuestUserType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::GuestPass => "GuestPass",
-            Self::Anonymous => "Anonymous",
-            Self::SelfSign => "SelfSign",
-            Self::HostGuest => "HostGuest",
-            Self::Directory => "Directory",
-            Self::Saml => "SAML",
-            Self::GuestPassSelfSignHostGuest => "GuestPass,SelfSign,HostGuest",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for GuestUserWithoutIdGuestUserType {
-    fn from(s: &str) -> Self {
-        match s {
-            "GuestPass" => Self::GuestPass,
-            "Anonymous" => Self::Anonymous,
-            "SelfSign" => Self::SelfSign,
-            "HostGuest" => Self::HostGuest,
-            "Directory" => Self::Directory,
-            "SAML" => Self::Saml,
-            "GuestPass,SelfSign,HostGuest" => Self::GuestPassSelfSignHostGuest,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for GuestUserWithoutIdGuestUserType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for GuestUserWithoutIdGuestUserType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestUserWithoutIdGuestUserType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Operation response guest user, with the fields the official description lists.

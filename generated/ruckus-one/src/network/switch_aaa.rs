@@ -88,11 +88,11 @@ pub struct AaaServerView {
     /// Password (secret: redacted in `Debug`).
     pub password: Option<ruckus_one_runtime::Secret>,
     /// Purpose.
-    pub purpose: Option<AaaServerViewPurpose>,
+    pub purpose: Option<super::common::AaaServerPurpose>,
     /// Level.
-    pub level: Option<AaaServerViewLevel>,
+    pub level: Option<super::common::AaaServerLevel>,
     /// Server type.
-    pub server_type: Option<AaaServerViewServerType>,
+    pub server_type: Option<super::common::ServerType>,
     /// Secret (secret: redacted in `Debug`).
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// IP.
@@ -205,19 +205,25 @@ impl AaaServerView {
         self
     }
     /// Sets `purpose`.
-    pub fn with_purpose(mut self, value: impl Into<AaaServerViewPurpose>) -> Self {
+    pub fn with_purpose(
+        mut self,
+        value: impl Into<super::common::AaaServerPurpose>,
+    ) -> Self {
         self.purpose = Some(value.into());
         self
     }
     /// Sets `level`.
-    pub fn with_level(mut self, value: impl Into<AaaServerViewLevel>) -> Self {
+    pub fn with_level(
+        mut self,
+        value: impl Into<super::common::AaaServerLevel>,
+    ) -> Self {
         self.level = Some(value.into());
         self
     }
     /// Sets `serverType`.
     pub fn with_server_type(
         mut self,
-        value: impl Into<AaaServerViewServerType>,
+        value: impl Into<super::common::ServerType>,
     ) -> Self {
         self.server_type = Some(value.into());
         self
@@ -251,207 +257,6 @@ impl AaaServerView {
     pub fn with_synced_password_switch_count(mut self, value: impl Into<i64>) -> Self {
         self.synced_password_switch_count = Some(value.into());
         self
-    }
-}
-/// Aaa server view level: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AaaServerViewLevel {
-    /// `UNSPECIFIED`
-    Unspecified,
-    /// `READ_WRITE`
-    ReadWrite,
-    /// `PORT_CONFIG`
-    PortConfig,
-    /// `READ_ONLY`
-    ReadOnly,
-    /// `LEVEL_NONE`
-    LevelNone,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl AaaServerViewLevel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unspecified => "UNSPECIFIED",
-            Self::ReadWrite => "READ_WRITE",
-            Self::PortConfig => "PORT_CONFIG",
-            Self::ReadOnly => "READ_ONLY",
-            Self::LevelNone => "LEVEL_NONE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for AaaServerViewLevel {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNSPECIFIED" => Self::Unspecified,
-            "READ_WRITE" => Self::ReadWrite,
-            "PORT_CONFIG" => Self::PortConfig,
-            "READ_ONLY" => Self::ReadOnly,
-            "LEVEL_NONE" => Self::LevelNone,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for AaaServerViewLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for AaaServerViewLevel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for AaaServerViewLevel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Aaa server view purpose: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AaaServerViewPurpose {
-    /// `UNSPECIFIED`
-    Unspecified,
-    /// `DEFAULT`
-    Default,
-    /// `AUTHENTICATION_ONLY`
-    AuthenticationOnly,
-    /// `AUTHORIZATION_ONLY`
-    AuthorizationOnly,
-    /// `ACCOUNTING_ONLY`
-    AccountingOnly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl AaaServerViewPurpose {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unspecified => "UNSPECIFIED",
-            Self::Default => "DEFAULT",
-            Self::AuthenticationOnly => "AUTHENTICATION_ONLY",
-            Self::AuthorizationOnly => "AUTHORIZATION_ONLY",
-            Self::AccountingOnly => "ACCOUNTING_ONLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for AaaServerViewPurpose {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNSPECIFIED" => Self::Unspecified,
-            "DEFAULT" => Self::Default,
-            "AUTHENTICATION_ONLY" => Self::AuthenticationOnly,
-            "AUTHORIZATION_ONLY" => Self::AuthorizationOnly,
-            "ACCOUNTING_ONLY" => Self::AccountingOnly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for AaaServerViewPurpose {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for AaaServerViewPurpose {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for AaaServerViewPurpose {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Aaa server view server type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml AaaServerViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AaaServerViewServerType {
-    /// `__NULL`
-    Null,
-    /// `RADIUS`
-    Radius,
-    /// `TACACS_PLUS`
-    TacacsPlus,
-    /// `LOCAL`
-    Local,
-    /// `NONE_TYPE`
-    NoneType,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl AaaServerViewServerType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Radius => "RADIUS",
-            Self::TacacsPlus => "TACACS_PLUS",
-            Self::Local => "LOCAL",
-            Self::NoneType => "NONE_TYPE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for AaaServerViewServerType {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "RADIUS" => Self::Radius,
-            "TACACS_PLUS" => Self::TacacsPlus,
-            "LOCAL" => Self::Local,
-            "NONE_TYPE" => Self::NoneType,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for AaaServerViewServerType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for AaaServerViewServerType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for AaaServerViewServerType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Switch AAA: the 9 operations of this area of the Network management API.

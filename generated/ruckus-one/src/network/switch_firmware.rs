@@ -236,7 +236,7 @@ impl ChangeScheduleV1 {
 #[non_exhaustive]
 pub struct ModelCurrentVersionView {
     /// Model group.
-    pub model_group: Option<ModelCurrentVersionViewModelGroup>,
+    pub model_group: Option<ModelGroup>,
     /// Versions.
     pub versions: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -286,10 +286,7 @@ impl ModelCurrentVersionView {
         }
     }
     /// Sets `modelGroup`.
-    pub fn with_model_group(
-        mut self,
-        value: impl Into<ModelCurrentVersionViewModelGroup>,
-    ) -> Self {
+    pub fn with_model_group(mut self, value: impl Into<ModelGroup>) -> Self {
         self.model_group = Some(value.into());
         self
     }
@@ -299,15 +296,15 @@ impl ModelCurrentVersionView {
         self
     }
 }
-/// Model current version view model group: the values the official description lists.
+/// Model group: the values the official description lists.
 ///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ModelCurrentVersionViewV1001 (inline)).
+/// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001 (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum ModelCurrentVersionViewModelGroup {
+pub enum ModelGroup {
     /// `ICX71`
     Icx71,
     /// `ICX7X`
@@ -321,7 +318,7 @@ pub enum ModelCurrentVersionViewModelGroup {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-impl ModelCurrentVersionViewModelGroup {
+impl ModelGroup {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
@@ -334,7 +331,7 @@ impl ModelCurrentVersionViewModelGroup {
         }
     }
 }
-impl From<&str> for ModelCurrentVersionViewModelGroup {
+impl From<&str> for ModelGroup {
     fn from(s: &str) -> Self {
         match s {
             "ICX71" => Self::Icx71,
@@ -348,17 +345,17 @@ impl From<&str> for ModelCurrentVersionViewModelGroup {
         }
     }
 }
-impl std::fmt::Display for ModelCurrentVersionViewModelGroup {
+impl std::fmt::Display for ModelGroup {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl serde::Serialize for ModelCurrentVersionViewModelGroup {
+impl serde::Serialize for ModelGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> serde::Deserialize<'de> for ModelCurrentVersionViewModelGroup {
+impl<'de> serde::Deserialize<'de> for ModelGroup {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -377,7 +374,7 @@ pub struct ModelSwitchCountView {
     /// ID.
     pub id: Option<String>,
     /// Model group.
-    pub model_group: Option<ModelSwitchCountViewModelGroup>,
+    pub model_group: Option<ModelGroup>,
     /// Count (format: int32).
     pub count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -432,10 +429,7 @@ impl ModelSwitchCountView {
         self
     }
     /// Sets `modelGroup`.
-    pub fn with_model_group(
-        mut self,
-        value: impl Into<ModelSwitchCountViewModelGroup>,
-    ) -> Self {
+    pub fn with_model_group(mut self, value: impl Into<ModelGroup>) -> Self {
         self.model_group = Some(value.into());
         self
     }
@@ -443,73 +437,6 @@ impl ModelSwitchCountView {
     pub fn with_count(mut self, value: impl Into<i64>) -> Self {
         self.count = Some(value.into());
         self
-    }
-}
-/// Model switch count view model group: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ModelSwitchCountViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ModelSwitchCountViewModelGroup {
-    /// `ICX71`
-    Icx71,
-    /// `ICX7X`
-    Icx7x,
-    /// `ICX82`
-    Icx82,
-    /// `ICX81`
-    Icx81,
-    /// `ICX71E`
-    Icx71e,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ModelSwitchCountViewModelGroup {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx71 => "ICX71",
-            Self::Icx7x => "ICX7X",
-            Self::Icx82 => "ICX82",
-            Self::Icx81 => "ICX81",
-            Self::Icx71e => "ICX71E",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ModelSwitchCountViewModelGroup {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX71" => Self::Icx71,
-            "ICX7X" => Self::Icx7x,
-            "ICX82" => Self::Icx82,
-            "ICX81" => Self::Icx81,
-            "ICX71E" => Self::Icx71e,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ModelSwitchCountViewModelGroup {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ModelSwitchCountViewModelGroup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ModelSwitchCountViewModelGroup {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Model version view, with the fields the official description lists.
@@ -523,7 +450,7 @@ pub struct ModelVersionView {
     /// ID.
     pub id: Option<String>,
     /// Model group.
-    pub model_group: Option<ModelVersionViewModelGroup>,
+    pub model_group: Option<ModelGroup>,
     /// Version.
     pub version: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -578,10 +505,7 @@ impl ModelVersionView {
         self
     }
     /// Sets `modelGroup`.
-    pub fn with_model_group(
-        mut self,
-        value: impl Into<ModelVersionViewModelGroup>,
-    ) -> Self {
+    pub fn with_model_group(mut self, value: impl Into<ModelGroup>) -> Self {
         self.model_group = Some(value.into());
         self
     }
@@ -589,73 +513,6 @@ impl ModelVersionView {
     pub fn with_version(mut self, value: impl Into<String>) -> Self {
         self.version = Some(value.into());
         self
-    }
-}
-/// Model version view model group: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ModelVersionViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ModelVersionViewModelGroup {
-    /// `ICX71`
-    Icx71,
-    /// `ICX7X`
-    Icx7x,
-    /// `ICX82`
-    Icx82,
-    /// `ICX81`
-    Icx81,
-    /// `ICX71E`
-    Icx71e,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ModelVersionViewModelGroup {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx71 => "ICX71",
-            Self::Icx7x => "ICX7X",
-            Self::Icx82 => "ICX82",
-            Self::Icx81 => "ICX81",
-            Self::Icx71e => "ICX71E",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ModelVersionViewModelGroup {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX71" => Self::Icx71,
-            "ICX7X" => Self::Icx7x,
-            "ICX82" => Self::Icx82,
-            "ICX81" => Self::Icx81,
-            "ICX71E" => Self::Icx71e,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ModelVersionViewModelGroup {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ModelVersionViewModelGroup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ModelVersionViewModelGroup {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Schedule time slot view, with the fields the official description lists.
@@ -1036,7 +893,7 @@ pub struct SwitchVersionView {
     /// ID.
     pub id: Option<String>,
     /// Model group.
-    pub model_group: Option<SwitchVersionViewModelGroup>,
+    pub model_group: Option<ModelGroup>,
     /// Versions.
     pub versions: Option<Vec<SwitchVersion>>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1091,10 +948,7 @@ impl SwitchVersionView {
         self
     }
     /// Sets `modelGroup`.
-    pub fn with_model_group(
-        mut self,
-        value: impl Into<SwitchVersionViewModelGroup>,
-    ) -> Self {
+    pub fn with_model_group(mut self, value: impl Into<ModelGroup>) -> Self {
         self.model_group = Some(value.into());
         self
     }
@@ -1102,73 +956,6 @@ impl SwitchVersionView {
     pub fn with_versions(mut self, value: impl Into<Vec<SwitchVersion>>) -> Self {
         self.versions = Some(value.into());
         self
-    }
-}
-/// Switch version view model group: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVersionViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchVersionViewModelGroup {
-    /// `ICX71`
-    Icx71,
-    /// `ICX7X`
-    Icx7x,
-    /// `ICX82`
-    Icx82,
-    /// `ICX81`
-    Icx81,
-    /// `ICX71E`
-    Icx71e,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchVersionViewModelGroup {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx71 => "ICX71",
-            Self::Icx7x => "ICX7X",
-            Self::Icx82 => "ICX82",
-            Self::Icx81 => "ICX81",
-            Self::Icx71e => "ICX71E",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchVersionViewModelGroup {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX71" => Self::Icx71,
-            "ICX7X" => Self::Icx7x,
-            "ICX82" => Self::Icx82,
-            "ICX81" => Self::Icx81,
-            "ICX71E" => Self::Icx71e,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchVersionViewModelGroup {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchVersionViewModelGroup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchVersionViewModelGroup {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Upgrade schedule firmware view, with the fields the official description lists.
@@ -1875,7 +1662,7 @@ pub struct UpgradeVenue {
     /// Above ten switch count (format: int32).
     pub above_ten_switch_count: Option<i64>,
     /// Status.
-    pub status: Option<UpgradeVenueStatus>,
+    pub status: Option<UpgradeVenueFirmwareViewStatus>,
     /// Schedule count (format: int32).
     pub schedule_count: Option<i64>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2023,7 +1810,10 @@ impl UpgradeVenue {
         self
     }
     /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<UpgradeVenueStatus>) -> Self {
+    pub fn with_status(
+        mut self,
+        value: impl Into<UpgradeVenueFirmwareViewStatus>,
+    ) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -2267,7 +2057,7 @@ pub struct UpgradeVenueQueryFilter {
     /// Firmware version.
     pub firmware_version: Option<String>,
     /// Model group.
-    pub model_group: Option<UpgradeVenueQueryFilterModelGroup>,
+    pub model_group: Option<ModelGroup>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -2328,79 +2118,9 @@ impl UpgradeVenueQueryFilter {
         self
     }
     /// Sets `modelGroup`.
-    pub fn with_model_group(
-        mut self,
-        value: impl Into<UpgradeVenueQueryFilterModelGroup>,
-    ) -> Self {
+    pub fn with_model_group(mut self, value: impl Into<ModelGroup>) -> Self {
         self.model_group = Some(value.into());
         self
-    }
-}
-/// Upgrade venue query filter model group: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenueQueryFilterV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpgradeVenueQueryFilterModelGroup {
-    /// `ICX71`
-    Icx71,
-    /// `ICX7X`
-    Icx7x,
-    /// `ICX82`
-    Icx82,
-    /// `ICX81`
-    Icx81,
-    /// `ICX71E`
-    Icx71e,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpgradeVenueQueryFilterModelGroup {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx71 => "ICX71",
-            Self::Icx7x => "ICX7X",
-            Self::Icx82 => "ICX82",
-            Self::Icx81 => "ICX81",
-            Self::Icx71e => "ICX71E",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpgradeVenueQueryFilterModelGroup {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX71" => Self::Icx71,
-            "ICX7X" => Self::Icx7x,
-            "ICX82" => Self::Icx82,
-            "ICX81" => Self::Icx81,
-            "ICX71E" => Self::Icx71e,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpgradeVenueQueryFilterModelGroup {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpgradeVenueQueryFilterModelGroup {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpgradeVenueQueryFilterModelGroup {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Upgrade venue query filter v1, with the fields the official description lists.
@@ -2470,69 +2190,6 @@ impl UpgradeVenueQueryFilterV1 {
     pub fn with_firmware_version(mut self, value: impl Into<String>) -> Self {
         self.firmware_version = Some(value.into());
         self
-    }
-}
-/// Upgrade venue status: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml UpgradeVenue_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum UpgradeVenueStatus {
-    /// `NONE`
-    None,
-    /// `INITIATE`
-    Initiate,
-    /// `SUCCESS`
-    Success,
-    /// `FAILED`
-    Failed,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl UpgradeVenueStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::None => "NONE",
-            Self::Initiate => "INITIATE",
-            Self::Success => "SUCCESS",
-            Self::Failed => "FAILED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for UpgradeVenueStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "NONE" => Self::None,
-            "INITIATE" => Self::Initiate,
-            "SUCCESS" => Self::Success,
-            "FAILED" => Self::Failed,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for UpgradeVenueStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UpgradeVenueStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UpgradeVenueStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue current version, with the fields the official description lists.

@@ -513,7 +513,7 @@ pub struct Lag {
     /// Name.
     pub name: Option<String>,
     /// Type.
-    pub type_: Option<LagType>,
+    pub type_: Option<super::common::IcxSwitchViewIpAddressType>,
     /// Ports.
     pub ports: Option<Vec<String>>,
     /// Tagged VLANs.
@@ -583,7 +583,10 @@ impl Lag {
         self
     }
     /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<LagType>) -> Self {
+    pub fn with_type(
+        mut self,
+        value: impl Into<super::common::IcxSwitchViewIpAddressType>,
+    ) -> Self {
         self.type_ = Some(value.into());
         self
     }
@@ -674,61 +677,6 @@ impl LagResponse {
         self
     }
 }
-/// Lag type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml LagDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LagType {
-    /// `static`
-    Static,
-    /// `dynamic`
-    Dynamic,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LagType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Static => "static",
-            Self::Dynamic => "dynamic",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LagType {
-    fn from(s: &str) -> Self {
-        match s {
-            "static" => Self::Static,
-            "dynamic" => Self::Dynamic,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LagType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LagType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LagType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Lag view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001).
@@ -744,7 +692,7 @@ pub struct LagView {
     /// Name.
     pub name: Option<String>,
     /// Type.
-    pub type_: Option<LagViewType>,
+    pub type_: Option<super::common::IcxSwitchViewIpAddressType>,
     /// Ports.
     pub ports: Option<Vec<String>>,
     /// Tagged VLANs.
@@ -830,7 +778,10 @@ impl LagView {
         self
     }
     /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<LagViewType>) -> Self {
+    pub fn with_type(
+        mut self,
+        value: impl Into<super::common::IcxSwitchViewIpAddressType>,
+    ) -> Self {
         self.type_ = Some(value.into());
         self
     }
@@ -853,61 +804,6 @@ impl LagView {
     pub fn with_force_up_port(mut self, value: impl Into<String>) -> Self {
         self.force_up_port = Some(value.into());
         self
-    }
-}
-/// Lag view type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml LagViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LagViewType {
-    /// `static`
-    Static,
-    /// `dynamic`
-    Dynamic,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LagViewType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Static => "static",
-            Self::Dynamic => "dynamic",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LagViewType {
-    fn from(s: &str) -> Self {
-        match s {
-            "static" => Self::Static,
-            "dynamic" => Self::Dynamic,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LagViewType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LagViewType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LagViewType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Static route response, with the fields the official description lists.
@@ -1062,280 +958,6 @@ impl StaticRouteView {
         self
     }
 }
-/// Switch acl rule view, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct SwitchAclRuleView {
-    /// ID.
-    pub id: Option<String>,
-    /// Sequence (format: int32).
-    pub sequence: Option<i64>,
-    /// Action.
-    pub action: Option<SwitchAclRuleViewAction>,
-    /// Destination.
-    pub destination: Option<String>,
-    /// Destination port (format: int32).
-    pub destination_port: Option<i64>,
-    /// Protocol.
-    pub protocol: Option<SwitchAclRuleViewProtocol>,
-    /// Source.
-    pub source: Option<String>,
-    /// Source port (format: int32).
-    pub source_port: Option<i64>,
-    /// Dscp matching (format: int32).
-    pub dscp_matching: Option<i64>,
-    /// Dscp marking (format: int32).
-    pub dscp_marking: Option<i64>,
-    /// Internal priority (format: int32).
-    pub internal_priority: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for SwitchAclRuleView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchAclRuleView, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("sequence", &v.sequence);
-            w.optional("action", &v.action);
-            w.optional("destination", &v.destination);
-            w.optional("destinationPort", &v.destination_port);
-            w.optional("protocol", &v.protocol);
-            w.optional("source", &v.source);
-            w.optional("sourcePort", &v.source_port);
-            w.optional("dscpMatching", &v.dscp_matching);
-            w.optional("dscpMarking", &v.dscp_marking);
-            w.optional("internalPriority", &v.internal_priority);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchAclRuleView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchAclRuleView, ruckus_one_runtime::object::FieldError> {
-            let value = SwitchAclRuleView {
-                id: f.optional("id"),
-                sequence: f.optional("sequence"),
-                action: f.optional("action"),
-                destination: f.optional("destination"),
-                destination_port: f.optional("destinationPort"),
-                protocol: f.optional("protocol"),
-                source: f.optional("source"),
-                source_port: f.optional("sourcePort"),
-                dscp_matching: f.optional("dscpMatching"),
-                dscp_marking: f.optional("dscpMarking"),
-                internal_priority: f.optional("internalPriority"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchAclRuleView"))
-    }
-}
-impl SwitchAclRuleView {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            sequence: None,
-            action: None,
-            destination: None,
-            destination_port: None,
-            protocol: None,
-            source: None,
-            source_port: None,
-            dscp_matching: None,
-            dscp_marking: None,
-            internal_priority: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `sequence`.
-    pub fn with_sequence(mut self, value: impl Into<i64>) -> Self {
-        self.sequence = Some(value.into());
-        self
-    }
-    /// Sets `action`.
-    pub fn with_action(mut self, value: impl Into<SwitchAclRuleViewAction>) -> Self {
-        self.action = Some(value.into());
-        self
-    }
-    /// Sets `destination`.
-    pub fn with_destination(mut self, value: impl Into<String>) -> Self {
-        self.destination = Some(value.into());
-        self
-    }
-    /// Sets `destinationPort`.
-    pub fn with_destination_port(mut self, value: impl Into<i64>) -> Self {
-        self.destination_port = Some(value.into());
-        self
-    }
-    /// Sets `protocol`.
-    pub fn with_protocol(mut self, value: impl Into<SwitchAclRuleViewProtocol>) -> Self {
-        self.protocol = Some(value.into());
-        self
-    }
-    /// Sets `source`.
-    pub fn with_source(mut self, value: impl Into<String>) -> Self {
-        self.source = Some(value.into());
-        self
-    }
-    /// Sets `sourcePort`.
-    pub fn with_source_port(mut self, value: impl Into<i64>) -> Self {
-        self.source_port = Some(value.into());
-        self
-    }
-    /// Sets `dscpMatching`.
-    pub fn with_dscp_matching(mut self, value: impl Into<i64>) -> Self {
-        self.dscp_matching = Some(value.into());
-        self
-    }
-    /// Sets `dscpMarking`.
-    pub fn with_dscp_marking(mut self, value: impl Into<i64>) -> Self {
-        self.dscp_marking = Some(value.into());
-        self
-    }
-    /// Sets `internalPriority`.
-    pub fn with_internal_priority(mut self, value: impl Into<i64>) -> Self {
-        self.internal_priority = Some(value.into());
-        self
-    }
-}
-/// Switch acl rule view action: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchAclRuleViewAction {
-    /// `permit`
-    Permit,
-    /// `deny`
-    Deny,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchAclRuleViewAction {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Permit => "permit",
-            Self::Deny => "deny",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchAclRuleViewAction {
-    fn from(s: &str) -> Self {
-        match s {
-            "permit" => Self::Permit,
-            "deny" => Self::Deny,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchAclRuleViewAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchAclRuleViewAction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchAclRuleViewAction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Switch acl rule view protocol: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclRuleViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchAclRuleViewProtocol {
-    /// `ip`
-    Ip,
-    /// `tcp`
-    Tcp,
-    /// `udp`
-    Udp,
-    /// `ipv6`
-    Ipv6,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchAclRuleViewProtocol {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ip => "ip",
-            Self::Tcp => "tcp",
-            Self::Udp => "udp",
-            Self::Ipv6 => "ipv6",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchAclRuleViewProtocol {
-    fn from(s: &str) -> Self {
-        match s {
-            "ip" => Self::Ip,
-            "tcp" => Self::Tcp,
-            "udp" => Self::Udp,
-            "ipv6" => Self::Ipv6,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchAclRuleViewProtocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchAclRuleViewProtocol {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchAclRuleViewProtocol {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Switch acl view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001).
@@ -1349,9 +971,9 @@ pub struct SwitchAclView {
     /// Name.
     pub name: Option<String>,
     /// ACL type.
-    pub acl_type: Option<SwitchAclViewAclType>,
+    pub acl_type: Option<super::common::AclType>,
     /// ACL rules.
-    pub acl_rules: Option<Vec<SwitchAclRuleView>>,
+    pub acl_rules: Option<Vec<super::common::ProfileSwitchAclRuleView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -1412,73 +1034,17 @@ impl SwitchAclView {
         self
     }
     /// Sets `aclType`.
-    pub fn with_acl_type(mut self, value: impl Into<SwitchAclViewAclType>) -> Self {
+    pub fn with_acl_type(mut self, value: impl Into<super::common::AclType>) -> Self {
         self.acl_type = Some(value.into());
         self
     }
     /// Sets `aclRules`.
-    pub fn with_acl_rules(mut self, value: impl Into<Vec<SwitchAclRuleView>>) -> Self {
+    pub fn with_acl_rules(
+        mut self,
+        value: impl Into<Vec<super::common::ProfileSwitchAclRuleView>>,
+    ) -> Self {
         self.acl_rules = Some(value.into());
         self
-    }
-}
-/// Switch acl view acl type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchAclViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchAclViewAclType {
-    /// `standard`
-    Standard,
-    /// `extended`
-    Extended,
-    /// `IPv6`
-    IPv6,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchAclViewAclType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Standard => "standard",
-            Self::Extended => "extended",
-            Self::IPv6 => "IPv6",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchAclViewAclType {
-    fn from(s: &str) -> Self {
-        match s {
-            "standard" => Self::Standard,
-            "extended" => Self::Extended,
-            "IPv6" => Self::IPv6,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchAclViewAclType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchAclViewAclType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchAclViewAclType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Switch vlan, with the fields the official description lists.
@@ -1500,11 +1066,11 @@ pub struct SwitchVlan {
     /// Arp inspection.
     pub arp_inspection: Option<bool>,
     /// Igmp snooping.
-    pub igmp_snooping: Option<SwitchVlanIgmpSnooping>,
+    pub igmp_snooping: Option<super::common::IgmpSnooping>,
     /// Multicast version (format: int32; maximum: 3; minimum: 0).
     pub multicast_version: Option<i64>,
     /// Spanning tree protocol.
-    pub spanning_tree_protocol: Option<SwitchVlanSpanningTreeProtocol>,
+    pub spanning_tree_protocol: Option<super::common::SpanningTreeProtocol>,
     /// Switch VLAN port models.
     pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelView>>,
     /// Enable as default VLAN.
@@ -1604,7 +1170,7 @@ impl SwitchVlan {
     /// Sets `igmpSnooping`.
     pub fn with_igmp_snooping(
         mut self,
-        value: impl Into<SwitchVlanIgmpSnooping>,
+        value: impl Into<super::common::IgmpSnooping>,
     ) -> Self {
         self.igmp_snooping = Some(value.into());
         self
@@ -1617,7 +1183,7 @@ impl SwitchVlan {
     /// Sets `spanningTreeProtocol`.
     pub fn with_spanning_tree_protocol(
         mut self,
-        value: impl Into<SwitchVlanSpanningTreeProtocol>,
+        value: impl Into<super::common::SpanningTreeProtocol>,
     ) -> Self {
         self.spanning_tree_protocol = Some(value.into());
         self
@@ -1634,65 +1200,6 @@ impl SwitchVlan {
     pub fn with_enable_as_default_vlan(mut self, value: impl Into<bool>) -> Self {
         self.enable_as_default_vlan = Some(value.into());
         self
-    }
-}
-/// Switch vlan igmp snooping: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchVlanIgmpSnooping {
-    /// `active`
-    Active,
-    /// `passive`
-    Passive,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchVlanIgmpSnooping {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "active",
-            Self::Passive => "passive",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchVlanIgmpSnooping {
-    fn from(s: &str) -> Self {
-        match s {
-            "active" => Self::Active,
-            "passive" => Self::Passive,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchVlanIgmpSnooping {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchVlanIgmpSnooping {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchVlanIgmpSnooping {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Switch vlan overview, with the fields the official description lists.
@@ -1782,7 +1289,7 @@ pub struct SwitchVlanPortModelView {
     /// ID.
     pub id: Option<String>,
     /// Switch model.
-    pub switch_model: Option<SwitchVlanPortModelViewSwitchModel>,
+    pub switch_model: Option<super::common::SwitchFamilyModelViewModel>,
     /// Tagged ports.
     pub tagged_ports: Option<String>,
     /// Untagged ports.
@@ -1852,7 +1359,7 @@ impl SwitchVlanPortModelView {
     /// Sets `switchModel`.
     pub fn with_switch_model(
         mut self,
-        value: impl Into<SwitchVlanPortModelViewSwitchModel>,
+        value: impl Into<super::common::SwitchFamilyModelViewModel>,
     ) -> Self {
         self.switch_model = Some(value.into());
         self
@@ -1871,305 +1378,6 @@ impl SwitchVlanPortModelView {
     pub fn with_voice_ports(mut self, value: impl Into<String>) -> Self {
         self.voice_ports = Some(value.into());
         self
-    }
-}
-/// Switch vlan port model view switch model: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchVlanPortModelViewSwitchModel {
-    /// `ICX7150-24`
-    Icx715024,
-    /// `ICX7150-24P`
-    Icx715024p,
-    /// `ICX7150-48`
-    Icx715048,
-    /// `ICX7150-48P`
-    Icx715048p,
-    /// `ICX7150-48PF`
-    Icx715048pf,
-    /// `ICX7150-48ZP`
-    Icx715048zp,
-    /// `ICX7150-C12P`
-    Icx7150C12p,
-    /// `ICX7150-C10ZP`
-    Icx7150C10zp,
-    /// `ICX7150-C08P`
-    Icx7150C08p,
-    /// `ICX7150-C08PT`
-    Icx7150C08pt,
-    /// `ICX7150-24F`
-    Icx715024f,
-    /// `ICX7250-48`
-    Icx725048,
-    /// `ICX7650-48ZP`
-    Icx765048zp,
-    /// `ICX7650-48P`
-    Icx765048p,
-    /// `ICX7650-48F`
-    Icx765048f,
-    /// `ICX7850-32Q`
-    Icx785032q,
-    /// `ICX7850-48FS`
-    Icx785048fs,
-    /// `ICX7850-48F`
-    Icx785048f,
-    /// `ICX7850-48C`
-    Icx785048c,
-    /// `ICX7550-24`
-    Icx755024,
-    /// `ICX7550-48`
-    Icx755048,
-    /// `ICX7550-24P`
-    Icx755024p,
-    /// `ICX7550-48P`
-    Icx755048p,
-    /// `ICX7550-24ZP`
-    Icx755024zp,
-    /// `ICX7550-48ZP`
-    Icx755048zp,
-    /// `ICX7550-24F`
-    Icx755024f,
-    /// `ICX7550-48F`
-    Icx755048f,
-    /// `ICX7550-24XZP`
-    Icx755024xzp,
-    /// `ICX8200-24`
-    Icx820024,
-    /// `ICX8200-24P`
-    Icx820024p,
-    /// `ICX8200-24F`
-    Icx820024f,
-    /// `ICX8200-24FX`
-    Icx820024fx,
-    /// `ICX8200-24ZP`
-    Icx820024zp,
-    /// `ICX8200-48`
-    Icx820048,
-    /// `ICX8200-48F`
-    Icx820048f,
-    /// `ICX8200-48P`
-    Icx820048p,
-    /// `ICX8200-48PF`
-    Icx820048pf,
-    /// `ICX8200-48PF2`
-    Icx820048pf2,
-    /// `ICX8200-48ZP2`
-    Icx820048zp2,
-    /// `ICX8200-C08P`
-    Icx8200C08p,
-    /// `ICX8200-C08PDC`
-    Icx8200C08pdc,
-    /// `ICX8200-C08PF`
-    Icx8200C08pf,
-    /// `ICX8200-C08PT`
-    Icx8200C08pt,
-    /// `ICX8200-C08ZP`
-    Icx8200C08zp,
-    /// `ICX8100-24`
-    Icx810024,
-    /// `ICX8100-24P`
-    Icx810024p,
-    /// `ICX8100-48`
-    Icx810048,
-    /// `ICX8100-48P`
-    Icx810048p,
-    /// `ICX8100-C08PF`
-    Icx8100C08pf,
-    /// `ICX8100-48PF`
-    Icx810048pf,
-    /// `ICX8100-24-X`
-    Icx810024X,
-    /// `ICX8100-48-X`
-    Icx810048X,
-    /// `ICX8100-24P-X`
-    Icx810024pX,
-    /// `ICX8100-48P-X`
-    Icx810048pX,
-    /// `ICX8100-C08PF-X`
-    Icx8100C08pfX,
-    /// `ICX8100-48PF-X`
-    Icx810048pfX,
-    /// `ICX7150-24-ES-POE`
-    Icx715024EsPoe,
-    /// `ICX7150-48-ES-POE`
-    Icx715048EsPoe,
-    /// `ICX7150-C12-ES-POE`
-    Icx7150C12EsPoe,
-    /// `ICX8200-24PV`
-    Icx820024pv,
-    /// `ICX8200-C08PFV`
-    Icx8200C08pfv,
-    /// `ICX8100-C16P`
-    Icx8100C16p,
-    /// `ICX8100-C16P-X`
-    Icx8100C16pX,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchVlanPortModelViewSwitchModel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Icx715024 => "ICX7150-24",
-            Self::Icx715024p => "ICX7150-24P",
-            Self::Icx715048 => "ICX7150-48",
-            Self::Icx715048p => "ICX7150-48P",
-            Self::Icx715048pf => "ICX7150-48PF",
-            Self::Icx715048zp => "ICX7150-48ZP",
-            Self::Icx7150C12p => "ICX7150-C12P",
-            Self::Icx7150C10zp => "ICX7150-C10ZP",
-            Self::Icx7150C08p => "ICX7150-C08P",
-            Self::Icx7150C08pt => "ICX7150-C08PT",
-            Self::Icx715024f => "ICX7150-24F",
-            Self::Icx725048 => "ICX7250-48",
-            Self::Icx765048zp => "ICX7650-48ZP",
-            Self::Icx765048p => "ICX7650-48P",
-            Self::Icx765048f => "ICX7650-48F",
-            Self::Icx785032q => "ICX7850-32Q",
-            Self::Icx785048fs => "ICX7850-48FS",
-            Self::Icx785048f => "ICX7850-48F",
-            Self::Icx785048c => "ICX7850-48C",
-            Self::Icx755024 => "ICX7550-24",
-            Self::Icx755048 => "ICX7550-48",
-            Self::Icx755024p => "ICX7550-24P",
-            Self::Icx755048p => "ICX7550-48P",
-            Self::Icx755024zp => "ICX7550-24ZP",
-            Self::Icx755048zp => "ICX7550-48ZP",
-            Self::Icx755024f => "ICX7550-24F",
-            Self::Icx755048f => "ICX7550-48F",
-            Self::Icx755024xzp => "ICX7550-24XZP",
-            Self::Icx820024 => "ICX8200-24",
-            Self::Icx820024p => "ICX8200-24P",
-            Self::Icx820024f => "ICX8200-24F",
-            Self::Icx820024fx => "ICX8200-24FX",
-            Self::Icx820024zp => "ICX8200-24ZP",
-            Self::Icx820048 => "ICX8200-48",
-            Self::Icx820048f => "ICX8200-48F",
-            Self::Icx820048p => "ICX8200-48P",
-            Self::Icx820048pf => "ICX8200-48PF",
-            Self::Icx820048pf2 => "ICX8200-48PF2",
-            Self::Icx820048zp2 => "ICX8200-48ZP2",
-            Self::Icx8200C08p => "ICX8200-C08P",
-            Self::Icx8200C08pdc => "ICX8200-C08PDC",
-            Self::Icx8200C08pf => "ICX8200-C08PF",
-            Self::Icx8200C08pt => "ICX8200-C08PT",
-            Self::Icx8200C08zp => "ICX8200-C08ZP",
-            Self::Icx810024 => "ICX8100-24",
-            Self::Icx810024p => "ICX8100-24P",
-            Self::Icx810048 => "ICX8100-48",
-            Self::Icx810048p => "ICX8100-48P",
-            Self::Icx8100C08pf => "ICX8100-C08PF",
-            Self::Icx810048pf => "ICX8100-48PF",
-            Self::Icx810024X => "ICX8100-24-X",
-            Self::Icx810048X => "ICX8100-48-X",
-            Self::Icx810024pX => "ICX8100-24P-X",
-            Self::Icx810048pX => "ICX8100-48P-X",
-            Self::Icx8100C08pfX => "ICX8100-C08PF-X",
-            Self::Icx810048pfX => "ICX8100-48PF-X",
-            Self::Icx715024EsPoe => "ICX7150-24-ES-POE",
-            Self::Icx715048EsPoe => "ICX7150-48-ES-POE",
-            Self::Icx7150C12EsPoe => "ICX7150-C12-ES-POE",
-            Self::Icx820024pv => "ICX8200-24PV",
-            Self::Icx8200C08pfv => "ICX8200-C08PFV",
-            Self::Icx8100C16p => "ICX8100-C16P",
-            Self::Icx8100C16pX => "ICX8100-C16P-X",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchVlanPortModelViewSwitchModel {
-    fn from(s: &str) -> Self {
-        match s {
-            "ICX7150-24" => Self::Icx715024,
-            "ICX7150-24P" => Self::Icx715024p,
-            "ICX7150-48" => Self::Icx715048,
-            "ICX7150-48P" => Self::Icx715048p,
-            "ICX7150-48PF" => Self::Icx715048pf,
-            "ICX7150-48ZP" => Self::Icx715048zp,
-            "ICX7150-C12P" => Self::Icx7150C12p,
-            "ICX7150-C10ZP" => Self::Icx7150C10zp,
-            "ICX7150-C08P" => Self::Icx7150C08p,
-            "ICX7150-C08PT" => Self::Icx7150C08pt,
-            "ICX7150-24F" => Self::Icx715024f,
-            "ICX7250-48" => Self::Icx725048,
-            "ICX7650-48ZP" => Self::Icx765048zp,
-            "ICX7650-48P" => Self::Icx765048p,
-            "ICX7650-48F" => Self::Icx765048f,
-            "ICX7850-32Q" => Self::Icx785032q,
-            "ICX7850-48FS" => Self::Icx785048fs,
-            "ICX7850-48F" => Self::Icx785048f,
-            "ICX7850-48C" => Self::Icx785048c,
-            "ICX7550-24" => Self::Icx755024,
-            "ICX7550-48" => Self::Icx755048,
-            "ICX7550-24P" => Self::Icx755024p,
-            "ICX7550-48P" => Self::Icx755048p,
-            "ICX7550-24ZP" => Self::Icx755024zp,
-            "ICX7550-48ZP" => Self::Icx755048zp,
-            "ICX7550-24F" => Self::Icx755024f,
-            "ICX7550-48F" => Self::Icx755048f,
-            "ICX7550-24XZP" => Self::Icx755024xzp,
-            "ICX8200-24" => Self::Icx820024,
-            "ICX8200-24P" => Self::Icx820024p,
-            "ICX8200-24F" => Self::Icx820024f,
-            "ICX8200-24FX" => Self::Icx820024fx,
-            "ICX8200-24ZP" => Self::Icx820024zp,
-            "ICX8200-48" => Self::Icx820048,
-            "ICX8200-48F" => Self::Icx820048f,
-            "ICX8200-48P" => Self::Icx820048p,
-            "ICX8200-48PF" => Self::Icx820048pf,
-            "ICX8200-48PF2" => Self::Icx820048pf2,
-            "ICX8200-48ZP2" => Self::Icx820048zp2,
-            "ICX8200-C08P" => Self::Icx8200C08p,
-            "ICX8200-C08PDC" => Self::Icx8200C08pdc,
-            "ICX8200-C08PF" => Self::Icx8200C08pf,
-            "ICX8200-C08PT" => Self::Icx8200C08pt,
-            "ICX8200-C08ZP" => Self::Icx8200C08zp,
-            "ICX8100-24" => Self::Icx810024,
-            "ICX8100-24P" => Self::Icx810024p,
-            "ICX8100-48" => Self::Icx810048,
-            "ICX8100-48P" => Self::Icx810048p,
-            "ICX8100-C08PF" => Self::Icx8100C08pf,
-            "ICX8100-48PF" => Self::Icx810048pf,
-            "ICX8100-24-X" => Self::Icx810024X,
-            "ICX8100-48-X" => Self::Icx810048X,
-            "ICX8100-24P-X" => Self::Icx810024pX,
-            "ICX8100-48P-X" => Self::Icx810048pX,
-            "ICX8100-C08PF-X" => Self::Icx8100C08pfX,
-            "ICX8100-48PF-X" => Self::Icx810048pfX,
-            "ICX7150-24-ES-POE" => Self::Icx715024EsPoe,
-            "ICX7150-48-ES-POE" => Self::Icx715048EsPoe,
-            "ICX7150-C12-ES-POE" => Self::Icx7150C12EsPoe,
-            "ICX8200-24PV" => Self::Icx820024pv,
-            "ICX8200-C08PFV" => Self::Icx8200C08pfv,
-            "ICX8100-C16P" => Self::Icx8100C16p,
-            "ICX8100-C16P-X" => Self::Icx8100C16pX,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchVlanPortModelViewSwitchModel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchVlanPortModelViewSwitchModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelViewSwitchModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Switch vlan response, with the fields the official description lists.
@@ -2238,65 +1446,6 @@ impl SwitchVlanResponse {
         self
     }
 }
-/// Switch vlan spanning tree protocol: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchVlanSpanningTreeProtocol {
-    /// `rstp`
-    Rstp,
-    /// `stp`
-    Stp,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchVlanSpanningTreeProtocol {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Rstp => "rstp",
-            Self::Stp => "stp",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchVlanSpanningTreeProtocol {
-    fn from(s: &str) -> Self {
-        match s {
-            "rstp" => Self::Rstp,
-            "stp" => Self::Stp,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchVlanSpanningTreeProtocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchVlanSpanningTreeProtocol {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchVlanSpanningTreeProtocol {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Switch vlan view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
@@ -2316,11 +1465,11 @@ pub struct SwitchVlanView {
     /// Arp inspection.
     pub arp_inspection: Option<bool>,
     /// Igmp snooping.
-    pub igmp_snooping: Option<SwitchVlanViewIgmpSnooping>,
+    pub igmp_snooping: Option<super::common::IgmpSnooping>,
     /// Multicast version (format: int32).
     pub multicast_version: Option<i64>,
     /// Spanning tree protocol.
-    pub spanning_tree_protocol: Option<SwitchVlanViewSpanningTreeProtocol>,
+    pub spanning_tree_protocol: Option<super::common::SpanningTreeProtocol>,
     /// Tagged ports.
     pub tagged_ports: Option<String>,
     /// Untagged ports.
@@ -2445,7 +1594,7 @@ impl SwitchVlanView {
     /// Sets `igmpSnooping`.
     pub fn with_igmp_snooping(
         mut self,
-        value: impl Into<SwitchVlanViewIgmpSnooping>,
+        value: impl Into<super::common::IgmpSnooping>,
     ) -> Self {
         self.igmp_snooping = Some(value.into());
         self
@@ -2458,7 +1607,7 @@ impl SwitchVlanView {
     /// Sets `spanningTreeProtocol`.
     pub fn with_spanning_tree_protocol(
         mut self,
-        value: impl Into<SwitchVlanViewSpanningTreeProtocol>,
+        value: impl Into<super::common::SpanningTreeProtocol>,
     ) -> Self {
         self.spanning_tree_protocol = Some(value.into());
         self
@@ -2502,124 +1651,6 @@ impl SwitchVlanView {
         self
     }
 }
-/// Switch vlan view igmp snooping: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchVlanViewIgmpSnooping {
-    /// `active`
-    Active,
-    /// `passive`
-    Passive,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchVlanViewIgmpSnooping {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "active",
-            Self::Passive => "passive",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchVlanViewIgmpSnooping {
-    fn from(s: &str) -> Self {
-        match s {
-            "active" => Self::Active,
-            "passive" => Self::Passive,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchVlanViewIgmpSnooping {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchVlanViewIgmpSnooping {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchVlanViewIgmpSnooping {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Switch vlan view spanning tree protocol: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SwitchVlanViewSpanningTreeProtocol {
-    /// `rstp`
-    Rstp,
-    /// `stp`
-    Stp,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SwitchVlanViewSpanningTreeProtocol {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Rstp => "rstp",
-            Self::Stp => "stp",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SwitchVlanViewSpanningTreeProtocol {
-    fn from(s: &str) -> Self {
-        match s {
-            "rstp" => Self::Rstp,
-            "stp" => Self::Stp,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SwitchVlanViewSpanningTreeProtocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SwitchVlanViewSpanningTreeProtocol {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchVlanViewSpanningTreeProtocol {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Ve port, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001).
@@ -2639,7 +1670,7 @@ pub struct VePort {
     /// DHCP relay agent.
     pub dhcp_relay_agent: Option<String>,
     /// IP address type.
-    pub ip_address_type: Option<VePortIpAddressType>,
+    pub ip_address_type: Option<super::common::IcxSwitchViewIpAddressType>,
     /// IP address.
     pub ip_address: Option<String>,
     /// IP subnet mask.
@@ -2743,7 +1774,7 @@ impl VePort {
     /// Sets `ipAddressType`.
     pub fn with_ip_address_type(
         mut self,
-        value: impl Into<VePortIpAddressType>,
+        value: impl Into<super::common::IcxSwitchViewIpAddressType>,
     ) -> Self {
         self.ip_address_type = Some(value.into());
         self
@@ -2767,61 +1798,6 @@ impl VePort {
     pub fn with_egress_acl(mut self, value: impl Into<String>) -> Self {
         self.egress_acl = Some(value.into());
         self
-    }
-}
-/// Ve port ip address type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VePortDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VePortIpAddressType {
-    /// `static`
-    Static,
-    /// `dynamic`
-    Dynamic,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VePortIpAddressType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Static => "static",
-            Self::Dynamic => "dynamic",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VePortIpAddressType {
-    fn from(s: &str) -> Self {
-        match s {
-            "static" => Self::Static,
-            "dynamic" => Self::Dynamic,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VePortIpAddressType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VePortIpAddressType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VePortIpAddressType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Ve port response, with the fields the official description lists.
@@ -2911,7 +1887,7 @@ pub struct VePortView {
     /// DHCP relay agent.
     pub dhcp_relay_agent: Option<String>,
     /// IP address type.
-    pub ip_address_type: Option<VePortViewIpAddressType>,
+    pub ip_address_type: Option<super::common::IcxSwitchViewIpAddressType>,
     /// IP address.
     pub ip_address: Option<String>,
     /// IP subnet mask.
@@ -3058,7 +2034,7 @@ impl VePortView {
     /// Sets `ipAddressType`.
     pub fn with_ip_address_type(
         mut self,
-        value: impl Into<VePortViewIpAddressType>,
+        value: impl Into<super::common::IcxSwitchViewIpAddressType>,
     ) -> Self {
         self.ip_address_type = Some(value.into());
         self
@@ -3117,61 +2093,6 @@ impl VePortView {
     pub fn with_vsix_egress_acl_name(mut self, value: impl Into<String>) -> Self {
         self.vsix_egress_acl_name = Some(value.into());
         self
-    }
-}
-/// Ve port view ip address type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VePortViewIpAddressType {
-    /// `static`
-    Static,
-    /// `dynamic`
-    Dynamic,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VePortViewIpAddressType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Static => "static",
-            Self::Dynamic => "dynamic",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VePortViewIpAddressType {
-    fn from(s: &str) -> Self {
-        match s {
-            "static" => Self::Static,
-            "dynamic" => Self::Dynamic,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VePortViewIpAddressType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VePortViewIpAddressType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VePortViewIpAddressType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Vlan intersect content, with the fields the official description lists.

@@ -5,6 +5,254 @@
 //! The switches of a venue: add, import, read, update and delete them, their port settings, stacks and members, clients, positions, power cycling and debug requests, and venue-level switch queries (switches, ports, members, clients, aggregation details) and settings. VLANs, VE ports, static routes, LAGs, DHCP servers and ACLs are in the switch_networking area, configuration backups and history in switch_config_backups, firmware in switch_firmware, AAA in switch_aaa (split so each can be compiled alone); switch profiles, CLI templates and web authentication page templates in the switch_profiles area; the deprecated venue-less forms under /switches (operations ending in `_legacy`) in the switches_legacy area. Bodies are not shown by the document except the few switch, switch port and switch client fields listed among the release changes. The switch model enumeration gained six values in a release, but the document omits their identifiers (and the field name), so no model values are listed here.
 //!
 //! Spec: `spec/network/switches.yaml`.
+/// Admin pt to pt: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AdminPtToPt {
+    /// `AUTO`
+    Auto,
+    /// `DISABLE`
+    Disable,
+    /// `ENABLE`
+    Enable,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AdminPtToPt {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Disable => "DISABLE",
+            Self::Enable => "ENABLE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AdminPtToPt {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "DISABLE" => Self::Disable,
+            "ENABLE" => Self::Enable,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AdminPtToPt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AdminPtToPt {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AdminPtToPt {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Auth fail action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AuthFailAction {
+    /// `__NULL`
+    Null,
+    /// `block`
+    Block,
+    /// `restricted_vlan`
+    RestrictedVlan,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AuthFailAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Block => "block",
+            Self::RestrictedVlan => "restricted_vlan",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AuthFailAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "block" => Self::Block,
+            "restricted_vlan" => Self::RestrictedVlan,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AuthFailAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AuthFailAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AuthFailAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Auth timeout action: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AuthTimeoutAction {
+    /// `__NULL`
+    Null,
+    /// `none`
+    None,
+    /// `failure`
+    Failure,
+    /// `success`
+    Success,
+    /// `critical_vlan`
+    CriticalVlan,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AuthTimeoutAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::None => "none",
+            Self::Failure => "failure",
+            Self::Success => "success",
+            Self::CriticalVlan => "critical_vlan",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AuthTimeoutAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "none" => Self::None,
+            "failure" => Self::Failure,
+            "success" => Self::Success,
+            "critical_vlan" => Self::CriticalVlan,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AuthTimeoutAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AuthTimeoutAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AuthTimeoutAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Authentication type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum AuthenticationType {
+    /// `__NULL`
+    Null,
+    /// `802.1x`
+    V8021x,
+    /// `macauth`
+    Macauth,
+    /// `802.1x_and_macauth`
+    V8021xAndMacauth,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl AuthenticationType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::V8021x => "802.1x",
+            Self::Macauth => "macauth",
+            Self::V8021xAndMacauth => "802.1x_and_macauth",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for AuthenticationType {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "802.1x" => Self::V8021x,
+            "macauth" => Self::Macauth,
+            "802.1x_and_macauth" => Self::V8021xAndMacauth,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for AuthenticationType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for AuthenticationType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for AuthenticationType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Device request view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml DeviceRequestViewV1001).
@@ -126,6 +374,69 @@ impl serde::Serialize for DeviceRequestViewDeviceRequestAction {
     }
 }
 impl<'de> serde::Deserialize<'de> for DeviceRequestViewDeviceRequestAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dot1x port control: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Dot1xPortControl {
+    /// `__NULL`
+    Null,
+    /// `auto`
+    Auto,
+    /// `force_authorized`
+    ForceAuthorized,
+    /// `force_unauthorized`
+    ForceUnauthorized,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl Dot1xPortControl {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Auto => "auto",
+            Self::ForceAuthorized => "force_authorized",
+            Self::ForceUnauthorized => "force_unauthorized",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for Dot1xPortControl {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "auto" => Self::Auto,
+            "force_authorized" => Self::ForceAuthorized,
+            "force_unauthorized" => Self::ForceUnauthorized,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for Dot1xPortControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for Dot1xPortControl {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for Dot1xPortControl {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -609,7 +920,7 @@ pub struct IcxSwitch {
     /// Enable stack.
     pub enable_stack: Option<bool>,
     /// Igmp snooping.
-    pub igmp_snooping: Option<IcxSwitchIgmpSnooping>,
+    pub igmp_snooping: Option<super::common::IgmpSnooping>,
     /// Jumbo mode.
     pub jumbo_mode: Option<bool>,
     /// Position.
@@ -621,11 +932,11 @@ pub struct IcxSwitch {
     /// Stack members.
     pub stack_members: Option<Vec<StackMembersViewV1>>,
     /// IP address interface type.
-    pub ip_address_interface_type: Option<IcxSwitchIpAddressInterfaceType>,
+    pub ip_address_interface_type: Option<IpAddressInterfaceType>,
     /// IP address interface.
     pub ip_address_interface: Option<String>,
     /// IP address type.
-    pub ip_address_type: Option<IcxSwitchIpAddressType>,
+    pub ip_address_type: Option<super::common::IcxSwitchViewIpAddressType>,
     /// IP address.
     pub ip_address: Option<String>,
     /// Subnet mask.
@@ -657,7 +968,7 @@ pub struct IcxSwitch {
     /// Stack config timestamp.
     pub stack_config_timestamp: Option<String>,
     /// Specified type.
-    pub specified_type: Option<IcxSwitchSpecifiedType>,
+    pub specified_type: Option<SpecifiedType>,
     /// Rear module.
     pub rear_module: Option<String>,
     /// VLAN customize.
@@ -831,7 +1142,7 @@ impl IcxSwitch {
     /// Sets `igmpSnooping`.
     pub fn with_igmp_snooping(
         mut self,
-        value: impl Into<IcxSwitchIgmpSnooping>,
+        value: impl Into<super::common::IgmpSnooping>,
     ) -> Self {
         self.igmp_snooping = Some(value.into());
         self
@@ -867,7 +1178,7 @@ impl IcxSwitch {
     /// Sets `ipAddressInterfaceType`.
     pub fn with_ip_address_interface_type(
         mut self,
-        value: impl Into<IcxSwitchIpAddressInterfaceType>,
+        value: impl Into<IpAddressInterfaceType>,
     ) -> Self {
         self.ip_address_interface_type = Some(value.into());
         self
@@ -880,7 +1191,7 @@ impl IcxSwitch {
     /// Sets `ipAddressType`.
     pub fn with_ip_address_type(
         mut self,
-        value: impl Into<IcxSwitchIpAddressType>,
+        value: impl Into<super::common::IcxSwitchViewIpAddressType>,
     ) -> Self {
         self.ip_address_type = Some(value.into());
         self
@@ -961,10 +1272,7 @@ impl IcxSwitch {
         self
     }
     /// Sets `specifiedType`.
-    pub fn with_specified_type(
-        mut self,
-        value: impl Into<IcxSwitchSpecifiedType>,
-    ) -> Self {
+    pub fn with_specified_type(mut self, value: impl Into<SpecifiedType>) -> Self {
         self.specified_type = Some(value.into());
         self
     }
@@ -977,183 +1285,6 @@ impl IcxSwitch {
     pub fn with_vlan_customize(mut self, value: impl Into<bool>) -> Self {
         self.vlan_customize = Some(value.into());
         self
-    }
-}
-/// Icx switch igmp snooping: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum IcxSwitchIgmpSnooping {
-    /// `active`
-    Active,
-    /// `passive`
-    Passive,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl IcxSwitchIgmpSnooping {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "active",
-            Self::Passive => "passive",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for IcxSwitchIgmpSnooping {
-    fn from(s: &str) -> Self {
-        match s {
-            "active" => Self::Active,
-            "passive" => Self::Passive,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for IcxSwitchIgmpSnooping {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for IcxSwitchIgmpSnooping {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for IcxSwitchIgmpSnooping {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Icx switch ip address interface type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum IcxSwitchIpAddressInterfaceType {
-    /// `NONE`
-    None,
-    /// `PORT`
-    Port,
-    /// `VE`
-    Ve,
-    /// `MANAGEMENT`
-    Management,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl IcxSwitchIpAddressInterfaceType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::None => "NONE",
-            Self::Port => "PORT",
-            Self::Ve => "VE",
-            Self::Management => "MANAGEMENT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for IcxSwitchIpAddressInterfaceType {
-    fn from(s: &str) -> Self {
-        match s {
-            "NONE" => Self::None,
-            "PORT" => Self::Port,
-            "VE" => Self::Ve,
-            "MANAGEMENT" => Self::Management,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for IcxSwitchIpAddressInterfaceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for IcxSwitchIpAddressInterfaceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for IcxSwitchIpAddressInterfaceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Icx switch ip address type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum IcxSwitchIpAddressType {
-    /// `static`
-    Static,
-    /// `dynamic`
-    Dynamic,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl IcxSwitchIpAddressType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Static => "static",
-            Self::Dynamic => "dynamic",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for IcxSwitchIpAddressType {
-    fn from(s: &str) -> Self {
-        match s {
-            "static" => Self::Static,
-            "dynamic" => Self::Dynamic,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for IcxSwitchIpAddressType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for IcxSwitchIpAddressType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for IcxSwitchIpAddressType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Icx switch response, with the fields the official description lists.
@@ -1222,65 +1353,6 @@ impl IcxSwitchResponse {
         self
     }
 }
-/// Icx switch specified type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitch_V1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum IcxSwitchSpecifiedType {
-    /// `AUTO`
-    Auto,
-    /// `SWITCH`
-    Switch,
-    /// `ROUTER`
-    Router,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl IcxSwitchSpecifiedType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::Switch => "SWITCH",
-            Self::Router => "ROUTER",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for IcxSwitchSpecifiedType {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "SWITCH" => Self::Switch,
-            "ROUTER" => Self::Router,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for IcxSwitchSpecifiedType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for IcxSwitchSpecifiedType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for IcxSwitchSpecifiedType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Icx switch view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001).
@@ -1298,7 +1370,7 @@ pub struct IcxSwitchView {
     /// Enable stack.
     pub enable_stack: Option<bool>,
     /// Igmp snooping.
-    pub igmp_snooping: Option<IcxSwitchViewIgmpSnooping>,
+    pub igmp_snooping: Option<super::common::IgmpSnooping>,
     /// Jumbo mode.
     pub jumbo_mode: Option<bool>,
     /// Spanning tree priority (format: int32).
@@ -1306,11 +1378,11 @@ pub struct IcxSwitchView {
     /// Stack members.
     pub stack_members: Option<Vec<StackMembersView>>,
     /// IP address interface type.
-    pub ip_address_interface_type: Option<IcxSwitchViewIpAddressInterfaceType>,
+    pub ip_address_interface_type: Option<IpAddressInterfaceType>,
     /// IP address interface.
     pub ip_address_interface: Option<String>,
     /// IP address type.
-    pub ip_address_type: Option<IcxSwitchViewIpAddressType>,
+    pub ip_address_type: Option<super::common::IcxSwitchViewIpAddressType>,
     /// IP address.
     pub ip_address: Option<String>,
     /// Subnet mask.
@@ -1324,7 +1396,7 @@ pub struct IcxSwitchView {
     /// Initial VLAN ID (format: int32).
     pub initial_vlan_id: Option<i64>,
     /// Specified type.
-    pub specified_type: Option<IcxSwitchViewSpecifiedType>,
+    pub specified_type: Option<SpecifiedType>,
     /// Rear module.
     pub rear_module: Option<String>,
     /// VLAN customize.
@@ -1449,7 +1521,7 @@ impl IcxSwitchView {
     /// Sets `igmpSnooping`.
     pub fn with_igmp_snooping(
         mut self,
-        value: impl Into<IcxSwitchViewIgmpSnooping>,
+        value: impl Into<super::common::IgmpSnooping>,
     ) -> Self {
         self.igmp_snooping = Some(value.into());
         self
@@ -1475,7 +1547,7 @@ impl IcxSwitchView {
     /// Sets `ipAddressInterfaceType`.
     pub fn with_ip_address_interface_type(
         mut self,
-        value: impl Into<IcxSwitchViewIpAddressInterfaceType>,
+        value: impl Into<IpAddressInterfaceType>,
     ) -> Self {
         self.ip_address_interface_type = Some(value.into());
         self
@@ -1488,7 +1560,7 @@ impl IcxSwitchView {
     /// Sets `ipAddressType`.
     pub fn with_ip_address_type(
         mut self,
-        value: impl Into<IcxSwitchViewIpAddressType>,
+        value: impl Into<super::common::IcxSwitchViewIpAddressType>,
     ) -> Self {
         self.ip_address_type = Some(value.into());
         self
@@ -1524,10 +1596,7 @@ impl IcxSwitchView {
         self
     }
     /// Sets `specifiedType`.
-    pub fn with_specified_type(
-        mut self,
-        value: impl Into<IcxSwitchViewSpecifiedType>,
-    ) -> Self {
+    pub fn with_specified_type(mut self, value: impl Into<SpecifiedType>) -> Self {
         self.specified_type = Some(value.into());
         self
     }
@@ -1540,242 +1609,6 @@ impl IcxSwitchView {
     pub fn with_vlan_customize(mut self, value: impl Into<bool>) -> Self {
         self.vlan_customize = Some(value.into());
         self
-    }
-}
-/// Icx switch view igmp snooping: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum IcxSwitchViewIgmpSnooping {
-    /// `active`
-    Active,
-    /// `passive`
-    Passive,
-    /// `none`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl IcxSwitchViewIgmpSnooping {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Active => "active",
-            Self::Passive => "passive",
-            Self::None => "none",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for IcxSwitchViewIgmpSnooping {
-    fn from(s: &str) -> Self {
-        match s {
-            "active" => Self::Active,
-            "passive" => Self::Passive,
-            "none" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for IcxSwitchViewIgmpSnooping {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for IcxSwitchViewIgmpSnooping {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for IcxSwitchViewIgmpSnooping {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Icx switch view ip address interface type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum IcxSwitchViewIpAddressInterfaceType {
-    /// `NONE`
-    None,
-    /// `PORT`
-    Port,
-    /// `VE`
-    Ve,
-    /// `MANAGEMENT`
-    Management,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl IcxSwitchViewIpAddressInterfaceType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::None => "NONE",
-            Self::Port => "PORT",
-            Self::Ve => "VE",
-            Self::Management => "MANAGEMENT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for IcxSwitchViewIpAddressInterfaceType {
-    fn from(s: &str) -> Self {
-        match s {
-            "NONE" => Self::None,
-            "PORT" => Self::Port,
-            "VE" => Self::Ve,
-            "MANAGEMENT" => Self::Management,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for IcxSwitchViewIpAddressInterfaceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for IcxSwitchViewIpAddressInterfaceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for IcxSwitchViewIpAddressInterfaceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Icx switch view ip address type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum IcxSwitchViewIpAddressType {
-    /// `static`
-    Static,
-    /// `dynamic`
-    Dynamic,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl IcxSwitchViewIpAddressType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Static => "static",
-            Self::Dynamic => "dynamic",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for IcxSwitchViewIpAddressType {
-    fn from(s: &str) -> Self {
-        match s {
-            "static" => Self::Static,
-            "dynamic" => Self::Dynamic,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for IcxSwitchViewIpAddressType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for IcxSwitchViewIpAddressType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for IcxSwitchViewIpAddressType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Icx switch view specified type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum IcxSwitchViewSpecifiedType {
-    /// `AUTO`
-    Auto,
-    /// `SWITCH`
-    Switch,
-    /// `ROUTER`
-    Router,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl IcxSwitchViewSpecifiedType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::Switch => "SWITCH",
-            Self::Router => "ROUTER",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for IcxSwitchViewSpecifiedType {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "SWITCH" => Self::Switch,
-            "ROUTER" => Self::Router,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for IcxSwitchViewSpecifiedType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for IcxSwitchViewSpecifiedType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for IcxSwitchViewSpecifiedType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Import switch result view, with the fields the official description lists.
@@ -1875,6 +1708,69 @@ impl ImportSwitchResultView {
     pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
         self.total_count = Some(value.into());
         self
+    }
+}
+/// Ip address interface type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum IpAddressInterfaceType {
+    /// `NONE`
+    None,
+    /// `PORT`
+    Port,
+    /// `VE`
+    Ve,
+    /// `MANAGEMENT`
+    Management,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl IpAddressInterfaceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::None => "NONE",
+            Self::Port => "PORT",
+            Self::Ve => "VE",
+            Self::Management => "MANAGEMENT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for IpAddressInterfaceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "NONE" => Self::None,
+            "PORT" => Self::Port,
+            "VE" => Self::Ve,
+            "MANAGEMENT" => Self::Management,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for IpAddressInterfaceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for IpAddressInterfaceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for IpAddressInterfaceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Lldp qos view, with the fields the official description lists.
@@ -2197,6 +2093,97 @@ impl MustNotMatchField {
         self
     }
 }
+/// Poe class: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PoeClass {
+    /// `__NULL`
+    Null,
+    /// `UNSET`
+    Unset,
+    /// `ZERO`
+    Zero,
+    /// `ONE`
+    One,
+    /// `TWO`
+    Two,
+    /// `THREE`
+    Three,
+    /// `FOUR`
+    Four,
+    /// `FIVE`
+    Five,
+    /// `SIX`
+    Six,
+    /// `SEVEN`
+    Seven,
+    /// `EIGHT`
+    Eight,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PoeClass {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Unset => "UNSET",
+            Self::Zero => "ZERO",
+            Self::One => "ONE",
+            Self::Two => "TWO",
+            Self::Three => "THREE",
+            Self::Four => "FOUR",
+            Self::Five => "FIVE",
+            Self::Six => "SIX",
+            Self::Seven => "SEVEN",
+            Self::Eight => "EIGHT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PoeClass {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "UNSET" => Self::Unset,
+            "ZERO" => Self::Zero,
+            "ONE" => Self::One,
+            "TWO" => Self::Two,
+            "THREE" => Self::Three,
+            "FOUR" => Self::Four,
+            "FIVE" => Self::Five,
+            "SIX" => Self::Six,
+            "SEVEN" => Self::Seven,
+            "EIGHT" => Self::Eight,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PoeClass {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PoeClass {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PoeClass {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Port response, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortResponseV1001).
@@ -2263,6 +2250,149 @@ impl PortResponse {
         self
     }
 }
+/// Port speed: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PortSpeed {
+    /// `__NULL`
+    Null,
+    /// `UNSET`
+    Unset,
+    /// `NONE`
+    None,
+    /// `AUTO`
+    Auto,
+    /// `TEN_M_FULL`
+    TenMFull,
+    /// `TEN_M_HALF`
+    TenMHalf,
+    /// `ONE_HUNDRED_M_FULL`
+    OneHundredMFull,
+    /// `ONE_HUNDRED_M_HALF`
+    OneHundredMHalf,
+    /// `ONE_G_FULL`
+    OneGFull,
+    /// `ONE_G_FULL_MASTER`
+    OneGFullMaster,
+    /// `ONE_G_FULL_SLAVE`
+    OneGFullSlave,
+    /// `TWO_POINT_FIVE_G_FULL`
+    TwoPointFiveGFull,
+    /// `TWO_POINT_FIVE_G_FULL_MASTER`
+    TwoPointFiveGFullMaster,
+    /// `TWO_POINT_FIVE_G_FULL_SLAVE`
+    TwoPointFiveGFullSlave,
+    /// `FIVE_G_FULL`
+    FiveGFull,
+    /// `FIVE_G_FULL_MASTER`
+    FiveGFullMaster,
+    /// `FIVE_G_FULL_SLAVE`
+    FiveGFullSlave,
+    /// `TEN_G_FULL`
+    TenGFull,
+    /// `TEN_G_FULL_MASTER`
+    TenGFullMaster,
+    /// `TEN_G_FULL_SLAVE`
+    TenGFullSlave,
+    /// `TWENTY_FIVE_G_FULL`
+    TwentyFiveGFull,
+    /// `FORTY_G_FULL`
+    FortyGFull,
+    /// `ONE_HUNDRED_G_FULL`
+    OneHundredGFull,
+    /// `OPTIC`
+    Optic,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PortSpeed {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Null => "__NULL",
+            Self::Unset => "UNSET",
+            Self::None => "NONE",
+            Self::Auto => "AUTO",
+            Self::TenMFull => "TEN_M_FULL",
+            Self::TenMHalf => "TEN_M_HALF",
+            Self::OneHundredMFull => "ONE_HUNDRED_M_FULL",
+            Self::OneHundredMHalf => "ONE_HUNDRED_M_HALF",
+            Self::OneGFull => "ONE_G_FULL",
+            Self::OneGFullMaster => "ONE_G_FULL_MASTER",
+            Self::OneGFullSlave => "ONE_G_FULL_SLAVE",
+            Self::TwoPointFiveGFull => "TWO_POINT_FIVE_G_FULL",
+            Self::TwoPointFiveGFullMaster => "TWO_POINT_FIVE_G_FULL_MASTER",
+            Self::TwoPointFiveGFullSlave => "TWO_POINT_FIVE_G_FULL_SLAVE",
+            Self::FiveGFull => "FIVE_G_FULL",
+            Self::FiveGFullMaster => "FIVE_G_FULL_MASTER",
+            Self::FiveGFullSlave => "FIVE_G_FULL_SLAVE",
+            Self::TenGFull => "TEN_G_FULL",
+            Self::TenGFullMaster => "TEN_G_FULL_MASTER",
+            Self::TenGFullSlave => "TEN_G_FULL_SLAVE",
+            Self::TwentyFiveGFull => "TWENTY_FIVE_G_FULL",
+            Self::FortyGFull => "FORTY_G_FULL",
+            Self::OneHundredGFull => "ONE_HUNDRED_G_FULL",
+            Self::Optic => "OPTIC",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PortSpeed {
+    fn from(s: &str) -> Self {
+        match s {
+            "__NULL" => Self::Null,
+            "UNSET" => Self::Unset,
+            "NONE" => Self::None,
+            "AUTO" => Self::Auto,
+            "TEN_M_FULL" => Self::TenMFull,
+            "TEN_M_HALF" => Self::TenMHalf,
+            "ONE_HUNDRED_M_FULL" => Self::OneHundredMFull,
+            "ONE_HUNDRED_M_HALF" => Self::OneHundredMHalf,
+            "ONE_G_FULL" => Self::OneGFull,
+            "ONE_G_FULL_MASTER" => Self::OneGFullMaster,
+            "ONE_G_FULL_SLAVE" => Self::OneGFullSlave,
+            "TWO_POINT_FIVE_G_FULL" => Self::TwoPointFiveGFull,
+            "TWO_POINT_FIVE_G_FULL_MASTER" => Self::TwoPointFiveGFullMaster,
+            "TWO_POINT_FIVE_G_FULL_SLAVE" => Self::TwoPointFiveGFullSlave,
+            "FIVE_G_FULL" => Self::FiveGFull,
+            "FIVE_G_FULL_MASTER" => Self::FiveGFullMaster,
+            "FIVE_G_FULL_SLAVE" => Self::FiveGFullSlave,
+            "TEN_G_FULL" => Self::TenGFull,
+            "TEN_G_FULL_MASTER" => Self::TenGFullMaster,
+            "TEN_G_FULL_SLAVE" => Self::TenGFullSlave,
+            "TWENTY_FIVE_G_FULL" => Self::TwentyFiveGFull,
+            "FORTY_G_FULL" => Self::FortyGFull,
+            "ONE_HUNDRED_G_FULL" => Self::OneHundredGFull,
+            "OPTIC" => Self::Optic,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PortSpeed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PortSpeed {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PortSpeed {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Port v1001, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001).
@@ -2282,9 +2412,9 @@ pub struct PortV1001 {
     /// Revert.
     pub revert: Option<bool>,
     /// Port speed.
-    pub port_speed: Option<PortV1001PortSpeed>,
+    pub port_speed: Option<PortSpeed>,
     /// POE class.
-    pub poe_class: Option<PortV1001PoeClass>,
+    pub poe_class: Option<PoeClass>,
     /// POE budget (format: float).
     pub poe_budget: Option<f64>,
     /// POE priority (format: int32).
@@ -2304,7 +2434,7 @@ pub struct PortV1001 {
     /// Rstp admin edge port.
     pub rstp_admin_edge_port: Option<bool>,
     /// Admin pt to pt.
-    pub admin_pt_to_pt: Option<PortV1001AdminPtToPt>,
+    pub admin_pt_to_pt: Option<AdminPtToPt>,
     /// Stp bpdu guard.
     pub stp_bpdu_guard: Option<bool>,
     /// Stp root guard.
@@ -2330,7 +2460,7 @@ pub struct PortV1001 {
     /// Flexible authentication enabled.
     pub flexible_authentication_enabled: Option<bool>,
     /// Authentication type.
-    pub authentication_type: Option<PortV1001AuthenticationType>,
+    pub authentication_type: Option<AuthenticationType>,
     /// Authentication customize.
     pub authentication_customize: Option<bool>,
     /// Authentication profile ID.
@@ -2338,7 +2468,7 @@ pub struct PortV1001 {
     /// Change auth order.
     pub change_auth_order: Option<bool>,
     /// Dot 1x port control.
-    pub dot1x_port_control: Option<PortV1001Dot1xPortControl>,
+    pub dot1x_port_control: Option<Dot1xPortControl>,
     /// Auth default VLAN (format: int32; maximum: 4095; minimum: 1).
     pub auth_default_vlan: Option<i64>,
     /// Restricted VLAN (format: int32; maximum: 4095; minimum: 1).
@@ -2348,9 +2478,9 @@ pub struct PortV1001 {
     /// Guest VLAN (format: int32; maximum: 4095; minimum: 1).
     pub guest_vlan: Option<i64>,
     /// Auth fail action.
-    pub auth_fail_action: Option<PortV1001AuthFailAction>,
+    pub auth_fail_action: Option<AuthFailAction>,
     /// Auth timeout action.
-    pub auth_timeout_action: Option<PortV1001AuthTimeoutAction>,
+    pub auth_timeout_action: Option<AuthTimeoutAction>,
     /// Switch port profile ID.
     pub switch_port_profile_id: Option<String>,
     /// Port security.
@@ -2563,12 +2693,12 @@ impl PortV1001 {
         self
     }
     /// Sets `portSpeed`.
-    pub fn with_port_speed(mut self, value: impl Into<PortV1001PortSpeed>) -> Self {
+    pub fn with_port_speed(mut self, value: impl Into<PortSpeed>) -> Self {
         self.port_speed = Some(value.into());
         self
     }
     /// Sets `poeClass`.
-    pub fn with_poe_class(mut self, value: impl Into<PortV1001PoeClass>) -> Self {
+    pub fn with_poe_class(mut self, value: impl Into<PoeClass>) -> Self {
         self.poe_class = Some(value.into());
         self
     }
@@ -2618,10 +2748,7 @@ impl PortV1001 {
         self
     }
     /// Sets `adminPtToPt`.
-    pub fn with_admin_pt_to_pt(
-        mut self,
-        value: impl Into<PortV1001AdminPtToPt>,
-    ) -> Self {
+    pub fn with_admin_pt_to_pt(mut self, value: impl Into<AdminPtToPt>) -> Self {
         self.admin_pt_to_pt = Some(value.into());
         self
     }
@@ -2691,7 +2818,7 @@ impl PortV1001 {
     /// Sets `authenticationType`.
     pub fn with_authentication_type(
         mut self,
-        value: impl Into<PortV1001AuthenticationType>,
+        value: impl Into<AuthenticationType>,
     ) -> Self {
         self.authentication_type = Some(value.into());
         self
@@ -2714,7 +2841,7 @@ impl PortV1001 {
     /// Sets `dot1xPortControl`.
     pub fn with_dot1x_port_control(
         mut self,
-        value: impl Into<PortV1001Dot1xPortControl>,
+        value: impl Into<Dot1xPortControl>,
     ) -> Self {
         self.dot1x_port_control = Some(value.into());
         self
@@ -2740,17 +2867,14 @@ impl PortV1001 {
         self
     }
     /// Sets `authFailAction`.
-    pub fn with_auth_fail_action(
-        mut self,
-        value: impl Into<PortV1001AuthFailAction>,
-    ) -> Self {
+    pub fn with_auth_fail_action(mut self, value: impl Into<AuthFailAction>) -> Self {
         self.auth_fail_action = Some(value.into());
         self
     }
     /// Sets `authTimeoutAction`.
     pub fn with_auth_timeout_action(
         mut self,
-        value: impl Into<PortV1001AuthTimeoutAction>,
+        value: impl Into<AuthTimeoutAction>,
     ) -> Self {
         self.auth_timeout_action = Some(value.into());
         self
@@ -2781,551 +2905,6 @@ impl PortV1001 {
         self
     }
 }
-/// Port v1001 admin pt to pt: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortV1001AdminPtToPt {
-    /// `AUTO`
-    Auto,
-    /// `DISABLE`
-    Disable,
-    /// `ENABLE`
-    Enable,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortV1001AdminPtToPt {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::Disable => "DISABLE",
-            Self::Enable => "ENABLE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortV1001AdminPtToPt {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "DISABLE" => Self::Disable,
-            "ENABLE" => Self::Enable,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortV1001AdminPtToPt {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortV1001AdminPtToPt {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortV1001AdminPtToPt {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port v1001 auth fail action: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortV1001AuthFailAction {
-    /// `__NULL`
-    Null,
-    /// `block`
-    Block,
-    /// `restricted_vlan`
-    RestrictedVlan,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortV1001AuthFailAction {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Block => "block",
-            Self::RestrictedVlan => "restricted_vlan",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortV1001AuthFailAction {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "block" => Self::Block,
-            "restricted_vlan" => Self::RestrictedVlan,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortV1001AuthFailAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortV1001AuthFailAction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortV1001AuthFailAction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port v1001 auth timeout action: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortV1001AuthTimeoutAction {
-    /// `__NULL`
-    Null,
-    /// `none`
-    None,
-    /// `failure`
-    Failure,
-    /// `success`
-    Success,
-    /// `critical_vlan`
-    CriticalVlan,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortV1001AuthTimeoutAction {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::None => "none",
-            Self::Failure => "failure",
-            Self::Success => "success",
-            Self::CriticalVlan => "critical_vlan",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortV1001AuthTimeoutAction {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "none" => Self::None,
-            "failure" => Self::Failure,
-            "success" => Self::Success,
-            "critical_vlan" => Self::CriticalVlan,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortV1001AuthTimeoutAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortV1001AuthTimeoutAction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortV1001AuthTimeoutAction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port v1001 authentication type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortV1001AuthenticationType {
-    /// `__NULL`
-    Null,
-    /// `802.1x`
-    V8021x,
-    /// `macauth`
-    Macauth,
-    /// `802.1x_and_macauth`
-    V8021xAndMacauth,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortV1001AuthenticationType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::V8021x => "802.1x",
-            Self::Macauth => "macauth",
-            Self::V8021xAndMacauth => "802.1x_and_macauth",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortV1001AuthenticationType {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "802.1x" => Self::V8021x,
-            "macauth" => Self::Macauth,
-            "802.1x_and_macauth" => Self::V8021xAndMacauth,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortV1001AuthenticationType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortV1001AuthenticationType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortV1001AuthenticationType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port v1001 dot1x port control: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortV1001Dot1xPortControl {
-    /// `__NULL`
-    Null,
-    /// `auto`
-    Auto,
-    /// `force_authorized`
-    ForceAuthorized,
-    /// `force_unauthorized`
-    ForceUnauthorized,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortV1001Dot1xPortControl {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Auto => "auto",
-            Self::ForceAuthorized => "force_authorized",
-            Self::ForceUnauthorized => "force_unauthorized",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortV1001Dot1xPortControl {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "auto" => Self::Auto,
-            "force_authorized" => Self::ForceAuthorized,
-            "force_unauthorized" => Self::ForceUnauthorized,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortV1001Dot1xPortControl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortV1001Dot1xPortControl {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortV1001Dot1xPortControl {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port v1001 poe class: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortV1001PoeClass {
-    /// `__NULL`
-    Null,
-    /// `UNSET`
-    Unset,
-    /// `ZERO`
-    Zero,
-    /// `ONE`
-    One,
-    /// `TWO`
-    Two,
-    /// `THREE`
-    Three,
-    /// `FOUR`
-    Four,
-    /// `FIVE`
-    Five,
-    /// `SIX`
-    Six,
-    /// `SEVEN`
-    Seven,
-    /// `EIGHT`
-    Eight,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortV1001PoeClass {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Unset => "UNSET",
-            Self::Zero => "ZERO",
-            Self::One => "ONE",
-            Self::Two => "TWO",
-            Self::Three => "THREE",
-            Self::Four => "FOUR",
-            Self::Five => "FIVE",
-            Self::Six => "SIX",
-            Self::Seven => "SEVEN",
-            Self::Eight => "EIGHT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortV1001PoeClass {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "UNSET" => Self::Unset,
-            "ZERO" => Self::Zero,
-            "ONE" => Self::One,
-            "TWO" => Self::Two,
-            "THREE" => Self::Three,
-            "FOUR" => Self::Four,
-            "FIVE" => Self::Five,
-            "SIX" => Self::Six,
-            "SEVEN" => Self::Seven,
-            "EIGHT" => Self::Eight,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortV1001PoeClass {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortV1001PoeClass {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortV1001PoeClass {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port v1001 port speed: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortV1001PortSpeed {
-    /// `__NULL`
-    Null,
-    /// `UNSET`
-    Unset,
-    /// `NONE`
-    None,
-    /// `AUTO`
-    Auto,
-    /// `TEN_M_FULL`
-    TenMFull,
-    /// `TEN_M_HALF`
-    TenMHalf,
-    /// `ONE_HUNDRED_M_FULL`
-    OneHundredMFull,
-    /// `ONE_HUNDRED_M_HALF`
-    OneHundredMHalf,
-    /// `ONE_G_FULL`
-    OneGFull,
-    /// `ONE_G_FULL_MASTER`
-    OneGFullMaster,
-    /// `ONE_G_FULL_SLAVE`
-    OneGFullSlave,
-    /// `TWO_POINT_FIVE_G_FULL`
-    TwoPointFiveGFull,
-    /// `TWO_POINT_FIVE_G_FULL_MASTER`
-    TwoPointFiveGFullMaster,
-    /// `TWO_POINT_FIVE_G_FULL_SLAVE`
-    TwoPointFiveGFullSlave,
-    /// `FIVE_G_FULL`
-    FiveGFull,
-    /// `FIVE_G_FULL_MASTER`
-    FiveGFullMaster,
-    /// `FIVE_G_FULL_SLAVE`
-    FiveGFullSlave,
-    /// `TEN_G_FULL`
-    TenGFull,
-    /// `TEN_G_FULL_MASTER`
-    TenGFullMaster,
-    /// `TEN_G_FULL_SLAVE`
-    TenGFullSlave,
-    /// `TWENTY_FIVE_G_FULL`
-    TwentyFiveGFull,
-    /// `FORTY_G_FULL`
-    FortyGFull,
-    /// `ONE_HUNDRED_G_FULL`
-    OneHundredGFull,
-    /// `OPTIC`
-    Optic,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortV1001PortSpeed {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Unset => "UNSET",
-            Self::None => "NONE",
-            Self::Auto => "AUTO",
-            Self::TenMFull => "TEN_M_FULL",
-            Self::TenMHalf => "TEN_M_HALF",
-            Self::OneHundredMFull => "ONE_HUNDRED_M_FULL",
-            Self::OneHundredMHalf => "ONE_HUNDRED_M_HALF",
-            Self::OneGFull => "ONE_G_FULL",
-            Self::OneGFullMaster => "ONE_G_FULL_MASTER",
-            Self::OneGFullSlave => "ONE_G_FULL_SLAVE",
-            Self::TwoPointFiveGFull => "TWO_POINT_FIVE_G_FULL",
-            Self::TwoPointFiveGFullMaster => "TWO_POINT_FIVE_G_FULL_MASTER",
-            Self::TwoPointFiveGFullSlave => "TWO_POINT_FIVE_G_FULL_SLAVE",
-            Self::FiveGFull => "FIVE_G_FULL",
-            Self::FiveGFullMaster => "FIVE_G_FULL_MASTER",
-            Self::FiveGFullSlave => "FIVE_G_FULL_SLAVE",
-            Self::TenGFull => "TEN_G_FULL",
-            Self::TenGFullMaster => "TEN_G_FULL_MASTER",
-            Self::TenGFullSlave => "TEN_G_FULL_SLAVE",
-            Self::TwentyFiveGFull => "TWENTY_FIVE_G_FULL",
-            Self::FortyGFull => "FORTY_G_FULL",
-            Self::OneHundredGFull => "ONE_HUNDRED_G_FULL",
-            Self::Optic => "OPTIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortV1001PortSpeed {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "UNSET" => Self::Unset,
-            "NONE" => Self::None,
-            "AUTO" => Self::Auto,
-            "TEN_M_FULL" => Self::TenMFull,
-            "TEN_M_HALF" => Self::TenMHalf,
-            "ONE_HUNDRED_M_FULL" => Self::OneHundredMFull,
-            "ONE_HUNDRED_M_HALF" => Self::OneHundredMHalf,
-            "ONE_G_FULL" => Self::OneGFull,
-            "ONE_G_FULL_MASTER" => Self::OneGFullMaster,
-            "ONE_G_FULL_SLAVE" => Self::OneGFullSlave,
-            "TWO_POINT_FIVE_G_FULL" => Self::TwoPointFiveGFull,
-            "TWO_POINT_FIVE_G_FULL_MASTER" => Self::TwoPointFiveGFullMaster,
-            "TWO_POINT_FIVE_G_FULL_SLAVE" => Self::TwoPointFiveGFullSlave,
-            "FIVE_G_FULL" => Self::FiveGFull,
-            "FIVE_G_FULL_MASTER" => Self::FiveGFullMaster,
-            "FIVE_G_FULL_SLAVE" => Self::FiveGFullSlave,
-            "TEN_G_FULL" => Self::TenGFull,
-            "TEN_G_FULL_MASTER" => Self::TenGFullMaster,
-            "TEN_G_FULL_SLAVE" => Self::TenGFullSlave,
-            "TWENTY_FIVE_G_FULL" => Self::TwentyFiveGFull,
-            "FORTY_G_FULL" => Self::FortyGFull,
-            "ONE_HUNDRED_G_FULL" => Self::OneHundredGFull,
-            "OPTIC" => Self::Optic,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortV1001PortSpeed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortV1001PortSpeed {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortV1001PortSpeed {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Port view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001).
@@ -3345,9 +2924,9 @@ pub struct PortView {
     /// Revert.
     pub revert: Option<bool>,
     /// Port speed.
-    pub port_speed: Option<PortViewPortSpeed>,
+    pub port_speed: Option<PortSpeed>,
     /// POE class.
-    pub poe_class: Option<PortViewPoeClass>,
+    pub poe_class: Option<PoeClass>,
     /// POE budget (format: float).
     pub poe_budget: Option<f64>,
     /// POE priority (format: int32).
@@ -3399,11 +2978,11 @@ pub struct PortView {
     /// Authentication profile ID.
     pub authentication_profile_id: Option<String>,
     /// Authentication type.
-    pub authentication_type: Option<PortViewAuthenticationType>,
+    pub authentication_type: Option<AuthenticationType>,
     /// Change auth order.
     pub change_auth_order: Option<bool>,
     /// Dot 1x port control.
-    pub dot1x_port_control: Option<PortViewDot1xPortControl>,
+    pub dot1x_port_control: Option<Dot1xPortControl>,
     /// Auth default VLAN (format: int32).
     pub auth_default_vlan: Option<i64>,
     /// Restricted VLAN (format: int32).
@@ -3413,9 +2992,9 @@ pub struct PortView {
     /// Guest VLAN (format: int32).
     pub guest_vlan: Option<i64>,
     /// Auth fail action.
-    pub auth_fail_action: Option<PortViewAuthFailAction>,
+    pub auth_fail_action: Option<AuthFailAction>,
     /// Auth timeout action.
-    pub auth_timeout_action: Option<PortViewAuthTimeoutAction>,
+    pub auth_timeout_action: Option<AuthTimeoutAction>,
     /// Should alert AAA and RADIUS not apply.
     pub should_alert_aaa_and_radius_not_apply: Option<bool>,
     /// Switch level auth default VLAN (format: int32).
@@ -3431,7 +3010,7 @@ pub struct PortView {
     /// Switch port profile ID.
     pub switch_port_profile_id: Option<String>,
     /// Admin pt to pt.
-    pub admin_pt_to_pt: Option<PortViewAdminPtToPt>,
+    pub admin_pt_to_pt: Option<AdminPtToPt>,
     /// Port security.
     pub port_security: Option<bool>,
     /// Port security max entries (format: int32).
@@ -3670,12 +3249,12 @@ impl PortView {
         self
     }
     /// Sets `portSpeed`.
-    pub fn with_port_speed(mut self, value: impl Into<PortViewPortSpeed>) -> Self {
+    pub fn with_port_speed(mut self, value: impl Into<PortSpeed>) -> Self {
         self.port_speed = Some(value.into());
         self
     }
     /// Sets `poeClass`.
-    pub fn with_poe_class(mut self, value: impl Into<PortViewPoeClass>) -> Self {
+    pub fn with_poe_class(mut self, value: impl Into<PoeClass>) -> Self {
         self.poe_class = Some(value.into());
         self
     }
@@ -3810,7 +3389,7 @@ impl PortView {
     /// Sets `authenticationType`.
     pub fn with_authentication_type(
         mut self,
-        value: impl Into<PortViewAuthenticationType>,
+        value: impl Into<AuthenticationType>,
     ) -> Self {
         self.authentication_type = Some(value.into());
         self
@@ -3823,7 +3402,7 @@ impl PortView {
     /// Sets `dot1xPortControl`.
     pub fn with_dot1x_port_control(
         mut self,
-        value: impl Into<PortViewDot1xPortControl>,
+        value: impl Into<Dot1xPortControl>,
     ) -> Self {
         self.dot1x_port_control = Some(value.into());
         self
@@ -3849,17 +3428,14 @@ impl PortView {
         self
     }
     /// Sets `authFailAction`.
-    pub fn with_auth_fail_action(
-        mut self,
-        value: impl Into<PortViewAuthFailAction>,
-    ) -> Self {
+    pub fn with_auth_fail_action(mut self, value: impl Into<AuthFailAction>) -> Self {
         self.auth_fail_action = Some(value.into());
         self
     }
     /// Sets `authTimeoutAction`.
     pub fn with_auth_timeout_action(
         mut self,
-        value: impl Into<PortViewAuthTimeoutAction>,
+        value: impl Into<AuthTimeoutAction>,
     ) -> Self {
         self.auth_timeout_action = Some(value.into());
         self
@@ -3903,7 +3479,7 @@ impl PortView {
         self
     }
     /// Sets `adminPtToPt`.
-    pub fn with_admin_pt_to_pt(mut self, value: impl Into<PortViewAdminPtToPt>) -> Self {
+    pub fn with_admin_pt_to_pt(mut self, value: impl Into<AdminPtToPt>) -> Self {
         self.admin_pt_to_pt = Some(value.into());
         self
     }
@@ -3928,551 +3504,6 @@ impl PortView {
         self
     }
 }
-/// Port view admin pt to pt: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortViewAdminPtToPt {
-    /// `AUTO`
-    Auto,
-    /// `DISABLE`
-    Disable,
-    /// `ENABLE`
-    Enable,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortViewAdminPtToPt {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::Disable => "DISABLE",
-            Self::Enable => "ENABLE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortViewAdminPtToPt {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "DISABLE" => Self::Disable,
-            "ENABLE" => Self::Enable,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortViewAdminPtToPt {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortViewAdminPtToPt {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortViewAdminPtToPt {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port view auth fail action: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortViewAuthFailAction {
-    /// `__NULL`
-    Null,
-    /// `block`
-    Block,
-    /// `restricted_vlan`
-    RestrictedVlan,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortViewAuthFailAction {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Block => "block",
-            Self::RestrictedVlan => "restricted_vlan",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortViewAuthFailAction {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "block" => Self::Block,
-            "restricted_vlan" => Self::RestrictedVlan,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortViewAuthFailAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortViewAuthFailAction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortViewAuthFailAction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port view auth timeout action: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortViewAuthTimeoutAction {
-    /// `__NULL`
-    Null,
-    /// `none`
-    None,
-    /// `failure`
-    Failure,
-    /// `success`
-    Success,
-    /// `critical_vlan`
-    CriticalVlan,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortViewAuthTimeoutAction {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::None => "none",
-            Self::Failure => "failure",
-            Self::Success => "success",
-            Self::CriticalVlan => "critical_vlan",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortViewAuthTimeoutAction {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "none" => Self::None,
-            "failure" => Self::Failure,
-            "success" => Self::Success,
-            "critical_vlan" => Self::CriticalVlan,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortViewAuthTimeoutAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortViewAuthTimeoutAction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortViewAuthTimeoutAction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port view authentication type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortViewAuthenticationType {
-    /// `__NULL`
-    Null,
-    /// `802.1x`
-    V8021x,
-    /// `macauth`
-    Macauth,
-    /// `802.1x_and_macauth`
-    V8021xAndMacauth,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortViewAuthenticationType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::V8021x => "802.1x",
-            Self::Macauth => "macauth",
-            Self::V8021xAndMacauth => "802.1x_and_macauth",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortViewAuthenticationType {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "802.1x" => Self::V8021x,
-            "macauth" => Self::Macauth,
-            "802.1x_and_macauth" => Self::V8021xAndMacauth,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortViewAuthenticationType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortViewAuthenticationType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortViewAuthenticationType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port view dot1x port control: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortViewDot1xPortControl {
-    /// `__NULL`
-    Null,
-    /// `auto`
-    Auto,
-    /// `force_authorized`
-    ForceAuthorized,
-    /// `force_unauthorized`
-    ForceUnauthorized,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortViewDot1xPortControl {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Auto => "auto",
-            Self::ForceAuthorized => "force_authorized",
-            Self::ForceUnauthorized => "force_unauthorized",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortViewDot1xPortControl {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "auto" => Self::Auto,
-            "force_authorized" => Self::ForceAuthorized,
-            "force_unauthorized" => Self::ForceUnauthorized,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortViewDot1xPortControl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortViewDot1xPortControl {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortViewDot1xPortControl {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port view poe class: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortViewPoeClass {
-    /// `__NULL`
-    Null,
-    /// `UNSET`
-    Unset,
-    /// `ZERO`
-    Zero,
-    /// `ONE`
-    One,
-    /// `TWO`
-    Two,
-    /// `THREE`
-    Three,
-    /// `FOUR`
-    Four,
-    /// `FIVE`
-    Five,
-    /// `SIX`
-    Six,
-    /// `SEVEN`
-    Seven,
-    /// `EIGHT`
-    Eight,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortViewPoeClass {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Unset => "UNSET",
-            Self::Zero => "ZERO",
-            Self::One => "ONE",
-            Self::Two => "TWO",
-            Self::Three => "THREE",
-            Self::Four => "FOUR",
-            Self::Five => "FIVE",
-            Self::Six => "SIX",
-            Self::Seven => "SEVEN",
-            Self::Eight => "EIGHT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortViewPoeClass {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "UNSET" => Self::Unset,
-            "ZERO" => Self::Zero,
-            "ONE" => Self::One,
-            "TWO" => Self::Two,
-            "THREE" => Self::Three,
-            "FOUR" => Self::Four,
-            "FIVE" => Self::Five,
-            "SIX" => Self::Six,
-            "SEVEN" => Self::Seven,
-            "EIGHT" => Self::Eight,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortViewPoeClass {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortViewPoeClass {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortViewPoeClass {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Port view port speed: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortViewPortSpeed {
-    /// `__NULL`
-    Null,
-    /// `UNSET`
-    Unset,
-    /// `NONE`
-    None,
-    /// `AUTO`
-    Auto,
-    /// `TEN_M_FULL`
-    TenMFull,
-    /// `TEN_M_HALF`
-    TenMHalf,
-    /// `ONE_HUNDRED_M_FULL`
-    OneHundredMFull,
-    /// `ONE_HUNDRED_M_HALF`
-    OneHundredMHalf,
-    /// `ONE_G_FULL`
-    OneGFull,
-    /// `ONE_G_FULL_MASTER`
-    OneGFullMaster,
-    /// `ONE_G_FULL_SLAVE`
-    OneGFullSlave,
-    /// `TWO_POINT_FIVE_G_FULL`
-    TwoPointFiveGFull,
-    /// `TWO_POINT_FIVE_G_FULL_MASTER`
-    TwoPointFiveGFullMaster,
-    /// `TWO_POINT_FIVE_G_FULL_SLAVE`
-    TwoPointFiveGFullSlave,
-    /// `FIVE_G_FULL`
-    FiveGFull,
-    /// `FIVE_G_FULL_MASTER`
-    FiveGFullMaster,
-    /// `FIVE_G_FULL_SLAVE`
-    FiveGFullSlave,
-    /// `TEN_G_FULL`
-    TenGFull,
-    /// `TEN_G_FULL_MASTER`
-    TenGFullMaster,
-    /// `TEN_G_FULL_SLAVE`
-    TenGFullSlave,
-    /// `TWENTY_FIVE_G_FULL`
-    TwentyFiveGFull,
-    /// `FORTY_G_FULL`
-    FortyGFull,
-    /// `ONE_HUNDRED_G_FULL`
-    OneHundredGFull,
-    /// `OPTIC`
-    Optic,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortViewPortSpeed {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Unset => "UNSET",
-            Self::None => "NONE",
-            Self::Auto => "AUTO",
-            Self::TenMFull => "TEN_M_FULL",
-            Self::TenMHalf => "TEN_M_HALF",
-            Self::OneHundredMFull => "ONE_HUNDRED_M_FULL",
-            Self::OneHundredMHalf => "ONE_HUNDRED_M_HALF",
-            Self::OneGFull => "ONE_G_FULL",
-            Self::OneGFullMaster => "ONE_G_FULL_MASTER",
-            Self::OneGFullSlave => "ONE_G_FULL_SLAVE",
-            Self::TwoPointFiveGFull => "TWO_POINT_FIVE_G_FULL",
-            Self::TwoPointFiveGFullMaster => "TWO_POINT_FIVE_G_FULL_MASTER",
-            Self::TwoPointFiveGFullSlave => "TWO_POINT_FIVE_G_FULL_SLAVE",
-            Self::FiveGFull => "FIVE_G_FULL",
-            Self::FiveGFullMaster => "FIVE_G_FULL_MASTER",
-            Self::FiveGFullSlave => "FIVE_G_FULL_SLAVE",
-            Self::TenGFull => "TEN_G_FULL",
-            Self::TenGFullMaster => "TEN_G_FULL_MASTER",
-            Self::TenGFullSlave => "TEN_G_FULL_SLAVE",
-            Self::TwentyFiveGFull => "TWENTY_FIVE_G_FULL",
-            Self::FortyGFull => "FORTY_G_FULL",
-            Self::OneHundredGFull => "ONE_HUNDRED_G_FULL",
-            Self::Optic => "OPTIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortViewPortSpeed {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "UNSET" => Self::Unset,
-            "NONE" => Self::None,
-            "AUTO" => Self::Auto,
-            "TEN_M_FULL" => Self::TenMFull,
-            "TEN_M_HALF" => Self::TenMHalf,
-            "ONE_HUNDRED_M_FULL" => Self::OneHundredMFull,
-            "ONE_HUNDRED_M_HALF" => Self::OneHundredMHalf,
-            "ONE_G_FULL" => Self::OneGFull,
-            "ONE_G_FULL_MASTER" => Self::OneGFullMaster,
-            "ONE_G_FULL_SLAVE" => Self::OneGFullSlave,
-            "TWO_POINT_FIVE_G_FULL" => Self::TwoPointFiveGFull,
-            "TWO_POINT_FIVE_G_FULL_MASTER" => Self::TwoPointFiveGFullMaster,
-            "TWO_POINT_FIVE_G_FULL_SLAVE" => Self::TwoPointFiveGFullSlave,
-            "FIVE_G_FULL" => Self::FiveGFull,
-            "FIVE_G_FULL_MASTER" => Self::FiveGFullMaster,
-            "FIVE_G_FULL_SLAVE" => Self::FiveGFullSlave,
-            "TEN_G_FULL" => Self::TenGFull,
-            "TEN_G_FULL_MASTER" => Self::TenGFullMaster,
-            "TEN_G_FULL_SLAVE" => Self::TenGFullSlave,
-            "TWENTY_FIVE_G_FULL" => Self::TwentyFiveGFull,
-            "FORTY_G_FULL" => Self::FortyGFull,
-            "ONE_HUNDRED_G_FULL" => Self::OneHundredGFull,
-            "OPTIC" => Self::Optic,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortViewPortSpeed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortViewPortSpeed {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortViewPortSpeed {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Ports, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001).
@@ -4492,9 +3523,9 @@ pub struct Ports {
     /// Revert.
     pub revert: Option<bool>,
     /// Port speed.
-    pub port_speed: Option<PortsPortSpeed>,
+    pub port_speed: Option<PortSpeed>,
     /// POE class.
-    pub poe_class: Option<PortsPoeClass>,
+    pub poe_class: Option<PoeClass>,
     /// POE budget (format: float).
     pub poe_budget: Option<f64>,
     /// POE priority (format: int32).
@@ -4514,7 +3545,7 @@ pub struct Ports {
     /// Rstp admin edge port.
     pub rstp_admin_edge_port: Option<bool>,
     /// Admin pt to pt.
-    pub admin_pt_to_pt: Option<PortsAdminPtToPt>,
+    pub admin_pt_to_pt: Option<AdminPtToPt>,
     /// Stp bpdu guard.
     pub stp_bpdu_guard: Option<bool>,
     /// Stp root guard.
@@ -4540,7 +3571,7 @@ pub struct Ports {
     /// Flexible authentication enabled.
     pub flexible_authentication_enabled: Option<bool>,
     /// Authentication type.
-    pub authentication_type: Option<PortsAuthenticationType>,
+    pub authentication_type: Option<AuthenticationType>,
     /// Authentication customize.
     pub authentication_customize: Option<bool>,
     /// Authentication profile ID.
@@ -4548,7 +3579,7 @@ pub struct Ports {
     /// Change auth order.
     pub change_auth_order: Option<bool>,
     /// Dot 1x port control.
-    pub dot1x_port_control: Option<PortsDot1xPortControl>,
+    pub dot1x_port_control: Option<Dot1xPortControl>,
     /// Auth default VLAN (format: int32; maximum: 4095; minimum: 1).
     pub auth_default_vlan: Option<i64>,
     /// Restricted VLAN (format: int32; maximum: 4095; minimum: 1).
@@ -4558,9 +3589,9 @@ pub struct Ports {
     /// Guest VLAN (format: int32; maximum: 4095; minimum: 1).
     pub guest_vlan: Option<i64>,
     /// Auth fail action.
-    pub auth_fail_action: Option<PortsAuthFailAction>,
+    pub auth_fail_action: Option<AuthFailAction>,
     /// Auth timeout action.
-    pub auth_timeout_action: Option<PortsAuthTimeoutAction>,
+    pub auth_timeout_action: Option<AuthTimeoutAction>,
     /// Switch ID.
     pub switch_id: String,
     /// Switch port profile ID.
@@ -4778,12 +3809,12 @@ impl Ports {
         self
     }
     /// Sets `portSpeed`.
-    pub fn with_port_speed(mut self, value: impl Into<PortsPortSpeed>) -> Self {
+    pub fn with_port_speed(mut self, value: impl Into<PortSpeed>) -> Self {
         self.port_speed = Some(value.into());
         self
     }
     /// Sets `poeClass`.
-    pub fn with_poe_class(mut self, value: impl Into<PortsPoeClass>) -> Self {
+    pub fn with_poe_class(mut self, value: impl Into<PoeClass>) -> Self {
         self.poe_class = Some(value.into());
         self
     }
@@ -4833,7 +3864,7 @@ impl Ports {
         self
     }
     /// Sets `adminPtToPt`.
-    pub fn with_admin_pt_to_pt(mut self, value: impl Into<PortsAdminPtToPt>) -> Self {
+    pub fn with_admin_pt_to_pt(mut self, value: impl Into<AdminPtToPt>) -> Self {
         self.admin_pt_to_pt = Some(value.into());
         self
     }
@@ -4903,7 +3934,7 @@ impl Ports {
     /// Sets `authenticationType`.
     pub fn with_authentication_type(
         mut self,
-        value: impl Into<PortsAuthenticationType>,
+        value: impl Into<AuthenticationType>,
     ) -> Self {
         self.authentication_type = Some(value.into());
         self
@@ -4926,7 +3957,7 @@ impl Ports {
     /// Sets `dot1xPortControl`.
     pub fn with_dot1x_port_control(
         mut self,
-        value: impl Into<PortsDot1xPortControl>,
+        value: impl Into<Dot1xPortControl>,
     ) -> Self {
         self.dot1x_port_control = Some(value.into());
         self
@@ -4952,17 +3983,14 @@ impl Ports {
         self
     }
     /// Sets `authFailAction`.
-    pub fn with_auth_fail_action(
-        mut self,
-        value: impl Into<PortsAuthFailAction>,
-    ) -> Self {
+    pub fn with_auth_fail_action(mut self, value: impl Into<AuthFailAction>) -> Self {
         self.auth_fail_action = Some(value.into());
         self
     }
     /// Sets `authTimeoutAction`.
     pub fn with_auth_timeout_action(
         mut self,
-        value: impl Into<PortsAuthTimeoutAction>,
+        value: impl Into<AuthTimeoutAction>,
     ) -> Self {
         self.auth_timeout_action = Some(value.into());
         self
@@ -4991,551 +4019,6 @@ impl Ports {
     pub fn with_poe_scheduler(mut self, value: impl Into<SchedulerView>) -> Self {
         self.poe_scheduler = Some(value.into());
         self
-    }
-}
-/// Ports admin pt to pt: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortsAdminPtToPt {
-    /// `AUTO`
-    Auto,
-    /// `DISABLE`
-    Disable,
-    /// `ENABLE`
-    Enable,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortsAdminPtToPt {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::Disable => "DISABLE",
-            Self::Enable => "ENABLE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortsAdminPtToPt {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "DISABLE" => Self::Disable,
-            "ENABLE" => Self::Enable,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortsAdminPtToPt {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortsAdminPtToPt {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortsAdminPtToPt {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Ports auth fail action: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortsAuthFailAction {
-    /// `__NULL`
-    Null,
-    /// `block`
-    Block,
-    /// `restricted_vlan`
-    RestrictedVlan,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortsAuthFailAction {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Block => "block",
-            Self::RestrictedVlan => "restricted_vlan",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortsAuthFailAction {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "block" => Self::Block,
-            "restricted_vlan" => Self::RestrictedVlan,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortsAuthFailAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortsAuthFailAction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortsAuthFailAction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Ports auth timeout action: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortsAuthTimeoutAction {
-    /// `__NULL`
-    Null,
-    /// `none`
-    None,
-    /// `failure`
-    Failure,
-    /// `success`
-    Success,
-    /// `critical_vlan`
-    CriticalVlan,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortsAuthTimeoutAction {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::None => "none",
-            Self::Failure => "failure",
-            Self::Success => "success",
-            Self::CriticalVlan => "critical_vlan",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortsAuthTimeoutAction {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "none" => Self::None,
-            "failure" => Self::Failure,
-            "success" => Self::Success,
-            "critical_vlan" => Self::CriticalVlan,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortsAuthTimeoutAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortsAuthTimeoutAction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortsAuthTimeoutAction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Ports authentication type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortsAuthenticationType {
-    /// `__NULL`
-    Null,
-    /// `802.1x`
-    V8021x,
-    /// `macauth`
-    Macauth,
-    /// `802.1x_and_macauth`
-    V8021xAndMacauth,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortsAuthenticationType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::V8021x => "802.1x",
-            Self::Macauth => "macauth",
-            Self::V8021xAndMacauth => "802.1x_and_macauth",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortsAuthenticationType {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "802.1x" => Self::V8021x,
-            "macauth" => Self::Macauth,
-            "802.1x_and_macauth" => Self::V8021xAndMacauth,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortsAuthenticationType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortsAuthenticationType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortsAuthenticationType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Ports dot1x port control: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortsDot1xPortControl {
-    /// `__NULL`
-    Null,
-    /// `auto`
-    Auto,
-    /// `force_authorized`
-    ForceAuthorized,
-    /// `force_unauthorized`
-    ForceUnauthorized,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortsDot1xPortControl {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Auto => "auto",
-            Self::ForceAuthorized => "force_authorized",
-            Self::ForceUnauthorized => "force_unauthorized",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortsDot1xPortControl {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "auto" => Self::Auto,
-            "force_authorized" => Self::ForceAuthorized,
-            "force_unauthorized" => Self::ForceUnauthorized,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortsDot1xPortControl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortsDot1xPortControl {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortsDot1xPortControl {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Ports poe class: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortsPoeClass {
-    /// `__NULL`
-    Null,
-    /// `UNSET`
-    Unset,
-    /// `ZERO`
-    Zero,
-    /// `ONE`
-    One,
-    /// `TWO`
-    Two,
-    /// `THREE`
-    Three,
-    /// `FOUR`
-    Four,
-    /// `FIVE`
-    Five,
-    /// `SIX`
-    Six,
-    /// `SEVEN`
-    Seven,
-    /// `EIGHT`
-    Eight,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortsPoeClass {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Unset => "UNSET",
-            Self::Zero => "ZERO",
-            Self::One => "ONE",
-            Self::Two => "TWO",
-            Self::Three => "THREE",
-            Self::Four => "FOUR",
-            Self::Five => "FIVE",
-            Self::Six => "SIX",
-            Self::Seven => "SEVEN",
-            Self::Eight => "EIGHT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortsPoeClass {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "UNSET" => Self::Unset,
-            "ZERO" => Self::Zero,
-            "ONE" => Self::One,
-            "TWO" => Self::Two,
-            "THREE" => Self::Three,
-            "FOUR" => Self::Four,
-            "FIVE" => Self::Five,
-            "SIX" => Self::Six,
-            "SEVEN" => Self::Seven,
-            "EIGHT" => Self::Eight,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortsPoeClass {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortsPoeClass {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortsPoeClass {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Ports port speed: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml PortsDtoV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PortsPortSpeed {
-    /// `__NULL`
-    Null,
-    /// `UNSET`
-    Unset,
-    /// `NONE`
-    None,
-    /// `AUTO`
-    Auto,
-    /// `TEN_M_FULL`
-    TenMFull,
-    /// `TEN_M_HALF`
-    TenMHalf,
-    /// `ONE_HUNDRED_M_FULL`
-    OneHundredMFull,
-    /// `ONE_HUNDRED_M_HALF`
-    OneHundredMHalf,
-    /// `ONE_G_FULL`
-    OneGFull,
-    /// `ONE_G_FULL_MASTER`
-    OneGFullMaster,
-    /// `ONE_G_FULL_SLAVE`
-    OneGFullSlave,
-    /// `TWO_POINT_FIVE_G_FULL`
-    TwoPointFiveGFull,
-    /// `TWO_POINT_FIVE_G_FULL_MASTER`
-    TwoPointFiveGFullMaster,
-    /// `TWO_POINT_FIVE_G_FULL_SLAVE`
-    TwoPointFiveGFullSlave,
-    /// `FIVE_G_FULL`
-    FiveGFull,
-    /// `FIVE_G_FULL_MASTER`
-    FiveGFullMaster,
-    /// `FIVE_G_FULL_SLAVE`
-    FiveGFullSlave,
-    /// `TEN_G_FULL`
-    TenGFull,
-    /// `TEN_G_FULL_MASTER`
-    TenGFullMaster,
-    /// `TEN_G_FULL_SLAVE`
-    TenGFullSlave,
-    /// `TWENTY_FIVE_G_FULL`
-    TwentyFiveGFull,
-    /// `FORTY_G_FULL`
-    FortyGFull,
-    /// `ONE_HUNDRED_G_FULL`
-    OneHundredGFull,
-    /// `OPTIC`
-    Optic,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PortsPortSpeed {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Unset => "UNSET",
-            Self::None => "NONE",
-            Self::Auto => "AUTO",
-            Self::TenMFull => "TEN_M_FULL",
-            Self::TenMHalf => "TEN_M_HALF",
-            Self::OneHundredMFull => "ONE_HUNDRED_M_FULL",
-            Self::OneHundredMHalf => "ONE_HUNDRED_M_HALF",
-            Self::OneGFull => "ONE_G_FULL",
-            Self::OneGFullMaster => "ONE_G_FULL_MASTER",
-            Self::OneGFullSlave => "ONE_G_FULL_SLAVE",
-            Self::TwoPointFiveGFull => "TWO_POINT_FIVE_G_FULL",
-            Self::TwoPointFiveGFullMaster => "TWO_POINT_FIVE_G_FULL_MASTER",
-            Self::TwoPointFiveGFullSlave => "TWO_POINT_FIVE_G_FULL_SLAVE",
-            Self::FiveGFull => "FIVE_G_FULL",
-            Self::FiveGFullMaster => "FIVE_G_FULL_MASTER",
-            Self::FiveGFullSlave => "FIVE_G_FULL_SLAVE",
-            Self::TenGFull => "TEN_G_FULL",
-            Self::TenGFullMaster => "TEN_G_FULL_MASTER",
-            Self::TenGFullSlave => "TEN_G_FULL_SLAVE",
-            Self::TwentyFiveGFull => "TWENTY_FIVE_G_FULL",
-            Self::FortyGFull => "FORTY_G_FULL",
-            Self::OneHundredGFull => "ONE_HUNDRED_G_FULL",
-            Self::Optic => "OPTIC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PortsPortSpeed {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "UNSET" => Self::Unset,
-            "NONE" => Self::None,
-            "AUTO" => Self::Auto,
-            "TEN_M_FULL" => Self::TenMFull,
-            "TEN_M_HALF" => Self::TenMHalf,
-            "ONE_HUNDRED_M_FULL" => Self::OneHundredMFull,
-            "ONE_HUNDRED_M_HALF" => Self::OneHundredMHalf,
-            "ONE_G_FULL" => Self::OneGFull,
-            "ONE_G_FULL_MASTER" => Self::OneGFullMaster,
-            "ONE_G_FULL_SLAVE" => Self::OneGFullSlave,
-            "TWO_POINT_FIVE_G_FULL" => Self::TwoPointFiveGFull,
-            "TWO_POINT_FIVE_G_FULL_MASTER" => Self::TwoPointFiveGFullMaster,
-            "TWO_POINT_FIVE_G_FULL_SLAVE" => Self::TwoPointFiveGFullSlave,
-            "FIVE_G_FULL" => Self::FiveGFull,
-            "FIVE_G_FULL_MASTER" => Self::FiveGFullMaster,
-            "FIVE_G_FULL_SLAVE" => Self::FiveGFullSlave,
-            "TEN_G_FULL" => Self::TenGFull,
-            "TEN_G_FULL_MASTER" => Self::TenGFullMaster,
-            "TEN_G_FULL_SLAVE" => Self::TenGFullSlave,
-            "TWENTY_FIVE_G_FULL" => Self::TwentyFiveGFull,
-            "FORTY_G_FULL" => Self::FortyGFull,
-            "ONE_HUNDRED_G_FULL" => Self::OneHundredGFull,
-            "OPTIC" => Self::Optic,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PortsPortSpeed {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PortsPortSpeed {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PortsPortSpeed {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Query response grouped switch, with the fields the official description lists.
@@ -5930,6 +4413,65 @@ impl serde::Serialize for SchedulerViewType {
     }
 }
 impl<'de> serde::Deserialize<'de> for SchedulerViewType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Specified type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum SpecifiedType {
+    /// `AUTO`
+    Auto,
+    /// `SWITCH`
+    Switch,
+    /// `ROUTER`
+    Router,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl SpecifiedType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Auto => "AUTO",
+            Self::Switch => "SWITCH",
+            Self::Router => "ROUTER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for SpecifiedType {
+    fn from(s: &str) -> Self {
+        match s {
+            "AUTO" => Self::Auto,
+            "SWITCH" => Self::Switch,
+            "ROUTER" => Self::Router,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for SpecifiedType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for SpecifiedType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for SpecifiedType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {

@@ -573,7 +573,7 @@ pub struct Admin {
     /// Updated date (format: date-time).
     pub updated_date: Option<String>,
     /// Detail level.
-    pub detail_level: Option<AdminDetailLevel>,
+    pub detail_level: Option<DetailLevel>,
     /// External ID.
     pub external_id: Option<String>,
     /// Admin roles.
@@ -699,7 +699,7 @@ impl Admin {
         self
     }
     /// Sets `detailLevel`.
-    pub fn with_detail_level(mut self, value: impl Into<AdminDetailLevel>) -> Self {
+    pub fn with_detail_level(mut self, value: impl Into<DetailLevel>) -> Self {
         self.detail_level = Some(value.into());
         self
     }
@@ -1046,69 +1046,6 @@ impl serde::Serialize for AdminDateFormat {
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminDateFormat {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Admin detail level: the values the official description lists.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml Admin (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AdminDetailLevel {
-    /// `ba`
-    Ba,
-    /// `it`
-    It,
-    /// `su`
-    Su,
-    /// `debug`
-    Debug,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl AdminDetailLevel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ba => "ba",
-            Self::It => "it",
-            Self::Su => "su",
-            Self::Debug => "debug",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for AdminDetailLevel {
-    fn from(s: &str) -> Self {
-        match s {
-            "ba" => Self::Ba,
-            "it" => Self::It,
-            "su" => Self::Su,
-            "debug" => Self::Debug,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for AdminDetailLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for AdminDetailLevel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for AdminDetailLevel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -1641,7 +1578,7 @@ pub struct AdminView {
     /// Delegated ECs.
     pub delegated_e_cs: Option<Vec<String>>,
     /// Detail level.
-    pub detail_level: Option<AdminViewDetailLevel>,
+    pub detail_level: Option<DetailLevel>,
     /// Authentication ID.
     pub authentication_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1750,7 +1687,7 @@ impl AdminView {
         self
     }
     /// Sets `detailLevel`.
-    pub fn with_detail_level(mut self, value: impl Into<AdminViewDetailLevel>) -> Self {
+    pub fn with_detail_level(mut self, value: impl Into<DetailLevel>) -> Self {
         self.detail_level = Some(value.into());
         self
     }
@@ -1758,69 +1695,6 @@ impl AdminView {
     pub fn with_authentication_id(mut self, value: impl Into<String>) -> Self {
         self.authentication_id = Some(value.into());
         self
-    }
-}
-/// Admin view detail level: the values the official description lists.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml AdminView (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AdminViewDetailLevel {
-    /// `ba`
-    Ba,
-    /// `it`
-    It,
-    /// `su`
-    Su,
-    /// `debug`
-    Debug,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl AdminViewDetailLevel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ba => "ba",
-            Self::It => "it",
-            Self::Su => "su",
-            Self::Debug => "debug",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for AdminViewDetailLevel {
-    fn from(s: &str) -> Self {
-        match s {
-            "ba" => Self::Ba,
-            "it" => Self::It,
-            "su" => Self::Su,
-            "debug" => Self::Debug,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for AdminViewDetailLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for AdminViewDetailLevel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for AdminViewDetailLevel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Assign delegated request, with the fields the official description lists.
@@ -3705,6 +3579,69 @@ impl<'de> serde::Deserialize<'de> for DelegationType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Detail level: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Admin (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DetailLevel {
+    /// `ba`
+    Ba,
+    /// `it`
+    It,
+    /// `su`
+    Su,
+    /// `debug`
+    Debug,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DetailLevel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ba => "ba",
+            Self::It => "it",
+            Self::Su => "su",
+            Self::Debug => "debug",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DetailLevel {
+    fn from(s: &str) -> Self {
+        match s {
+            "ba" => Self::Ba,
+            "it" => Self::It,
+            "su" => Self::Su,
+            "debug" => Self::Debug,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DetailLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DetailLevel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DetailLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Ec delegation, with the fields the official description lists.
 ///
 /// Provenance: reference (msp_services-0.3.3.yaml EcDelegation).
@@ -3847,14 +3784,14 @@ impl EmailInvitation {
         self
     }
 }
-/// Email notification endpoint, with the fields the official description lists.
+/// Email sms notification endpoint, with the fields the official description lists.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml EmailNotificationEndpoint).
 ///
 /// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub struct EmailNotificationEndpoint {
+pub struct EmailSmsNotificationEndpoint {
     /// ID.
     pub id: Option<String>,
     /// Created date (format: date-time).
@@ -3866,16 +3803,16 @@ pub struct EmailNotificationEndpoint {
     /// Active.
     pub active: Option<bool>,
     /// Status.
-    pub status: Option<EmailNotificationEndpointStatus>,
+    pub status: Option<NotificationEndpointStatus>,
     /// Parent ID.
     pub parent_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-impl serde::Serialize for EmailNotificationEndpoint {
+impl serde::Serialize for EmailSmsNotificationEndpoint {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
-            v: &EmailNotificationEndpoint,
+            v: &EmailSmsNotificationEndpoint,
             w: &mut ruckus_one_runtime::object::Writer,
         ) {
             w.optional("id", &v.id);
@@ -3892,14 +3829,17 @@ impl serde::Serialize for EmailNotificationEndpoint {
         w.finish(serializer)
     }
 }
-impl<'de> serde::Deserialize<'de> for EmailNotificationEndpoint {
+impl<'de> serde::Deserialize<'de> for EmailSmsNotificationEndpoint {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
         fn fields(
             f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<EmailNotificationEndpoint, ruckus_one_runtime::object::FieldError> {
-            let value = EmailNotificationEndpoint {
+        ) -> Result<
+            EmailSmsNotificationEndpoint,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = EmailSmsNotificationEndpoint {
                 id: f.optional("id"),
                 created_date: f.optional("createdDate"),
                 updated_date: f.optional("updatedDate"),
@@ -3913,10 +3853,10 @@ impl<'de> serde::Deserialize<'de> for EmailNotificationEndpoint {
             Ok(value)
         }
         let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EmailNotificationEndpoint"))
+        fields(&mut f).map_err(|e| e.into_error("EmailSmsNotificationEndpoint"))
     }
 }
-impl EmailNotificationEndpoint {
+impl EmailSmsNotificationEndpoint {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(destination: String) -> Self {
         Self {
@@ -3951,10 +3891,7 @@ impl EmailNotificationEndpoint {
         self
     }
     /// Sets `status`.
-    pub fn with_status(
-        mut self,
-        value: impl Into<EmailNotificationEndpointStatus>,
-    ) -> Self {
+    pub fn with_status(mut self, value: impl Into<NotificationEndpointStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -3962,61 +3899,6 @@ impl EmailNotificationEndpoint {
     pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
         self.parent_id = Some(value.into());
         self
-    }
-}
-/// Email notification endpoint status: the values the official description lists.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml EmailNotificationEndpoint (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum EmailNotificationEndpointStatus {
-    /// `OK`
-    Ok,
-    /// `BOUNCED`
-    Bounced,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl EmailNotificationEndpointStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ok => "OK",
-            Self::Bounced => "BOUNCED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for EmailNotificationEndpointStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "OK" => Self::Ok,
-            "BOUNCED" => Self::Bounced,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for EmailNotificationEndpointStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for EmailNotificationEndpointStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for EmailNotificationEndpointStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Feature, with the fields the official description lists.
@@ -4455,7 +4337,7 @@ pub struct MobilePushNotificationEndpoint {
     /// Active.
     pub active: Option<bool>,
     /// Status.
-    pub status: Option<MobilePushNotificationEndpointStatus>,
+    pub status: Option<NotificationEndpointStatus>,
     /// Type.
     pub type_: Option<String>,
     /// Parent ID.
@@ -4541,7 +4423,7 @@ pub struct MobilePushNotificationEndpointBuilder {
     updated_date: Option<String>,
     destination: Option<String>,
     active: Option<bool>,
-    status: Option<MobilePushNotificationEndpointStatus>,
+    status: Option<NotificationEndpointStatus>,
     type_: Option<String>,
     parent_id: Option<String>,
     platform: Option<String>,
@@ -4575,10 +4457,7 @@ impl MobilePushNotificationEndpointBuilder {
         self
     }
     /// Sets `status` (optional).
-    pub fn status(
-        mut self,
-        value: impl Into<MobilePushNotificationEndpointStatus>,
-    ) -> Self {
+    pub fn status(mut self, value: impl Into<NotificationEndpointStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -4629,61 +4508,6 @@ impl MobilePushNotificationEndpointBuilder {
             device_id: self.device_id.ok_or(missing("deviceId"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
-    }
-}
-/// Mobile push notification endpoint status: the values the official description lists.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum MobilePushNotificationEndpointStatus {
-    /// `OK`
-    Ok,
-    /// `BOUNCED`
-    Bounced,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl MobilePushNotificationEndpointStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ok => "OK",
-            Self::Bounced => "BOUNCED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for MobilePushNotificationEndpointStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "OK" => Self::Ok,
-            "BOUNCED" => Self::Bounced,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for MobilePushNotificationEndpointStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for MobilePushNotificationEndpointStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for MobilePushNotificationEndpointStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Msp, with the fields the official description lists.
@@ -5569,28 +5393,18 @@ impl MspEcDelegationResponse {
 #[non_exhaustive]
 #[allow(clippy::large_enum_variant)]
 pub enum NotificationEndpoint {
-    /// Variant type `EmailNotificationEndpoint`; chosen when the wire field `type` is `EmailNotificationEndpoint`.
-    Email(EmailNotificationEndpoint),
+    /// Variant type `EmailSmsNotificationEndpoint`; chosen when the wire field `type` is `EmailNotificationEndpoint`.
+    Email(EmailSmsNotificationEndpoint),
     /// Variant type `MobilePushNotificationEndpoint`; chosen when the wire field `type` is `MobilePushNotificationEndpoint`.
     MobilePush(MobilePushNotificationEndpoint),
-    /// Variant type `SmsNotificationEndpoint`; chosen when the wire field `type` is `SmsNotificationEndpoint`.
-    Sms(SmsNotificationEndpoint),
+    /// Variant type `EmailSmsNotificationEndpoint`; chosen when the wire field `type` is `SmsNotificationEndpoint`.
+    Sms(EmailSmsNotificationEndpoint),
     /// A value that matches no variant, kept as received and sent back unchanged.
     Unknown(serde_json::Value),
-}
-impl From<EmailNotificationEndpoint> for NotificationEndpoint {
-    fn from(value: EmailNotificationEndpoint) -> Self {
-        Self::Email(value)
-    }
 }
 impl From<MobilePushNotificationEndpoint> for NotificationEndpoint {
     fn from(value: MobilePushNotificationEndpoint) -> Self {
         Self::MobilePush(value)
-    }
-}
-impl From<SmsNotificationEndpoint> for NotificationEndpoint {
-    fn from(value: SmsNotificationEndpoint) -> Self {
-        Self::Sms(value)
     }
 }
 impl std::fmt::Debug for NotificationEndpoint {
@@ -5675,6 +5489,61 @@ impl<'de> serde::Deserialize<'de> for NotificationEndpoint {
                 _ => Self::Unknown(value),
             },
         )
+    }
+}
+/// Notification endpoint status: the values the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml EmailNotificationEndpoint (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NotificationEndpointStatus {
+    /// `OK`
+    Ok,
+    /// `BOUNCED`
+    Bounced,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl NotificationEndpointStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ok => "OK",
+            Self::Bounced => "BOUNCED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for NotificationEndpointStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "OK" => Self::Ok,
+            "BOUNCED" => Self::Bounced,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for NotificationEndpointStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for NotificationEndpointStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for NotificationEndpointStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Notification recipient, with the fields the official description lists.
@@ -6741,178 +6610,6 @@ impl Scope {
         self
     }
 }
-/// Sms notification endpoint, with the fields the official description lists.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml SmsNotificationEndpoint).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct SmsNotificationEndpoint {
-    /// ID.
-    pub id: Option<String>,
-    /// Created date (format: date-time).
-    pub created_date: Option<String>,
-    /// Updated date (format: date-time).
-    pub updated_date: Option<String>,
-    /// Destination.
-    pub destination: String,
-    /// Active.
-    pub active: Option<bool>,
-    /// Status.
-    pub status: Option<SmsNotificationEndpointStatus>,
-    /// Parent ID.
-    pub parent_id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for SmsNotificationEndpoint {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SmsNotificationEndpoint,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("updatedDate", &v.updated_date);
-            w.field("destination", &v.destination);
-            w.optional("active", &v.active);
-            w.optional("status", &v.status);
-            w.optional("parentId", &v.parent_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SmsNotificationEndpoint {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SmsNotificationEndpoint, ruckus_one_runtime::object::FieldError> {
-            let value = SmsNotificationEndpoint {
-                id: f.optional("id"),
-                created_date: f.optional("createdDate"),
-                updated_date: f.optional("updatedDate"),
-                destination: f.required("destination")?,
-                active: f.optional("active"),
-                status: f.optional("status"),
-                parent_id: f.optional("parentId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SmsNotificationEndpoint"))
-    }
-}
-impl SmsNotificationEndpoint {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(destination: String) -> Self {
-        Self {
-            id: None,
-            created_date: None,
-            updated_date: None,
-            destination,
-            active: None,
-            status: None,
-            parent_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `createdDate`.
-    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
-        self.created_date = Some(value.into());
-        self
-    }
-    /// Sets `updatedDate`.
-    pub fn with_updated_date(mut self, value: impl Into<String>) -> Self {
-        self.updated_date = Some(value.into());
-        self
-    }
-    /// Sets `active`.
-    pub fn with_active(mut self, value: impl Into<bool>) -> Self {
-        self.active = Some(value.into());
-        self
-    }
-    /// Sets `status`.
-    pub fn with_status(
-        mut self,
-        value: impl Into<SmsNotificationEndpointStatus>,
-    ) -> Self {
-        self.status = Some(value.into());
-        self
-    }
-    /// Sets `parentId`.
-    pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
-        self.parent_id = Some(value.into());
-        self
-    }
-}
-/// Sms notification endpoint status: the values the official description lists.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml SmsNotificationEndpoint (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SmsNotificationEndpointStatus {
-    /// `OK`
-    Ok,
-    /// `BOUNCED`
-    Bounced,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SmsNotificationEndpointStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ok => "OK",
-            Self::Bounced => "BOUNCED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SmsNotificationEndpointStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "OK" => Self::Ok,
-            "BOUNCED" => Self::Bounced,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SmsNotificationEndpointStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SmsNotificationEndpointStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SmsNotificationEndpointStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Tenant, with the fields the official description lists.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml Tenant).
@@ -7861,7 +7558,7 @@ pub struct TenantNotificationEndpoint {
     /// Active.
     pub active: Option<bool>,
     /// Status.
-    pub status: Option<TenantNotificationEndpointStatus>,
+    pub status: Option<NotificationEndpointStatus>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -7938,67 +7635,9 @@ impl TenantNotificationEndpoint {
         self
     }
     /// Sets `status`.
-    pub fn with_status(
-        mut self,
-        value: impl Into<TenantNotificationEndpointStatus>,
-    ) -> Self {
+    pub fn with_status(mut self, value: impl Into<NotificationEndpointStatus>) -> Self {
         self.status = Some(value.into());
         self
-    }
-}
-/// Tenant notification endpoint status: the values the official description lists.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpointDTO (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum TenantNotificationEndpointStatus {
-    /// `OK`
-    Ok,
-    /// `BOUNCED`
-    Bounced,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl TenantNotificationEndpointStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ok => "OK",
-            Self::Bounced => "BOUNCED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for TenantNotificationEndpointStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "OK" => Self::Ok,
-            "BOUNCED" => Self::Bounced,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for TenantNotificationEndpointStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for TenantNotificationEndpointStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for TenantNotificationEndpointStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Tenant pageable object, with the fields the official description lists.

@@ -19,7 +19,7 @@ pub struct CapabilitiesApModel {
     pub allow_dfs_country: Option<Vec<String>>,
     /// Band combination capabilities.
     pub band_combination_capabilities: Option<
-        Vec<CapabilitiesApModelBandCombinationCapabilities>,
+        Vec<super::common::VenueApModelBandModeSettingsBandMode>,
     >,
     /// Can support cellular (default: false).
     pub can_support_cellular: Option<bool>,
@@ -32,7 +32,9 @@ pub struct CapabilitiesApModel {
     /// Capability score (default: 0; format: int32).
     pub capability_score: Option<i64>,
     /// Default band combination (default: null).
-    pub default_band_combination: Option<CapabilitiesApModelDefaultBandCombination>,
+    pub default_band_combination: Option<
+        super::common::VenueApModelBandModeSettingsBandMode,
+    >,
     /// External antenna.
     pub external_antenna: Option<super::common::ExternalAntenna>,
     /// Has 160MHz channel bandwidth (default: false).
@@ -297,7 +299,7 @@ impl CapabilitiesApModel {
     /// Sets `bandCombinationCapabilities`.
     pub fn with_band_combination_capabilities(
         mut self,
-        value: impl Into<Vec<CapabilitiesApModelBandCombinationCapabilities>>,
+        value: impl Into<Vec<super::common::VenueApModelBandModeSettingsBandMode>>,
     ) -> Self {
         self.band_combination_capabilities = Some(value.into());
         self
@@ -330,7 +332,7 @@ impl CapabilitiesApModel {
     /// Sets `defaultBandCombination`.
     pub fn with_default_band_combination(
         mut self,
-        value: impl Into<CapabilitiesApModelDefaultBandCombination>,
+        value: impl Into<super::common::VenueApModelBandModeSettingsBandMode>,
     ) -> Self {
         self.default_band_combination = Some(value.into());
         self
@@ -530,116 +532,6 @@ impl CapabilitiesApModel {
     pub fn with_wan_connection(mut self, value: impl Into<String>) -> Self {
         self.wan_connection = Some(value.into());
         self
-    }
-}
-/// Capabilities ap model band combination capabilities: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum CapabilitiesApModelBandCombinationCapabilities {
-    /// `DUAL`
-    Dual,
-    /// `TRIPLE`
-    Triple,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl CapabilitiesApModelBandCombinationCapabilities {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dual => "DUAL",
-            Self::Triple => "TRIPLE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for CapabilitiesApModelBandCombinationCapabilities {
-    fn from(s: &str) -> Self {
-        match s {
-            "DUAL" => Self::Dual,
-            "TRIPLE" => Self::Triple,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for CapabilitiesApModelBandCombinationCapabilities {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for CapabilitiesApModelBandCombinationCapabilities {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for CapabilitiesApModelBandCombinationCapabilities {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Capabilities ap model default band combination: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum CapabilitiesApModelDefaultBandCombination {
-    /// `DUAL`
-    Dual,
-    /// `TRIPLE`
-    Triple,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl CapabilitiesApModelDefaultBandCombination {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dual => "DUAL",
-            Self::Triple => "TRIPLE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for CapabilitiesApModelDefaultBandCombination {
-    fn from(s: &str) -> Self {
-        match s {
-            "DUAL" => Self::Dual,
-            "TRIPLE" => Self::Triple,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for CapabilitiesApModelDefaultBandCombination {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for CapabilitiesApModelDefaultBandCombination {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for CapabilitiesApModelDefaultBandCombination {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Dhcp option82 settings, with the fields the official description lists.
@@ -1301,7 +1193,7 @@ pub struct LanPortClientIsolationSettings {
     /// Auto vrrp (default: false).
     pub auto_vrrp: Option<bool>,
     /// Packets type (default: UNICAST).
-    pub packets_type: Option<LanPortClientIsolationSettingsPacketsType>,
+    pub packets_type: Option<super::common::PacketsType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -1359,69 +1251,10 @@ impl LanPortClientIsolationSettings {
     /// Sets `packetsType`.
     pub fn with_packets_type(
         mut self,
-        value: impl Into<LanPortClientIsolationSettingsPacketsType>,
+        value: impl Into<super::common::PacketsType>,
     ) -> Self {
         self.packets_type = Some(value.into());
         self
-    }
-}
-/// Lan port client isolation settings packets type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml LanPortClientIsolationSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LanPortClientIsolationSettingsPacketsType {
-    /// `UNICAST`
-    Unicast,
-    /// `MULTICAST`
-    Multicast,
-    /// `UNICAST_MULTICAST`
-    UnicastMulticast,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LanPortClientIsolationSettingsPacketsType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unicast => "UNICAST",
-            Self::Multicast => "MULTICAST",
-            Self::UnicastMulticast => "UNICAST_MULTICAST",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LanPortClientIsolationSettingsPacketsType {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNICAST" => Self::Unicast,
-            "MULTICAST" => Self::Multicast,
-            "UNICAST_MULTICAST" => Self::UnicastMulticast,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LanPortClientIsolationSettingsPacketsType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LanPortClientIsolationSettingsPacketsType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LanPortClientIsolationSettingsPacketsType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue ap model antenna type settings, with the fields the official description lists.
@@ -1495,7 +1328,7 @@ impl VenueApModelAntennaTypeSettings {
 #[non_exhaustive]
 pub struct VenueApModelBandModeSettings {
     /// Band mode (may be null).
-    pub band_mode: Option<VenueApModelBandModeSettingsBandMode>,
+    pub band_mode: Option<super::common::VenueApModelBandModeSettingsBandMode>,
     /// Model (max_length: 64; min_length: 0).
     pub model: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1550,7 +1383,7 @@ impl VenueApModelBandModeSettings {
     /// Sets `bandMode`.
     pub fn with_band_mode(
         mut self,
-        value: impl Into<VenueApModelBandModeSettingsBandMode>,
+        value: impl Into<super::common::VenueApModelBandModeSettingsBandMode>,
     ) -> Self {
         self.band_mode = Some(value.into());
         self
@@ -1559,61 +1392,6 @@ impl VenueApModelBandModeSettings {
     pub fn with_model(mut self, value: impl Into<String>) -> Self {
         self.model = Some(value.into());
         self
-    }
-}
-/// Venue ap model band mode settings band mode: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelBandModeSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApModelBandModeSettingsBandMode {
-    /// `DUAL`
-    Dual,
-    /// `TRIPLE`
-    Triple,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApModelBandModeSettingsBandMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dual => "DUAL",
-            Self::Triple => "TRIPLE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApModelBandModeSettingsBandMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "DUAL" => Self::Dual,
-            "TRIPLE" => Self::Triple,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApModelBandModeSettingsBandMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApModelBandModeSettingsBandMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettingsBandMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue ap model capabilities, with the fields the official description lists.
@@ -1904,7 +1682,7 @@ impl VenueApModelLanPortSettings {
 #[non_exhaustive]
 pub struct VenueApModelLanPortSpecificSettings {
     /// POE mode (may be null).
-    pub poe_mode: Option<VenueApModelLanPortSpecificSettingsPoeMode>,
+    pub poe_mode: Option<super::common::LanPortSpecificSettingsPoeMode>,
     /// POE out (default: false).
     pub poe_out: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1959,7 +1737,7 @@ impl VenueApModelLanPortSpecificSettings {
     /// Sets `poeMode`.
     pub fn with_poe_mode(
         mut self,
-        value: impl Into<VenueApModelLanPortSpecificSettingsPoeMode>,
+        value: impl Into<super::common::LanPortSpecificSettingsPoeMode>,
     ) -> Self {
         self.poe_mode = Some(value.into());
         self
@@ -1968,81 +1746,6 @@ impl VenueApModelLanPortSpecificSettings {
     pub fn with_poe_out(mut self, value: impl Into<bool>) -> Self {
         self.poe_out = Some(value.into());
         self
-    }
-}
-/// Venue ap model lan port specific settings poe mode: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSpecificSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApModelLanPortSpecificSettingsPoeMode {
-    /// `Auto`
-    Auto,
-    /// `802.3af`
-    V8023af,
-    /// `802.3at`
-    V8023at,
-    /// `802.3bt-Class_5`
-    V8023btClass5,
-    /// `802.3bt-Class_6`
-    V8023btClass6,
-    /// `802.3bt-Class_7`
-    V8023btClass7,
-    /// `802.3bt-Class_8`
-    V8023btClass8,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApModelLanPortSpecificSettingsPoeMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "Auto",
-            Self::V8023af => "802.3af",
-            Self::V8023at => "802.3at",
-            Self::V8023btClass5 => "802.3bt-Class_5",
-            Self::V8023btClass6 => "802.3bt-Class_6",
-            Self::V8023btClass7 => "802.3bt-Class_7",
-            Self::V8023btClass8 => "802.3bt-Class_8",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApModelLanPortSpecificSettingsPoeMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "Auto" => Self::Auto,
-            "802.3af" => Self::V8023af,
-            "802.3at" => Self::V8023at,
-            "802.3bt-Class_5" => Self::V8023btClass5,
-            "802.3bt-Class_6" => Self::V8023btClass6,
-            "802.3bt-Class_7" => Self::V8023btClass7,
-            "802.3bt-Class_8" => Self::V8023btClass8,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApModelLanPortSpecificSettingsPoeMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApModelLanPortSpecificSettingsPoeMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApModelLanPortSpecificSettingsPoeMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue ap model led settings, with the fields the official description lists.

@@ -161,7 +161,7 @@ pub struct MulticastDnsFencingRule {
     /// Description.
     pub description: Option<String>,
     /// Service (may be null).
-    pub service: Option<MulticastDnsFencingRuleService>,
+    pub service: Option<super::common::RuleService>,
     /// Wired enabled (default: false).
     pub wired_enabled: Option<bool>,
     /// Wired rules.
@@ -256,10 +256,7 @@ impl MulticastDnsFencingRule {
         self
     }
     /// Sets `service`.
-    pub fn with_service(
-        mut self,
-        value: impl Into<MulticastDnsFencingRuleService>,
-    ) -> Self {
+    pub fn with_service(mut self, value: impl Into<super::common::RuleService>) -> Self {
         self.service = Some(value.into());
         self
     }
@@ -282,137 +279,6 @@ impl MulticastDnsFencingRule {
         self
     }
 }
-/// Multicast dns fencing rule service: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum MulticastDnsFencingRuleService {
-    /// `AIRDISK`
-    Airdisk,
-    /// `AIRPLAY`
-    Airplay,
-    /// `AIRPORT_MANAGEMENT`
-    AirportManagement,
-    /// `AIRPRINT`
-    Airprint,
-    /// `AIRTUNES`
-    Airtunes,
-    /// `APPLE_FILE_SHARING`
-    AppleFileSharing,
-    /// `APPLE_MOBILE_DEVICES`
-    AppleMobileDevices,
-    /// `APPLETV`
-    Appletv,
-    /// `ICLOUD_SYNC`
-    IcloudSync,
-    /// `ITUNES_REMOTE`
-    ItunesRemote,
-    /// `ITUNES_SHARING`
-    ItunesSharing,
-    /// `OPEN_DIRECTORY_MASTER`
-    OpenDirectoryMaster,
-    /// `OPTICAL_DISK_SHARING`
-    OpticalDiskSharing,
-    /// `OTHER`
-    Other,
-    /// `SCREEN_SHARING`
-    ScreenSharing,
-    /// `SECURE_FILE_SHARING`
-    SecureFileSharing,
-    /// `SECURE_SHELL`
-    SecureShell,
-    /// `WWW_HTTP`
-    WwwHttp,
-    /// `WWW_HTTPS`
-    WwwHttps,
-    /// `XGRID`
-    Xgrid,
-    /// `GOOGLE_CHROMECAST`
-    GoogleChromecast,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl MulticastDnsFencingRuleService {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Airdisk => "AIRDISK",
-            Self::Airplay => "AIRPLAY",
-            Self::AirportManagement => "AIRPORT_MANAGEMENT",
-            Self::Airprint => "AIRPRINT",
-            Self::Airtunes => "AIRTUNES",
-            Self::AppleFileSharing => "APPLE_FILE_SHARING",
-            Self::AppleMobileDevices => "APPLE_MOBILE_DEVICES",
-            Self::Appletv => "APPLETV",
-            Self::IcloudSync => "ICLOUD_SYNC",
-            Self::ItunesRemote => "ITUNES_REMOTE",
-            Self::ItunesSharing => "ITUNES_SHARING",
-            Self::OpenDirectoryMaster => "OPEN_DIRECTORY_MASTER",
-            Self::OpticalDiskSharing => "OPTICAL_DISK_SHARING",
-            Self::Other => "OTHER",
-            Self::ScreenSharing => "SCREEN_SHARING",
-            Self::SecureFileSharing => "SECURE_FILE_SHARING",
-            Self::SecureShell => "SECURE_SHELL",
-            Self::WwwHttp => "WWW_HTTP",
-            Self::WwwHttps => "WWW_HTTPS",
-            Self::Xgrid => "XGRID",
-            Self::GoogleChromecast => "GOOGLE_CHROMECAST",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for MulticastDnsFencingRuleService {
-    fn from(s: &str) -> Self {
-        match s {
-            "AIRDISK" => Self::Airdisk,
-            "AIRPLAY" => Self::Airplay,
-            "AIRPORT_MANAGEMENT" => Self::AirportManagement,
-            "AIRPRINT" => Self::Airprint,
-            "AIRTUNES" => Self::Airtunes,
-            "APPLE_FILE_SHARING" => Self::AppleFileSharing,
-            "APPLE_MOBILE_DEVICES" => Self::AppleMobileDevices,
-            "APPLETV" => Self::Appletv,
-            "ICLOUD_SYNC" => Self::IcloudSync,
-            "ITUNES_REMOTE" => Self::ItunesRemote,
-            "ITUNES_SHARING" => Self::ItunesSharing,
-            "OPEN_DIRECTORY_MASTER" => Self::OpenDirectoryMaster,
-            "OPTICAL_DISK_SHARING" => Self::OpticalDiskSharing,
-            "OTHER" => Self::Other,
-            "SCREEN_SHARING" => Self::ScreenSharing,
-            "SECURE_FILE_SHARING" => Self::SecureFileSharing,
-            "SECURE_SHELL" => Self::SecureShell,
-            "WWW_HTTP" => Self::WwwHttp,
-            "WWW_HTTPS" => Self::WwwHttps,
-            "XGRID" => Self::Xgrid,
-            "GOOGLE_CHROMECAST" => Self::GoogleChromecast,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for MulticastDnsFencingRuleService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for MulticastDnsFencingRuleService {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRuleService {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Multicast dns fencing wired rule, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule).
@@ -426,7 +292,7 @@ pub struct MulticastDnsFencingWiredRule {
     /// Device MAC addresses.
     pub device_mac_addresses: Vec<String>,
     /// Fencing range (default: SAME_AP).
-    pub fencing_range: Option<MulticastDnsFencingWiredRuleFencingRange>,
+    pub fencing_range: Option<RuleFencingRange>,
     /// Name.
     pub name: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -489,67 +355,9 @@ impl MulticastDnsFencingWiredRule {
         }
     }
     /// Sets `fencingRange`.
-    pub fn with_fencing_range(
-        mut self,
-        value: impl Into<MulticastDnsFencingWiredRuleFencingRange>,
-    ) -> Self {
+    pub fn with_fencing_range(mut self, value: impl Into<RuleFencingRange>) -> Self {
         self.fencing_range = Some(value.into());
         self
-    }
-}
-/// Multicast dns fencing wired rule fencing range: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum MulticastDnsFencingWiredRuleFencingRange {
-    /// `SAME_AP`
-    SameAp,
-    /// `ONE_HOP_AP`
-    OneHopAp,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl MulticastDnsFencingWiredRuleFencingRange {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::SameAp => "SAME_AP",
-            Self::OneHopAp => "ONE_HOP_AP",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for MulticastDnsFencingWiredRuleFencingRange {
-    fn from(s: &str) -> Self {
-        match s {
-            "SAME_AP" => Self::SameAp,
-            "ONE_HOP_AP" => Self::OneHopAp,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for MulticastDnsFencingWiredRuleFencingRange {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for MulticastDnsFencingWiredRuleFencingRange {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWiredRuleFencingRange {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Multicast dns fencing wireless rule, with the fields the official description lists.
@@ -561,7 +369,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWiredRuleFencingRange {
 #[non_exhaustive]
 pub struct MulticastDnsFencingWirelessRule {
     /// Fencing range (default: SAME_AP).
-    pub fencing_range: Option<MulticastDnsFencingWirelessRuleFencingRange>,
+    pub fencing_range: Option<RuleFencingRange>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -609,23 +417,20 @@ impl MulticastDnsFencingWirelessRule {
         }
     }
     /// Sets `fencingRange`.
-    pub fn with_fencing_range(
-        mut self,
-        value: impl Into<MulticastDnsFencingWirelessRuleFencingRange>,
-    ) -> Self {
+    pub fn with_fencing_range(mut self, value: impl Into<RuleFencingRange>) -> Self {
         self.fencing_range = Some(value.into());
         self
     }
 }
-/// Multicast dns fencing wireless rule fencing range: the values the official description lists.
+/// Rule fencing range: the values the official description lists.
 ///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWirelessRule (inline)).
+/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule (inline)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
-pub enum MulticastDnsFencingWirelessRuleFencingRange {
+pub enum RuleFencingRange {
     /// `SAME_AP`
     SameAp,
     /// `ONE_HOP_AP`
@@ -633,7 +438,7 @@ pub enum MulticastDnsFencingWirelessRuleFencingRange {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-impl MulticastDnsFencingWirelessRuleFencingRange {
+impl RuleFencingRange {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
@@ -643,7 +448,7 @@ impl MulticastDnsFencingWirelessRuleFencingRange {
         }
     }
 }
-impl From<&str> for MulticastDnsFencingWirelessRuleFencingRange {
+impl From<&str> for RuleFencingRange {
     fn from(s: &str) -> Self {
         match s {
             "SAME_AP" => Self::SameAp,
@@ -654,17 +459,17 @@ impl From<&str> for MulticastDnsFencingWirelessRuleFencingRange {
         }
     }
 }
-impl std::fmt::Display for MulticastDnsFencingWirelessRuleFencingRange {
+impl std::fmt::Display for RuleFencingRange {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-impl serde::Serialize for MulticastDnsFencingWirelessRuleFencingRange {
+impl serde::Serialize for RuleFencingRange {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWirelessRuleFencingRange {
+impl<'de> serde::Deserialize<'de> for RuleFencingRange {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -2073,17 +1878,19 @@ impl VenueApMulticastDnsFencingSettings {
 #[non_exhaustive]
 pub struct VenueApRadio24GHzSettings {
     /// Allowed channels.
-    pub allowed_channels: Option<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
+    pub allowed_channels: Option<
+        Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>,
+    >,
     /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
     /// Channel bandwidth (default: AUTO).
-    pub channel_bandwidth: Option<VenueApRadio24GHzSettingsChannelBandwidth>,
+    pub channel_bandwidth: Option<super::common::ApRadio24GHzSettingsChannelBandwidth>,
     /// Method (default: CHANNELFLY).
-    pub method: Option<VenueApRadio24GHzSettingsMethod>,
+    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
     /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
     pub scan_interval: Option<i64>,
     /// Tx power (default: MAX).
-    pub tx_power: Option<VenueApRadio24GHzSettingsTxPower>,
+    pub tx_power: Option<super::common::SettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -2145,7 +1952,7 @@ impl VenueApRadio24GHzSettings {
     /// Sets `allowedChannels`.
     pub fn with_allowed_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio24GHzSettingsAllowedChannels>>,
+        value: impl Into<Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>>,
     ) -> Self {
         self.allowed_channels = Some(value.into());
         self
@@ -2158,7 +1965,7 @@ impl VenueApRadio24GHzSettings {
     /// Sets `channelBandwidth`.
     pub fn with_channel_bandwidth(
         mut self,
-        value: impl Into<VenueApRadio24GHzSettingsChannelBandwidth>,
+        value: impl Into<super::common::ApRadio24GHzSettingsChannelBandwidth>,
     ) -> Self {
         self.channel_bandwidth = Some(value.into());
         self
@@ -2166,7 +1973,7 @@ impl VenueApRadio24GHzSettings {
     /// Sets `method`.
     pub fn with_method(
         mut self,
-        value: impl Into<VenueApRadio24GHzSettingsMethod>,
+        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
     ) -> Self {
         self.method = Some(value.into());
         self
@@ -2179,326 +1986,10 @@ impl VenueApRadio24GHzSettings {
     /// Sets `txPower`.
     pub fn with_tx_power(
         mut self,
-        value: impl Into<VenueApRadio24GHzSettingsTxPower>,
+        value: impl Into<super::common::SettingsTxPower>,
     ) -> Self {
         self.tx_power = Some(value.into());
         self
-    }
-}
-/// Venue ap radio24 g hz settings allowed channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio24GHzSettingsAllowedChannels {
-    /// `1`
-    V1,
-    /// `2`
-    V2,
-    /// `3`
-    V3,
-    /// `4`
-    V4,
-    /// `5`
-    V5,
-    /// `6`
-    V6,
-    /// `7`
-    V7,
-    /// `8`
-    V8,
-    /// `9`
-    V9,
-    /// `10`
-    V10,
-    /// `11`
-    V11,
-    /// `12`
-    V12,
-    /// `13`
-    V13,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio24GHzSettingsAllowedChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V1 => "1",
-            Self::V2 => "2",
-            Self::V3 => "3",
-            Self::V4 => "4",
-            Self::V5 => "5",
-            Self::V6 => "6",
-            Self::V7 => "7",
-            Self::V8 => "8",
-            Self::V9 => "9",
-            Self::V10 => "10",
-            Self::V11 => "11",
-            Self::V12 => "12",
-            Self::V13 => "13",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio24GHzSettingsAllowedChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "1" => Self::V1,
-            "2" => Self::V2,
-            "3" => Self::V3,
-            "4" => Self::V4,
-            "5" => Self::V5,
-            "6" => Self::V6,
-            "7" => Self::V7,
-            "8" => Self::V8,
-            "9" => Self::V9,
-            "10" => Self::V10,
-            "11" => Self::V11,
-            "12" => Self::V12,
-            "13" => Self::V13,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio24GHzSettingsAllowedChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio24GHzSettingsAllowedChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsAllowedChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio24 g hz settings channel bandwidth: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio24GHzSettingsChannelBandwidth {
-    /// `AUTO`
-    Auto,
-    /// `20MHz`
-    V20mHz,
-    /// `40MHz`
-    V40mHz,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio24GHzSettingsChannelBandwidth {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::V20mHz => "20MHz",
-            Self::V40mHz => "40MHz",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio24GHzSettingsChannelBandwidth {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "20MHz" => Self::V20mHz,
-            "40MHz" => Self::V40mHz,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio24GHzSettingsChannelBandwidth {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio24GHzSettingsChannelBandwidth {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsChannelBandwidth {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio24 g hz settings method: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio24GHzSettingsMethod {
-    /// `MANUAL`
-    Manual,
-    /// `BACKGROUND_SCANNING`
-    BackgroundScanning,
-    /// `CHANNELFLY`
-    Channelfly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio24GHzSettingsMethod {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Manual => "MANUAL",
-            Self::BackgroundScanning => "BACKGROUND_SCANNING",
-            Self::Channelfly => "CHANNELFLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio24GHzSettingsMethod {
-    fn from(s: &str) -> Self {
-        match s {
-            "MANUAL" => Self::Manual,
-            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
-            "CHANNELFLY" => Self::Channelfly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio24GHzSettingsMethod {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio24GHzSettingsMethod {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsMethod {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio24 g hz settings tx power: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio24GHzSettingsTxPower {
-    /// `Auto`
-    Auto,
-    /// `MAX`
-    Max,
-    /// `-1`
-    V1,
-    /// `-2`
-    V2,
-    /// `-3`
-    V3,
-    /// `-4`
-    V4,
-    /// `-5`
-    V5,
-    /// `-6`
-    V6,
-    /// `-7`
-    V7,
-    /// `-8`
-    V8,
-    /// `-9`
-    V9,
-    /// `-10`
-    V10,
-    /// `MIN`
-    Min,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio24GHzSettingsTxPower {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "Auto",
-            Self::Max => "MAX",
-            Self::V1 => "-1",
-            Self::V2 => "-2",
-            Self::V3 => "-3",
-            Self::V4 => "-4",
-            Self::V5 => "-5",
-            Self::V6 => "-6",
-            Self::V7 => "-7",
-            Self::V8 => "-8",
-            Self::V9 => "-9",
-            Self::V10 => "-10",
-            Self::Min => "MIN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio24GHzSettingsTxPower {
-    fn from(s: &str) -> Self {
-        match s {
-            "Auto" => Self::Auto,
-            "MAX" => Self::Max,
-            "-1" => Self::V1,
-            "-2" => Self::V2,
-            "-3" => Self::V3,
-            "-4" => Self::V4,
-            "-5" => Self::V5,
-            "-6" => Self::V6,
-            "-7" => Self::V7,
-            "-8" => Self::V8,
-            "-9" => Self::V9,
-            "-10" => Self::V10,
-            "MIN" => Self::Min,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio24GHzSettingsTxPower {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio24GHzSettingsTxPower {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsTxPower {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue ap radio5 g hz settings, with the fields the official description lists.
@@ -2511,24 +2002,24 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettingsTxPower {
 pub struct VenueApRadio5GHzSettings {
     /// Allowed indoor channels.
     pub allowed_indoor_channels: Option<
-        Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>,
+        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
     /// Allowed outdoor channels.
     pub allowed_outdoor_channels: Option<
-        Vec<VenueApRadio5GHzSettingsAllowedOutdoorChannels>,
+        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
     /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
     /// Channel bandwidth (default: AUTO).
-    pub channel_bandwidth: Option<VenueApRadio5GHzSettingsChannelBandwidth>,
+    pub channel_bandwidth: Option<super::common::ChannelBandwidth>,
     /// Combine channels (default: false).
     pub combine_channels: Option<bool>,
     /// Method (default: CHANNELFLY).
-    pub method: Option<VenueApRadio5GHzSettingsMethod>,
+    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
     /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
     pub scan_interval: Option<i64>,
     /// Tx power (default: MAX).
-    pub tx_power: Option<VenueApRadio5GHzSettingsTxPower>,
+    pub tx_power: Option<super::common::SettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -2596,7 +2087,9 @@ impl VenueApRadio5GHzSettings {
     /// Sets `allowedIndoorChannels`.
     pub fn with_allowed_indoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
+        value: impl Into<
+            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
+        >,
     ) -> Self {
         self.allowed_indoor_channels = Some(value.into());
         self
@@ -2604,7 +2097,9 @@ impl VenueApRadio5GHzSettings {
     /// Sets `allowedOutdoorChannels`.
     pub fn with_allowed_outdoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio5GHzSettingsAllowedOutdoorChannels>>,
+        value: impl Into<
+            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
+        >,
     ) -> Self {
         self.allowed_outdoor_channels = Some(value.into());
         self
@@ -2617,7 +2112,7 @@ impl VenueApRadio5GHzSettings {
     /// Sets `channelBandwidth`.
     pub fn with_channel_bandwidth(
         mut self,
-        value: impl Into<VenueApRadio5GHzSettingsChannelBandwidth>,
+        value: impl Into<super::common::ChannelBandwidth>,
     ) -> Self {
         self.channel_bandwidth = Some(value.into());
         self
@@ -2630,7 +2125,7 @@ impl VenueApRadio5GHzSettings {
     /// Sets `method`.
     pub fn with_method(
         mut self,
-        value: impl Into<VenueApRadio5GHzSettingsMethod>,
+        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
     ) -> Self {
         self.method = Some(value.into());
         self
@@ -2643,561 +2138,10 @@ impl VenueApRadio5GHzSettings {
     /// Sets `txPower`.
     pub fn with_tx_power(
         mut self,
-        value: impl Into<VenueApRadio5GHzSettingsTxPower>,
+        value: impl Into<super::common::SettingsTxPower>,
     ) -> Self {
         self.tx_power = Some(value.into());
         self
-    }
-}
-/// Venue ap radio5 g hz settings allowed indoor channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio5GHzSettingsAllowedIndoorChannels {
-    /// `36`
-    V36,
-    /// `40`
-    V40,
-    /// `44`
-    V44,
-    /// `48`
-    V48,
-    /// `52`
-    V52,
-    /// `56`
-    V56,
-    /// `60`
-    V60,
-    /// `64`
-    V64,
-    /// `100`
-    V100,
-    /// `104`
-    V104,
-    /// `108`
-    V108,
-    /// `112`
-    V112,
-    /// `116`
-    V116,
-    /// `120`
-    V120,
-    /// `124`
-    V124,
-    /// `128`
-    V128,
-    /// `132`
-    V132,
-    /// `136`
-    V136,
-    /// `140`
-    V140,
-    /// `144`
-    V144,
-    /// `149`
-    V149,
-    /// `153`
-    V153,
-    /// `157`
-    V157,
-    /// `161`
-    V161,
-    /// `163`
-    V163,
-    /// `165`
-    V165,
-    /// `167`
-    V167,
-    /// `169`
-    V169,
-    /// `173`
-    V173,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio5GHzSettingsAllowedIndoorChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V36 => "36",
-            Self::V40 => "40",
-            Self::V44 => "44",
-            Self::V48 => "48",
-            Self::V52 => "52",
-            Self::V56 => "56",
-            Self::V60 => "60",
-            Self::V64 => "64",
-            Self::V100 => "100",
-            Self::V104 => "104",
-            Self::V108 => "108",
-            Self::V112 => "112",
-            Self::V116 => "116",
-            Self::V120 => "120",
-            Self::V124 => "124",
-            Self::V128 => "128",
-            Self::V132 => "132",
-            Self::V136 => "136",
-            Self::V140 => "140",
-            Self::V144 => "144",
-            Self::V149 => "149",
-            Self::V153 => "153",
-            Self::V157 => "157",
-            Self::V161 => "161",
-            Self::V163 => "163",
-            Self::V165 => "165",
-            Self::V167 => "167",
-            Self::V169 => "169",
-            Self::V173 => "173",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio5GHzSettingsAllowedIndoorChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "36" => Self::V36,
-            "40" => Self::V40,
-            "44" => Self::V44,
-            "48" => Self::V48,
-            "52" => Self::V52,
-            "56" => Self::V56,
-            "60" => Self::V60,
-            "64" => Self::V64,
-            "100" => Self::V100,
-            "104" => Self::V104,
-            "108" => Self::V108,
-            "112" => Self::V112,
-            "116" => Self::V116,
-            "120" => Self::V120,
-            "124" => Self::V124,
-            "128" => Self::V128,
-            "132" => Self::V132,
-            "136" => Self::V136,
-            "140" => Self::V140,
-            "144" => Self::V144,
-            "149" => Self::V149,
-            "153" => Self::V153,
-            "157" => Self::V157,
-            "161" => Self::V161,
-            "163" => Self::V163,
-            "165" => Self::V165,
-            "167" => Self::V167,
-            "169" => Self::V169,
-            "173" => Self::V173,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio5GHzSettingsAllowedIndoorChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio5GHzSettingsAllowedIndoorChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsAllowedIndoorChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio5 g hz settings allowed outdoor channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio5GHzSettingsAllowedOutdoorChannels {
-    /// `36`
-    V36,
-    /// `40`
-    V40,
-    /// `44`
-    V44,
-    /// `48`
-    V48,
-    /// `52`
-    V52,
-    /// `56`
-    V56,
-    /// `60`
-    V60,
-    /// `64`
-    V64,
-    /// `100`
-    V100,
-    /// `104`
-    V104,
-    /// `108`
-    V108,
-    /// `112`
-    V112,
-    /// `116`
-    V116,
-    /// `120`
-    V120,
-    /// `124`
-    V124,
-    /// `128`
-    V128,
-    /// `132`
-    V132,
-    /// `136`
-    V136,
-    /// `140`
-    V140,
-    /// `144`
-    V144,
-    /// `149`
-    V149,
-    /// `153`
-    V153,
-    /// `157`
-    V157,
-    /// `161`
-    V161,
-    /// `163`
-    V163,
-    /// `165`
-    V165,
-    /// `167`
-    V167,
-    /// `169`
-    V169,
-    /// `173`
-    V173,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio5GHzSettingsAllowedOutdoorChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V36 => "36",
-            Self::V40 => "40",
-            Self::V44 => "44",
-            Self::V48 => "48",
-            Self::V52 => "52",
-            Self::V56 => "56",
-            Self::V60 => "60",
-            Self::V64 => "64",
-            Self::V100 => "100",
-            Self::V104 => "104",
-            Self::V108 => "108",
-            Self::V112 => "112",
-            Self::V116 => "116",
-            Self::V120 => "120",
-            Self::V124 => "124",
-            Self::V128 => "128",
-            Self::V132 => "132",
-            Self::V136 => "136",
-            Self::V140 => "140",
-            Self::V144 => "144",
-            Self::V149 => "149",
-            Self::V153 => "153",
-            Self::V157 => "157",
-            Self::V161 => "161",
-            Self::V163 => "163",
-            Self::V165 => "165",
-            Self::V167 => "167",
-            Self::V169 => "169",
-            Self::V173 => "173",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio5GHzSettingsAllowedOutdoorChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "36" => Self::V36,
-            "40" => Self::V40,
-            "44" => Self::V44,
-            "48" => Self::V48,
-            "52" => Self::V52,
-            "56" => Self::V56,
-            "60" => Self::V60,
-            "64" => Self::V64,
-            "100" => Self::V100,
-            "104" => Self::V104,
-            "108" => Self::V108,
-            "112" => Self::V112,
-            "116" => Self::V116,
-            "120" => Self::V120,
-            "124" => Self::V124,
-            "128" => Self::V128,
-            "132" => Self::V132,
-            "136" => Self::V136,
-            "140" => Self::V140,
-            "144" => Self::V144,
-            "149" => Self::V149,
-            "153" => Self::V153,
-            "157" => Self::V157,
-            "161" => Self::V161,
-            "163" => Self::V163,
-            "165" => Self::V165,
-            "167" => Self::V167,
-            "169" => Self::V169,
-            "173" => Self::V173,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio5GHzSettingsAllowedOutdoorChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio5GHzSettingsAllowedOutdoorChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsAllowedOutdoorChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio5 g hz settings channel bandwidth: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio5GHzSettingsChannelBandwidth {
-    /// `AUTO`
-    Auto,
-    /// `20MHz`
-    V20mHz,
-    /// `40MHz`
-    V40mHz,
-    /// `80MHz`
-    V80mHz,
-    /// `160MHz`
-    V160mHz,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio5GHzSettingsChannelBandwidth {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::V20mHz => "20MHz",
-            Self::V40mHz => "40MHz",
-            Self::V80mHz => "80MHz",
-            Self::V160mHz => "160MHz",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio5GHzSettingsChannelBandwidth {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "20MHz" => Self::V20mHz,
-            "40MHz" => Self::V40mHz,
-            "80MHz" => Self::V80mHz,
-            "160MHz" => Self::V160mHz,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio5GHzSettingsChannelBandwidth {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio5GHzSettingsChannelBandwidth {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsChannelBandwidth {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio5 g hz settings method: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio5GHzSettingsMethod {
-    /// `MANUAL`
-    Manual,
-    /// `BACKGROUND_SCANNING`
-    BackgroundScanning,
-    /// `CHANNELFLY`
-    Channelfly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio5GHzSettingsMethod {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Manual => "MANUAL",
-            Self::BackgroundScanning => "BACKGROUND_SCANNING",
-            Self::Channelfly => "CHANNELFLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio5GHzSettingsMethod {
-    fn from(s: &str) -> Self {
-        match s {
-            "MANUAL" => Self::Manual,
-            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
-            "CHANNELFLY" => Self::Channelfly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio5GHzSettingsMethod {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio5GHzSettingsMethod {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsMethod {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio5 g hz settings tx power: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio5GHzSettingsTxPower {
-    /// `Auto`
-    Auto,
-    /// `MAX`
-    Max,
-    /// `-1`
-    V1,
-    /// `-2`
-    V2,
-    /// `-3`
-    V3,
-    /// `-4`
-    V4,
-    /// `-5`
-    V5,
-    /// `-6`
-    V6,
-    /// `-7`
-    V7,
-    /// `-8`
-    V8,
-    /// `-9`
-    V9,
-    /// `-10`
-    V10,
-    /// `MIN`
-    Min,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio5GHzSettingsTxPower {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "Auto",
-            Self::Max => "MAX",
-            Self::V1 => "-1",
-            Self::V2 => "-2",
-            Self::V3 => "-3",
-            Self::V4 => "-4",
-            Self::V5 => "-5",
-            Self::V6 => "-6",
-            Self::V7 => "-7",
-            Self::V8 => "-8",
-            Self::V9 => "-9",
-            Self::V10 => "-10",
-            Self::Min => "MIN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio5GHzSettingsTxPower {
-    fn from(s: &str) -> Self {
-        match s {
-            "Auto" => Self::Auto,
-            "MAX" => Self::Max,
-            "-1" => Self::V1,
-            "-2" => Self::V2,
-            "-3" => Self::V3,
-            "-4" => Self::V4,
-            "-5" => Self::V5,
-            "-6" => Self::V6,
-            "-7" => Self::V7,
-            "-8" => Self::V8,
-            "-9" => Self::V9,
-            "-10" => Self::V10,
-            "MIN" => Self::Min,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio5GHzSettingsTxPower {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio5GHzSettingsTxPower {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsTxPower {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue ap radio6 g hz settings, with the fields the official description lists.
@@ -3209,21 +2153,23 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettingsTxPower {
 #[non_exhaustive]
 pub struct VenueApRadio6GHzSettings {
     /// Allowed channels. Deprecated: The official description marks this field deprecated.
-    pub allowed_channels: Option<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+    pub allowed_channels: Option<
+        Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>,
+    >,
     /// Allowed indoor channels.
     pub allowed_indoor_channels: Option<
-        Vec<VenueApRadio6GHzSettingsAllowedIndoorChannels>,
+        Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>,
     >,
     /// Allowed outdoor channels.
     pub allowed_outdoor_channels: Option<
-        Vec<VenueApRadio6GHzSettingsAllowedOutdoorChannels>,
+        Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>,
     >,
     /// BSS min rate 6G (default: HE_MCS_0).
-    pub bss_min_rate6_g: Option<VenueApRadio6GHzSettingsBssMinRate6G>,
+    pub bss_min_rate6_g: Option<super::common::BssMinRate6G>,
     /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
     /// Channel bandwidth (default: AUTO).
-    pub channel_bandwidth: Option<VenueApRadio6GHzSettingsChannelBandwidth>,
+    pub channel_bandwidth: Option<super::common::ChannelBandwidth>,
     /// Enable afc (default: false).
     pub enable_afc: Option<bool>,
     /// Enable multicast downlink rate limiting (default: false).
@@ -3231,9 +2177,9 @@ pub struct VenueApRadio6GHzSettings {
     /// Enable multicast uplink rate limiting (default: false).
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// Method (default: CHANNELFLY).
-    pub method: Option<VenueApRadio6GHzSettingsMethod>,
+    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
     /// Mgmt tx rate 6G (default: _6).
-    pub mgmt_tx_rate6_g: Option<VenueApRadio6GHzSettingsMgmtTxRate6G>,
+    pub mgmt_tx_rate6_g: Option<super::common::MgmtTxRate6G>,
     /// Multicast downlink rate limiting (default: 1; format: int32; minimum: 1).
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
@@ -3241,7 +2187,7 @@ pub struct VenueApRadio6GHzSettings {
     /// Scan interval (default: 10; format: int32; maximum: 65535; minimum: 1).
     pub scan_interval: Option<i64>,
     /// Tx power (default: MAX).
-    pub tx_power: Option<VenueApRadio6GHzSettingsTxPower>,
+    pub tx_power: Option<super::common::TxPower>,
     /// Venue height.
     pub venue_height: Option<VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3348,7 +2294,7 @@ impl VenueApRadio6GHzSettings {
     /// Sets `allowedChannels`.
     pub fn with_allowed_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedChannels>>,
+        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
     ) -> Self {
         self.allowed_channels = Some(value.into());
         self
@@ -3356,7 +2302,7 @@ impl VenueApRadio6GHzSettings {
     /// Sets `allowedIndoorChannels`.
     pub fn with_allowed_indoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedIndoorChannels>>,
+        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
     ) -> Self {
         self.allowed_indoor_channels = Some(value.into());
         self
@@ -3364,7 +2310,7 @@ impl VenueApRadio6GHzSettings {
     /// Sets `allowedOutdoorChannels`.
     pub fn with_allowed_outdoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsAllowedOutdoorChannels>>,
+        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
     ) -> Self {
         self.allowed_outdoor_channels = Some(value.into());
         self
@@ -3372,7 +2318,7 @@ impl VenueApRadio6GHzSettings {
     /// Sets `bssMinRate6G`.
     pub fn with_bss_min_rate6_g(
         mut self,
-        value: impl Into<VenueApRadio6GHzSettingsBssMinRate6G>,
+        value: impl Into<super::common::BssMinRate6G>,
     ) -> Self {
         self.bss_min_rate6_g = Some(value.into());
         self
@@ -3385,7 +2331,7 @@ impl VenueApRadio6GHzSettings {
     /// Sets `channelBandwidth`.
     pub fn with_channel_bandwidth(
         mut self,
-        value: impl Into<VenueApRadio6GHzSettingsChannelBandwidth>,
+        value: impl Into<super::common::ChannelBandwidth>,
     ) -> Self {
         self.channel_bandwidth = Some(value.into());
         self
@@ -3414,7 +2360,7 @@ impl VenueApRadio6GHzSettings {
     /// Sets `method`.
     pub fn with_method(
         mut self,
-        value: impl Into<VenueApRadio6GHzSettingsMethod>,
+        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
     ) -> Self {
         self.method = Some(value.into());
         self
@@ -3422,7 +2368,7 @@ impl VenueApRadio6GHzSettings {
     /// Sets `mgmtTxRate6G`.
     pub fn with_mgmt_tx_rate6_g(
         mut self,
-        value: impl Into<VenueApRadio6GHzSettingsMgmtTxRate6G>,
+        value: impl Into<super::common::MgmtTxRate6G>,
     ) -> Self {
         self.mgmt_tx_rate6_g = Some(value.into());
         self
@@ -3446,10 +2392,7 @@ impl VenueApRadio6GHzSettings {
         self
     }
     /// Sets `txPower`.
-    pub fn with_tx_power(
-        mut self,
-        value: impl Into<VenueApRadio6GHzSettingsTxPower>,
-    ) -> Self {
+    pub fn with_tx_power(mut self, value: impl Into<super::common::TxPower>) -> Self {
         self.tx_power = Some(value.into());
         self
     }
@@ -3457,1206 +2400,6 @@ impl VenueApRadio6GHzSettings {
     pub fn with_venue_height(mut self, value: impl Into<VenueHeight>) -> Self {
         self.venue_height = Some(value.into());
         self
-    }
-}
-/// Venue ap radio6 g hz settings allowed channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsAllowedChannels {
-    /// `1`
-    V1,
-    /// `5`
-    V5,
-    /// `9`
-    V9,
-    /// `13`
-    V13,
-    /// `17`
-    V17,
-    /// `21`
-    V21,
-    /// `25`
-    V25,
-    /// `29`
-    V29,
-    /// `33`
-    V33,
-    /// `37`
-    V37,
-    /// `41`
-    V41,
-    /// `45`
-    V45,
-    /// `49`
-    V49,
-    /// `53`
-    V53,
-    /// `57`
-    V57,
-    /// `61`
-    V61,
-    /// `65`
-    V65,
-    /// `69`
-    V69,
-    /// `73`
-    V73,
-    /// `77`
-    V77,
-    /// `81`
-    V81,
-    /// `85`
-    V85,
-    /// `89`
-    V89,
-    /// `93`
-    V93,
-    /// `97`
-    V97,
-    /// `101`
-    V101,
-    /// `105`
-    V105,
-    /// `109`
-    V109,
-    /// `113`
-    V113,
-    /// `117`
-    V117,
-    /// `121`
-    V121,
-    /// `125`
-    V125,
-    /// `129`
-    V129,
-    /// `133`
-    V133,
-    /// `137`
-    V137,
-    /// `141`
-    V141,
-    /// `145`
-    V145,
-    /// `149`
-    V149,
-    /// `153`
-    V153,
-    /// `157`
-    V157,
-    /// `161`
-    V161,
-    /// `165`
-    V165,
-    /// `169`
-    V169,
-    /// `173`
-    V173,
-    /// `177`
-    V177,
-    /// `181`
-    V181,
-    /// `185`
-    V185,
-    /// `189`
-    V189,
-    /// `193`
-    V193,
-    /// `197`
-    V197,
-    /// `201`
-    V201,
-    /// `205`
-    V205,
-    /// `209`
-    V209,
-    /// `213`
-    V213,
-    /// `217`
-    V217,
-    /// `221`
-    V221,
-    /// `225`
-    V225,
-    /// `229`
-    V229,
-    /// `233`
-    V233,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsAllowedChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V1 => "1",
-            Self::V5 => "5",
-            Self::V9 => "9",
-            Self::V13 => "13",
-            Self::V17 => "17",
-            Self::V21 => "21",
-            Self::V25 => "25",
-            Self::V29 => "29",
-            Self::V33 => "33",
-            Self::V37 => "37",
-            Self::V41 => "41",
-            Self::V45 => "45",
-            Self::V49 => "49",
-            Self::V53 => "53",
-            Self::V57 => "57",
-            Self::V61 => "61",
-            Self::V65 => "65",
-            Self::V69 => "69",
-            Self::V73 => "73",
-            Self::V77 => "77",
-            Self::V81 => "81",
-            Self::V85 => "85",
-            Self::V89 => "89",
-            Self::V93 => "93",
-            Self::V97 => "97",
-            Self::V101 => "101",
-            Self::V105 => "105",
-            Self::V109 => "109",
-            Self::V113 => "113",
-            Self::V117 => "117",
-            Self::V121 => "121",
-            Self::V125 => "125",
-            Self::V129 => "129",
-            Self::V133 => "133",
-            Self::V137 => "137",
-            Self::V141 => "141",
-            Self::V145 => "145",
-            Self::V149 => "149",
-            Self::V153 => "153",
-            Self::V157 => "157",
-            Self::V161 => "161",
-            Self::V165 => "165",
-            Self::V169 => "169",
-            Self::V173 => "173",
-            Self::V177 => "177",
-            Self::V181 => "181",
-            Self::V185 => "185",
-            Self::V189 => "189",
-            Self::V193 => "193",
-            Self::V197 => "197",
-            Self::V201 => "201",
-            Self::V205 => "205",
-            Self::V209 => "209",
-            Self::V213 => "213",
-            Self::V217 => "217",
-            Self::V221 => "221",
-            Self::V225 => "225",
-            Self::V229 => "229",
-            Self::V233 => "233",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsAllowedChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "1" => Self::V1,
-            "5" => Self::V5,
-            "9" => Self::V9,
-            "13" => Self::V13,
-            "17" => Self::V17,
-            "21" => Self::V21,
-            "25" => Self::V25,
-            "29" => Self::V29,
-            "33" => Self::V33,
-            "37" => Self::V37,
-            "41" => Self::V41,
-            "45" => Self::V45,
-            "49" => Self::V49,
-            "53" => Self::V53,
-            "57" => Self::V57,
-            "61" => Self::V61,
-            "65" => Self::V65,
-            "69" => Self::V69,
-            "73" => Self::V73,
-            "77" => Self::V77,
-            "81" => Self::V81,
-            "85" => Self::V85,
-            "89" => Self::V89,
-            "93" => Self::V93,
-            "97" => Self::V97,
-            "101" => Self::V101,
-            "105" => Self::V105,
-            "109" => Self::V109,
-            "113" => Self::V113,
-            "117" => Self::V117,
-            "121" => Self::V121,
-            "125" => Self::V125,
-            "129" => Self::V129,
-            "133" => Self::V133,
-            "137" => Self::V137,
-            "141" => Self::V141,
-            "145" => Self::V145,
-            "149" => Self::V149,
-            "153" => Self::V153,
-            "157" => Self::V157,
-            "161" => Self::V161,
-            "165" => Self::V165,
-            "169" => Self::V169,
-            "173" => Self::V173,
-            "177" => Self::V177,
-            "181" => Self::V181,
-            "185" => Self::V185,
-            "189" => Self::V189,
-            "193" => Self::V193,
-            "197" => Self::V197,
-            "201" => Self::V201,
-            "205" => Self::V205,
-            "209" => Self::V209,
-            "213" => Self::V213,
-            "217" => Self::V217,
-            "221" => Self::V221,
-            "225" => Self::V225,
-            "229" => Self::V229,
-            "233" => Self::V233,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsAllowedChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsAllowedChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsAllowedChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio6 g hz settings allowed indoor channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsAllowedIndoorChannels {
-    /// `1`
-    V1,
-    /// `5`
-    V5,
-    /// `9`
-    V9,
-    /// `13`
-    V13,
-    /// `17`
-    V17,
-    /// `21`
-    V21,
-    /// `25`
-    V25,
-    /// `29`
-    V29,
-    /// `33`
-    V33,
-    /// `37`
-    V37,
-    /// `41`
-    V41,
-    /// `45`
-    V45,
-    /// `49`
-    V49,
-    /// `53`
-    V53,
-    /// `57`
-    V57,
-    /// `61`
-    V61,
-    /// `65`
-    V65,
-    /// `69`
-    V69,
-    /// `73`
-    V73,
-    /// `77`
-    V77,
-    /// `81`
-    V81,
-    /// `85`
-    V85,
-    /// `89`
-    V89,
-    /// `93`
-    V93,
-    /// `97`
-    V97,
-    /// `101`
-    V101,
-    /// `105`
-    V105,
-    /// `109`
-    V109,
-    /// `113`
-    V113,
-    /// `117`
-    V117,
-    /// `121`
-    V121,
-    /// `125`
-    V125,
-    /// `129`
-    V129,
-    /// `133`
-    V133,
-    /// `137`
-    V137,
-    /// `141`
-    V141,
-    /// `145`
-    V145,
-    /// `149`
-    V149,
-    /// `153`
-    V153,
-    /// `157`
-    V157,
-    /// `161`
-    V161,
-    /// `165`
-    V165,
-    /// `169`
-    V169,
-    /// `173`
-    V173,
-    /// `177`
-    V177,
-    /// `181`
-    V181,
-    /// `185`
-    V185,
-    /// `189`
-    V189,
-    /// `193`
-    V193,
-    /// `197`
-    V197,
-    /// `201`
-    V201,
-    /// `205`
-    V205,
-    /// `209`
-    V209,
-    /// `213`
-    V213,
-    /// `217`
-    V217,
-    /// `221`
-    V221,
-    /// `225`
-    V225,
-    /// `229`
-    V229,
-    /// `233`
-    V233,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsAllowedIndoorChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V1 => "1",
-            Self::V5 => "5",
-            Self::V9 => "9",
-            Self::V13 => "13",
-            Self::V17 => "17",
-            Self::V21 => "21",
-            Self::V25 => "25",
-            Self::V29 => "29",
-            Self::V33 => "33",
-            Self::V37 => "37",
-            Self::V41 => "41",
-            Self::V45 => "45",
-            Self::V49 => "49",
-            Self::V53 => "53",
-            Self::V57 => "57",
-            Self::V61 => "61",
-            Self::V65 => "65",
-            Self::V69 => "69",
-            Self::V73 => "73",
-            Self::V77 => "77",
-            Self::V81 => "81",
-            Self::V85 => "85",
-            Self::V89 => "89",
-            Self::V93 => "93",
-            Self::V97 => "97",
-            Self::V101 => "101",
-            Self::V105 => "105",
-            Self::V109 => "109",
-            Self::V113 => "113",
-            Self::V117 => "117",
-            Self::V121 => "121",
-            Self::V125 => "125",
-            Self::V129 => "129",
-            Self::V133 => "133",
-            Self::V137 => "137",
-            Self::V141 => "141",
-            Self::V145 => "145",
-            Self::V149 => "149",
-            Self::V153 => "153",
-            Self::V157 => "157",
-            Self::V161 => "161",
-            Self::V165 => "165",
-            Self::V169 => "169",
-            Self::V173 => "173",
-            Self::V177 => "177",
-            Self::V181 => "181",
-            Self::V185 => "185",
-            Self::V189 => "189",
-            Self::V193 => "193",
-            Self::V197 => "197",
-            Self::V201 => "201",
-            Self::V205 => "205",
-            Self::V209 => "209",
-            Self::V213 => "213",
-            Self::V217 => "217",
-            Self::V221 => "221",
-            Self::V225 => "225",
-            Self::V229 => "229",
-            Self::V233 => "233",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsAllowedIndoorChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "1" => Self::V1,
-            "5" => Self::V5,
-            "9" => Self::V9,
-            "13" => Self::V13,
-            "17" => Self::V17,
-            "21" => Self::V21,
-            "25" => Self::V25,
-            "29" => Self::V29,
-            "33" => Self::V33,
-            "37" => Self::V37,
-            "41" => Self::V41,
-            "45" => Self::V45,
-            "49" => Self::V49,
-            "53" => Self::V53,
-            "57" => Self::V57,
-            "61" => Self::V61,
-            "65" => Self::V65,
-            "69" => Self::V69,
-            "73" => Self::V73,
-            "77" => Self::V77,
-            "81" => Self::V81,
-            "85" => Self::V85,
-            "89" => Self::V89,
-            "93" => Self::V93,
-            "97" => Self::V97,
-            "101" => Self::V101,
-            "105" => Self::V105,
-            "109" => Self::V109,
-            "113" => Self::V113,
-            "117" => Self::V117,
-            "121" => Self::V121,
-            "125" => Self::V125,
-            "129" => Self::V129,
-            "133" => Self::V133,
-            "137" => Self::V137,
-            "141" => Self::V141,
-            "145" => Self::V145,
-            "149" => Self::V149,
-            "153" => Self::V153,
-            "157" => Self::V157,
-            "161" => Self::V161,
-            "165" => Self::V165,
-            "169" => Self::V169,
-            "173" => Self::V173,
-            "177" => Self::V177,
-            "181" => Self::V181,
-            "185" => Self::V185,
-            "189" => Self::V189,
-            "193" => Self::V193,
-            "197" => Self::V197,
-            "201" => Self::V201,
-            "205" => Self::V205,
-            "209" => Self::V209,
-            "213" => Self::V213,
-            "217" => Self::V217,
-            "221" => Self::V221,
-            "225" => Self::V225,
-            "229" => Self::V229,
-            "233" => Self::V233,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsAllowedIndoorChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsAllowedIndoorChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsAllowedIndoorChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio6 g hz settings allowed outdoor channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsAllowedOutdoorChannels {
-    /// `1`
-    V1,
-    /// `5`
-    V5,
-    /// `9`
-    V9,
-    /// `13`
-    V13,
-    /// `17`
-    V17,
-    /// `21`
-    V21,
-    /// `25`
-    V25,
-    /// `29`
-    V29,
-    /// `33`
-    V33,
-    /// `37`
-    V37,
-    /// `41`
-    V41,
-    /// `45`
-    V45,
-    /// `49`
-    V49,
-    /// `53`
-    V53,
-    /// `57`
-    V57,
-    /// `61`
-    V61,
-    /// `65`
-    V65,
-    /// `69`
-    V69,
-    /// `73`
-    V73,
-    /// `77`
-    V77,
-    /// `81`
-    V81,
-    /// `85`
-    V85,
-    /// `89`
-    V89,
-    /// `93`
-    V93,
-    /// `97`
-    V97,
-    /// `101`
-    V101,
-    /// `105`
-    V105,
-    /// `109`
-    V109,
-    /// `113`
-    V113,
-    /// `117`
-    V117,
-    /// `121`
-    V121,
-    /// `125`
-    V125,
-    /// `129`
-    V129,
-    /// `133`
-    V133,
-    /// `137`
-    V137,
-    /// `141`
-    V141,
-    /// `145`
-    V145,
-    /// `149`
-    V149,
-    /// `153`
-    V153,
-    /// `157`
-    V157,
-    /// `161`
-    V161,
-    /// `165`
-    V165,
-    /// `169`
-    V169,
-    /// `173`
-    V173,
-    /// `177`
-    V177,
-    /// `181`
-    V181,
-    /// `185`
-    V185,
-    /// `189`
-    V189,
-    /// `193`
-    V193,
-    /// `197`
-    V197,
-    /// `201`
-    V201,
-    /// `205`
-    V205,
-    /// `209`
-    V209,
-    /// `213`
-    V213,
-    /// `217`
-    V217,
-    /// `221`
-    V221,
-    /// `225`
-    V225,
-    /// `229`
-    V229,
-    /// `233`
-    V233,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsAllowedOutdoorChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V1 => "1",
-            Self::V5 => "5",
-            Self::V9 => "9",
-            Self::V13 => "13",
-            Self::V17 => "17",
-            Self::V21 => "21",
-            Self::V25 => "25",
-            Self::V29 => "29",
-            Self::V33 => "33",
-            Self::V37 => "37",
-            Self::V41 => "41",
-            Self::V45 => "45",
-            Self::V49 => "49",
-            Self::V53 => "53",
-            Self::V57 => "57",
-            Self::V61 => "61",
-            Self::V65 => "65",
-            Self::V69 => "69",
-            Self::V73 => "73",
-            Self::V77 => "77",
-            Self::V81 => "81",
-            Self::V85 => "85",
-            Self::V89 => "89",
-            Self::V93 => "93",
-            Self::V97 => "97",
-            Self::V101 => "101",
-            Self::V105 => "105",
-            Self::V109 => "109",
-            Self::V113 => "113",
-            Self::V117 => "117",
-            Self::V121 => "121",
-            Self::V125 => "125",
-            Self::V129 => "129",
-            Self::V133 => "133",
-            Self::V137 => "137",
-            Self::V141 => "141",
-            Self::V145 => "145",
-            Self::V149 => "149",
-            Self::V153 => "153",
-            Self::V157 => "157",
-            Self::V161 => "161",
-            Self::V165 => "165",
-            Self::V169 => "169",
-            Self::V173 => "173",
-            Self::V177 => "177",
-            Self::V181 => "181",
-            Self::V185 => "185",
-            Self::V189 => "189",
-            Self::V193 => "193",
-            Self::V197 => "197",
-            Self::V201 => "201",
-            Self::V205 => "205",
-            Self::V209 => "209",
-            Self::V213 => "213",
-            Self::V217 => "217",
-            Self::V221 => "221",
-            Self::V225 => "225",
-            Self::V229 => "229",
-            Self::V233 => "233",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsAllowedOutdoorChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "1" => Self::V1,
-            "5" => Self::V5,
-            "9" => Self::V9,
-            "13" => Self::V13,
-            "17" => Self::V17,
-            "21" => Self::V21,
-            "25" => Self::V25,
-            "29" => Self::V29,
-            "33" => Self::V33,
-            "37" => Self::V37,
-            "41" => Self::V41,
-            "45" => Self::V45,
-            "49" => Self::V49,
-            "53" => Self::V53,
-            "57" => Self::V57,
-            "61" => Self::V61,
-            "65" => Self::V65,
-            "69" => Self::V69,
-            "73" => Self::V73,
-            "77" => Self::V77,
-            "81" => Self::V81,
-            "85" => Self::V85,
-            "89" => Self::V89,
-            "93" => Self::V93,
-            "97" => Self::V97,
-            "101" => Self::V101,
-            "105" => Self::V105,
-            "109" => Self::V109,
-            "113" => Self::V113,
-            "117" => Self::V117,
-            "121" => Self::V121,
-            "125" => Self::V125,
-            "129" => Self::V129,
-            "133" => Self::V133,
-            "137" => Self::V137,
-            "141" => Self::V141,
-            "145" => Self::V145,
-            "149" => Self::V149,
-            "153" => Self::V153,
-            "157" => Self::V157,
-            "161" => Self::V161,
-            "165" => Self::V165,
-            "169" => Self::V169,
-            "173" => Self::V173,
-            "177" => Self::V177,
-            "181" => Self::V181,
-            "185" => Self::V185,
-            "189" => Self::V189,
-            "193" => Self::V193,
-            "197" => Self::V197,
-            "201" => Self::V201,
-            "205" => Self::V205,
-            "209" => Self::V209,
-            "213" => Self::V213,
-            "217" => Self::V217,
-            "221" => Self::V221,
-            "225" => Self::V225,
-            "229" => Self::V229,
-            "233" => Self::V233,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsAllowedOutdoorChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsAllowedOutdoorChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsAllowedOutdoorChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio6 g hz settings bss min rate6 g: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsBssMinRate6G {
-    /// `HE_MCS_0`
-    HeMcs0,
-    /// `HE_MCS_1`
-    HeMcs1,
-    /// `HE_MCS_2`
-    HeMcs2,
-    /// `HE_MCS_3`
-    HeMcs3,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsBssMinRate6G {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::HeMcs0 => "HE_MCS_0",
-            Self::HeMcs1 => "HE_MCS_1",
-            Self::HeMcs2 => "HE_MCS_2",
-            Self::HeMcs3 => "HE_MCS_3",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsBssMinRate6G {
-    fn from(s: &str) -> Self {
-        match s {
-            "HE_MCS_0" => Self::HeMcs0,
-            "HE_MCS_1" => Self::HeMcs1,
-            "HE_MCS_2" => Self::HeMcs2,
-            "HE_MCS_3" => Self::HeMcs3,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsBssMinRate6G {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsBssMinRate6G {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsBssMinRate6G {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio6 g hz settings channel bandwidth: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsChannelBandwidth {
-    /// `AUTO`
-    Auto,
-    /// `20MHz`
-    V20mHz,
-    /// `40MHz`
-    V40mHz,
-    /// `80MHz`
-    V80mHz,
-    /// `160MHz`
-    V160mHz,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsChannelBandwidth {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::V20mHz => "20MHz",
-            Self::V40mHz => "40MHz",
-            Self::V80mHz => "80MHz",
-            Self::V160mHz => "160MHz",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsChannelBandwidth {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "20MHz" => Self::V20mHz,
-            "40MHz" => Self::V40mHz,
-            "80MHz" => Self::V80mHz,
-            "160MHz" => Self::V160mHz,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsChannelBandwidth {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsChannelBandwidth {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsChannelBandwidth {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio6 g hz settings method: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsMethod {
-    /// `MANUAL`
-    Manual,
-    /// `BACKGROUND_SCANNING`
-    BackgroundScanning,
-    /// `CHANNELFLY`
-    Channelfly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsMethod {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Manual => "MANUAL",
-            Self::BackgroundScanning => "BACKGROUND_SCANNING",
-            Self::Channelfly => "CHANNELFLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsMethod {
-    fn from(s: &str) -> Self {
-        match s {
-            "MANUAL" => Self::Manual,
-            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
-            "CHANNELFLY" => Self::Channelfly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsMethod {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsMethod {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsMethod {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio6 g hz settings mgmt tx rate6 g: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsMgmtTxRate6G {
-    /// `6`
-    V6,
-    /// `9`
-    V9,
-    /// `12`
-    V12,
-    /// `18`
-    V18,
-    /// `24`
-    V24,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsMgmtTxRate6G {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V6 => "6",
-            Self::V9 => "9",
-            Self::V12 => "12",
-            Self::V18 => "18",
-            Self::V24 => "24",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsMgmtTxRate6G {
-    fn from(s: &str) -> Self {
-        match s {
-            "6" => Self::V6,
-            "9" => Self::V9,
-            "12" => Self::V12,
-            "18" => Self::V18,
-            "24" => Self::V24,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsMgmtTxRate6G {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsMgmtTxRate6G {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsMgmtTxRate6G {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio6 g hz settings tx power: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsTxPower {
-    /// `MAX`
-    Max,
-    /// `-1`
-    V1,
-    /// `-2`
-    V2,
-    /// `-3`
-    V3,
-    /// `-4`
-    V4,
-    /// `-5`
-    V5,
-    /// `-6`
-    V6,
-    /// `-7`
-    V7,
-    /// `-8`
-    V8,
-    /// `-9`
-    V9,
-    /// `-10`
-    V10,
-    /// `MIN`
-    Min,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsTxPower {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Max => "MAX",
-            Self::V1 => "-1",
-            Self::V2 => "-2",
-            Self::V3 => "-3",
-            Self::V4 => "-4",
-            Self::V5 => "-5",
-            Self::V6 => "-6",
-            Self::V7 => "-7",
-            Self::V8 => "-8",
-            Self::V9 => "-9",
-            Self::V10 => "-10",
-            Self::Min => "MIN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsTxPower {
-    fn from(s: &str) -> Self {
-        match s {
-            "MAX" => Self::Max,
-            "-1" => Self::V1,
-            "-2" => Self::V2,
-            "-3" => Self::V3,
-            "-4" => Self::V4,
-            "-5" => Self::V5,
-            "-6" => Self::V6,
-            "-7" => Self::V7,
-            "-8" => Self::V8,
-            "-9" => Self::V9,
-            "-10" => Self::V10,
-            "MIN" => Self::Min,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsTxPower {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsTxPower {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsTxPower {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue ap radio6 g hz settings v1, with the fields the official description lists.
@@ -4668,13 +2411,15 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsTxPower {
 #[non_exhaustive]
 pub struct VenueApRadio6GHzSettingsV1 {
     /// Allowed channels.
-    pub allowed_channels: Option<Vec<VenueApRadio6GHzSettingsV1AllowedChannels>>,
+    pub allowed_channels: Option<
+        Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>,
+    >,
     /// BSS min rate 6G (default: HE_MCS_0).
-    pub bss_min_rate6_g: Option<VenueApRadio6GHzSettingsV1BssMinRate6G>,
+    pub bss_min_rate6_g: Option<super::common::BssMinRate6G>,
     /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
     /// Channel bandwidth (default: AUTO).
-    pub channel_bandwidth: Option<VenueApRadio6GHzSettingsV1ChannelBandwidth>,
+    pub channel_bandwidth: Option<super::common::ChannelBandwidth>,
     /// Enable afc (default: false).
     pub enable_afc: Option<bool>,
     /// Enable multicast downlink rate limiting (default: false).
@@ -4682,9 +2427,9 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// Enable multicast uplink rate limiting (default: false).
     pub enable_multicast_uplink_rate_limiting: Option<bool>,
     /// Method (default: CHANNELFLY).
-    pub method: Option<VenueApRadio6GHzSettingsV1Method>,
+    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
     /// Mgmt tx rate 6G (default: _6).
-    pub mgmt_tx_rate6_g: Option<VenueApRadio6GHzSettingsV1MgmtTxRate6G>,
+    pub mgmt_tx_rate6_g: Option<super::common::MgmtTxRate6G>,
     /// Multicast downlink rate limiting (default: 1; format: int32; minimum: 1).
     pub multicast_downlink_rate_limiting: Option<i64>,
     /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
@@ -4692,7 +2437,7 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// Scan interval (default: 10; format: int32; maximum: 65535; minimum: 1).
     pub scan_interval: Option<i64>,
     /// Tx power (default: MAX).
-    pub tx_power: Option<VenueApRadio6GHzSettingsV1TxPower>,
+    pub tx_power: Option<super::common::TxPower>,
     /// Venue height.
     pub venue_height: Option<VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -4793,7 +2538,7 @@ impl VenueApRadio6GHzSettingsV1 {
     /// Sets `allowedChannels`.
     pub fn with_allowed_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadio6GHzSettingsV1AllowedChannels>>,
+        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
     ) -> Self {
         self.allowed_channels = Some(value.into());
         self
@@ -4801,7 +2546,7 @@ impl VenueApRadio6GHzSettingsV1 {
     /// Sets `bssMinRate6G`.
     pub fn with_bss_min_rate6_g(
         mut self,
-        value: impl Into<VenueApRadio6GHzSettingsV1BssMinRate6G>,
+        value: impl Into<super::common::BssMinRate6G>,
     ) -> Self {
         self.bss_min_rate6_g = Some(value.into());
         self
@@ -4814,7 +2559,7 @@ impl VenueApRadio6GHzSettingsV1 {
     /// Sets `channelBandwidth`.
     pub fn with_channel_bandwidth(
         mut self,
-        value: impl Into<VenueApRadio6GHzSettingsV1ChannelBandwidth>,
+        value: impl Into<super::common::ChannelBandwidth>,
     ) -> Self {
         self.channel_bandwidth = Some(value.into());
         self
@@ -4843,7 +2588,7 @@ impl VenueApRadio6GHzSettingsV1 {
     /// Sets `method`.
     pub fn with_method(
         mut self,
-        value: impl Into<VenueApRadio6GHzSettingsV1Method>,
+        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
     ) -> Self {
         self.method = Some(value.into());
         self
@@ -4851,7 +2596,7 @@ impl VenueApRadio6GHzSettingsV1 {
     /// Sets `mgmtTxRate6G`.
     pub fn with_mgmt_tx_rate6_g(
         mut self,
-        value: impl Into<VenueApRadio6GHzSettingsV1MgmtTxRate6G>,
+        value: impl Into<super::common::MgmtTxRate6G>,
     ) -> Self {
         self.mgmt_tx_rate6_g = Some(value.into());
         self
@@ -4875,10 +2620,7 @@ impl VenueApRadio6GHzSettingsV1 {
         self
     }
     /// Sets `txPower`.
-    pub fn with_tx_power(
-        mut self,
-        value: impl Into<VenueApRadio6GHzSettingsV1TxPower>,
-    ) -> Self {
+    pub fn with_tx_power(mut self, value: impl Into<super::common::TxPower>) -> Self {
         self.tx_power = Some(value.into());
         self
     }
@@ -4886,640 +2628,6 @@ impl VenueApRadio6GHzSettingsV1 {
     pub fn with_venue_height(mut self, value: impl Into<VenueHeight>) -> Self {
         self.venue_height = Some(value.into());
         self
-    }
-}
-/// Venue ap radio6 g hz settings v1 allowed channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsV1AllowedChannels {
-    /// `1`
-    V1,
-    /// `5`
-    V5,
-    /// `9`
-    V9,
-    /// `13`
-    V13,
-    /// `17`
-    V17,
-    /// `21`
-    V21,
-    /// `25`
-    V25,
-    /// `29`
-    V29,
-    /// `33`
-    V33,
-    /// `37`
-    V37,
-    /// `41`
-    V41,
-    /// `45`
-    V45,
-    /// `49`
-    V49,
-    /// `53`
-    V53,
-    /// `57`
-    V57,
-    /// `61`
-    V61,
-    /// `65`
-    V65,
-    /// `69`
-    V69,
-    /// `73`
-    V73,
-    /// `77`
-    V77,
-    /// `81`
-    V81,
-    /// `85`
-    V85,
-    /// `89`
-    V89,
-    /// `93`
-    V93,
-    /// `97`
-    V97,
-    /// `101`
-    V101,
-    /// `105`
-    V105,
-    /// `109`
-    V109,
-    /// `113`
-    V113,
-    /// `117`
-    V117,
-    /// `121`
-    V121,
-    /// `125`
-    V125,
-    /// `129`
-    V129,
-    /// `133`
-    V133,
-    /// `137`
-    V137,
-    /// `141`
-    V141,
-    /// `145`
-    V145,
-    /// `149`
-    V149,
-    /// `153`
-    V153,
-    /// `157`
-    V157,
-    /// `161`
-    V161,
-    /// `165`
-    V165,
-    /// `169`
-    V169,
-    /// `173`
-    V173,
-    /// `177`
-    V177,
-    /// `181`
-    V181,
-    /// `185`
-    V185,
-    /// `189`
-    V189,
-    /// `193`
-    V193,
-    /// `197`
-    V197,
-    /// `201`
-    V201,
-    /// `205`
-    V205,
-    /// `209`
-    V209,
-    /// `213`
-    V213,
-    /// `217`
-    V217,
-    /// `221`
-    V221,
-    /// `225`
-    V225,
-    /// `229`
-    V229,
-    /// `233`
-    V233,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsV1AllowedChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V1 => "1",
-            Self::V5 => "5",
-            Self::V9 => "9",
-            Self::V13 => "13",
-            Self::V17 => "17",
-            Self::V21 => "21",
-            Self::V25 => "25",
-            Self::V29 => "29",
-            Self::V33 => "33",
-            Self::V37 => "37",
-            Self::V41 => "41",
-            Self::V45 => "45",
-            Self::V49 => "49",
-            Self::V53 => "53",
-            Self::V57 => "57",
-            Self::V61 => "61",
-            Self::V65 => "65",
-            Self::V69 => "69",
-            Self::V73 => "73",
-            Self::V77 => "77",
-            Self::V81 => "81",
-            Self::V85 => "85",
-            Self::V89 => "89",
-            Self::V93 => "93",
-            Self::V97 => "97",
-            Self::V101 => "101",
-            Self::V105 => "105",
-            Self::V109 => "109",
-            Self::V113 => "113",
-            Self::V117 => "117",
-            Self::V121 => "121",
-            Self::V125 => "125",
-            Self::V129 => "129",
-            Self::V133 => "133",
-            Self::V137 => "137",
-            Self::V141 => "141",
-            Self::V145 => "145",
-            Self::V149 => "149",
-            Self::V153 => "153",
-            Self::V157 => "157",
-            Self::V161 => "161",
-            Self::V165 => "165",
-            Self::V169 => "169",
-            Self::V173 => "173",
-            Self::V177 => "177",
-            Self::V181 => "181",
-            Self::V185 => "185",
-            Self::V189 => "189",
-            Self::V193 => "193",
-            Self::V197 => "197",
-            Self::V201 => "201",
-            Self::V205 => "205",
-            Self::V209 => "209",
-            Self::V213 => "213",
-            Self::V217 => "217",
-            Self::V221 => "221",
-            Self::V225 => "225",
-            Self::V229 => "229",
-            Self::V233 => "233",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsV1AllowedChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "1" => Self::V1,
-            "5" => Self::V5,
-            "9" => Self::V9,
-            "13" => Self::V13,
-            "17" => Self::V17,
-            "21" => Self::V21,
-            "25" => Self::V25,
-            "29" => Self::V29,
-            "33" => Self::V33,
-            "37" => Self::V37,
-            "41" => Self::V41,
-            "45" => Self::V45,
-            "49" => Self::V49,
-            "53" => Self::V53,
-            "57" => Self::V57,
-            "61" => Self::V61,
-            "65" => Self::V65,
-            "69" => Self::V69,
-            "73" => Self::V73,
-            "77" => Self::V77,
-            "81" => Self::V81,
-            "85" => Self::V85,
-            "89" => Self::V89,
-            "93" => Self::V93,
-            "97" => Self::V97,
-            "101" => Self::V101,
-            "105" => Self::V105,
-            "109" => Self::V109,
-            "113" => Self::V113,
-            "117" => Self::V117,
-            "121" => Self::V121,
-            "125" => Self::V125,
-            "129" => Self::V129,
-            "133" => Self::V133,
-            "137" => Self::V137,
-            "141" => Self::V141,
-            "145" => Self::V145,
-            "149" => Self::V149,
-            "153" => Self::V153,
-            "157" => Self::V157,
-            "161" => Self::V161,
-            "165" => Self::V165,
-            "169" => Self::V169,
-            "173" => Self::V173,
-            "177" => Self::V177,
-            "181" => Self::V181,
-            "185" => Self::V185,
-            "189" => Self::V189,
-            "193" => Self::V193,
-            "197" => Self::V197,
-            "201" => Self::V201,
-            "205" => Self::V205,
-            "209" => Self::V209,
-            "213" => Self::V213,
-            "217" => Self::V217,
-            "221" => Self::V221,
-            "225" => Self::V225,
-            "229" => Self::V229,
-            "233" => Self::V233,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsV1AllowedChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsV1AllowedChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1AllowedChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio6 g hz settings v1 bss min rate6 g: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsV1BssMinRate6G {
-    /// `HE_MCS_0`
-    HeMcs0,
-    /// `HE_MCS_1`
-    HeMcs1,
-    /// `HE_MCS_2`
-    HeMcs2,
-    /// `HE_MCS_3`
-    HeMcs3,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsV1BssMinRate6G {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::HeMcs0 => "HE_MCS_0",
-            Self::HeMcs1 => "HE_MCS_1",
-            Self::HeMcs2 => "HE_MCS_2",
-            Self::HeMcs3 => "HE_MCS_3",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsV1BssMinRate6G {
-    fn from(s: &str) -> Self {
-        match s {
-            "HE_MCS_0" => Self::HeMcs0,
-            "HE_MCS_1" => Self::HeMcs1,
-            "HE_MCS_2" => Self::HeMcs2,
-            "HE_MCS_3" => Self::HeMcs3,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsV1BssMinRate6G {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsV1BssMinRate6G {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1BssMinRate6G {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio6 g hz settings v1 channel bandwidth: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsV1ChannelBandwidth {
-    /// `AUTO`
-    Auto,
-    /// `20MHz`
-    V20mHz,
-    /// `40MHz`
-    V40mHz,
-    /// `80MHz`
-    V80mHz,
-    /// `160MHz`
-    V160mHz,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsV1ChannelBandwidth {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::V20mHz => "20MHz",
-            Self::V40mHz => "40MHz",
-            Self::V80mHz => "80MHz",
-            Self::V160mHz => "160MHz",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsV1ChannelBandwidth {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "20MHz" => Self::V20mHz,
-            "40MHz" => Self::V40mHz,
-            "80MHz" => Self::V80mHz,
-            "160MHz" => Self::V160mHz,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsV1ChannelBandwidth {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsV1ChannelBandwidth {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1ChannelBandwidth {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio6 g hz settings v1 method: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsV1Method {
-    /// `MANUAL`
-    Manual,
-    /// `BACKGROUND_SCANNING`
-    BackgroundScanning,
-    /// `CHANNELFLY`
-    Channelfly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsV1Method {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Manual => "MANUAL",
-            Self::BackgroundScanning => "BACKGROUND_SCANNING",
-            Self::Channelfly => "CHANNELFLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsV1Method {
-    fn from(s: &str) -> Self {
-        match s {
-            "MANUAL" => Self::Manual,
-            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
-            "CHANNELFLY" => Self::Channelfly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsV1Method {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsV1Method {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1Method {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio6 g hz settings v1 mgmt tx rate6 g: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsV1MgmtTxRate6G {
-    /// `6`
-    V6,
-    /// `9`
-    V9,
-    /// `12`
-    V12,
-    /// `18`
-    V18,
-    /// `24`
-    V24,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsV1MgmtTxRate6G {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V6 => "6",
-            Self::V9 => "9",
-            Self::V12 => "12",
-            Self::V18 => "18",
-            Self::V24 => "24",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsV1MgmtTxRate6G {
-    fn from(s: &str) -> Self {
-        match s {
-            "6" => Self::V6,
-            "9" => Self::V9,
-            "12" => Self::V12,
-            "18" => Self::V18,
-            "24" => Self::V24,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsV1MgmtTxRate6G {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsV1MgmtTxRate6G {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1MgmtTxRate6G {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio6 g hz settings v1 tx power: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadio6GHzSettingsV1TxPower {
-    /// `MAX`
-    Max,
-    /// `-1`
-    V1,
-    /// `-2`
-    V2,
-    /// `-3`
-    V3,
-    /// `-4`
-    V4,
-    /// `-5`
-    V5,
-    /// `-6`
-    V6,
-    /// `-7`
-    V7,
-    /// `-8`
-    V8,
-    /// `-9`
-    V9,
-    /// `-10`
-    V10,
-    /// `MIN`
-    Min,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadio6GHzSettingsV1TxPower {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Max => "MAX",
-            Self::V1 => "-1",
-            Self::V2 => "-2",
-            Self::V3 => "-3",
-            Self::V4 => "-4",
-            Self::V5 => "-5",
-            Self::V6 => "-6",
-            Self::V7 => "-7",
-            Self::V8 => "-8",
-            Self::V9 => "-9",
-            Self::V10 => "-10",
-            Self::Min => "MIN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadio6GHzSettingsV1TxPower {
-    fn from(s: &str) -> Self {
-        match s {
-            "MAX" => Self::Max,
-            "-1" => Self::V1,
-            "-2" => Self::V2,
-            "-3" => Self::V3,
-            "-4" => Self::V4,
-            "-5" => Self::V5,
-            "-6" => Self::V6,
-            "-7" => Self::V7,
-            "-8" => Self::V8,
-            "-9" => Self::V9,
-            "-10" => Self::V10,
-            "MIN" => Self::Min,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadio6GHzSettingsV1TxPower {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadio6GHzSettingsV1TxPower {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsV1TxPower {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue ap radio dual5 g hz settings, with the fields the official description lists.
@@ -5640,22 +2748,22 @@ impl VenueApRadioDual5GHzSettings {
 pub struct VenueApRadioLower5GHzSettings {
     /// Allowed indoor channels.
     pub allowed_indoor_channels: Option<
-        Vec<VenueApRadioLower5GHzSettingsAllowedIndoorChannels>,
+        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
     /// Allowed outdoor channels.
     pub allowed_outdoor_channels: Option<
-        Vec<VenueApRadioLower5GHzSettingsAllowedOutdoorChannels>,
+        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
     /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
     /// Channel bandwidth (default: AUTO).
-    pub channel_bandwidth: Option<VenueApRadioLower5GHzSettingsChannelBandwidth>,
+    pub channel_bandwidth: Option<super::common::ChannelBandwidth>,
     /// Method (default: CHANNELFLY).
-    pub method: Option<VenueApRadioLower5GHzSettingsMethod>,
+    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
     /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
     pub scan_interval: Option<i64>,
     /// Tx power (default: MAX).
-    pub tx_power: Option<VenueApRadioLower5GHzSettingsTxPower>,
+    pub tx_power: Option<super::common::SettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -5723,7 +2831,9 @@ impl VenueApRadioLower5GHzSettings {
     /// Sets `allowedIndoorChannels`.
     pub fn with_allowed_indoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadioLower5GHzSettingsAllowedIndoorChannels>>,
+        value: impl Into<
+            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
+        >,
     ) -> Self {
         self.allowed_indoor_channels = Some(value.into());
         self
@@ -5731,7 +2841,9 @@ impl VenueApRadioLower5GHzSettings {
     /// Sets `allowedOutdoorChannels`.
     pub fn with_allowed_outdoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadioLower5GHzSettingsAllowedOutdoorChannels>>,
+        value: impl Into<
+            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
+        >,
     ) -> Self {
         self.allowed_outdoor_channels = Some(value.into());
         self
@@ -5744,7 +2856,7 @@ impl VenueApRadioLower5GHzSettings {
     /// Sets `channelBandwidth`.
     pub fn with_channel_bandwidth(
         mut self,
-        value: impl Into<VenueApRadioLower5GHzSettingsChannelBandwidth>,
+        value: impl Into<super::common::ChannelBandwidth>,
     ) -> Self {
         self.channel_bandwidth = Some(value.into());
         self
@@ -5752,7 +2864,7 @@ impl VenueApRadioLower5GHzSettings {
     /// Sets `method`.
     pub fn with_method(
         mut self,
-        value: impl Into<VenueApRadioLower5GHzSettingsMethod>,
+        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
     ) -> Self {
         self.method = Some(value.into());
         self
@@ -5765,563 +2877,10 @@ impl VenueApRadioLower5GHzSettings {
     /// Sets `txPower`.
     pub fn with_tx_power(
         mut self,
-        value: impl Into<VenueApRadioLower5GHzSettingsTxPower>,
+        value: impl Into<super::common::SettingsTxPower>,
     ) -> Self {
         self.tx_power = Some(value.into());
         self
-    }
-}
-/// Venue ap radio lower5 g hz settings allowed indoor channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
-    /// `36`
-    V36,
-    /// `40`
-    V40,
-    /// `44`
-    V44,
-    /// `48`
-    V48,
-    /// `52`
-    V52,
-    /// `56`
-    V56,
-    /// `60`
-    V60,
-    /// `64`
-    V64,
-    /// `100`
-    V100,
-    /// `104`
-    V104,
-    /// `108`
-    V108,
-    /// `112`
-    V112,
-    /// `116`
-    V116,
-    /// `120`
-    V120,
-    /// `124`
-    V124,
-    /// `128`
-    V128,
-    /// `132`
-    V132,
-    /// `136`
-    V136,
-    /// `140`
-    V140,
-    /// `144`
-    V144,
-    /// `149`
-    V149,
-    /// `153`
-    V153,
-    /// `157`
-    V157,
-    /// `161`
-    V161,
-    /// `163`
-    V163,
-    /// `165`
-    V165,
-    /// `167`
-    V167,
-    /// `169`
-    V169,
-    /// `173`
-    V173,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V36 => "36",
-            Self::V40 => "40",
-            Self::V44 => "44",
-            Self::V48 => "48",
-            Self::V52 => "52",
-            Self::V56 => "56",
-            Self::V60 => "60",
-            Self::V64 => "64",
-            Self::V100 => "100",
-            Self::V104 => "104",
-            Self::V108 => "108",
-            Self::V112 => "112",
-            Self::V116 => "116",
-            Self::V120 => "120",
-            Self::V124 => "124",
-            Self::V128 => "128",
-            Self::V132 => "132",
-            Self::V136 => "136",
-            Self::V140 => "140",
-            Self::V144 => "144",
-            Self::V149 => "149",
-            Self::V153 => "153",
-            Self::V157 => "157",
-            Self::V161 => "161",
-            Self::V163 => "163",
-            Self::V165 => "165",
-            Self::V167 => "167",
-            Self::V169 => "169",
-            Self::V173 => "173",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "36" => Self::V36,
-            "40" => Self::V40,
-            "44" => Self::V44,
-            "48" => Self::V48,
-            "52" => Self::V52,
-            "56" => Self::V56,
-            "60" => Self::V60,
-            "64" => Self::V64,
-            "100" => Self::V100,
-            "104" => Self::V104,
-            "108" => Self::V108,
-            "112" => Self::V112,
-            "116" => Self::V116,
-            "120" => Self::V120,
-            "124" => Self::V124,
-            "128" => Self::V128,
-            "132" => Self::V132,
-            "136" => Self::V136,
-            "140" => Self::V140,
-            "144" => Self::V144,
-            "149" => Self::V149,
-            "153" => Self::V153,
-            "157" => Self::V157,
-            "161" => Self::V161,
-            "163" => Self::V163,
-            "165" => Self::V165,
-            "167" => Self::V167,
-            "169" => Self::V169,
-            "173" => Self::V173,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de>
-for VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio lower5 g hz settings allowed outdoor channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
-    /// `36`
-    V36,
-    /// `40`
-    V40,
-    /// `44`
-    V44,
-    /// `48`
-    V48,
-    /// `52`
-    V52,
-    /// `56`
-    V56,
-    /// `60`
-    V60,
-    /// `64`
-    V64,
-    /// `100`
-    V100,
-    /// `104`
-    V104,
-    /// `108`
-    V108,
-    /// `112`
-    V112,
-    /// `116`
-    V116,
-    /// `120`
-    V120,
-    /// `124`
-    V124,
-    /// `128`
-    V128,
-    /// `132`
-    V132,
-    /// `136`
-    V136,
-    /// `140`
-    V140,
-    /// `144`
-    V144,
-    /// `149`
-    V149,
-    /// `153`
-    V153,
-    /// `157`
-    V157,
-    /// `161`
-    V161,
-    /// `163`
-    V163,
-    /// `165`
-    V165,
-    /// `167`
-    V167,
-    /// `169`
-    V169,
-    /// `173`
-    V173,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V36 => "36",
-            Self::V40 => "40",
-            Self::V44 => "44",
-            Self::V48 => "48",
-            Self::V52 => "52",
-            Self::V56 => "56",
-            Self::V60 => "60",
-            Self::V64 => "64",
-            Self::V100 => "100",
-            Self::V104 => "104",
-            Self::V108 => "108",
-            Self::V112 => "112",
-            Self::V116 => "116",
-            Self::V120 => "120",
-            Self::V124 => "124",
-            Self::V128 => "128",
-            Self::V132 => "132",
-            Self::V136 => "136",
-            Self::V140 => "140",
-            Self::V144 => "144",
-            Self::V149 => "149",
-            Self::V153 => "153",
-            Self::V157 => "157",
-            Self::V161 => "161",
-            Self::V163 => "163",
-            Self::V165 => "165",
-            Self::V167 => "167",
-            Self::V169 => "169",
-            Self::V173 => "173",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "36" => Self::V36,
-            "40" => Self::V40,
-            "44" => Self::V44,
-            "48" => Self::V48,
-            "52" => Self::V52,
-            "56" => Self::V56,
-            "60" => Self::V60,
-            "64" => Self::V64,
-            "100" => Self::V100,
-            "104" => Self::V104,
-            "108" => Self::V108,
-            "112" => Self::V112,
-            "116" => Self::V116,
-            "120" => Self::V120,
-            "124" => Self::V124,
-            "128" => Self::V128,
-            "132" => Self::V132,
-            "136" => Self::V136,
-            "140" => Self::V140,
-            "144" => Self::V144,
-            "149" => Self::V149,
-            "153" => Self::V153,
-            "157" => Self::V157,
-            "161" => Self::V161,
-            "163" => Self::V163,
-            "165" => Self::V165,
-            "167" => Self::V167,
-            "169" => Self::V169,
-            "173" => Self::V173,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de>
-for VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio lower5 g hz settings channel bandwidth: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadioLower5GHzSettingsChannelBandwidth {
-    /// `AUTO`
-    Auto,
-    /// `20MHz`
-    V20mHz,
-    /// `40MHz`
-    V40mHz,
-    /// `80MHz`
-    V80mHz,
-    /// `160MHz`
-    V160mHz,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadioLower5GHzSettingsChannelBandwidth {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::V20mHz => "20MHz",
-            Self::V40mHz => "40MHz",
-            Self::V80mHz => "80MHz",
-            Self::V160mHz => "160MHz",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadioLower5GHzSettingsChannelBandwidth {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "20MHz" => Self::V20mHz,
-            "40MHz" => Self::V40mHz,
-            "80MHz" => Self::V80mHz,
-            "160MHz" => Self::V160mHz,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadioLower5GHzSettingsChannelBandwidth {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadioLower5GHzSettingsChannelBandwidth {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettingsChannelBandwidth {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio lower5 g hz settings method: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadioLower5GHzSettingsMethod {
-    /// `MANUAL`
-    Manual,
-    /// `BACKGROUND_SCANNING`
-    BackgroundScanning,
-    /// `CHANNELFLY`
-    Channelfly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadioLower5GHzSettingsMethod {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Manual => "MANUAL",
-            Self::BackgroundScanning => "BACKGROUND_SCANNING",
-            Self::Channelfly => "CHANNELFLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadioLower5GHzSettingsMethod {
-    fn from(s: &str) -> Self {
-        match s {
-            "MANUAL" => Self::Manual,
-            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
-            "CHANNELFLY" => Self::Channelfly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadioLower5GHzSettingsMethod {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadioLower5GHzSettingsMethod {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettingsMethod {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio lower5 g hz settings tx power: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadioLower5GHzSettingsTxPower {
-    /// `Auto`
-    Auto,
-    /// `MAX`
-    Max,
-    /// `-1`
-    V1,
-    /// `-2`
-    V2,
-    /// `-3`
-    V3,
-    /// `-4`
-    V4,
-    /// `-5`
-    V5,
-    /// `-6`
-    V6,
-    /// `-7`
-    V7,
-    /// `-8`
-    V8,
-    /// `-9`
-    V9,
-    /// `-10`
-    V10,
-    /// `MIN`
-    Min,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadioLower5GHzSettingsTxPower {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "Auto",
-            Self::Max => "MAX",
-            Self::V1 => "-1",
-            Self::V2 => "-2",
-            Self::V3 => "-3",
-            Self::V4 => "-4",
-            Self::V5 => "-5",
-            Self::V6 => "-6",
-            Self::V7 => "-7",
-            Self::V8 => "-8",
-            Self::V9 => "-9",
-            Self::V10 => "-10",
-            Self::Min => "MIN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadioLower5GHzSettingsTxPower {
-    fn from(s: &str) -> Self {
-        match s {
-            "Auto" => Self::Auto,
-            "MAX" => Self::Max,
-            "-1" => Self::V1,
-            "-2" => Self::V2,
-            "-3" => Self::V3,
-            "-4" => Self::V4,
-            "-5" => Self::V5,
-            "-6" => Self::V6,
-            "-7" => Self::V7,
-            "-8" => Self::V8,
-            "-9" => Self::V9,
-            "-10" => Self::V10,
-            "MIN" => Self::Min,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadioLower5GHzSettingsTxPower {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadioLower5GHzSettingsTxPower {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettingsTxPower {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue ap radio settings, with the fields the official description lists.
@@ -6533,22 +3092,22 @@ impl VenueApRadioSettingsV1 {
 pub struct VenueApRadioUpper5GHzSettings {
     /// Allowed indoor channels.
     pub allowed_indoor_channels: Option<
-        Vec<VenueApRadioUpper5GHzSettingsAllowedIndoorChannels>,
+        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
     /// Allowed outdoor channels.
     pub allowed_outdoor_channels: Option<
-        Vec<VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels>,
+        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
     >,
     /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
     pub change_interval: Option<i64>,
     /// Channel bandwidth (default: AUTO).
-    pub channel_bandwidth: Option<VenueApRadioUpper5GHzSettingsChannelBandwidth>,
+    pub channel_bandwidth: Option<super::common::ChannelBandwidth>,
     /// Method (default: CHANNELFLY).
-    pub method: Option<VenueApRadioUpper5GHzSettingsMethod>,
+    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
     /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
     pub scan_interval: Option<i64>,
     /// Tx power (default: MAX).
-    pub tx_power: Option<VenueApRadioUpper5GHzSettingsTxPower>,
+    pub tx_power: Option<super::common::SettingsTxPower>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -6616,7 +3175,9 @@ impl VenueApRadioUpper5GHzSettings {
     /// Sets `allowedIndoorChannels`.
     pub fn with_allowed_indoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadioUpper5GHzSettingsAllowedIndoorChannels>>,
+        value: impl Into<
+            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
+        >,
     ) -> Self {
         self.allowed_indoor_channels = Some(value.into());
         self
@@ -6624,7 +3185,9 @@ impl VenueApRadioUpper5GHzSettings {
     /// Sets `allowedOutdoorChannels`.
     pub fn with_allowed_outdoor_channels(
         mut self,
-        value: impl Into<Vec<VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels>>,
+        value: impl Into<
+            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
+        >,
     ) -> Self {
         self.allowed_outdoor_channels = Some(value.into());
         self
@@ -6637,7 +3200,7 @@ impl VenueApRadioUpper5GHzSettings {
     /// Sets `channelBandwidth`.
     pub fn with_channel_bandwidth(
         mut self,
-        value: impl Into<VenueApRadioUpper5GHzSettingsChannelBandwidth>,
+        value: impl Into<super::common::ChannelBandwidth>,
     ) -> Self {
         self.channel_bandwidth = Some(value.into());
         self
@@ -6645,7 +3208,7 @@ impl VenueApRadioUpper5GHzSettings {
     /// Sets `method`.
     pub fn with_method(
         mut self,
-        value: impl Into<VenueApRadioUpper5GHzSettingsMethod>,
+        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
     ) -> Self {
         self.method = Some(value.into());
         self
@@ -6658,563 +3221,10 @@ impl VenueApRadioUpper5GHzSettings {
     /// Sets `txPower`.
     pub fn with_tx_power(
         mut self,
-        value: impl Into<VenueApRadioUpper5GHzSettingsTxPower>,
+        value: impl Into<super::common::SettingsTxPower>,
     ) -> Self {
         self.tx_power = Some(value.into());
         self
-    }
-}
-/// Venue ap radio upper5 g hz settings allowed indoor channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
-    /// `36`
-    V36,
-    /// `40`
-    V40,
-    /// `44`
-    V44,
-    /// `48`
-    V48,
-    /// `52`
-    V52,
-    /// `56`
-    V56,
-    /// `60`
-    V60,
-    /// `64`
-    V64,
-    /// `100`
-    V100,
-    /// `104`
-    V104,
-    /// `108`
-    V108,
-    /// `112`
-    V112,
-    /// `116`
-    V116,
-    /// `120`
-    V120,
-    /// `124`
-    V124,
-    /// `128`
-    V128,
-    /// `132`
-    V132,
-    /// `136`
-    V136,
-    /// `140`
-    V140,
-    /// `144`
-    V144,
-    /// `149`
-    V149,
-    /// `153`
-    V153,
-    /// `157`
-    V157,
-    /// `161`
-    V161,
-    /// `163`
-    V163,
-    /// `165`
-    V165,
-    /// `167`
-    V167,
-    /// `169`
-    V169,
-    /// `173`
-    V173,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V36 => "36",
-            Self::V40 => "40",
-            Self::V44 => "44",
-            Self::V48 => "48",
-            Self::V52 => "52",
-            Self::V56 => "56",
-            Self::V60 => "60",
-            Self::V64 => "64",
-            Self::V100 => "100",
-            Self::V104 => "104",
-            Self::V108 => "108",
-            Self::V112 => "112",
-            Self::V116 => "116",
-            Self::V120 => "120",
-            Self::V124 => "124",
-            Self::V128 => "128",
-            Self::V132 => "132",
-            Self::V136 => "136",
-            Self::V140 => "140",
-            Self::V144 => "144",
-            Self::V149 => "149",
-            Self::V153 => "153",
-            Self::V157 => "157",
-            Self::V161 => "161",
-            Self::V163 => "163",
-            Self::V165 => "165",
-            Self::V167 => "167",
-            Self::V169 => "169",
-            Self::V173 => "173",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "36" => Self::V36,
-            "40" => Self::V40,
-            "44" => Self::V44,
-            "48" => Self::V48,
-            "52" => Self::V52,
-            "56" => Self::V56,
-            "60" => Self::V60,
-            "64" => Self::V64,
-            "100" => Self::V100,
-            "104" => Self::V104,
-            "108" => Self::V108,
-            "112" => Self::V112,
-            "116" => Self::V116,
-            "120" => Self::V120,
-            "124" => Self::V124,
-            "128" => Self::V128,
-            "132" => Self::V132,
-            "136" => Self::V136,
-            "140" => Self::V140,
-            "144" => Self::V144,
-            "149" => Self::V149,
-            "153" => Self::V153,
-            "157" => Self::V157,
-            "161" => Self::V161,
-            "163" => Self::V163,
-            "165" => Self::V165,
-            "167" => Self::V167,
-            "169" => Self::V169,
-            "173" => Self::V173,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de>
-for VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio upper5 g hz settings allowed outdoor channels: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
-    /// `36`
-    V36,
-    /// `40`
-    V40,
-    /// `44`
-    V44,
-    /// `48`
-    V48,
-    /// `52`
-    V52,
-    /// `56`
-    V56,
-    /// `60`
-    V60,
-    /// `64`
-    V64,
-    /// `100`
-    V100,
-    /// `104`
-    V104,
-    /// `108`
-    V108,
-    /// `112`
-    V112,
-    /// `116`
-    V116,
-    /// `120`
-    V120,
-    /// `124`
-    V124,
-    /// `128`
-    V128,
-    /// `132`
-    V132,
-    /// `136`
-    V136,
-    /// `140`
-    V140,
-    /// `144`
-    V144,
-    /// `149`
-    V149,
-    /// `153`
-    V153,
-    /// `157`
-    V157,
-    /// `161`
-    V161,
-    /// `163`
-    V163,
-    /// `165`
-    V165,
-    /// `167`
-    V167,
-    /// `169`
-    V169,
-    /// `173`
-    V173,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V36 => "36",
-            Self::V40 => "40",
-            Self::V44 => "44",
-            Self::V48 => "48",
-            Self::V52 => "52",
-            Self::V56 => "56",
-            Self::V60 => "60",
-            Self::V64 => "64",
-            Self::V100 => "100",
-            Self::V104 => "104",
-            Self::V108 => "108",
-            Self::V112 => "112",
-            Self::V116 => "116",
-            Self::V120 => "120",
-            Self::V124 => "124",
-            Self::V128 => "128",
-            Self::V132 => "132",
-            Self::V136 => "136",
-            Self::V140 => "140",
-            Self::V144 => "144",
-            Self::V149 => "149",
-            Self::V153 => "153",
-            Self::V157 => "157",
-            Self::V161 => "161",
-            Self::V163 => "163",
-            Self::V165 => "165",
-            Self::V167 => "167",
-            Self::V169 => "169",
-            Self::V173 => "173",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
-    fn from(s: &str) -> Self {
-        match s {
-            "36" => Self::V36,
-            "40" => Self::V40,
-            "44" => Self::V44,
-            "48" => Self::V48,
-            "52" => Self::V52,
-            "56" => Self::V56,
-            "60" => Self::V60,
-            "64" => Self::V64,
-            "100" => Self::V100,
-            "104" => Self::V104,
-            "108" => Self::V108,
-            "112" => Self::V112,
-            "116" => Self::V116,
-            "120" => Self::V120,
-            "124" => Self::V124,
-            "128" => Self::V128,
-            "132" => Self::V132,
-            "136" => Self::V136,
-            "140" => Self::V140,
-            "144" => Self::V144,
-            "149" => Self::V149,
-            "153" => Self::V153,
-            "157" => Self::V157,
-            "161" => Self::V161,
-            "163" => Self::V163,
-            "165" => Self::V165,
-            "167" => Self::V167,
-            "169" => Self::V169,
-            "173" => Self::V173,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de>
-for VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio upper5 g hz settings channel bandwidth: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadioUpper5GHzSettingsChannelBandwidth {
-    /// `AUTO`
-    Auto,
-    /// `20MHz`
-    V20mHz,
-    /// `40MHz`
-    V40mHz,
-    /// `80MHz`
-    V80mHz,
-    /// `160MHz`
-    V160mHz,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadioUpper5GHzSettingsChannelBandwidth {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::V20mHz => "20MHz",
-            Self::V40mHz => "40MHz",
-            Self::V80mHz => "80MHz",
-            Self::V160mHz => "160MHz",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadioUpper5GHzSettingsChannelBandwidth {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "20MHz" => Self::V20mHz,
-            "40MHz" => Self::V40mHz,
-            "80MHz" => Self::V80mHz,
-            "160MHz" => Self::V160mHz,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadioUpper5GHzSettingsChannelBandwidth {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadioUpper5GHzSettingsChannelBandwidth {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettingsChannelBandwidth {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio upper5 g hz settings method: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadioUpper5GHzSettingsMethod {
-    /// `MANUAL`
-    Manual,
-    /// `BACKGROUND_SCANNING`
-    BackgroundScanning,
-    /// `CHANNELFLY`
-    Channelfly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadioUpper5GHzSettingsMethod {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Manual => "MANUAL",
-            Self::BackgroundScanning => "BACKGROUND_SCANNING",
-            Self::Channelfly => "CHANNELFLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadioUpper5GHzSettingsMethod {
-    fn from(s: &str) -> Self {
-        match s {
-            "MANUAL" => Self::Manual,
-            "BACKGROUND_SCANNING" => Self::BackgroundScanning,
-            "CHANNELFLY" => Self::Channelfly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadioUpper5GHzSettingsMethod {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadioUpper5GHzSettingsMethod {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettingsMethod {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radio upper5 g hz settings tx power: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadioUpper5GHzSettingsTxPower {
-    /// `Auto`
-    Auto,
-    /// `MAX`
-    Max,
-    /// `-1`
-    V1,
-    /// `-2`
-    V2,
-    /// `-3`
-    V3,
-    /// `-4`
-    V4,
-    /// `-5`
-    V5,
-    /// `-6`
-    V6,
-    /// `-7`
-    V7,
-    /// `-8`
-    V8,
-    /// `-9`
-    V9,
-    /// `-10`
-    V10,
-    /// `MIN`
-    Min,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadioUpper5GHzSettingsTxPower {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "Auto",
-            Self::Max => "MAX",
-            Self::V1 => "-1",
-            Self::V2 => "-2",
-            Self::V3 => "-3",
-            Self::V4 => "-4",
-            Self::V5 => "-5",
-            Self::V6 => "-6",
-            Self::V7 => "-7",
-            Self::V8 => "-8",
-            Self::V9 => "-9",
-            Self::V10 => "-10",
-            Self::Min => "MIN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadioUpper5GHzSettingsTxPower {
-    fn from(s: &str) -> Self {
-        match s {
-            "Auto" => Self::Auto,
-            "MAX" => Self::Max,
-            "-1" => Self::V1,
-            "-2" => Self::V2,
-            "-3" => Self::V3,
-            "-4" => Self::V4,
-            "-5" => Self::V5,
-            "-6" => Self::V6,
-            "-7" => Self::V7,
-            "-8" => Self::V8,
-            "-9" => Self::V9,
-            "-10" => Self::V10,
-            "MIN" => Self::Min,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadioUpper5GHzSettingsTxPower {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadioUpper5GHzSettingsTxPower {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettingsTxPower {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue ap radius option settings, with the fields the official description lists.
@@ -7226,11 +3236,11 @@ impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettingsTxPower {
 #[non_exhaustive]
 pub struct VenueApRadiusOptionSettings {
     /// Called station ID type (default: BSSID).
-    pub called_station_id_type: Option<VenueApRadiusOptionSettingsCalledStationIdType>,
+    pub called_station_id_type: Option<super::common::CalledStationIdType>,
     /// Nas ID delimiter (default: DASH).
-    pub nas_id_delimiter: Option<VenueApRadiusOptionSettingsNasIdDelimiter>,
+    pub nas_id_delimiter: Option<super::common::NasIdDelimiter>,
     /// Nas ID type (default: BSSID).
-    pub nas_id_type: Option<VenueApRadiusOptionSettingsNasIdType>,
+    pub nas_id_type: Option<super::common::NasIdType>,
     /// Nas max retry (default: 2; format: int32; maximum: 10; minimum: 2).
     pub nas_max_retry: Option<i64>,
     /// Nas reconnect primary min (default: 5; format: int32; maximum: 300; minimum: 1).
@@ -7316,7 +3326,7 @@ impl VenueApRadiusOptionSettings {
     /// Sets `calledStationIdType`.
     pub fn with_called_station_id_type(
         mut self,
-        value: impl Into<VenueApRadiusOptionSettingsCalledStationIdType>,
+        value: impl Into<super::common::CalledStationIdType>,
     ) -> Self {
         self.called_station_id_type = Some(value.into());
         self
@@ -7324,7 +3334,7 @@ impl VenueApRadiusOptionSettings {
     /// Sets `nasIdDelimiter`.
     pub fn with_nas_id_delimiter(
         mut self,
-        value: impl Into<VenueApRadiusOptionSettingsNasIdDelimiter>,
+        value: impl Into<super::common::NasIdDelimiter>,
     ) -> Self {
         self.nas_id_delimiter = Some(value.into());
         self
@@ -7332,7 +3342,7 @@ impl VenueApRadiusOptionSettings {
     /// Sets `nasIdType`.
     pub fn with_nas_id_type(
         mut self,
-        value: impl Into<VenueApRadiusOptionSettingsNasIdType>,
+        value: impl Into<super::common::NasIdType>,
     ) -> Self {
         self.nas_id_type = Some(value.into());
         self
@@ -7366,187 +3376,6 @@ impl VenueApRadiusOptionSettings {
     pub fn with_user_defined_nas_id(mut self, value: impl Into<String>) -> Self {
         self.user_defined_nas_id = Some(value.into());
         self
-    }
-}
-/// Venue ap radius option settings called station id type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadiusOptionSettingsCalledStationIdType {
-    /// `BSSID`
-    Bssid,
-    /// `AP_MAC`
-    ApMac,
-    /// `NONE`
-    None,
-    /// `AP_GROUP`
-    ApGroup,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadiusOptionSettingsCalledStationIdType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Bssid => "BSSID",
-            Self::ApMac => "AP_MAC",
-            Self::None => "NONE",
-            Self::ApGroup => "AP_GROUP",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadiusOptionSettingsCalledStationIdType {
-    fn from(s: &str) -> Self {
-        match s {
-            "BSSID" => Self::Bssid,
-            "AP_MAC" => Self::ApMac,
-            "NONE" => Self::None,
-            "AP_GROUP" => Self::ApGroup,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadiusOptionSettingsCalledStationIdType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadiusOptionSettingsCalledStationIdType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettingsCalledStationIdType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radius option settings nas id delimiter: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadiusOptionSettingsNasIdDelimiter {
-    /// `DASH`
-    Dash,
-    /// `COLON`
-    Colon,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadiusOptionSettingsNasIdDelimiter {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Dash => "DASH",
-            Self::Colon => "COLON",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadiusOptionSettingsNasIdDelimiter {
-    fn from(s: &str) -> Self {
-        match s {
-            "DASH" => Self::Dash,
-            "COLON" => Self::Colon,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadiusOptionSettingsNasIdDelimiter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadiusOptionSettingsNasIdDelimiter {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettingsNasIdDelimiter {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap radius option settings nas id type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApRadiusOptionSettingsNasIdType {
-    /// `USER`
-    User,
-    /// `BSSID`
-    Bssid,
-    /// `AP_MAC`
-    ApMac,
-    /// `VENUE_NAME`
-    VenueName,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApRadiusOptionSettingsNasIdType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::User => "USER",
-            Self::Bssid => "BSSID",
-            Self::ApMac => "AP_MAC",
-            Self::VenueName => "VENUE_NAME",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApRadiusOptionSettingsNasIdType {
-    fn from(s: &str) -> Self {
-        match s {
-            "USER" => Self::User,
-            "BSSID" => Self::Bssid,
-            "AP_MAC" => Self::ApMac,
-            "VENUE_NAME" => Self::VenueName,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApRadiusOptionSettingsNasIdType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApRadiusOptionSettingsNasIdType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettingsNasIdType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue ap reboot timeout settings, with the fields the official description lists.

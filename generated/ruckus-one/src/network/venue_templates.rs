@@ -1675,11 +1675,11 @@ pub struct VenueTemplateAaaServerView {
     /// Password (secret: redacted in `Debug`).
     pub password: Option<ruckus_one_runtime::Secret>,
     /// Purpose.
-    pub purpose: Option<VenueTemplateAaaServerViewPurpose>,
+    pub purpose: Option<super::common::AaaServerPurpose>,
     /// Level.
-    pub level: Option<VenueTemplateAaaServerViewLevel>,
+    pub level: Option<super::common::AaaServerLevel>,
     /// Server type.
-    pub server_type: Option<VenueTemplateAaaServerViewServerType>,
+    pub server_type: Option<super::common::ServerType>,
     /// Secret (secret: redacted in `Debug`).
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// IP.
@@ -1787,7 +1787,7 @@ impl VenueTemplateAaaServerView {
     /// Sets `purpose`.
     pub fn with_purpose(
         mut self,
-        value: impl Into<VenueTemplateAaaServerViewPurpose>,
+        value: impl Into<super::common::AaaServerPurpose>,
     ) -> Self {
         self.purpose = Some(value.into());
         self
@@ -1795,7 +1795,7 @@ impl VenueTemplateAaaServerView {
     /// Sets `level`.
     pub fn with_level(
         mut self,
-        value: impl Into<VenueTemplateAaaServerViewLevel>,
+        value: impl Into<super::common::AaaServerLevel>,
     ) -> Self {
         self.level = Some(value.into());
         self
@@ -1803,7 +1803,7 @@ impl VenueTemplateAaaServerView {
     /// Sets `serverType`.
     pub fn with_server_type(
         mut self,
-        value: impl Into<VenueTemplateAaaServerViewServerType>,
+        value: impl Into<super::common::ServerType>,
     ) -> Self {
         self.server_type = Some(value.into());
         self
@@ -1827,207 +1827,6 @@ impl VenueTemplateAaaServerView {
     pub fn with_auth_port(mut self, value: impl Into<i64>) -> Self {
         self.auth_port = Some(value.into());
         self
-    }
-}
-/// Venue template aaa server view level: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueTemplateAaaServerViewLevel {
-    /// `UNSPECIFIED`
-    Unspecified,
-    /// `READ_WRITE`
-    ReadWrite,
-    /// `PORT_CONFIG`
-    PortConfig,
-    /// `READ_ONLY`
-    ReadOnly,
-    /// `LEVEL_NONE`
-    LevelNone,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueTemplateAaaServerViewLevel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unspecified => "UNSPECIFIED",
-            Self::ReadWrite => "READ_WRITE",
-            Self::PortConfig => "PORT_CONFIG",
-            Self::ReadOnly => "READ_ONLY",
-            Self::LevelNone => "LEVEL_NONE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueTemplateAaaServerViewLevel {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNSPECIFIED" => Self::Unspecified,
-            "READ_WRITE" => Self::ReadWrite,
-            "PORT_CONFIG" => Self::PortConfig,
-            "READ_ONLY" => Self::ReadOnly,
-            "LEVEL_NONE" => Self::LevelNone,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueTemplateAaaServerViewLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueTemplateAaaServerViewLevel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerViewLevel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue template aaa server view purpose: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueTemplateAaaServerViewPurpose {
-    /// `UNSPECIFIED`
-    Unspecified,
-    /// `DEFAULT`
-    Default,
-    /// `AUTHENTICATION_ONLY`
-    AuthenticationOnly,
-    /// `AUTHORIZATION_ONLY`
-    AuthorizationOnly,
-    /// `ACCOUNTING_ONLY`
-    AccountingOnly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueTemplateAaaServerViewPurpose {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unspecified => "UNSPECIFIED",
-            Self::Default => "DEFAULT",
-            Self::AuthenticationOnly => "AUTHENTICATION_ONLY",
-            Self::AuthorizationOnly => "AUTHORIZATION_ONLY",
-            Self::AccountingOnly => "ACCOUNTING_ONLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueTemplateAaaServerViewPurpose {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNSPECIFIED" => Self::Unspecified,
-            "DEFAULT" => Self::Default,
-            "AUTHENTICATION_ONLY" => Self::AuthenticationOnly,
-            "AUTHORIZATION_ONLY" => Self::AuthorizationOnly,
-            "ACCOUNTING_ONLY" => Self::AccountingOnly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueTemplateAaaServerViewPurpose {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueTemplateAaaServerViewPurpose {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerViewPurpose {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue template aaa server view server type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueTemplateAaaServerViewServerType {
-    /// `__NULL`
-    Null,
-    /// `RADIUS`
-    Radius,
-    /// `TACACS_PLUS`
-    TacacsPlus,
-    /// `LOCAL`
-    Local,
-    /// `NONE_TYPE`
-    NoneType,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueTemplateAaaServerViewServerType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Null => "__NULL",
-            Self::Radius => "RADIUS",
-            Self::TacacsPlus => "TACACS_PLUS",
-            Self::Local => "LOCAL",
-            Self::NoneType => "NONE_TYPE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueTemplateAaaServerViewServerType {
-    fn from(s: &str) -> Self {
-        match s {
-            "__NULL" => Self::Null,
-            "RADIUS" => Self::Radius,
-            "TACACS_PLUS" => Self::TacacsPlus,
-            "LOCAL" => Self::Local,
-            "NONE_TYPE" => Self::NoneType,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueTemplateAaaServerViewServerType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueTemplateAaaServerViewServerType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueTemplateAaaServerViewServerType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue template view, with the fields the official description lists.

@@ -2454,31 +2454,31 @@ impl ApsImportResults {
 #[non_exhaustive]
 #[allow(clippy::large_enum_variant)]
 pub enum CreateVenueApResponse {
-    /// Variant type `EntityIdOperationResponse`; chosen when the value decodes as one (tried first).
-    EntityIdOperationResponse(super::common::EntityIdOperationResponse),
-    /// Variant type `OperationResponseRequestIdOnly`; chosen when the value decodes as one and no variant above does.
-    OperationResponseRequestIdOnly(super::common::OperationResponseRequestIdOnly),
+    /// Variant type `WifiEntityIdOperationResponse`; chosen when the value decodes as one (tried first).
+    WifiEntityIdOperationResponse(WifiEntityIdOperationResponse),
+    /// Variant type `WifiOperationResponseRequestIdOnly`; chosen when the value decodes as one and no variant above does.
+    WifiOperationResponseRequestIdOnly(WifiOperationResponseRequestIdOnly),
     /// A value that matches no variant, kept as received and sent back unchanged.
     Unknown(serde_json::Value),
 }
-impl From<super::common::EntityIdOperationResponse> for CreateVenueApResponse {
-    fn from(value: super::common::EntityIdOperationResponse) -> Self {
-        Self::EntityIdOperationResponse(value)
+impl From<WifiEntityIdOperationResponse> for CreateVenueApResponse {
+    fn from(value: WifiEntityIdOperationResponse) -> Self {
+        Self::WifiEntityIdOperationResponse(value)
     }
 }
-impl From<super::common::OperationResponseRequestIdOnly> for CreateVenueApResponse {
-    fn from(value: super::common::OperationResponseRequestIdOnly) -> Self {
-        Self::OperationResponseRequestIdOnly(value)
+impl From<WifiOperationResponseRequestIdOnly> for CreateVenueApResponse {
+    fn from(value: WifiOperationResponseRequestIdOnly) -> Self {
+        Self::WifiOperationResponseRequestIdOnly(value)
     }
 }
 impl std::fmt::Debug for CreateVenueApResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::EntityIdOperationResponse(v) => {
-                f.debug_tuple("EntityIdOperationResponse").field(v).finish()
+            Self::WifiEntityIdOperationResponse(v) => {
+                f.debug_tuple("WifiEntityIdOperationResponse").field(v).finish()
             }
-            Self::OperationResponseRequestIdOnly(v) => {
-                f.debug_tuple("OperationResponseRequestIdOnly").field(v).finish()
+            Self::WifiOperationResponseRequestIdOnly(v) => {
+                f.debug_tuple("WifiOperationResponseRequestIdOnly").field(v).finish()
             }
             Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
         }
@@ -2487,10 +2487,10 @@ impl std::fmt::Debug for CreateVenueApResponse {
 impl serde::Serialize for CreateVenueApResponse {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Self::EntityIdOperationResponse(v) => {
+            Self::WifiEntityIdOperationResponse(v) => {
                 serde::Serialize::serialize(v, serializer)
             }
-            Self::OperationResponseRequestIdOnly(v) => {
+            Self::WifiOperationResponseRequestIdOnly(v) => {
                 serde::Serialize::serialize(v, serializer)
             }
             Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
@@ -2505,10 +2505,10 @@ impl<'de> serde::Deserialize<'de> for CreateVenueApResponse {
             deserializer,
         )?;
         if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::EntityIdOperationResponse(v));
+            return Ok(Self::WifiEntityIdOperationResponse(v));
         }
         if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
-            return Ok(Self::OperationResponseRequestIdOnly(v));
+            return Ok(Self::WifiOperationResponseRequestIdOnly(v));
         }
         Ok(Self::Unknown(value))
     }
@@ -3552,6 +3552,140 @@ impl WifiDhcpPoolUsages {
         value: impl Into<Vec<WifiDhcpPoolUsage>>,
     ) -> Self {
         self.wifi_dhcp_pool_usages = Some(value.into());
+        self
+    }
+}
+/// Wifi entity id operation response, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml EntityIdOperationResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct WifiEntityIdOperationResponse {
+    /// Request ID.
+    pub request_id: Option<String>,
+    /// Response.
+    pub response: Option<super::common::EntityId>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiEntityIdOperationResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &WifiEntityIdOperationResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiEntityIdOperationResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            WifiEntityIdOperationResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = WifiEntityIdOperationResponse {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiEntityIdOperationResponse"))
+    }
+}
+impl WifiEntityIdOperationResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<super::common::EntityId>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Wifi operation response request id only, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml OperationResponseRequestIdOnly).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct WifiOperationResponseRequestIdOnly {
+    /// Request ID.
+    pub request_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiOperationResponseRequestIdOnly {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &WifiOperationResponseRequestIdOnly,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiOperationResponseRequestIdOnly {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            WifiOperationResponseRequestIdOnly,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = WifiOperationResponseRequestIdOnly {
+                request_id: f.optional("requestId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiOperationResponseRequestIdOnly"))
+    }
+}
+impl WifiOperationResponseRequestIdOnly {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
         self
     }
 }

@@ -1346,9 +1346,9 @@ pub struct MulticastDnsProxyServiceRule {
     /// Mdns name (max_length: 64; min_length: 2).
     pub mdns_name: Option<String>,
     /// Mdns protocol (may be null).
-    pub mdns_protocol: Option<MulticastDnsProxyServiceRuleMdnsProtocol>,
+    pub mdns_protocol: Option<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
     /// Service (may be null).
-    pub service: Option<MulticastDnsProxyServiceRuleService>,
+    pub service: Option<super::common::RuleService>,
     /// To VLAN (format: int32; maximum: 4094; minimum: 1).
     pub to_vlan: i64,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1425,204 +1425,15 @@ impl MulticastDnsProxyServiceRule {
     /// Sets `mdnsProtocol`.
     pub fn with_mdns_protocol(
         mut self,
-        value: impl Into<MulticastDnsProxyServiceRuleMdnsProtocol>,
+        value: impl Into<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
     ) -> Self {
         self.mdns_protocol = Some(value.into());
         self
     }
     /// Sets `service`.
-    pub fn with_service(
-        mut self,
-        value: impl Into<MulticastDnsProxyServiceRuleService>,
-    ) -> Self {
+    pub fn with_service(mut self, value: impl Into<super::common::RuleService>) -> Self {
         self.service = Some(value.into());
         self
-    }
-}
-/// Multicast dns proxy service rule mdns protocol: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum MulticastDnsProxyServiceRuleMdnsProtocol {
-    /// `TCP`
-    Tcp,
-    /// `UDP`
-    Udp,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl MulticastDnsProxyServiceRuleMdnsProtocol {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Tcp => "TCP",
-            Self::Udp => "UDP",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for MulticastDnsProxyServiceRuleMdnsProtocol {
-    fn from(s: &str) -> Self {
-        match s {
-            "TCP" => Self::Tcp,
-            "UDP" => Self::Udp,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for MulticastDnsProxyServiceRuleMdnsProtocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for MulticastDnsProxyServiceRuleMdnsProtocol {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRuleMdnsProtocol {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Multicast dns proxy service rule service: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsProxyServiceRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum MulticastDnsProxyServiceRuleService {
-    /// `AIRDISK`
-    Airdisk,
-    /// `AIRPLAY`
-    Airplay,
-    /// `AIRPORT_MANAGEMENT`
-    AirportManagement,
-    /// `AIRPRINT`
-    Airprint,
-    /// `AIRTUNES`
-    Airtunes,
-    /// `APPLE_FILE_SHARING`
-    AppleFileSharing,
-    /// `APPLE_MOBILE_DEVICES`
-    AppleMobileDevices,
-    /// `APPLETV`
-    Appletv,
-    /// `ICLOUD_SYNC`
-    IcloudSync,
-    /// `ITUNES_REMOTE`
-    ItunesRemote,
-    /// `ITUNES_SHARING`
-    ItunesSharing,
-    /// `OPEN_DIRECTORY_MASTER`
-    OpenDirectoryMaster,
-    /// `OPTICAL_DISK_SHARING`
-    OpticalDiskSharing,
-    /// `OTHER`
-    Other,
-    /// `SCREEN_SHARING`
-    ScreenSharing,
-    /// `SECURE_FILE_SHARING`
-    SecureFileSharing,
-    /// `SECURE_SHELL`
-    SecureShell,
-    /// `WWW_HTTP`
-    WwwHttp,
-    /// `WWW_HTTPS`
-    WwwHttps,
-    /// `XGRID`
-    Xgrid,
-    /// `GOOGLE_CHROMECAST`
-    GoogleChromecast,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl MulticastDnsProxyServiceRuleService {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Airdisk => "AIRDISK",
-            Self::Airplay => "AIRPLAY",
-            Self::AirportManagement => "AIRPORT_MANAGEMENT",
-            Self::Airprint => "AIRPRINT",
-            Self::Airtunes => "AIRTUNES",
-            Self::AppleFileSharing => "APPLE_FILE_SHARING",
-            Self::AppleMobileDevices => "APPLE_MOBILE_DEVICES",
-            Self::Appletv => "APPLETV",
-            Self::IcloudSync => "ICLOUD_SYNC",
-            Self::ItunesRemote => "ITUNES_REMOTE",
-            Self::ItunesSharing => "ITUNES_SHARING",
-            Self::OpenDirectoryMaster => "OPEN_DIRECTORY_MASTER",
-            Self::OpticalDiskSharing => "OPTICAL_DISK_SHARING",
-            Self::Other => "OTHER",
-            Self::ScreenSharing => "SCREEN_SHARING",
-            Self::SecureFileSharing => "SECURE_FILE_SHARING",
-            Self::SecureShell => "SECURE_SHELL",
-            Self::WwwHttp => "WWW_HTTP",
-            Self::WwwHttps => "WWW_HTTPS",
-            Self::Xgrid => "XGRID",
-            Self::GoogleChromecast => "GOOGLE_CHROMECAST",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for MulticastDnsProxyServiceRuleService {
-    fn from(s: &str) -> Self {
-        match s {
-            "AIRDISK" => Self::Airdisk,
-            "AIRPLAY" => Self::Airplay,
-            "AIRPORT_MANAGEMENT" => Self::AirportManagement,
-            "AIRPRINT" => Self::Airprint,
-            "AIRTUNES" => Self::Airtunes,
-            "APPLE_FILE_SHARING" => Self::AppleFileSharing,
-            "APPLE_MOBILE_DEVICES" => Self::AppleMobileDevices,
-            "APPLETV" => Self::Appletv,
-            "ICLOUD_SYNC" => Self::IcloudSync,
-            "ITUNES_REMOTE" => Self::ItunesRemote,
-            "ITUNES_SHARING" => Self::ItunesSharing,
-            "OPEN_DIRECTORY_MASTER" => Self::OpenDirectoryMaster,
-            "OPTICAL_DISK_SHARING" => Self::OpticalDiskSharing,
-            "OTHER" => Self::Other,
-            "SCREEN_SHARING" => Self::ScreenSharing,
-            "SECURE_FILE_SHARING" => Self::SecureFileSharing,
-            "SECURE_SHELL" => Self::SecureShell,
-            "WWW_HTTP" => Self::WwwHttp,
-            "WWW_HTTPS" => Self::WwwHttps,
-            "XGRID" => Self::Xgrid,
-            "GOOGLE_CHROMECAST" => Self::GoogleChromecast,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for MulticastDnsProxyServiceRuleService {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for MulticastDnsProxyServiceRuleService {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRuleService {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Query response client isolation profile query data, with the fields the official description lists.
@@ -3921,7 +3732,7 @@ pub struct SoftGreProfile {
     /// MTU size (format: int32; maximum: 9018; minimum: 850).
     pub mtu_size: Option<i64>,
     /// MTU type (default: AUTO).
-    pub mtu_type: Option<SoftGreProfileMtuType>,
+    pub mtu_type: Option<TunnelServiceProfileMtuType>,
     /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Primary gateway address.
@@ -4049,7 +3860,10 @@ impl SoftGreProfile {
         self
     }
     /// Sets `mtuType`.
-    pub fn with_mtu_type(mut self, value: impl Into<SoftGreProfileMtuType>) -> Self {
+    pub fn with_mtu_type(
+        mut self,
+        value: impl Into<TunnelServiceProfileMtuType>,
+    ) -> Self {
         self.mtu_type = Some(value.into());
         self
     }
@@ -4057,61 +3871,6 @@ impl SoftGreProfile {
     pub fn with_secondary_gateway_address(mut self, value: impl Into<String>) -> Self {
         self.secondary_gateway_address = Some(value.into());
         self
-    }
-}
-/// Soft gre profile mtu type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SoftGreProfile (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SoftGreProfileMtuType {
-    /// `MANUAL`
-    Manual,
-    /// `AUTO`
-    Auto,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SoftGreProfileMtuType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Manual => "MANUAL",
-            Self::Auto => "AUTO",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SoftGreProfileMtuType {
-    fn from(s: &str) -> Self {
-        match s {
-            "MANUAL" => Self::Manual,
-            "AUTO" => Self::Auto,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SoftGreProfileMtuType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SoftGreProfileMtuType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SoftGreProfileMtuType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Soft gre profile query data, with the fields the official description lists.

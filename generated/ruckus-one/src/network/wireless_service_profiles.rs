@@ -14,7 +14,7 @@
 #[non_exhaustive]
 pub struct DhcpConfigServiceProfile {
     /// DHCP mode (default: EnableOnEachAPs).
-    pub dhcp_mode: Option<DhcpConfigServiceProfileDhcpMode>,
+    pub dhcp_mode: Option<DhcpMode>,
     /// DHCP pools (max_items: 4; min_items: 1).
     pub dhcp_pools: Vec<DhcpPool>,
     /// ID.
@@ -74,10 +74,7 @@ impl DhcpConfigServiceProfile {
         }
     }
     /// Sets `dhcpMode`.
-    pub fn with_dhcp_mode(
-        mut self,
-        value: impl Into<DhcpConfigServiceProfileDhcpMode>,
-    ) -> Self {
+    pub fn with_dhcp_mode(mut self, value: impl Into<DhcpMode>) -> Self {
         self.dhcp_mode = Some(value.into());
         self
     }
@@ -96,7 +93,7 @@ impl DhcpConfigServiceProfile {
 #[non_exhaustive]
 pub struct DhcpConfigServiceProfileDeep {
     /// DHCP mode (default: EnableOnEachAPs).
-    pub dhcp_mode: Option<DhcpConfigServiceProfileDeepDhcpMode>,
+    pub dhcp_mode: Option<DhcpMode>,
     /// DHCP pools (max_items: 4; min_items: 1).
     pub dhcp_pools: Vec<DhcpPoolV1>,
     /// ID.
@@ -169,10 +166,7 @@ impl DhcpConfigServiceProfileDeep {
         }
     }
     /// Sets `dhcpMode`.
-    pub fn with_dhcp_mode(
-        mut self,
-        value: impl Into<DhcpConfigServiceProfileDeepDhcpMode>,
-    ) -> Self {
+    pub fn with_dhcp_mode(mut self, value: impl Into<DhcpMode>) -> Self {
         self.dhcp_mode = Some(value.into());
         self
     }
@@ -190,124 +184,6 @@ impl DhcpConfigServiceProfileDeep {
     pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.venue_ids = Some(value.into());
         self
-    }
-}
-/// Dhcp config service profile deep dhcp mode: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DhcpConfigServiceProfileDeepDhcpMode {
-    /// `EnableOnEachAPs`
-    EnableOnEachAPs,
-    /// `EnableOnMultipleAPs`
-    EnableOnMultipleAPs,
-    /// `EnableOnHierarchicalAPs`
-    EnableOnHierarchicalAPs,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DhcpConfigServiceProfileDeepDhcpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::EnableOnEachAPs => "EnableOnEachAPs",
-            Self::EnableOnMultipleAPs => "EnableOnMultipleAPs",
-            Self::EnableOnHierarchicalAPs => "EnableOnHierarchicalAPs",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DhcpConfigServiceProfileDeepDhcpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "EnableOnEachAPs" => Self::EnableOnEachAPs,
-            "EnableOnMultipleAPs" => Self::EnableOnMultipleAPs,
-            "EnableOnHierarchicalAPs" => Self::EnableOnHierarchicalAPs,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DhcpConfigServiceProfileDeepDhcpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DhcpConfigServiceProfileDeepDhcpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDeepDhcpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Dhcp config service profile dhcp mode: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DhcpConfigServiceProfileDhcpMode {
-    /// `EnableOnEachAPs`
-    EnableOnEachAPs,
-    /// `EnableOnMultipleAPs`
-    EnableOnMultipleAPs,
-    /// `EnableOnHierarchicalAPs`
-    EnableOnHierarchicalAPs,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DhcpConfigServiceProfileDhcpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::EnableOnEachAPs => "EnableOnEachAPs",
-            Self::EnableOnMultipleAPs => "EnableOnMultipleAPs",
-            Self::EnableOnHierarchicalAPs => "EnableOnHierarchicalAPs",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DhcpConfigServiceProfileDhcpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "EnableOnEachAPs" => Self::EnableOnEachAPs,
-            "EnableOnMultipleAPs" => Self::EnableOnMultipleAPs,
-            "EnableOnHierarchicalAPs" => Self::EnableOnHierarchicalAPs,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DhcpConfigServiceProfileDhcpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DhcpConfigServiceProfileDhcpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileDhcpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Dhcp config service profile query data, with the fields the official description lists.
@@ -400,6 +276,65 @@ impl DhcpConfigServiceProfileQueryData {
     pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.venue_ids = Some(value.into());
         self
+    }
+}
+/// Dhcp mode: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DhcpMode {
+    /// `EnableOnEachAPs`
+    EnableOnEachAPs,
+    /// `EnableOnMultipleAPs`
+    EnableOnMultipleAPs,
+    /// `EnableOnHierarchicalAPs`
+    EnableOnHierarchicalAPs,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DhcpMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::EnableOnEachAPs => "EnableOnEachAPs",
+            Self::EnableOnMultipleAPs => "EnableOnMultipleAPs",
+            Self::EnableOnHierarchicalAPs => "EnableOnHierarchicalAPs",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DhcpMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "EnableOnEachAPs" => Self::EnableOnEachAPs,
+            "EnableOnMultipleAPs" => Self::EnableOnMultipleAPs,
+            "EnableOnHierarchicalAPs" => Self::EnableOnHierarchicalAPs,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DhcpMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DhcpMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Dhcp pool, with the fields the official description lists.
@@ -914,6 +849,65 @@ impl Epdg {
     pub fn with_ip(mut self, value: impl Into<String>) -> Self {
         self.ip = Some(value.into());
         self
+    }
+}
+/// Flow level: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum FlowLevel {
+    /// `GENERAL_LOGS`
+    GeneralLogs,
+    /// `CLIENT_FLOW`
+    ClientFlow,
+    /// `ALL`
+    All,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl FlowLevel {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::GeneralLogs => "GENERAL_LOGS",
+            Self::ClientFlow => "CLIENT_FLOW",
+            Self::All => "ALL",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for FlowLevel {
+    fn from(s: &str) -> Self {
+        match s {
+            "GENERAL_LOGS" => Self::GeneralLogs,
+            "CLIENT_FLOW" => Self::ClientFlow,
+            "ALL" => Self::All,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for FlowLevel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for FlowLevel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for FlowLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Hotspot20 auth info, with the fields the official description lists.
@@ -2521,6 +2515,69 @@ impl IdAndName {
         self
     }
 }
+/// Qos priority: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum QosPriority {
+    /// `WIFICALLING_PRI_VOICE`
+    WificallingPriVoice,
+    /// `WIFICALLING_PRI_VIDEO`
+    WificallingPriVideo,
+    /// `WIFICALLING_PRI_BE`
+    WificallingPriBe,
+    /// `WIFICALLING_PRI_BG`
+    WificallingPriBg,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl QosPriority {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::WificallingPriVoice => "WIFICALLING_PRI_VOICE",
+            Self::WificallingPriVideo => "WIFICALLING_PRI_VIDEO",
+            Self::WificallingPriBe => "WIFICALLING_PRI_BE",
+            Self::WificallingPriBg => "WIFICALLING_PRI_BG",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for QosPriority {
+    fn from(s: &str) -> Self {
+        match s {
+            "WIFICALLING_PRI_VOICE" => Self::WificallingPriVoice,
+            "WIFICALLING_PRI_VIDEO" => Self::WificallingPriVideo,
+            "WIFICALLING_PRI_BE" => Self::WificallingPriBe,
+            "WIFICALLING_PRI_BG" => Self::WificallingPriBg,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for QosPriority {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for QosPriority {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for QosPriority {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Query response dhcp config service profile query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
@@ -3713,7 +3770,7 @@ pub struct RadiusV1 {
     /// Secondary.
     pub secondary: Option<RadiusServerV1>,
     /// Type (may be null).
-    pub type_: Option<RadiusV1Type>,
+    pub type_: Option<RadiusServerProfileType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -3782,64 +3839,9 @@ impl RadiusV1 {
         self
     }
     /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<RadiusV1Type>) -> Self {
+    pub fn with_type(mut self, value: impl Into<RadiusServerProfileType>) -> Self {
         self.type_ = Some(value.into());
         self
-    }
-}
-/// Radius v1 type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Radius (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum RadiusV1Type {
-    /// `AUTHENTICATION`
-    Authentication,
-    /// `ACCOUNTING`
-    Accounting,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl RadiusV1Type {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Authentication => "AUTHENTICATION",
-            Self::Accounting => "ACCOUNTING",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for RadiusV1Type {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTHENTICATION" => Self::Authentication,
-            "ACCOUNTING" => Self::Accounting,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for RadiusV1Type {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for RadiusV1Type {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for RadiusV1Type {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Syslog server, with the fields the official description lists.
@@ -3853,7 +3855,7 @@ pub struct SyslogServer {
     /// Port (default: 514; format: int32; maximum: 65535; minimum: 1).
     pub port: Option<i64>,
     /// Protocol (default: UDP).
-    pub protocol: Option<SyslogServerProtocol>,
+    pub protocol: Option<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
     /// Server.
     pub server: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3908,7 +3910,10 @@ impl SyslogServer {
         self
     }
     /// Sets `protocol`.
-    pub fn with_protocol(mut self, value: impl Into<SyslogServerProtocol>) -> Self {
+    pub fn with_protocol(
+        mut self,
+        value: impl Into<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
+    ) -> Self {
         self.protocol = Some(value.into());
         self
     }
@@ -3924,7 +3929,7 @@ pub struct SyslogServerProfile {
     /// Facility (default: KEEP_ORIGINAL).
     pub facility: Option<SyslogServerProfileFacility>,
     /// Flow level (default: CLIENT_FLOW).
-    pub flow_level: Option<SyslogServerProfileFlowLevel>,
+    pub flow_level: Option<FlowLevel>,
     /// ID.
     pub id: Option<String>,
     /// Name (max_length: 32; min_length: 2).
@@ -4002,10 +4007,7 @@ impl SyslogServerProfile {
         self
     }
     /// Sets `flowLevel`.
-    pub fn with_flow_level(
-        mut self,
-        value: impl Into<SyslogServerProfileFlowLevel>,
-    ) -> Self {
+    pub fn with_flow_level(mut self, value: impl Into<FlowLevel>) -> Self {
         self.flow_level = Some(value.into());
         self
     }
@@ -4104,65 +4106,6 @@ impl serde::Serialize for SyslogServerProfileFacility {
     }
 }
 impl<'de> serde::Deserialize<'de> for SyslogServerProfileFacility {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Syslog server profile flow level: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SyslogServerProfileFlowLevel {
-    /// `GENERAL_LOGS`
-    GeneralLogs,
-    /// `CLIENT_FLOW`
-    ClientFlow,
-    /// `ALL`
-    All,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SyslogServerProfileFlowLevel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::GeneralLogs => "GENERAL_LOGS",
-            Self::ClientFlow => "CLIENT_FLOW",
-            Self::All => "ALL",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SyslogServerProfileFlowLevel {
-    fn from(s: &str) -> Self {
-        match s {
-            "GENERAL_LOGS" => Self::GeneralLogs,
-            "CLIENT_FLOW" => Self::ClientFlow,
-            "ALL" => Self::All,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SyslogServerProfileFlowLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SyslogServerProfileFlowLevel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SyslogServerProfileFlowLevel {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -4380,9 +4323,9 @@ impl SyslogServerProfileQueryData {
 #[non_exhaustive]
 pub struct SyslogServerProfileV1 {
     /// Facility (default: KEEP_ORIGINAL).
-    pub facility: Option<SyslogServerProfileV1Facility>,
+    pub facility: Option<SyslogServerProfileFacility>,
     /// Flow level (default: CLIENT_FLOW).
-    pub flow_level: Option<SyslogServerProfileV1FlowLevel>,
+    pub flow_level: Option<FlowLevel>,
     /// ID.
     pub id: Option<String>,
     /// Name (max_length: 32; min_length: 2).
@@ -4390,7 +4333,7 @@ pub struct SyslogServerProfileV1 {
     /// Primary.
     pub primary: SyslogServer,
     /// Priority (default: INFO).
-    pub priority: Option<SyslogServerProfileV1Priority>,
+    pub priority: Option<SyslogServerProfilePriority>,
     /// Secondary.
     pub secondary: Option<SyslogServer>,
     /// Venues.
@@ -4462,16 +4405,13 @@ impl SyslogServerProfileV1 {
     /// Sets `facility`.
     pub fn with_facility(
         mut self,
-        value: impl Into<SyslogServerProfileV1Facility>,
+        value: impl Into<SyslogServerProfileFacility>,
     ) -> Self {
         self.facility = Some(value.into());
         self
     }
     /// Sets `flowLevel`.
-    pub fn with_flow_level(
-        mut self,
-        value: impl Into<SyslogServerProfileV1FlowLevel>,
-    ) -> Self {
+    pub fn with_flow_level(mut self, value: impl Into<FlowLevel>) -> Self {
         self.flow_level = Some(value.into());
         self
     }
@@ -4483,7 +4423,7 @@ impl SyslogServerProfileV1 {
     /// Sets `priority`.
     pub fn with_priority(
         mut self,
-        value: impl Into<SyslogServerProfileV1Priority>,
+        value: impl Into<SyslogServerProfilePriority>,
     ) -> Self {
         self.priority = Some(value.into());
         self
@@ -4497,282 +4437,6 @@ impl SyslogServerProfileV1 {
     pub fn with_venues(mut self, value: impl Into<Vec<IdAndName>>) -> Self {
         self.venues = Some(value.into());
         self
-    }
-}
-/// Syslog server profile v1 facility: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SyslogServerProfileV1Facility {
-    /// `KEEP_ORIGINAL`
-    KeepOriginal,
-    /// `LOCAL0`
-    Local0,
-    /// `LOCAL1`
-    Local1,
-    /// `LOCAL2`
-    Local2,
-    /// `LOCAL3`
-    Local3,
-    /// `LOCAL4`
-    Local4,
-    /// `LOCAL5`
-    Local5,
-    /// `LOCAL6`
-    Local6,
-    /// `LOCAL7`
-    Local7,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SyslogServerProfileV1Facility {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::KeepOriginal => "KEEP_ORIGINAL",
-            Self::Local0 => "LOCAL0",
-            Self::Local1 => "LOCAL1",
-            Self::Local2 => "LOCAL2",
-            Self::Local3 => "LOCAL3",
-            Self::Local4 => "LOCAL4",
-            Self::Local5 => "LOCAL5",
-            Self::Local6 => "LOCAL6",
-            Self::Local7 => "LOCAL7",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SyslogServerProfileV1Facility {
-    fn from(s: &str) -> Self {
-        match s {
-            "KEEP_ORIGINAL" => Self::KeepOriginal,
-            "LOCAL0" => Self::Local0,
-            "LOCAL1" => Self::Local1,
-            "LOCAL2" => Self::Local2,
-            "LOCAL3" => Self::Local3,
-            "LOCAL4" => Self::Local4,
-            "LOCAL5" => Self::Local5,
-            "LOCAL6" => Self::Local6,
-            "LOCAL7" => Self::Local7,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SyslogServerProfileV1Facility {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SyslogServerProfileV1Facility {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1Facility {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Syslog server profile v1 flow level: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SyslogServerProfileV1FlowLevel {
-    /// `GENERAL_LOGS`
-    GeneralLogs,
-    /// `CLIENT_FLOW`
-    ClientFlow,
-    /// `ALL`
-    All,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SyslogServerProfileV1FlowLevel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::GeneralLogs => "GENERAL_LOGS",
-            Self::ClientFlow => "CLIENT_FLOW",
-            Self::All => "ALL",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SyslogServerProfileV1FlowLevel {
-    fn from(s: &str) -> Self {
-        match s {
-            "GENERAL_LOGS" => Self::GeneralLogs,
-            "CLIENT_FLOW" => Self::ClientFlow,
-            "ALL" => Self::All,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SyslogServerProfileV1FlowLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SyslogServerProfileV1FlowLevel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1FlowLevel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Syslog server profile v1 priority: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfile (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SyslogServerProfileV1Priority {
-    /// `EMERGENCY`
-    Emergency,
-    /// `ALERT`
-    Alert,
-    /// `CRITICAL`
-    Critical,
-    /// `ERROR`
-    Error,
-    /// `WARNING`
-    Warning,
-    /// `NOTICE`
-    Notice,
-    /// `INFO`
-    Info,
-    /// `ALL`
-    All,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SyslogServerProfileV1Priority {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Emergency => "EMERGENCY",
-            Self::Alert => "ALERT",
-            Self::Critical => "CRITICAL",
-            Self::Error => "ERROR",
-            Self::Warning => "WARNING",
-            Self::Notice => "NOTICE",
-            Self::Info => "INFO",
-            Self::All => "ALL",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SyslogServerProfileV1Priority {
-    fn from(s: &str) -> Self {
-        match s {
-            "EMERGENCY" => Self::Emergency,
-            "ALERT" => Self::Alert,
-            "CRITICAL" => Self::Critical,
-            "ERROR" => Self::Error,
-            "WARNING" => Self::Warning,
-            "NOTICE" => Self::Notice,
-            "INFO" => Self::Info,
-            "ALL" => Self::All,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SyslogServerProfileV1Priority {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SyslogServerProfileV1Priority {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1Priority {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Syslog server protocol: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SyslogServerProtocol {
-    /// `TCP`
-    Tcp,
-    /// `UDP`
-    Udp,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SyslogServerProtocol {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Tcp => "TCP",
-            Self::Udp => "UDP",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SyslogServerProtocol {
-    fn from(s: &str) -> Self {
-        match s {
-            "TCP" => Self::Tcp,
-            "UDP" => Self::Udp,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SyslogServerProtocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SyslogServerProtocol {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SyslogServerProtocol {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Viewmodel dhcp pool, with the fields the official description lists.
@@ -5211,7 +4875,7 @@ pub struct WifiCallingServiceProfile {
     /// ID.
     pub id: Option<String>,
     /// QOS priority (default: WIFICALLING_PRI_VOICE).
-    pub qos_priority: Option<WifiCallingServiceProfileQosPriority>,
+    pub qos_priority: Option<QosPriority>,
     /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5280,75 +4944,9 @@ impl WifiCallingServiceProfile {
         self
     }
     /// Sets `qosPriority`.
-    pub fn with_qos_priority(
-        mut self,
-        value: impl Into<WifiCallingServiceProfileQosPriority>,
-    ) -> Self {
+    pub fn with_qos_priority(mut self, value: impl Into<QosPriority>) -> Self {
         self.qos_priority = Some(value.into());
         self
-    }
-}
-/// Wifi calling service profile qos priority: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WifiCallingServiceProfileQosPriority {
-    /// `WIFICALLING_PRI_VOICE`
-    WificallingPriVoice,
-    /// `WIFICALLING_PRI_VIDEO`
-    WificallingPriVideo,
-    /// `WIFICALLING_PRI_BE`
-    WificallingPriBe,
-    /// `WIFICALLING_PRI_BG`
-    WificallingPriBg,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WifiCallingServiceProfileQosPriority {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::WificallingPriVoice => "WIFICALLING_PRI_VOICE",
-            Self::WificallingPriVideo => "WIFICALLING_PRI_VIDEO",
-            Self::WificallingPriBe => "WIFICALLING_PRI_BE",
-            Self::WificallingPriBg => "WIFICALLING_PRI_BG",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WifiCallingServiceProfileQosPriority {
-    fn from(s: &str) -> Self {
-        match s {
-            "WIFICALLING_PRI_VOICE" => Self::WificallingPriVoice,
-            "WIFICALLING_PRI_VIDEO" => Self::WificallingPriVideo,
-            "WIFICALLING_PRI_BE" => Self::WificallingPriBe,
-            "WIFICALLING_PRI_BG" => Self::WificallingPriBg,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WifiCallingServiceProfileQosPriority {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WifiCallingServiceProfileQosPriority {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQosPriority {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Wifi calling service profile query data, with the fields the official description lists.
@@ -5470,7 +5068,7 @@ pub struct WifiCallingServiceProfileV1 {
     /// Network IDs. Deprecated: The official description marks this field deprecated.
     pub network_ids: Option<Vec<String>>,
     /// QOS priority (default: WIFICALLING_PRI_VOICE).
-    pub qos_priority: Option<WifiCallingServiceProfileV1QosPriority>,
+    pub qos_priority: Option<QosPriority>,
     /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5550,75 +5148,9 @@ impl WifiCallingServiceProfileV1 {
         self
     }
     /// Sets `qosPriority`.
-    pub fn with_qos_priority(
-        mut self,
-        value: impl Into<WifiCallingServiceProfileV1QosPriority>,
-    ) -> Self {
+    pub fn with_qos_priority(mut self, value: impl Into<QosPriority>) -> Self {
         self.qos_priority = Some(value.into());
         self
-    }
-}
-/// Wifi calling service profile v1 qos priority: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WifiCallingServiceProfileV1QosPriority {
-    /// `WIFICALLING_PRI_VOICE`
-    WificallingPriVoice,
-    /// `WIFICALLING_PRI_VIDEO`
-    WificallingPriVideo,
-    /// `WIFICALLING_PRI_BE`
-    WificallingPriBe,
-    /// `WIFICALLING_PRI_BG`
-    WificallingPriBg,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WifiCallingServiceProfileV1QosPriority {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::WificallingPriVoice => "WIFICALLING_PRI_VOICE",
-            Self::WificallingPriVideo => "WIFICALLING_PRI_VIDEO",
-            Self::WificallingPriBe => "WIFICALLING_PRI_BE",
-            Self::WificallingPriBg => "WIFICALLING_PRI_BG",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WifiCallingServiceProfileV1QosPriority {
-    fn from(s: &str) -> Self {
-        match s {
-            "WIFICALLING_PRI_VOICE" => Self::WificallingPriVoice,
-            "WIFICALLING_PRI_VIDEO" => Self::WificallingPriVideo,
-            "WIFICALLING_PRI_BE" => Self::WificallingPriBe,
-            "WIFICALLING_PRI_BG" => Self::WificallingPriBg,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WifiCallingServiceProfileV1QosPriority {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WifiCallingServiceProfileV1QosPriority {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1QosPriority {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Wireless service profiles: the 46 operations of this area of the Network management API.

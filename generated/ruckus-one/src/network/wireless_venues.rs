@@ -2213,9 +2213,9 @@ pub struct ExtraEdge {
     /// Corresponding port.
     pub corresponding_port: Option<String>,
     /// Connection type.
-    pub connection_type: Option<ExtraEdgeConnectionType>,
+    pub connection_type: Option<EdgeConnectionType>,
     /// Connection status.
-    pub connection_status: Option<ExtraEdgeConnectionStatus>,
+    pub connection_status: Option<EdgeConnectionStatus>,
     /// Connected port untagged VLAN.
     pub connected_port_untagged_vlan: Option<String>,
     /// Corresponding port untagged VLAN.
@@ -2333,17 +2333,14 @@ impl ExtraEdge {
         self
     }
     /// Sets `connectionType`.
-    pub fn with_connection_type(
-        mut self,
-        value: impl Into<ExtraEdgeConnectionType>,
-    ) -> Self {
+    pub fn with_connection_type(mut self, value: impl Into<EdgeConnectionType>) -> Self {
         self.connection_type = Some(value.into());
         self
     }
     /// Sets `connectionStatus`.
     pub fn with_connection_status(
         mut self,
-        value: impl Into<ExtraEdgeConnectionStatus>,
+        value: impl Into<EdgeConnectionStatus>,
     ) -> Self {
         self.connection_status = Some(value.into());
         self
@@ -2376,124 +2373,6 @@ impl ExtraEdge {
     ) -> Self {
         self.corresponding_port_tagged_vlan = Some(value.into());
         self
-    }
-}
-/// Extra edge connection status: the values the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ExtraEdgeConnectionStatus {
-    /// `Good`
-    Good,
-    /// `Degraded`
-    Degraded,
-    /// `Unknown`
-    Unknown2,
-    /// `Disconnected`
-    Disconnected,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ExtraEdgeConnectionStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Good => "Good",
-            Self::Degraded => "Degraded",
-            Self::Unknown2 => "Unknown",
-            Self::Disconnected => "Disconnected",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ExtraEdgeConnectionStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "Good" => Self::Good,
-            "Degraded" => Self::Degraded,
-            "Unknown" => Self::Unknown2,
-            "Disconnected" => Self::Disconnected,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ExtraEdgeConnectionStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ExtraEdgeConnectionStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ExtraEdgeConnectionStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Extra edge connection type: the values the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ExtraEdge (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ExtraEdgeConnectionType {
-    /// `Wired`
-    Wired,
-    /// `Mesh`
-    Mesh,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ExtraEdgeConnectionType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wired => "Wired",
-            Self::Mesh => "Mesh",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ExtraEdgeConnectionType {
-    fn from(s: &str) -> Self {
-        match s {
-            "Wired" => Self::Wired,
-            "Mesh" => Self::Mesh,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ExtraEdgeConnectionType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ExtraEdgeConnectionType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ExtraEdgeConnectionType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Answer of the venue floor plan query: the floor plans in `items`.

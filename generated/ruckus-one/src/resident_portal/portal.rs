@@ -940,7 +940,7 @@ pub struct ResidentUnit {
     /// Contact.
     pub contact: Option<UnitContact>,
     /// Status.
-    pub status: Option<ResidentUnitStatus>,
+    pub status: Option<UnitStatus>,
     /// Secret (secret: redacted in `Debug`; max_length: 63; min_length: 0).
     pub secret: Option<ruckus_one_runtime::Secret>,
     /// Guest secret (secret: redacted in `Debug`; max_length: 63; min_length: 0).
@@ -1019,7 +1019,7 @@ impl ResidentUnit {
         self
     }
     /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<ResidentUnitStatus>) -> Self {
+    pub fn with_status(mut self, value: impl Into<UnitStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
@@ -1035,61 +1035,6 @@ impl ResidentUnit {
     ) -> Self {
         self.guest_secret = Some(value.into());
         self
-    }
-}
-/// Resident unit status: the values the official description lists.
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ResidentUnitStatus {
-    /// `DISABLED`
-    Disabled,
-    /// `ENABLED`
-    Enabled,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ResidentUnitStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Disabled => "DISABLED",
-            Self::Enabled => "ENABLED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ResidentUnitStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "DISABLED" => Self::Disabled,
-            "ENABLED" => Self::Enabled,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ResidentUnitStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ResidentUnitStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ResidentUnitStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Resident unit user, with the fields the official description lists.
@@ -1111,9 +1056,9 @@ pub struct ResidentUnitUser {
     /// Passphrase (secret: redacted in `Debug`).
     pub passphrase: Option<ruckus_one_runtime::Secret>,
     /// Status.
-    pub status: Option<ResidentUnitUserStatus>,
+    pub status: Option<UnitUserStatus>,
     /// Type.
-    pub type_: Option<ResidentUnitUserType>,
+    pub type_: Option<UnitUserType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -1201,128 +1146,14 @@ impl ResidentUnitUser {
         self
     }
     /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<ResidentUnitUserStatus>) -> Self {
+    pub fn with_status(mut self, value: impl Into<UnitUserStatus>) -> Self {
         self.status = Some(value.into());
         self
     }
     /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<ResidentUnitUserType>) -> Self {
+    pub fn with_type(mut self, value: impl Into<UnitUserType>) -> Self {
         self.type_ = Some(value.into());
         self
-    }
-}
-/// Resident unit user status: the values the official description lists.
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ResidentUnitUserStatus {
-    /// `BLOCKED`
-    Blocked,
-    /// `ACTIVE`
-    Active,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ResidentUnitUserStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Blocked => "BLOCKED",
-            Self::Active => "ACTIVE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ResidentUnitUserStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "BLOCKED" => Self::Blocked,
-            "ACTIVE" => Self::Active,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ResidentUnitUserStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ResidentUnitUserStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ResidentUnitUserStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Resident unit user type: the values the official description lists.
-///
-/// Provenance: reference (resident_portal_api-0.0.1.yaml UnitUserDto (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ResidentUnitUserType {
-    /// `UNIT`
-    Unit,
-    /// `GUEST`
-    Guest,
-    /// `LINKED`
-    Linked,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ResidentUnitUserType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unit => "UNIT",
-            Self::Guest => "GUEST",
-            Self::Linked => "LINKED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ResidentUnitUserType {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNIT" => Self::Unit,
-            "GUEST" => Self::Guest,
-            "LINKED" => Self::Linked,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ResidentUnitUserType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ResidentUnitUserType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ResidentUnitUserType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Sort object, with the fields the official description lists.

@@ -3010,7 +3010,7 @@ impl support::Sample for ruckus_one::network::edge_services::VirtualIp {
 }
 #[cfg(feature = "network-edge-services")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample for ruckus_one::network::edge_services::PortPortType {
+impl support::Sample for ruckus_one::network::edge_services::PortType {
     fn sample() -> Self {
         Self::from("WAN")
     }
@@ -3045,7 +3045,7 @@ impl support::Sample for ruckus_one::network::edge_services::NatPool {
 }
 #[cfg(feature = "network-edge-services")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample for ruckus_one::network::edge_services::PortIpMode {
+impl support::Sample for ruckus_one::network::edge_services::IpMode {
     fn sample() -> Self {
         Self::from("DHCP")
     }
@@ -3065,7 +3065,7 @@ impl support::Sample for ruckus_one::network::edge_services::Port {
                 .mac("sample".to_owned())
                 .enabled(true)
                 .port_type(
-                    <ruckus_one::network::edge_services::PortPortType as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::PortType as support::Sample>::sample(),
                 )
                 .nat_enabled(true)
                 .nat_pools(
@@ -3075,7 +3075,7 @@ impl support::Sample for ruckus_one::network::edge_services::Port {
                     ],
                 )
                 .ip_mode(
-                    <ruckus_one::network::edge_services::PortIpMode as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::IpMode as support::Sample>::sample(),
                 )
                 .ip("sample".to_owned())
                 .subnet("sample".to_owned())
@@ -3105,7 +3105,7 @@ impl support::Sample for ruckus_one::network::edge_services::Port {
             ("enabled", serde_json::Value::from(true)),
             (
                 "portType",
-                <ruckus_one::network::edge_services::PortPortType as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::PortType as support::Sample>::sample_json(),
             ),
             ("natEnabled", serde_json::Value::from(true)),
             (
@@ -3119,7 +3119,7 @@ impl support::Sample for ruckus_one::network::edge_services::Port {
             ),
             (
                 "ipMode",
-                <ruckus_one::network::edge_services::PortIpMode as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::IpMode as support::Sample>::sample_json(),
             ),
             ("ip", serde_json::Value::from("sample")),
             ("subnet", serde_json::Value::from("sample")),
@@ -3230,27 +3230,6 @@ impl support::Sample for ruckus_one::network::edge_services::LagMember {
 }
 #[cfg(feature = "network-edge-services")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample
-for ruckus_one::network::edge_services::LinkAggregationGroupPortType {
-    fn sample() -> Self {
-        Self::from("WAN")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("WAN")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample for ruckus_one::network::edge_services::LinkAggregationGroupIpMode {
-    fn sample() -> Self {
-        Self::from("DHCP")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("DHCP")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::LinkAggregationGroup {
     fn sample() -> Self {
         {
@@ -3273,10 +3252,10 @@ impl support::Sample for ruckus_one::network::edge_services::LinkAggregationGrou
                     ],
                 )
                 .port_type(
-                    <ruckus_one::network::edge_services::LinkAggregationGroupPortType as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::PortType as support::Sample>::sample(),
                 )
                 .ip_mode(
-                    <ruckus_one::network::edge_services::LinkAggregationGroupIpMode as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::IpMode as support::Sample>::sample(),
                 )
                 .ip("sample".to_owned())
                 .subnet("sample".to_owned())
@@ -3331,11 +3310,11 @@ impl support::Sample for ruckus_one::network::edge_services::LinkAggregationGrou
             ),
             (
                 "portType",
-                <ruckus_one::network::edge_services::LinkAggregationGroupPortType as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::PortType as support::Sample>::sample_json(),
             ),
             (
                 "ipMode",
-                <ruckus_one::network::edge_services::LinkAggregationGroupIpMode as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::IpMode as support::Sample>::sample_json(),
             ),
             ("ip", serde_json::Value::from("sample")),
             ("subnet", serde_json::Value::from("sample")),
@@ -3528,37 +3507,16 @@ impl support::Sample for ruckus_one::network::edge_services::HighAvailabilitySet
 }
 #[cfg(feature = "network-edge-services")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample
-for ruckus_one::network::edge_services::SubInterfaceResponsePortType {
-    fn sample() -> Self {
-        Self::from("WAN")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("WAN")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample for ruckus_one::network::edge_services::SubInterfaceResponseIpMode {
-    fn sample() -> Self {
-        Self::from("DHCP")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("DHCP")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::SubInterfaceResponse {
     fn sample() -> Self {
         {
             let mut value = Self::new(
                     1,
-                    <ruckus_one::network::edge_services::SubInterfaceResponsePortType as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::PortType as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_ip_mode(
-                    <ruckus_one::network::edge_services::SubInterfaceResponseIpMode as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::IpMode as support::Sample>::sample(),
                 )
                 .with_ip("sample".to_owned())
                 .with_subnet("sample".to_owned())
@@ -3581,11 +3539,11 @@ impl support::Sample for ruckus_one::network::edge_services::SubInterfaceRespons
             ("vlan", serde_json::Value::from(1)),
             (
                 "portType",
-                <ruckus_one::network::edge_services::SubInterfaceResponsePortType as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::PortType as support::Sample>::sample_json(),
             ),
             (
                 "ipMode",
-                <ruckus_one::network::edge_services::SubInterfaceResponseIpMode as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::IpMode as support::Sample>::sample_json(),
             ),
             ("ip", serde_json::Value::from("sample")),
             ("subnet", serde_json::Value::from("sample")),
@@ -3983,36 +3941,16 @@ for ruckus_one::network::edge_services::ClusterNetworkSettingsResponse {
 }
 #[cfg(feature = "network-edge-services")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample for ruckus_one::network::edge_services::SubInterfacePortType {
-    fn sample() -> Self {
-        Self::from("WAN")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("WAN")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample for ruckus_one::network::edge_services::SubInterfaceIpMode {
-    fn sample() -> Self {
-        Self::from("DHCP")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("DHCP")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::SubInterface {
     fn sample() -> Self {
         {
             let mut value = Self::new(
                     1,
-                    <ruckus_one::network::edge_services::SubInterfacePortType as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::PortType as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_ip_mode(
-                    <ruckus_one::network::edge_services::SubInterfaceIpMode as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::IpMode as support::Sample>::sample(),
                 )
                 .with_ip("sample".to_owned())
                 .with_subnet("sample".to_owned())
@@ -4034,11 +3972,11 @@ impl support::Sample for ruckus_one::network::edge_services::SubInterface {
             ("vlan", serde_json::Value::from(1)),
             (
                 "portType",
-                <ruckus_one::network::edge_services::SubInterfacePortType as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::PortType as support::Sample>::sample_json(),
             ),
             (
                 "ipMode",
-                <ruckus_one::network::edge_services::SubInterfaceIpMode as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::IpMode as support::Sample>::sample_json(),
             ),
             ("ip", serde_json::Value::from("sample")),
             ("subnet", serde_json::Value::from("sample")),
@@ -4339,74 +4277,19 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeSubInterfacePag
 }
 #[cfg(feature = "network-edge-services")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample
-for ruckus_one::network::edge_services::UpdateLinkAggregationGroupLagType {
-    fn sample() -> Self {
-        Self::from("STATIC")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("STATIC")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample
-for ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpMode {
-    fn sample() -> Self {
-        Self::from("ACTIVE")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ACTIVE")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample
-for ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpTimeout {
-    fn sample() -> Self {
-        Self::from("SHORT")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("SHORT")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample
-for ruckus_one::network::edge_services::UpdateLinkAggregationGroupPortType {
-    fn sample() -> Self {
-        Self::from("WAN")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("WAN")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample
-for ruckus_one::network::edge_services::UpdateLinkAggregationGroupIpMode {
-    fn sample() -> Self {
-        Self::from("DHCP")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("DHCP")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::UpdateLinkAggregationGroup {
     fn sample() -> Self {
         {
             let mut value = Self::builder()
                 .description("sample".to_owned())
                 .lag_type(
-                    <ruckus_one::network::edge_services::UpdateLinkAggregationGroupLagType as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::LinkAggregationGroupLagType as support::Sample>::sample(),
                 )
                 .lacp_mode(
-                    <ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpMode as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::LinkAggregationGroupLacpMode as support::Sample>::sample(),
                 )
                 .lacp_timeout(
-                    <ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpTimeout as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::LinkAggregationGroupLacpTimeout as support::Sample>::sample(),
                 )
                 .lag_members(
                     vec![
@@ -4415,10 +4298,10 @@ impl support::Sample for ruckus_one::network::edge_services::UpdateLinkAggregati
                     ],
                 )
                 .port_type(
-                    <ruckus_one::network::edge_services::UpdateLinkAggregationGroupPortType as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::PortType as support::Sample>::sample(),
                 )
                 .ip_mode(
-                    <ruckus_one::network::edge_services::UpdateLinkAggregationGroupIpMode as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::IpMode as support::Sample>::sample(),
                 )
                 .ip("sample".to_owned())
                 .subnet("sample".to_owned())
@@ -4449,15 +4332,15 @@ impl support::Sample for ruckus_one::network::edge_services::UpdateLinkAggregati
             ("description", serde_json::Value::from("sample")),
             (
                 "lagType",
-                <ruckus_one::network::edge_services::UpdateLinkAggregationGroupLagType as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::LinkAggregationGroupLagType as support::Sample>::sample_json(),
             ),
             (
                 "lacpMode",
-                <ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpMode as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::LinkAggregationGroupLacpMode as support::Sample>::sample_json(),
             ),
             (
                 "lacpTimeout",
-                <ruckus_one::network::edge_services::UpdateLinkAggregationGroupLacpTimeout as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::LinkAggregationGroupLacpTimeout as support::Sample>::sample_json(),
             ),
             (
                 "lagMembers",
@@ -4470,11 +4353,11 @@ impl support::Sample for ruckus_one::network::edge_services::UpdateLinkAggregati
             ),
             (
                 "portType",
-                <ruckus_one::network::edge_services::UpdateLinkAggregationGroupPortType as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::PortType as support::Sample>::sample_json(),
             ),
             (
                 "ipMode",
-                <ruckus_one::network::edge_services::UpdateLinkAggregationGroupIpMode as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::IpMode as support::Sample>::sample_json(),
             ),
             ("ip", serde_json::Value::from("sample")),
             ("subnet", serde_json::Value::from("sample")),
@@ -4498,36 +4381,16 @@ impl support::Sample for ruckus_one::network::edge_services::UpdateLinkAggregati
 }
 #[cfg(feature = "network-edge-services")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample for ruckus_one::network::edge_services::LagSubInterfacePortType {
-    fn sample() -> Self {
-        Self::from("WAN")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("WAN")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-impl support::Sample for ruckus_one::network::edge_services::LagSubInterfaceIpMode {
-    fn sample() -> Self {
-        Self::from("DHCP")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("DHCP")
-    }
-}
-#[cfg(feature = "network-edge-services")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::LagSubInterface {
     fn sample() -> Self {
         {
             let mut value = Self::new(
                     1,
-                    <ruckus_one::network::edge_services::LagSubInterfacePortType as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::PortType as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_ip_mode(
-                    <ruckus_one::network::edge_services::LagSubInterfaceIpMode as support::Sample>::sample(),
+                    <ruckus_one::network::edge_services::IpMode as support::Sample>::sample(),
                 )
                 .with_ip("sample".to_owned())
                 .with_subnet("sample".to_owned())
@@ -4549,11 +4412,11 @@ impl support::Sample for ruckus_one::network::edge_services::LagSubInterface {
             ("vlan", serde_json::Value::from(1)),
             (
                 "portType",
-                <ruckus_one::network::edge_services::LagSubInterfacePortType as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::PortType as support::Sample>::sample_json(),
             ),
             (
                 "ipMode",
-                <ruckus_one::network::edge_services::LagSubInterfaceIpMode as support::Sample>::sample_json(),
+                <ruckus_one::network::edge_services::IpMode as support::Sample>::sample_json(),
             ),
             ("ip", serde_json::Value::from("sample")),
             ("subnet", serde_json::Value::from("sample")),
@@ -6007,16 +5870,6 @@ for ruckus_one::network::dpsk::DpskPassphraseCreateNumberOfDevicesType {
 }
 #[cfg(feature = "network-dpsk")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
-impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseCreateFormat {
-    fn sample() -> Self {
-        Self::from("MOST_SECURED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MOST_SECURED")
-    }
-}
-#[cfg(feature = "network-dpsk")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
 impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseCreate {
     fn sample() -> Self {
         {
@@ -6036,7 +5889,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseCreate {
                     <ruckus_one::network::dpsk::DpskPassphraseCreateNumberOfDevicesType as support::Sample>::sample(),
                 )
                 .with_format(
-                    <ruckus_one::network::dpsk::DpskPassphraseCreateFormat as support::Sample>::sample(),
+                    <ruckus_one::network::dpsk::DpskPoolPassphraseFormat as support::Sample>::sample(),
                 )
                 .with_expiration_date("sample".to_owned())
                 .with_email("sample".to_owned())
@@ -6072,7 +5925,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseCreate {
             ),
             (
                 "format",
-                <ruckus_one::network::dpsk::DpskPassphraseCreateFormat as support::Sample>::sample_json(),
+                <ruckus_one::network::dpsk::DpskPoolPassphraseFormat as support::Sample>::sample_json(),
             ),
             ("expirationDate", serde_json::Value::from("sample")),
             ("email", serde_json::Value::from("sample")),
@@ -6231,39 +6084,19 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseQueryResponse 
 }
 #[cfg(feature = "network-dpsk")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
-impl support::Sample for ruckus_one::network::dpsk::DpskPoolTemplatePassphraseFormat {
-    fn sample() -> Self {
-        Self::from("MOST_SECURED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MOST_SECURED")
-    }
-}
-#[cfg(feature = "network-dpsk")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
-impl support::Sample for ruckus_one::network::dpsk::DpskPoolTemplateExpirationType {
-    fn sample() -> Self {
-        Self::from("SPECIFIED_DATE")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("SPECIFIED_DATE")
-    }
-}
-#[cfg(feature = "network-dpsk")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
 impl support::Sample for ruckus_one::network::dpsk::DpskPoolTemplate {
     fn sample() -> Self {
         {
             let mut value = Self::new(
                     "sample".to_owned(),
-                    <ruckus_one::network::dpsk::DpskPoolTemplatePassphraseFormat as support::Sample>::sample(),
+                    <ruckus_one::network::dpsk::DpskPoolPassphraseFormat as support::Sample>::sample(),
                     1,
                 )
                 .with_id("sample".to_owned())
                 .with_policy_default_access(true)
                 .with_device_count_limit(1)
                 .with_expiration_type(
-                    <ruckus_one::network::dpsk::DpskPoolTemplateExpirationType as support::Sample>::sample(),
+                    <ruckus_one::network::dpsk::DpskPoolExpirationType as support::Sample>::sample(),
                 )
                 .with_expiration_offset(1)
                 .with_expiration_date("sample".to_owned())
@@ -6290,14 +6123,14 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPoolTemplate {
             ("name", serde_json::Value::from("sample")),
             (
                 "passphraseFormat",
-                <ruckus_one::network::dpsk::DpskPoolTemplatePassphraseFormat as support::Sample>::sample_json(),
+                <ruckus_one::network::dpsk::DpskPoolPassphraseFormat as support::Sample>::sample_json(),
             ),
             ("passphraseLength", serde_json::Value::from(1)),
             ("policyDefaultAccess", serde_json::Value::from(true)),
             ("deviceCountLimit", serde_json::Value::from(1)),
             (
                 "expirationType",
-                <ruckus_one::network::dpsk::DpskPoolTemplateExpirationType as support::Sample>::sample_json(),
+                <ruckus_one::network::dpsk::DpskPoolExpirationType as support::Sample>::sample_json(),
             ),
             ("expirationOffset", serde_json::Value::from(1)),
             ("expirationDate", serde_json::Value::from("sample")),
@@ -7169,7 +7002,7 @@ impl support::Sample for ruckus_one::network::certificates::CaUsages {
 }
 #[cfg(feature = "network-certificates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
-impl support::Sample for ruckus_one::network::certificates::CaKeyUsages {
+impl support::Sample for ruckus_one::network::certificates::KeyUsages {
     fn sample() -> Self {
         Self::from("DIGITAL_SIGNATURE")
     }
@@ -7226,8 +7059,8 @@ impl support::Sample for ruckus_one::network::certificates::Ca {
                 .ocsp_hash("sample".to_owned())
                 .key_usages(
                     vec![
-                        < ruckus_one::network::certificates::CaKeyUsages as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::certificates::KeyUsages as support::Sample
+                        > ::sample()
                     ],
                 )
                 .chain("sample".to_owned())
@@ -7293,8 +7126,8 @@ impl support::Sample for ruckus_one::network::certificates::Ca {
                 "keyUsages",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::certificates::CaKeyUsages as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::certificates::KeyUsages as support::Sample
+                        > ::sample_json()
                     ],
                 ),
             ),
@@ -7696,16 +7529,6 @@ impl support::Sample for ruckus_one::network::certificates::OnboardNotAfterType 
 }
 #[cfg(feature = "network-certificates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
-impl support::Sample for ruckus_one::network::certificates::OnboardNotBeforeType {
-    fn sample() -> Self {
-        Self::from("SPECIFIED_DATE")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("SPECIFIED_DATE")
-    }
-}
-#[cfg(feature = "network-certificates")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
 impl support::Sample for ruckus_one::network::certificates::OnboardCertificateType {
     fn sample() -> Self {
         Self::from("CLIENT")
@@ -7722,7 +7545,7 @@ impl support::Sample for ruckus_one::network::certificates::Onboard {
             let mut value = Self::new(
                     "sample".to_owned(),
                     <ruckus_one::network::certificates::OnboardNotAfterType as support::Sample>::sample(),
-                    <ruckus_one::network::certificates::OnboardNotBeforeType as support::Sample>::sample(),
+                    <ruckus_one::network::certificates::OnboardNotAfterType as support::Sample>::sample(),
                 )
                 .with_email_pattern("sample".to_owned())
                 .with_not_after_value(1)
@@ -7758,7 +7581,7 @@ impl support::Sample for ruckus_one::network::certificates::Onboard {
             ("notAfterValue", serde_json::Value::from(1)),
             (
                 "notBeforeType",
-                <ruckus_one::network::certificates::OnboardNotBeforeType as support::Sample>::sample_json(),
+                <ruckus_one::network::certificates::OnboardNotAfterType as support::Sample>::sample_json(),
             ),
             ("notBeforeValue", serde_json::Value::from(1)),
             ("notAfterDate", serde_json::Value::from("sample")),
@@ -7994,16 +7817,6 @@ impl support::Sample for ruckus_one::network::certificates::ScepKey {
 }
 #[cfg(feature = "network-certificates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
-impl support::Sample for ruckus_one::network::certificates::DeviceCertificateKeyUsages {
-    fn sample() -> Self {
-        Self::from("DIGITAL_SIGNATURE")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("DIGITAL_SIGNATURE")
-    }
-}
-#[cfg(feature = "network-certificates")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
 impl support::Sample
 for ruckus_one::network::certificates::DeviceCertificateEnrollmentType {
     fn sample() -> Self {
@@ -8040,8 +7853,8 @@ impl support::Sample for ruckus_one::network::certificates::DeviceCertificate {
                 .with_organization_unit("sample".to_owned())
                 .with_key_usages(
                     vec![
-                        < ruckus_one::network::certificates::DeviceCertificateKeyUsages
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::certificates::KeyUsages as support::Sample
+                        > ::sample()
                     ],
                 )
                 .with_private_key_base64(ruckus_one_runtime::Secret::from("sample"))
@@ -8085,8 +7898,8 @@ impl support::Sample for ruckus_one::network::certificates::DeviceCertificate {
                 "keyUsages",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::certificates::DeviceCertificateKeyUsages
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::certificates::KeyUsages as support::Sample
+                        > ::sample_json()
                     ],
                 ),
             ),
@@ -8247,11 +8060,7 @@ impl support::Sample for ruckus_one::network::common::EntityId {
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
-    any(
-        feature = "network-certificates",
-        feature = "network-portal-service-profiles",
-        feature = "network-wireless-aps"
-    )
+    any(feature = "network-certificates", feature = "network-portal-service-profiles")
 )]
 impl support::Sample for ruckus_one::network::common::EntityIdOperationResponse {
     fn sample() -> Self {
@@ -8287,8 +8096,7 @@ impl support::Sample for ruckus_one::network::common::EntityIdOperationResponse 
     any(
         feature = "network-certificates",
         feature = "network-guest-users",
-        feature = "network-portal-service-profiles",
-        feature = "network-wireless-aps"
+        feature = "network-portal-service-profiles"
     )
 )]
 impl support::Sample for ruckus_one::network::common::OperationResponseRequestIdOnly {
@@ -8361,8 +8169,7 @@ impl support::Sample for ruckus_one::network::entitlements::LicenseBannerType {
 }
 #[cfg(feature = "network-entitlements")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
-impl support::Sample
-for ruckus_one::network::entitlements::AlmExtraEntitlementInfoLicenseType {
+impl support::Sample for ruckus_one::network::entitlements::LicenseType {
     fn sample() -> Self {
         Self::from("UNKNOWN")
     }
@@ -8377,7 +8184,7 @@ impl support::Sample for ruckus_one::network::entitlements::AlmExtraEntitlementI
         {
             let mut value = Self::new()
                 .with_license_type(
-                    <ruckus_one::network::entitlements::AlmExtraEntitlementInfoLicenseType as support::Sample>::sample(),
+                    <ruckus_one::network::entitlements::LicenseType as support::Sample>::sample(),
                 )
                 .with_remaining_quantity(1)
                 .with_so_ent_quantity(1)
@@ -8397,7 +8204,7 @@ impl support::Sample for ruckus_one::network::entitlements::AlmExtraEntitlementI
         support::object([
             (
                 "licenseType",
-                <ruckus_one::network::entitlements::AlmExtraEntitlementInfoLicenseType as support::Sample>::sample_json(),
+                <ruckus_one::network::entitlements::LicenseType as support::Sample>::sample_json(),
             ),
             ("remainingQuantity", serde_json::Value::from(1)),
             ("soEntQuantity", serde_json::Value::from(1)),
@@ -8416,16 +8223,6 @@ impl support::Sample for ruckus_one::network::entitlements::LicenseBannerDeviceT
     }
     fn sample_json() -> serde_json::Value {
         serde_json::Value::from("UNASSIGNED_DEVICE_TYPE")
-    }
-}
-#[cfg(feature = "network-entitlements")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
-impl support::Sample for ruckus_one::network::entitlements::LicenseBannerLicenseType {
-    fn sample() -> Self {
-        Self::from("UNKNOWN")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNKNOWN")
     }
 }
 #[cfg(feature = "network-entitlements")]
@@ -8449,7 +8246,7 @@ impl support::Sample for ruckus_one::network::entitlements::LicenseBanner {
                     <ruckus_one::network::entitlements::LicenseBannerDeviceType as support::Sample>::sample(),
                 )
                 .with_license_type(
-                    <ruckus_one::network::entitlements::LicenseBannerLicenseType as support::Sample>::sample(),
+                    <ruckus_one::network::entitlements::LicenseType as support::Sample>::sample(),
                 )
                 .with_device_sub_type("sample".to_owned())
                 .with_total_ra_license(1)
@@ -8484,7 +8281,7 @@ impl support::Sample for ruckus_one::network::entitlements::LicenseBanner {
             ),
             (
                 "licenseType",
-                <ruckus_one::network::entitlements::LicenseBannerLicenseType as support::Sample>::sample_json(),
+                <ruckus_one::network::entitlements::LicenseType as support::Sample>::sample_json(),
             ),
             ("deviceSubType", serde_json::Value::from("sample")),
             ("totalRALicense", serde_json::Value::from(1)),
@@ -8495,7 +8292,7 @@ impl support::Sample for ruckus_one::network::entitlements::LicenseBanner {
 }
 #[cfg(feature = "network-entitlements")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
-impl support::Sample for ruckus_one::network::entitlements::AssignmentDeviceType {
+impl support::Sample for ruckus_one::network::entitlements::DeviceType {
     fn sample() -> Self {
         Self::from("MSP_WIFI")
     }
@@ -8523,7 +8320,7 @@ impl support::Sample for ruckus_one::network::entitlements::Assignment {
                 .with_msp_tenant_id("sample".to_owned())
                 .with_msp_ec_tenant_id("sample".to_owned())
                 .with_device_type(
-                    <ruckus_one::network::entitlements::AssignmentDeviceType as support::Sample>::sample(),
+                    <ruckus_one::network::entitlements::DeviceType as support::Sample>::sample(),
                 )
                 .with_device_sub_type("sample".to_owned())
                 .with_quantity(1)
@@ -8556,7 +8353,7 @@ impl support::Sample for ruckus_one::network::entitlements::Assignment {
             ("mspEcTenantId", serde_json::Value::from("sample")),
             (
                 "deviceType",
-                <ruckus_one::network::entitlements::AssignmentDeviceType as support::Sample>::sample_json(),
+                <ruckus_one::network::entitlements::DeviceType as support::Sample>::sample_json(),
             ),
             ("deviceSubType", serde_json::Value::from("sample")),
             ("quantity", serde_json::Value::from(1)),
@@ -8580,22 +8377,11 @@ impl support::Sample for ruckus_one::network::entitlements::Assignment {
 }
 #[cfg(feature = "network-entitlements")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
-impl support::Sample
-for ruckus_one::network::entitlements::AssignmentAcxRequestDeviceType {
-    fn sample() -> Self {
-        Self::from("MSP_WIFI")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MSP_WIFI")
-    }
-}
-#[cfg(feature = "network-entitlements")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
 impl support::Sample for ruckus_one::network::entitlements::AssignmentAcxRequest {
     fn sample() -> Self {
         {
             let mut value = Self::new(
-                    <ruckus_one::network::entitlements::AssignmentAcxRequestDeviceType as support::Sample>::sample(),
+                    <ruckus_one::network::entitlements::DeviceType as support::Sample>::sample(),
                     1,
                 )
                 .with_use_temporary_msp_entitlement(true)
@@ -8613,7 +8399,7 @@ impl support::Sample for ruckus_one::network::entitlements::AssignmentAcxRequest
         support::object([
             (
                 "deviceType",
-                <ruckus_one::network::entitlements::AssignmentAcxRequestDeviceType as support::Sample>::sample_json(),
+                <ruckus_one::network::entitlements::DeviceType as support::Sample>::sample_json(),
             ),
             ("quantity", serde_json::Value::from(1)),
             ("useTemporaryMspEntitlement", serde_json::Value::from(true)),
@@ -8806,16 +8592,6 @@ impl support::Sample for ruckus_one::network::entitlements::ReplacementAcxReques
 }
 #[cfg(feature = "network-entitlements")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
-impl support::Sample for ruckus_one::network::entitlements::AssignmentSummaryDeviceType {
-    fn sample() -> Self {
-        Self::from("MSP_WIFI")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MSP_WIFI")
-    }
-}
-#[cfg(feature = "network-entitlements")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
 impl support::Sample
 for ruckus_one::network::entitlements::AssignmentSummaryLicenseType {
     fn sample() -> Self {
@@ -8832,7 +8608,7 @@ impl support::Sample for ruckus_one::network::entitlements::AssignmentSummary {
         {
             let mut value = Self::new()
                 .with_device_type(
-                    <ruckus_one::network::entitlements::AssignmentSummaryDeviceType as support::Sample>::sample(),
+                    <ruckus_one::network::entitlements::DeviceType as support::Sample>::sample(),
                 )
                 .with_device_sub_type("sample".to_owned())
                 .with_quantity(1)
@@ -8856,7 +8632,7 @@ impl support::Sample for ruckus_one::network::entitlements::AssignmentSummary {
         support::object([
             (
                 "deviceType",
-                <ruckus_one::network::entitlements::AssignmentSummaryDeviceType as support::Sample>::sample_json(),
+                <ruckus_one::network::entitlements::DeviceType as support::Sample>::sample_json(),
             ),
             ("deviceSubType", serde_json::Value::from("sample")),
             ("quantity", serde_json::Value::from(1)),
@@ -8874,26 +8650,6 @@ impl support::Sample for ruckus_one::network::entitlements::AssignmentSummary {
 }
 #[cfg(feature = "network-entitlements")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
-impl support::Sample for ruckus_one::network::entitlements::EntitlementDeviceType {
-    fn sample() -> Self {
-        Self::from("UNASSIGNED_DEVICE_TYPE")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNASSIGNED_DEVICE_TYPE")
-    }
-}
-#[cfg(feature = "network-entitlements")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
-impl support::Sample for ruckus_one::network::entitlements::EntitlementAlmLicenseType {
-    fn sample() -> Self {
-        Self::from("UNKNOWN")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNKNOWN")
-    }
-}
-#[cfg(feature = "network-entitlements")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
 impl support::Sample for ruckus_one::network::entitlements::Entitlement {
     fn sample() -> Self {
         {
@@ -8903,7 +8659,7 @@ impl support::Sample for ruckus_one::network::entitlements::Entitlement {
                 .with_updated_date("sample".to_owned())
                 .with_external_id("sample".to_owned())
                 .with_device_type(
-                    <ruckus_one::network::entitlements::EntitlementDeviceType as support::Sample>::sample(),
+                    <ruckus_one::network::entitlements::LicenseBannerDeviceType as support::Sample>::sample(),
                 )
                 .with_effective_date("sample".to_owned())
                 .with_expiration_date("sample".to_owned())
@@ -8915,7 +8671,7 @@ impl support::Sample for ruckus_one::network::entitlements::Entitlement {
                 .with_device_sub_type("sample".to_owned())
                 .with_alm(true)
                 .with_alm_license_type(
-                    <ruckus_one::network::entitlements::EntitlementAlmLicenseType as support::Sample>::sample(),
+                    <ruckus_one::network::entitlements::LicenseType as support::Sample>::sample(),
                 )
                 .with_alm_activation_id("sample".to_owned())
                 .with_alm_so_ent_quantity(1)
@@ -8944,7 +8700,7 @@ impl support::Sample for ruckus_one::network::entitlements::Entitlement {
             ("externalId", serde_json::Value::from("sample")),
             (
                 "deviceType",
-                <ruckus_one::network::entitlements::EntitlementDeviceType as support::Sample>::sample_json(),
+                <ruckus_one::network::entitlements::LicenseBannerDeviceType as support::Sample>::sample_json(),
             ),
             ("effectiveDate", serde_json::Value::from("sample")),
             ("expirationDate", serde_json::Value::from("sample")),
@@ -8957,7 +8713,7 @@ impl support::Sample for ruckus_one::network::entitlements::Entitlement {
             ("alm", serde_json::Value::from(true)),
             (
                 "almLicenseType",
-                <ruckus_one::network::entitlements::EntitlementAlmLicenseType as support::Sample>::sample_json(),
+                <ruckus_one::network::entitlements::LicenseType as support::Sample>::sample_json(),
             ),
             ("almActivationId", serde_json::Value::from("sample")),
             ("almSoEntQuantity", serde_json::Value::from(1)),
@@ -8971,16 +8727,6 @@ impl support::Sample for ruckus_one::network::entitlements::Entitlement {
             ("parentId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-entitlements")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
-impl support::Sample for ruckus_one::network::entitlements::MspEntitlementDeviceType {
-    fn sample() -> Self {
-        Self::from("MSP_WIFI")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MSP_WIFI")
     }
 }
 #[cfg(feature = "network-entitlements")]
@@ -9001,7 +8747,7 @@ impl support::Sample for ruckus_one::network::entitlements::MspEntitlement {
             let mut value = Self::new()
                 .with_id("sample".to_owned())
                 .with_device_type(
-                    <ruckus_one::network::entitlements::MspEntitlementDeviceType as support::Sample>::sample(),
+                    <ruckus_one::network::entitlements::DeviceType as support::Sample>::sample(),
                 )
                 .with_device_sub_type("sample".to_owned())
                 .with_sku("sample".to_owned())
@@ -9032,7 +8778,7 @@ impl support::Sample for ruckus_one::network::entitlements::MspEntitlement {
             ("id", serde_json::Value::from("sample")),
             (
                 "deviceType",
-                <ruckus_one::network::entitlements::MspEntitlementDeviceType as support::Sample>::sample_json(),
+                <ruckus_one::network::entitlements::DeviceType as support::Sample>::sample_json(),
             ),
             ("deviceSubType", serde_json::Value::from("sample")),
             ("sku", serde_json::Value::from("sample")),
@@ -9056,34 +8802,13 @@ impl support::Sample for ruckus_one::network::entitlements::MspEntitlement {
 }
 #[cfg(feature = "network-entitlements")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
-impl support::Sample for ruckus_one::network::entitlements::BannerInformationDeviceType {
-    fn sample() -> Self {
-        Self::from("MSP_WIFI")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MSP_WIFI")
-    }
-}
-#[cfg(feature = "network-entitlements")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
-impl support::Sample
-for ruckus_one::network::entitlements::EntitlementAlmExtraEntitlementInfoLicenseType {
-    fn sample() -> Self {
-        Self::from("MSP_WIFI")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MSP_WIFI")
-    }
-}
-#[cfg(feature = "network-entitlements")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-entitlements")))]
 impl support::Sample
 for ruckus_one::network::entitlements::EntitlementAlmExtraEntitlementInfo {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_license_type(
-                    <ruckus_one::network::entitlements::EntitlementAlmExtraEntitlementInfoLicenseType as support::Sample>::sample(),
+                    <ruckus_one::network::entitlements::AssignmentSummaryLicenseType as support::Sample>::sample(),
                 )
                 .with_remaining_quantity(1)
                 .with_so_ent_quantity(1);
@@ -9100,7 +8825,7 @@ for ruckus_one::network::entitlements::EntitlementAlmExtraEntitlementInfo {
         support::object([
             (
                 "licenseType",
-                <ruckus_one::network::entitlements::EntitlementAlmExtraEntitlementInfoLicenseType as support::Sample>::sample_json(),
+                <ruckus_one::network::entitlements::AssignmentSummaryLicenseType as support::Sample>::sample_json(),
             ),
             ("remainingQuantity", serde_json::Value::from(1)),
             ("soEntQuantity", serde_json::Value::from(1)),
@@ -9116,7 +8841,7 @@ impl support::Sample for ruckus_one::network::entitlements::BannerInformation {
             let mut value = Self::new()
                 .with_type("sample".to_owned())
                 .with_device_type(
-                    <ruckus_one::network::entitlements::BannerInformationDeviceType as support::Sample>::sample(),
+                    <ruckus_one::network::entitlements::DeviceType as support::Sample>::sample(),
                 )
                 .with_multiple_license(true)
                 .with_effect_date("sample".to_owned())
@@ -9141,7 +8866,7 @@ impl support::Sample for ruckus_one::network::entitlements::BannerInformation {
             ("type", serde_json::Value::from("sample")),
             (
                 "deviceType",
-                <ruckus_one::network::entitlements::BannerInformationDeviceType as support::Sample>::sample_json(),
+                <ruckus_one::network::entitlements::DeviceType as support::Sample>::sample_json(),
             ),
             ("multipleLicense", serde_json::Value::from(true)),
             ("effectDate", serde_json::Value::from("sample")),
@@ -10147,7 +9872,7 @@ impl support::Sample for ruckus_one::network::tenants::MspAdminRequest {
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::AdminDetailLevel {
+impl support::Sample for ruckus_one::network::tenants::DetailLevel {
     fn sample() -> Self {
         Self::from("ba")
     }
@@ -10777,7 +10502,7 @@ impl support::Sample for ruckus_one::network::tenants::Admin {
                 .with_created_date("sample".to_owned())
                 .with_updated_date("sample".to_owned())
                 .with_detail_level(
-                    <ruckus_one::network::tenants::AdminDetailLevel as support::Sample>::sample(),
+                    <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample(),
                 )
                 .with_external_id("sample".to_owned())
                 .with_admin_roles(
@@ -10821,7 +10546,7 @@ impl support::Sample for ruckus_one::network::tenants::Admin {
             ("updatedDate", serde_json::Value::from("sample")),
             (
                 "detailLevel",
-                <ruckus_one::network::tenants::AdminDetailLevel as support::Sample>::sample_json(),
+                <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample_json(),
             ),
             ("externalId", serde_json::Value::from("sample")),
             (
@@ -10863,7 +10588,7 @@ impl support::Sample for ruckus_one::network::tenants::Admin {
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::EmailNotificationEndpointStatus {
+impl support::Sample for ruckus_one::network::tenants::NotificationEndpointStatus {
     fn sample() -> Self {
         Self::from("OK")
     }
@@ -10873,7 +10598,7 @@ impl support::Sample for ruckus_one::network::tenants::EmailNotificationEndpoint
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::EmailNotificationEndpoint {
+impl support::Sample for ruckus_one::network::tenants::EmailSmsNotificationEndpoint {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned())
@@ -10882,7 +10607,7 @@ impl support::Sample for ruckus_one::network::tenants::EmailNotificationEndpoint
                 .with_updated_date("sample".to_owned())
                 .with_active(true)
                 .with_status(
-                    <ruckus_one::network::tenants::EmailNotificationEndpointStatus as support::Sample>::sample(),
+                    <ruckus_one::network::tenants::NotificationEndpointStatus as support::Sample>::sample(),
                 )
                 .with_parent_id("sample".to_owned());
             value
@@ -10903,7 +10628,7 @@ impl support::Sample for ruckus_one::network::tenants::EmailNotificationEndpoint
             ("active", serde_json::Value::from(true)),
             (
                 "status",
-                <ruckus_one::network::tenants::EmailNotificationEndpointStatus as support::Sample>::sample_json(),
+                <ruckus_one::network::tenants::NotificationEndpointStatus as support::Sample>::sample_json(),
             ),
             ("parentId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -11425,16 +11150,6 @@ impl support::Sample for ruckus_one::network::tenants::Tenant {
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::TenantNotificationEndpointStatus {
-    fn sample() -> Self {
-        Self::from("OK")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("OK")
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample for ruckus_one::network::tenants::TenantNotificationEndpoint {
     fn sample() -> Self {
         {
@@ -11444,7 +11159,7 @@ impl support::Sample for ruckus_one::network::tenants::TenantNotificationEndpoin
                 .with_destination("sample".to_owned())
                 .with_active(true)
                 .with_status(
-                    <ruckus_one::network::tenants::TenantNotificationEndpointStatus as support::Sample>::sample(),
+                    <ruckus_one::network::tenants::NotificationEndpointStatus as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -11463,7 +11178,7 @@ impl support::Sample for ruckus_one::network::tenants::TenantNotificationEndpoin
             ("active", serde_json::Value::from(true)),
             (
                 "status",
-                <ruckus_one::network::tenants::TenantNotificationEndpointStatus as support::Sample>::sample_json(),
+                <ruckus_one::network::tenants::NotificationEndpointStatus as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -11519,17 +11234,6 @@ impl support::Sample for ruckus_one::network::tenants::NotificationRecipientRbac
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample
-for ruckus_one::network::tenants::MobilePushNotificationEndpointStatus {
-    fn sample() -> Self {
-        Self::from("OK")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("OK")
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample for ruckus_one::network::tenants::MobilePushNotificationEndpoint {
     fn sample() -> Self {
         {
@@ -11540,7 +11244,7 @@ impl support::Sample for ruckus_one::network::tenants::MobilePushNotificationEnd
                 .destination("sample".to_owned())
                 .active(true)
                 .status(
-                    <ruckus_one::network::tenants::MobilePushNotificationEndpointStatus as support::Sample>::sample(),
+                    <ruckus_one::network::tenants::NotificationEndpointStatus as support::Sample>::sample(),
                 )
                 .type_("sample".to_owned())
                 .parent_id("sample".to_owned())
@@ -11567,7 +11271,7 @@ impl support::Sample for ruckus_one::network::tenants::MobilePushNotificationEnd
             ("active", serde_json::Value::from(true)),
             (
                 "status",
-                <ruckus_one::network::tenants::MobilePushNotificationEndpointStatus as support::Sample>::sample_json(),
+                <ruckus_one::network::tenants::NotificationEndpointStatus as support::Sample>::sample_json(),
             ),
             ("type", serde_json::Value::from("sample")),
             ("parentId", serde_json::Value::from("sample")),
@@ -11918,16 +11622,6 @@ impl support::Sample for ruckus_one::network::tenants::TenantPrivacyFeatureReque
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::AdminViewDetailLevel {
-    fn sample() -> Self {
-        Self::from("ba")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ba")
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample for ruckus_one::network::tenants::AdminView {
     fn sample() -> Self {
         {
@@ -11940,7 +11634,7 @@ impl support::Sample for ruckus_one::network::tenants::AdminView {
                 .with_delegate_to_all_e_cs(true)
                 .with_delegated_e_cs(vec!["sample".to_owned()])
                 .with_detail_level(
-                    <ruckus_one::network::tenants::AdminViewDetailLevel as support::Sample>::sample(),
+                    <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample(),
                 )
                 .with_authentication_id("sample".to_owned());
             value
@@ -11968,7 +11662,7 @@ impl support::Sample for ruckus_one::network::tenants::AdminView {
             ),
             (
                 "detailLevel",
-                <ruckus_one::network::tenants::AdminViewDetailLevel as support::Sample>::sample_json(),
+                <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample_json(),
             ),
             ("authenticationId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -12748,7 +12442,7 @@ impl support::Sample for ruckus_one::network::msp::MspLegacyBody {
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationBssPriority {
+for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationBssPriority {
     fn sample() -> Self {
         Self::from("HIGH")
     }
@@ -12756,10 +12450,15 @@ for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationBssP
         serde_json::Value::from("HIGH")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample
-for ruckus_one::network::wireless_networks::ClientIsolationOptionsPacketsType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-wireless-networks"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::PacketsType {
     fn sample() -> Self {
         Self::from("UNICAST")
     }
@@ -12775,7 +12474,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::ClientIsolation
             let mut value = Self::new()
                 .with_auto_vrrp(true)
                 .with_packets_type(
-                    <ruckus_one::network::wireless_networks::ClientIsolationOptionsPacketsType as support::Sample>::sample(),
+                    <ruckus_one::network::common::PacketsType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -12791,7 +12490,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::ClientIsolation
             ("autoVrrp", serde_json::Value::from(true)),
             (
                 "packetsType",
-                <ruckus_one::network::wireless_networks::ClientIsolationOptionsPacketsType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::PacketsType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -12800,7 +12499,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::ClientIsolation
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
     fn sample() -> Self {
         Self::from("COLON")
     }
@@ -12811,7 +12510,7 @@ for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcp
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
     fn sample() -> Self {
         Self::from("SUBOPT151_AREA_NAME")
     }
@@ -12822,7 +12521,7 @@ for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcp
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
     fn sample() -> Self {
         Self::from("SUBOPT1_AP_INFO_LOCATION")
     }
@@ -12833,7 +12532,7 @@ for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcp
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
     fn sample() -> Self {
         Self::from("SUBOPT2_CLIENT_MAC")
     }
@@ -13001,7 +12700,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::QosMapSetOption
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationQosMirroringScope {
+for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationQosMirroringScope {
     fn sample() -> Self {
         Self::from("MSCS_REQUESTS_ONLY")
     }
@@ -13102,10 +12801,10 @@ impl support::Sample for ruckus_one::network::wireless_networks::WlanRadioCustom
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample
-for ruckus_one::network::wireless_networks::RadiusOptionsCalledStationIdType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::CalledStationIdType {
     fn sample() -> Self {
         Self::from("BSSID")
     }
@@ -13113,10 +12812,10 @@ for ruckus_one::network::wireless_networks::RadiusOptionsCalledStationIdType {
         serde_json::Value::from("BSSID")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample
-for ruckus_one::network::wireless_networks::RadiusOptionsNasIdDelimiter {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::NasIdDelimiter {
     fn sample() -> Self {
         Self::from("DASH")
     }
@@ -13124,9 +12823,10 @@ for ruckus_one::network::wireless_networks::RadiusOptionsNasIdDelimiter {
         serde_json::Value::from("DASH")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::RadiusOptionsNasIdType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::NasIdType {
     fn sample() -> Self {
         Self::from("USER")
     }
@@ -13141,13 +12841,13 @@ impl support::Sample for ruckus_one::network::wireless_networks::RadiusOptions {
         {
             let mut value = Self::new()
                 .with_called_station_id_type(
-                    <ruckus_one::network::wireless_networks::RadiusOptionsCalledStationIdType as support::Sample>::sample(),
+                    <ruckus_one::network::common::CalledStationIdType as support::Sample>::sample(),
                 )
                 .with_nas_id_delimiter(
-                    <ruckus_one::network::wireless_networks::RadiusOptionsNasIdDelimiter as support::Sample>::sample(),
+                    <ruckus_one::network::common::NasIdDelimiter as support::Sample>::sample(),
                 )
                 .with_nas_id_type(
-                    <ruckus_one::network::wireless_networks::RadiusOptionsNasIdType as support::Sample>::sample(),
+                    <ruckus_one::network::common::NasIdType as support::Sample>::sample(),
                 )
                 .with_nas_max_retry(1)
                 .with_nas_reconnect_primary_min(1)
@@ -13167,15 +12867,15 @@ impl support::Sample for ruckus_one::network::wireless_networks::RadiusOptions {
         support::object([
             (
                 "calledStationIdType",
-                <ruckus_one::network::wireless_networks::RadiusOptionsCalledStationIdType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::CalledStationIdType as support::Sample>::sample_json(),
             ),
             (
                 "nasIdDelimiter",
-                <ruckus_one::network::wireless_networks::RadiusOptionsNasIdDelimiter as support::Sample>::sample_json(),
+                <ruckus_one::network::common::NasIdDelimiter as support::Sample>::sample_json(),
             ),
             (
                 "nasIdType",
-                <ruckus_one::network::wireless_networks::RadiusOptionsNasIdType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::NasIdType as support::Sample>::sample_json(),
             ),
             ("nasMaxRetry", serde_json::Value::from(1)),
             ("nasReconnectPrimaryMin", serde_json::Value::from(1)),
@@ -13189,7 +12889,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::RadiusOptions {
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomization {
+for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -13197,7 +12897,7 @@ for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomization {
                 .with_arp_request_rate_limit(1)
                 .with_broadcast_probe_response_delay(1)
                 .with_bss_priority(
-                    <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationBssPriority as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationBssPriority as support::Sample>::sample(),
                 )
                 .with_client_inactivity_timeout(1)
                 .with_client_isolation(true)
@@ -13207,21 +12907,21 @@ for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomization {
                 .with_client_load_balancing_enable(true)
                 .with_dhcp_option82_enabled(true)
                 .with_dhcp_option82_mac_format(
-                    <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82MacFormat as support::Sample>::sample(),
                 )
                 .with_dhcp_option82_sub_option150_enabled(true)
                 .with_dhcp_option82_sub_option151_enabled(true)
                 .with_dhcp_option82_sub_option151_format(
-                    <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format as support::Sample>::sample(),
                 )
                 .with_dhcp_option82_sub_option151_input("sample".to_owned())
                 .with_dhcp_option82_sub_option1_enabled(true)
                 .with_dhcp_option82_sub_option1_format(
-                    <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format as support::Sample>::sample(),
                 )
                 .with_dhcp_option82_sub_option2_enabled(true)
                 .with_dhcp_option82_sub_option2_format(
-                    <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format as support::Sample>::sample(),
                 )
                 .with_dhcp_request_rate_limit(1)
                 .with_directed_threshold(1)
@@ -13270,7 +12970,7 @@ for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomization {
                 )
                 .with_qos_mirroring_enabled(true)
                 .with_qos_mirroring_scope(
-                    <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationQosMirroringScope as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationQosMirroringScope as support::Sample>::sample(),
                 )
                 .with_radio_customization(
                     <ruckus_one::network::wireless_networks::WlanRadioCustomization as support::Sample>::sample(),
@@ -13302,7 +13002,7 @@ for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomization {
             ("broadcastProbeResponseDelay", serde_json::Value::from(1)),
             (
                 "bssPriority",
-                <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationBssPriority as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationBssPriority as support::Sample>::sample_json(),
             ),
             ("clientInactivityTimeout", serde_json::Value::from(1)),
             ("clientIsolation", serde_json::Value::from(true)),
@@ -13314,24 +13014,24 @@ for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomization {
             ("dhcpOption82Enabled", serde_json::Value::from(true)),
             (
                 "dhcpOption82MacFormat",
-                <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcpOption82MacFormat as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82MacFormat as support::Sample>::sample_json(),
             ),
             ("dhcpOption82SubOption150Enabled", serde_json::Value::from(true)),
             ("dhcpOption82SubOption151Enabled", serde_json::Value::from(true)),
             (
                 "dhcpOption82SubOption151Format",
-                <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption151Format as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format as support::Sample>::sample_json(),
             ),
             ("dhcpOption82SubOption151Input", serde_json::Value::from("sample")),
             ("dhcpOption82SubOption1Enabled", serde_json::Value::from(true)),
             (
                 "dhcpOption82SubOption1Format",
-                <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption1Format as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format as support::Sample>::sample_json(),
             ),
             ("dhcpOption82SubOption2Enabled", serde_json::Value::from(true)),
             (
                 "dhcpOption82SubOption2Format",
-                <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationDhcpOption82SubOption2Format as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format as support::Sample>::sample_json(),
             ),
             ("dhcpRequestRateLimit", serde_json::Value::from(1)),
             ("directedThreshold", serde_json::Value::from(1)),
@@ -13384,7 +13084,7 @@ for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomization {
             ("qosMirroringEnabled", serde_json::Value::from(true)),
             (
                 "qosMirroringScope",
-                <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomizationQosMirroringScope as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationQosMirroringScope as support::Sample>::sample_json(),
             ),
             (
                 "radioCustomization",
@@ -13409,7 +13109,7 @@ for ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomization {
 #[cfg(feature = "network-wireless-networks")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::AaaWifiWlanManagementFrameProtection {
+for ruckus_one::network::wireless_networks::WifiWlanManagementFrameProtection {
     fn sample() -> Self {
         Self::from("Disabled")
     }
@@ -13435,14 +13135,14 @@ impl support::Sample for ruckus_one::network::wireless_networks::AaaWifiWlan {
         {
             let mut value = Self::new("sample".to_owned())
                 .with_advanced_customization(
-                    <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomization as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization as support::Sample>::sample(),
                 )
                 .with_bypass_cna(true)
                 .with_bypass_cp_using_mac_address_authentication(true)
                 .with_enabled(true)
                 .with_mac_address_authentication(true)
                 .with_management_frame_protection(
-                    <ruckus_one::network::wireless_networks::AaaWifiWlanManagementFrameProtection as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_networks::WifiWlanManagementFrameProtection as support::Sample>::sample(),
                 )
                 .with_vlan_id(1)
                 .with_wlan_security(
@@ -13461,7 +13161,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::AaaWifiWlan {
         support::object([
             (
                 "advancedCustomization",
-                <ruckus_one::network::wireless_networks::AaaWifiWlanAdvancedCustomization as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization as support::Sample>::sample_json(),
             ),
             ("bypassCNA", serde_json::Value::from(true)),
             ("bypassCPUsingMacAddressAuthentication", serde_json::Value::from(true)),
@@ -13469,7 +13169,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::AaaWifiWlan {
             ("macAddressAuthentication", serde_json::Value::from(true)),
             (
                 "managementFrameProtection",
-                <ruckus_one::network::wireless_networks::AaaWifiWlanManagementFrameProtection as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_networks::WifiWlanManagementFrameProtection as support::Sample>::sample_json(),
             ),
             ("ssid", serde_json::Value::from("sample")),
             ("vlanId", serde_json::Value::from(1)),
@@ -14386,17 +14086,6 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserUpdateAction
 }
 #[cfg(feature = "network-guest-users")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
-impl support::Sample
-for ruckus_one::network::guest_users::GuestUserUpdateDeliveryMethods {
-    fn sample() -> Self {
-        Self::from("MAIL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MAIL")
-    }
-}
-#[cfg(feature = "network-guest-users")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
 impl support::Sample for ruckus_one::network::guest_users::GuestUserUpdate {
     fn sample() -> Self {
         {
@@ -14408,9 +14097,8 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserUpdate {
                 .with_password(ruckus_one_runtime::Secret::from("sample"))
                 .with_delivery_methods(
                     vec![
-                        <
-                        ruckus_one::network::guest_users::GuestUserUpdateDeliveryMethods
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::guest_users::GuestUserDeliveryMethods as
+                        support::Sample > ::sample()
                     ],
                 );
             value
@@ -14434,9 +14122,8 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserUpdate {
                 "deliveryMethods",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::guest_users::GuestUserUpdateDeliveryMethods
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::guest_users::GuestUserDeliveryMethods as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -14446,19 +14133,7 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserUpdate {
 }
 #[cfg(feature = "network-guest-users")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
-impl support::Sample
-for ruckus_one::network::guest_users::GuestUserWithoutIdDeliveryMethods {
-    fn sample() -> Self {
-        Self::from("MAIL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MAIL")
-    }
-}
-#[cfg(feature = "network-guest-users")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-guest-users")))]
-impl support::Sample
-for ruckus_one::network::guest_users::GuestUserWithoutIdGuestUserType {
+impl support::Sample for ruckus_one::network::guest_users::GuestUserGuestUserType {
     fn sample() -> Self {
         Self::from("GuestPass")
     }
@@ -14484,13 +14159,12 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserWithoutId {
                 .ssid("sample".to_owned())
                 .delivery_methods(
                     vec![
-                        <
-                        ruckus_one::network::guest_users::GuestUserWithoutIdDeliveryMethods
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::guest_users::GuestUserDeliveryMethods as
+                        support::Sample > ::sample()
                     ],
                 )
                 .guest_user_type(
-                    <ruckus_one::network::guest_users::GuestUserWithoutIdGuestUserType as support::Sample>::sample(),
+                    <ruckus_one::network::guest_users::GuestUserGuestUserType as support::Sample>::sample(),
                 )
                 .expiration(
                     <ruckus_one::network::guest_users::GuestUserExpiration as support::Sample>::sample(),
@@ -14527,15 +14201,14 @@ impl support::Sample for ruckus_one::network::guest_users::GuestUserWithoutId {
                 "deliveryMethods",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::guest_users::GuestUserWithoutIdDeliveryMethods
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::guest_users::GuestUserDeliveryMethods as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
             (
                 "guestUserType",
-                <ruckus_one::network::guest_users::GuestUserWithoutIdGuestUserType as support::Sample>::sample_json(),
+                <ruckus_one::network::guest_users::GuestUserGuestUserType as support::Sample>::sample_json(),
             ),
             (
                 "expiration",
@@ -15257,10 +14930,17 @@ for ruckus_one::network::wireless_policies::QueryResponseLbsServerProfileQueryDa
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl support::Sample
-for ruckus_one::network::wireless_policies::MulticastDnsProxyServiceRuleMdnsProtocol {
+for ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol {
     fn sample() -> Self {
         Self::from("TCP")
     }
@@ -15268,10 +14948,10 @@ for ruckus_one::network::wireless_policies::MulticastDnsProxyServiceRuleMdnsProt
         serde_json::Value::from("TCP")
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample
-for ruckus_one::network::wireless_policies::MulticastDnsProxyServiceRuleService {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::RuleService {
     fn sample() -> Self {
         Self::from("AIRDISK")
     }
@@ -15289,10 +14969,10 @@ for ruckus_one::network::wireless_policies::MulticastDnsProxyServiceRule {
                 .with_enabled(true)
                 .with_mdns_name("sample".to_owned())
                 .with_mdns_protocol(
-                    <ruckus_one::network::wireless_policies::MulticastDnsProxyServiceRuleMdnsProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol as support::Sample>::sample(),
                 )
                 .with_service(
-                    <ruckus_one::network::wireless_policies::MulticastDnsProxyServiceRuleService as support::Sample>::sample(),
+                    <ruckus_one::network::common::RuleService as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -15310,11 +14990,11 @@ for ruckus_one::network::wireless_policies::MulticastDnsProxyServiceRule {
             ("mdnsName", serde_json::Value::from("sample")),
             (
                 "mdnsProtocol",
-                <ruckus_one::network::wireless_policies::MulticastDnsProxyServiceRuleMdnsProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol as support::Sample>::sample_json(),
             ),
             (
                 "service",
-                <ruckus_one::network::wireless_policies::MulticastDnsProxyServiceRuleService as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RuleService as support::Sample>::sample_json(),
             ),
             ("toVlan", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -16060,7 +15740,8 @@ for ruckus_one::network::wireless_policies::QueryResponseSnmpAgentProfileQueryDa
 }
 #[cfg(feature = "network-wireless-policies")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample for ruckus_one::network::wireless_policies::SoftGreProfileMtuType {
+impl support::Sample
+for ruckus_one::network::wireless_policies::TunnelServiceProfileMtuType {
     fn sample() -> Self {
         Self::from("MANUAL")
     }
@@ -16083,7 +15764,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::SoftGreProfile 
                 .with_keep_alive_retry_times(1)
                 .with_mtu_size(1)
                 .with_mtu_type(
-                    <ruckus_one::network::wireless_policies::SoftGreProfileMtuType as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_policies::TunnelServiceProfileMtuType as support::Sample>::sample(),
                 )
                 .with_secondary_gateway_address("sample".to_owned());
             value
@@ -16107,7 +15788,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::SoftGreProfile 
             ("mtuSize", serde_json::Value::from(1)),
             (
                 "mtuType",
-                <ruckus_one::network::wireless_policies::SoftGreProfileMtuType as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_policies::TunnelServiceProfileMtuType as support::Sample>::sample_json(),
             ),
             ("name", serde_json::Value::from("sample")),
             ("primaryGatewayAddress", serde_json::Value::from("sample")),
@@ -16254,17 +15935,6 @@ for ruckus_one::network::wireless_policies::QueryResponseSoftGreProfileQueryData
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample
-for ruckus_one::network::wireless_policies::TunnelServiceProfileMtuType {
-    fn sample() -> Self {
-        Self::from("MANUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MANUAL")
     }
 }
 #[cfg(feature = "network-wireless-policies")]
@@ -17275,8 +16945,7 @@ for ruckus_one::network::access_control::ApplicationPolicyRuleAccessControl {
 }
 #[cfg(feature = "network-access-control")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample
-for ruckus_one::network::access_control::ApplicationPolicyRuleDownLinkMarkingType {
+impl support::Sample for ruckus_one::network::access_control::LinkMarkingType {
     fn sample() -> Self {
         Self::from("VOICE")
     }
@@ -17309,34 +16978,12 @@ for ruckus_one::network::access_control::ApplicationPolicyRulePortMapping {
 #[cfg(feature = "network-access-control")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
 impl support::Sample
-for ruckus_one::network::access_control::ApplicationPolicyRuleProtocol {
-    fn sample() -> Self {
-        Self::from("TCP")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("TCP")
-    }
-}
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample
 for ruckus_one::network::access_control::ApplicationPolicyRuleRuleType {
     fn sample() -> Self {
         Self::from("SIGNATURE")
     }
     fn sample_json() -> serde_json::Value {
         serde_json::Value::from("SIGNATURE")
-    }
-}
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample
-for ruckus_one::network::access_control::ApplicationPolicyRuleUpLinkMarkingType {
-    fn sample() -> Self {
-        Self::from("VOICE")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("VOICE")
     }
 }
 #[cfg(feature = "network-access-control")]
@@ -17355,7 +17002,7 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyR
                 .with_destination_ip("sample".to_owned())
                 .with_destination_port(1)
                 .with_down_link_marking_type(
-                    <ruckus_one::network::access_control::ApplicationPolicyRuleDownLinkMarkingType as support::Sample>::sample(),
+                    <ruckus_one::network::access_control::LinkMarkingType as support::Sample>::sample(),
                 )
                 .with_downlink(1)
                 .with_id("sample".to_owned())
@@ -17367,13 +17014,13 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyR
                     <ruckus_one::network::access_control::ApplicationPolicyRulePortMapping as support::Sample>::sample(),
                 )
                 .with_protocol(
-                    <ruckus_one::network::access_control::ApplicationPolicyRuleProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol as support::Sample>::sample(),
                 )
                 .with_rule_type(
                     <ruckus_one::network::access_control::ApplicationPolicyRuleRuleType as support::Sample>::sample(),
                 )
                 .with_up_link_marking_type(
-                    <ruckus_one::network::access_control::ApplicationPolicyRuleUpLinkMarkingType as support::Sample>::sample(),
+                    <ruckus_one::network::access_control::LinkMarkingType as support::Sample>::sample(),
                 )
                 .with_uplink(1);
             value
@@ -17399,7 +17046,7 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyR
             ("destinationPort", serde_json::Value::from(1)),
             (
                 "downLinkMarkingType",
-                <ruckus_one::network::access_control::ApplicationPolicyRuleDownLinkMarkingType as support::Sample>::sample_json(),
+                <ruckus_one::network::access_control::LinkMarkingType as support::Sample>::sample_json(),
             ),
             ("downlink", serde_json::Value::from(1)),
             ("id", serde_json::Value::from("sample")),
@@ -17416,7 +17063,7 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyR
             ("priority", serde_json::Value::from(1)),
             (
                 "protocol",
-                <ruckus_one::network::access_control::ApplicationPolicyRuleProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol as support::Sample>::sample_json(),
             ),
             (
                 "ruleType",
@@ -17424,7 +17071,7 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyR
             ),
             (
                 "upLinkMarkingType",
-                <ruckus_one::network::access_control::ApplicationPolicyRuleUpLinkMarkingType as support::Sample>::sample_json(),
+                <ruckus_one::network::access_control::LinkMarkingType as support::Sample>::sample_json(),
             ),
             ("uplink", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -17517,8 +17164,7 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyV
 }
 #[cfg(feature = "network-access-control")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample
-for ruckus_one::network::access_control::ApplicationPolicyQueryData {
+impl support::Sample for ruckus_one::network::access_control::PolicyQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -17563,8 +17209,8 @@ for ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        < ruckus_one::network::access_control::ApplicationPolicyQueryData
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::access_control::PolicyQueryData as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_error_message("sample".to_owned())
@@ -17596,8 +17242,8 @@ for ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::access_control::ApplicationPolicyQueryData
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::access_control::PolicyQueryData as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -17617,7 +17263,7 @@ for ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData
 }
 #[cfg(feature = "network-access-control")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::DevicePolicyDefaultAccess {
+impl support::Sample for ruckus_one::network::access_control::DevicePolicyRuleAction {
     fn sample() -> Self {
         Self::from("ALLOW")
     }
@@ -17633,16 +17279,6 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyOsVend
     }
     fn sample_json() -> serde_json::Value {
         serde_json::Value::from("Xbox")
-    }
-}
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::DevicePolicyRuleAction {
-    fn sample() -> Self {
-        Self::from("ALLOW")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ALLOW")
     }
 }
 #[cfg(feature = "network-access-control")]
@@ -17713,7 +17349,7 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicy {
         {
             let mut value = Self::new("sample".to_owned())
                 .with_default_access(
-                    <ruckus_one::network::access_control::DevicePolicyDefaultAccess as support::Sample>::sample(),
+                    <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample(),
                 )
                 .with_description("sample".to_owned())
                 .with_id("sample".to_owned())
@@ -17736,7 +17372,7 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicy {
         support::object([
             (
                 "defaultAccess",
-                <ruckus_one::network::access_control::DevicePolicyDefaultAccess as support::Sample>::sample_json(),
+                <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample_json(),
             ),
             ("description", serde_json::Value::from("sample")),
             ("id", serde_json::Value::from("sample")),
@@ -17756,23 +17392,12 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicy {
 }
 #[cfg(feature = "network-access-control")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample
-for ruckus_one::network::access_control::DevicePolicyV1DefaultAccess {
-    fn sample() -> Self {
-        Self::from("ALLOW")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ALLOW")
-    }
-}
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
 impl support::Sample for ruckus_one::network::access_control::DevicePolicyV1 {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned())
                 .with_default_access(
-                    <ruckus_one::network::access_control::DevicePolicyV1DefaultAccess as support::Sample>::sample(),
+                    <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample(),
                 )
                 .with_description("sample".to_owned())
                 .with_id("sample".to_owned())
@@ -17796,7 +17421,7 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyV1 {
         support::object([
             (
                 "defaultAccess",
-                <ruckus_one::network::access_control::DevicePolicyV1DefaultAccess as support::Sample>::sample_json(),
+                <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample_json(),
             ),
             ("description", serde_json::Value::from("sample")),
             ("id", serde_json::Value::from("sample")),
@@ -17817,40 +17442,6 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyV1 {
 }
 #[cfg(feature = "network-access-control")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::DevicePolicyQueryData {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_id("sample".to_owned())
-                .with_name("sample".to_owned())
-                .with_description("sample".to_owned())
-                .with_rules(1)
-                .with_wifi_network_ids(vec!["sample".to_owned()]);
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("id", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("description", serde_json::Value::from("sample")),
-            ("rules", serde_json::Value::from(1)),
-            (
-                "wifiNetworkIds",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
 impl support::Sample
 for ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData {
     fn sample() -> Self {
@@ -17862,7 +17453,7 @@ for ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData {
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        < ruckus_one::network::access_control::DevicePolicyQueryData as
+                        < ruckus_one::network::access_control::PolicyQueryData as
                         support::Sample > ::sample()
                     ],
                 )
@@ -17895,7 +17486,7 @@ for ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData {
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::access_control::DevicePolicyQueryData as
+                        < ruckus_one::network::access_control::PolicyQueryData as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -17916,22 +17507,12 @@ for ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData {
 }
 #[cfg(feature = "network-access-control")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::L2AclPolicyAccess {
-    fn sample() -> Self {
-        Self::from("ALLOW")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ALLOW")
-    }
-}
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
 impl support::Sample for ruckus_one::network::access_control::L2AclPolicy {
     fn sample() -> Self {
         {
             let mut value = Self::new(vec!["sample".to_owned()], "sample".to_owned())
                 .with_access(
-                    <ruckus_one::network::access_control::L2AclPolicyAccess as support::Sample>::sample(),
+                    <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample(),
                 )
                 .with_description("sample".to_owned())
                 .with_id("sample".to_owned());
@@ -17948,7 +17529,7 @@ impl support::Sample for ruckus_one::network::access_control::L2AclPolicy {
         support::object([
             (
                 "access",
-                <ruckus_one::network::access_control::L2AclPolicyAccess as support::Sample>::sample_json(),
+                <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample_json(),
             ),
             ("description", serde_json::Value::from("sample")),
             ("id", serde_json::Value::from("sample")),
@@ -18062,26 +17643,6 @@ for ruckus_one::network::access_control::QueryResponseL2AclPolicyQueryData {
 }
 #[cfg(feature = "network-access-control")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::L3AclPolicyDefaultAccess {
-    fn sample() -> Self {
-        Self::from("ALLOW")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ALLOW")
-    }
-}
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::L3RuleAccess {
-    fn sample() -> Self {
-        Self::from("ALLOW")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ALLOW")
-    }
-}
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
 impl support::Sample for ruckus_one::network::access_control::L3IpPort {
     fn sample() -> Self {
         {
@@ -18126,7 +17687,7 @@ impl support::Sample for ruckus_one::network::access_control::L3Rule {
         {
             let mut value = Self::new(1)
                 .with_access(
-                    <ruckus_one::network::access_control::L3RuleAccess as support::Sample>::sample(),
+                    <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample(),
                 )
                 .with_custom_protocol(1)
                 .with_description("sample".to_owned())
@@ -18153,7 +17714,7 @@ impl support::Sample for ruckus_one::network::access_control::L3Rule {
         support::object([
             (
                 "access",
-                <ruckus_one::network::access_control::L3RuleAccess as support::Sample>::sample_json(),
+                <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample_json(),
             ),
             ("customProtocol", serde_json::Value::from(1)),
             ("description", serde_json::Value::from("sample")),
@@ -18182,7 +17743,7 @@ impl support::Sample for ruckus_one::network::access_control::L3AclPolicy {
         {
             let mut value = Self::new("sample".to_owned())
                 .with_default_access(
-                    <ruckus_one::network::access_control::L3AclPolicyDefaultAccess as support::Sample>::sample(),
+                    <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample(),
                 )
                 .with_description("sample".to_owned())
                 .with_id("sample".to_owned())
@@ -18205,7 +17766,7 @@ impl support::Sample for ruckus_one::network::access_control::L3AclPolicy {
         support::object([
             (
                 "defaultAccess",
-                <ruckus_one::network::access_control::L3AclPolicyDefaultAccess as support::Sample>::sample_json(),
+                <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample_json(),
             ),
             ("description", serde_json::Value::from("sample")),
             ("id", serde_json::Value::from("sample")),
@@ -19460,24 +19021,12 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfileFacility 
 }
 #[cfg(feature = "network-wireless-service-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::SyslogServerProfileFlowLevel {
+impl support::Sample for ruckus_one::network::wireless_service_profiles::FlowLevel {
     fn sample() -> Self {
         Self::from("GENERAL_LOGS")
     }
     fn sample_json() -> serde_json::Value {
         serde_json::Value::from("GENERAL_LOGS")
-    }
-}
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::SyslogServerProtocol {
-    fn sample() -> Self {
-        Self::from("TCP")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("TCP")
     }
 }
 #[cfg(feature = "network-wireless-service-profiles")]
@@ -19488,7 +19037,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::SyslogS
             let mut value = Self::new("sample".to_owned())
                 .with_port(1)
                 .with_protocol(
-                    <ruckus_one::network::wireless_service_profiles::SyslogServerProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -19504,7 +19053,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::SyslogS
             ("port", serde_json::Value::from(1)),
             (
                 "protocol",
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol as support::Sample>::sample_json(),
             ),
             ("server", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -19536,7 +19085,7 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfile {
                     <ruckus_one::network::wireless_service_profiles::SyslogServerProfileFacility as support::Sample>::sample(),
                 )
                 .with_flow_level(
-                    <ruckus_one::network::wireless_service_profiles::SyslogServerProfileFlowLevel as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_service_profiles::FlowLevel as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_priority(
@@ -19562,7 +19111,7 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfile {
             ),
             (
                 "flowLevel",
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfileFlowLevel as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::FlowLevel as support::Sample>::sample_json(),
             ),
             ("id", serde_json::Value::from("sample")),
             ("name", serde_json::Value::from("sample")),
@@ -19580,39 +19129,6 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfile {
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1Facility {
-    fn sample() -> Self {
-        Self::from("KEEP_ORIGINAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("KEEP_ORIGINAL")
-    }
-}
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1FlowLevel {
-    fn sample() -> Self {
-        Self::from("GENERAL_LOGS")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("GENERAL_LOGS")
-    }
-}
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1Priority {
-    fn sample() -> Self {
-        Self::from("EMERGENCY")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("EMERGENCY")
     }
 }
 #[cfg(feature = "network-wireless-service-profiles")]
@@ -19651,14 +19167,14 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1 {
                     <ruckus_one::network::wireless_service_profiles::SyslogServer as support::Sample>::sample(),
                 )
                 .with_facility(
-                    <ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1Facility as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_service_profiles::SyslogServerProfileFacility as support::Sample>::sample(),
                 )
                 .with_flow_level(
-                    <ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1FlowLevel as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_service_profiles::FlowLevel as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_priority(
-                    <ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1Priority as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_service_profiles::SyslogServerProfilePriority as support::Sample>::sample(),
                 )
                 .with_secondary(
                     <ruckus_one::network::wireless_service_profiles::SyslogServer as support::Sample>::sample(),
@@ -19682,11 +19198,11 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1 {
         support::object([
             (
                 "facility",
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1Facility as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::SyslogServerProfileFacility as support::Sample>::sample_json(),
             ),
             (
                 "flowLevel",
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1FlowLevel as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::FlowLevel as support::Sample>::sample_json(),
             ),
             ("id", serde_json::Value::from("sample")),
             ("name", serde_json::Value::from("sample")),
@@ -19696,7 +19212,7 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1 {
             ),
             (
                 "priority",
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1Priority as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::SyslogServerProfilePriority as support::Sample>::sample_json(),
             ),
             (
                 "secondary",
@@ -19936,16 +19452,6 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusS
 }
 #[cfg(feature = "network-wireless-service-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV1Type {
-    fn sample() -> Self {
-        Self::from("AUTHENTICATION")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("AUTHENTICATION")
-    }
-}
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
 impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV1 {
     fn sample() -> Self {
         {
@@ -19958,7 +19464,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV
                     <ruckus_one::network::wireless_service_profiles::RadiusServerV1 as support::Sample>::sample(),
                 )
                 .with_type(
-                    <ruckus_one::network::wireless_service_profiles::RadiusV1Type as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_service_profiles::RadiusServerProfileType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -19983,7 +19489,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV
             ),
             (
                 "type",
-                <ruckus_one::network::wireless_service_profiles::RadiusV1Type as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::RadiusServerProfileType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -20095,8 +19601,7 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseRadiusServerPro
 }
 #[cfg(feature = "network-wireless-service-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDhcpMode {
+impl support::Sample for ruckus_one::network::wireless_service_profiles::DhcpMode {
     fn sample() -> Self {
         Self::from("EnableOnEachAPs")
     }
@@ -20163,7 +19668,7 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile {
                     "sample".to_owned(),
                 )
                 .with_dhcp_mode(
-                    <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDhcpMode as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_service_profiles::DhcpMode as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned());
             value
@@ -20179,7 +19684,7 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile {
         support::object([
             (
                 "dhcpMode",
-                <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDhcpMode as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::DhcpMode as support::Sample>::sample_json(),
             ),
             (
                 "dhcpPools",
@@ -20194,17 +19699,6 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile {
             ("serviceName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeepDhcpMode {
-    fn sample() -> Self {
-        Self::from("EnableOnEachAPs")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("EnableOnEachAPs")
     }
 }
 #[cfg(feature = "network-wireless-service-profiles")]
@@ -20296,7 +19790,7 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeep
                     "sample".to_owned(),
                 )
                 .with_dhcp_mode(
-                    <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeepDhcpMode as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_service_profiles::DhcpMode as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_usage(
@@ -20320,7 +19814,7 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeep
         support::object([
             (
                 "dhcpMode",
-                <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeepDhcpMode as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::DhcpMode as support::Sample>::sample_json(),
             ),
             (
                 "dhcpPools",
@@ -20521,8 +20015,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::Epdg {
 }
 #[cfg(feature = "network-wireless-service-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileQosPriority {
+impl support::Sample for ruckus_one::network::wireless_service_profiles::QosPriority {
     fn sample() -> Self {
         Self::from("WIFICALLING_PRI_VOICE")
     }
@@ -20546,7 +20039,7 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile {
                 .with_description("sample".to_owned())
                 .with_id("sample".to_owned())
                 .with_qos_priority(
-                    <ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileQosPriority as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_service_profiles::QosPriority as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -20572,22 +20065,11 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile {
             ("id", serde_json::Value::from("sample")),
             (
                 "qosPriority",
-                <ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileQosPriority as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::QosPriority as support::Sample>::sample_json(),
             ),
             ("serviceName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileV1QosPriority {
-    fn sample() -> Self {
-        Self::from("WIFICALLING_PRI_VOICE")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("WIFICALLING_PRI_VOICE")
     }
 }
 #[cfg(feature = "network-wireless-service-profiles")]
@@ -20607,7 +20089,7 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileV1 
                 .with_id("sample".to_owned())
                 .with_network_ids(vec!["sample".to_owned()])
                 .with_qos_priority(
-                    <ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileV1QosPriority as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_service_profiles::QosPriority as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -20637,7 +20119,7 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileV1 
             ),
             (
                 "qosPriority",
-                <ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileV1QosPriority as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_service_profiles::QosPriority as support::Sample>::sample_json(),
             ),
             ("serviceName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -21150,27 +20632,6 @@ impl support::Sample for ruckus_one::network::wireless_venues::EdgeConnectionSta
 }
 #[cfg(feature = "network-wireless-venues")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::ExtraEdgeConnectionType {
-    fn sample() -> Self {
-        Self::from("Wired")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("Wired")
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample
-for ruckus_one::network::wireless_venues::ExtraEdgeConnectionStatus {
-    fn sample() -> Self {
-        Self::from("Good")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("Good")
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
 impl support::Sample for ruckus_one::network::wireless_venues::ExtraEdge {
     fn sample() -> Self {
         {
@@ -21182,10 +20643,10 @@ impl support::Sample for ruckus_one::network::wireless_venues::ExtraEdge {
                 .with_connected_port("sample".to_owned())
                 .with_corresponding_port("sample".to_owned())
                 .with_connection_type(
-                    <ruckus_one::network::wireless_venues::ExtraEdgeConnectionType as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_venues::EdgeConnectionType as support::Sample>::sample(),
                 )
                 .with_connection_status(
-                    <ruckus_one::network::wireless_venues::ExtraEdgeConnectionStatus as support::Sample>::sample(),
+                    <ruckus_one::network::wireless_venues::EdgeConnectionStatus as support::Sample>::sample(),
                 )
                 .with_connected_port_untagged_vlan("sample".to_owned())
                 .with_corresponding_port_untagged_vlan("sample".to_owned())
@@ -21210,11 +20671,11 @@ impl support::Sample for ruckus_one::network::wireless_venues::ExtraEdge {
             ("correspondingPort", serde_json::Value::from("sample")),
             (
                 "connectionType",
-                <ruckus_one::network::wireless_venues::ExtraEdgeConnectionType as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_venues::EdgeConnectionType as support::Sample>::sample_json(),
             ),
             (
                 "connectionStatus",
-                <ruckus_one::network::wireless_venues::ExtraEdgeConnectionStatus as support::Sample>::sample_json(),
+                <ruckus_one::network::wireless_venues::EdgeConnectionStatus as support::Sample>::sample_json(),
             ),
             ("connectedPortUntaggedVlan", serde_json::Value::from("sample")),
             ("correspondingPortUntaggedVlan", serde_json::Value::from("sample")),
@@ -22648,11 +22109,12 @@ impl support::Sample for ruckus_one::network::common::QueryResponse {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::ProfileAclViewAclType {
+impl support::Sample for ruckus_one::network::common::AclType {
     fn sample() -> Self {
         Self::from("standard")
     }
@@ -22664,6 +22126,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclViewAclType {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -22680,6 +22143,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclRuleViewAction {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -22696,11 +22160,12 @@ impl support::Sample for ruckus_one::network::common::ProfileAclRuleViewProtocol
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::ProfileAclRuleView {
+impl support::Sample for ruckus_one::network::common::ProfileSwitchAclRuleView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -22766,11 +22231,11 @@ impl support::Sample for ruckus_one::network::common::ProfileAclView {
                 .with_id("sample".to_owned())
                 .with_name("sample".to_owned())
                 .with_acl_type(
-                    <ruckus_one::network::common::ProfileAclViewAclType as support::Sample>::sample(),
+                    <ruckus_one::network::common::AclType as support::Sample>::sample(),
                 )
                 .with_acl_rules(
                     vec![
-                        < ruckus_one::network::common::ProfileAclRuleView as
+                        < ruckus_one::network::common::ProfileSwitchAclRuleView as
                         support::Sample > ::sample()
                     ],
                 );
@@ -22789,13 +22254,13 @@ impl support::Sample for ruckus_one::network::common::ProfileAclView {
             ("name", serde_json::Value::from("sample")),
             (
                 "aclType",
-                <ruckus_one::network::common::ProfileAclViewAclType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AclType as support::Sample>::sample_json(),
             ),
             (
                 "aclRules",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::common::ProfileAclRuleView as
+                        < ruckus_one::network::common::ProfileSwitchAclRuleView as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -22812,7 +22277,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclView {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::ProfileProfileType {
+impl support::Sample for ruckus_one::network::common::ProfileType {
     fn sample() -> Self {
         Self::from("Regular")
     }
@@ -22824,11 +22289,13 @@ impl support::Sample for ruckus_one::network::common::ProfileProfileType {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches",
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::ProfileVlanViewIgmpSnooping {
+impl support::Sample for ruckus_one::network::common::IgmpSnooping {
     fn sample() -> Self {
         Self::from("active")
     }
@@ -22840,12 +22307,12 @@ impl support::Sample for ruckus_one::network::common::ProfileVlanViewIgmpSnoopin
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample
-for ruckus_one::network::common::ProfileVlanViewSpanningTreeProtocol {
+impl support::Sample for ruckus_one::network::common::SpanningTreeProtocol {
     fn sample() -> Self {
         Self::from("rstp")
     }
@@ -22857,6 +22324,7 @@ for ruckus_one::network::common::ProfileVlanViewSpanningTreeProtocol {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-template-switch-profiles"
     )
@@ -22976,11 +22444,11 @@ impl support::Sample for ruckus_one::network::common::ProfileVlanView {
                 .with_ipv4_dhcp_snooping(true)
                 .with_arp_inspection(true)
                 .with_igmp_snooping(
-                    <ruckus_one::network::common::ProfileVlanViewIgmpSnooping as support::Sample>::sample(),
+                    <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample(),
                 )
                 .with_multicast_version(1)
                 .with_spanning_tree_protocol(
-                    <ruckus_one::network::common::ProfileVlanViewSpanningTreeProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::SpanningTreeProtocol as support::Sample>::sample(),
                 )
                 .with_spanning_tree_priority(1)
                 .with_switch_family_models(
@@ -23007,12 +22475,12 @@ impl support::Sample for ruckus_one::network::common::ProfileVlanView {
             ("arpInspection", serde_json::Value::from(true)),
             (
                 "igmpSnooping",
-                <ruckus_one::network::common::ProfileVlanViewIgmpSnooping as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample_json(),
             ),
             ("multicastVersion", serde_json::Value::from(1)),
             (
                 "spanningTreeProtocol",
-                <ruckus_one::network::common::ProfileVlanViewSpanningTreeProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SpanningTreeProtocol as support::Sample>::sample_json(),
             ),
             ("spanningTreePriority", serde_json::Value::from(1)),
             (
@@ -23026,22 +22494,6 @@ impl support::Sample for ruckus_one::network::common::ProfileVlanView {
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::VoiceVlanConfigViewModel {
-    fn sample() -> Self {
-        Self::from("ICX7150-24")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX7150-24")
     }
 }
 #[cfg(feature = "network-common")]
@@ -23092,7 +22544,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigView {
             let mut value = Self::new()
                 .with_id("sample".to_owned())
                 .with_model(
-                    <ruckus_one::network::common::VoiceVlanConfigViewModel as support::Sample>::sample(),
+                    <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample(),
                 )
                 .with_voice_vlans(
                     vec![
@@ -23114,7 +22566,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigView {
             ("id", serde_json::Value::from("sample")),
             (
                 "model",
-                <ruckus_one::network::common::VoiceVlanConfigViewModel as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample_json(),
             ),
             (
                 "voiceVlans",
@@ -23137,28 +22589,12 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigView {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::TrustedPortViewTrustedPortType {
+impl support::Sample for ruckus_one::network::common::TrustedPortType {
     fn sample() -> Self {
         Self::from("all")
     }
     fn sample_json() -> serde_json::Value {
         serde_json::Value::from("all")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::TrustedPortViewModel {
-    fn sample() -> Self {
-        Self::from("ICX7150-24")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX7150-24")
     }
 }
 #[cfg(feature = "network-common")]
@@ -23175,10 +22611,10 @@ impl support::Sample for ruckus_one::network::common::TrustedPortView {
             let mut value = Self::new()
                 .with_id("sample".to_owned())
                 .with_trusted_port_type(
-                    <ruckus_one::network::common::TrustedPortViewTrustedPortType as support::Sample>::sample(),
+                    <ruckus_one::network::common::TrustedPortType as support::Sample>::sample(),
                 )
                 .with_model(
-                    <ruckus_one::network::common::TrustedPortViewModel as support::Sample>::sample(),
+                    <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample(),
                 )
                 .with_vlan_demand(true)
                 .with_trust_ports(vec!["sample".to_owned()])
@@ -23202,11 +22638,11 @@ impl support::Sample for ruckus_one::network::common::TrustedPortView {
             ("id", serde_json::Value::from("sample")),
             (
                 "trustedPortType",
-                <ruckus_one::network::common::TrustedPortViewTrustedPortType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TrustedPortType as support::Sample>::sample_json(),
             ),
             (
                 "model",
-                <ruckus_one::network::common::TrustedPortViewModel as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample_json(),
             ),
             ("vlanDemand", serde_json::Value::from(true)),
             (
@@ -23364,7 +22800,7 @@ impl support::Sample for ruckus_one::network::common::Profile {
                     ],
                 )
                 .with_profile_type(
-                    <ruckus_one::network::common::ProfileProfileType as support::Sample>::sample(),
+                    <ruckus_one::network::common::ProfileType as support::Sample>::sample(),
                 )
                 .with_vlans(
                     vec![
@@ -23413,7 +22849,7 @@ impl support::Sample for ruckus_one::network::common::Profile {
             ),
             (
                 "profileType",
-                <ruckus_one::network::common::ProfileProfileType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ProfileType as support::Sample>::sample_json(),
             ),
             (
                 "vlans",
@@ -23459,54 +22895,6 @@ impl support::Sample for ruckus_one::network::common::Profile {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::AclBoAclType {
-    fn sample() -> Self {
-        Self::from("standard")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("standard")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::AclRuleBoAction {
-    fn sample() -> Self {
-        Self::from("permit")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("permit")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::AclRuleBoProtocol {
-    fn sample() -> Self {
-        Self::from("ip")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ip")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 impl support::Sample for ruckus_one::network::common::AclRuleBo {
     fn sample() -> Self {
         {
@@ -23514,10 +22902,10 @@ impl support::Sample for ruckus_one::network::common::AclRuleBo {
                 .with_id("sample".to_owned())
                 .with_sequence(1)
                 .with_action(
-                    <ruckus_one::network::common::AclRuleBoAction as support::Sample>::sample(),
+                    <ruckus_one::network::common::ProfileAclRuleViewAction as support::Sample>::sample(),
                 )
                 .with_protocol(
-                    <ruckus_one::network::common::AclRuleBoProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::ProfileAclRuleViewProtocol as support::Sample>::sample(),
                 )
                 .with_source("sample".to_owned())
                 .with_source_port("sample".to_owned())
@@ -23542,11 +22930,11 @@ impl support::Sample for ruckus_one::network::common::AclRuleBo {
             ("sequence", serde_json::Value::from(1)),
             (
                 "action",
-                <ruckus_one::network::common::AclRuleBoAction as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ProfileAclRuleViewAction as support::Sample>::sample_json(),
             ),
             (
                 "protocol",
-                <ruckus_one::network::common::AclRuleBoProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ProfileAclRuleViewProtocol as support::Sample>::sample_json(),
             ),
             ("source", serde_json::Value::from("sample")),
             ("sourcePort", serde_json::Value::from("sample")),
@@ -23576,7 +22964,7 @@ impl support::Sample for ruckus_one::network::common::AclBo {
                 .with_switch_id("sample".to_owned())
                 .with_name("sample".to_owned())
                 .with_acl_type(
-                    <ruckus_one::network::common::AclBoAclType as support::Sample>::sample(),
+                    <ruckus_one::network::common::AclType as support::Sample>::sample(),
                 )
                 .with_acl_rules(
                     vec![
@@ -23601,7 +22989,7 @@ impl support::Sample for ruckus_one::network::common::AclBo {
             ("name", serde_json::Value::from("sample")),
             (
                 "aclType",
-                <ruckus_one::network::common::AclBoAclType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AclType as support::Sample>::sample_json(),
             ),
             (
                 "aclRules",
@@ -23625,76 +23013,12 @@ impl support::Sample for ruckus_one::network::common::AclBo {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::ProfileBoProfileType {
-    fn sample() -> Self {
-        Self::from("Regular")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("Regular")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::VlanBoRootBridgeFamilyId {
+impl support::Sample for ruckus_one::network::common::RootBridgeFamilyId {
     fn sample() -> Self {
         Self::from("__NULL")
     }
     fn sample_json() -> serde_json::Value {
         serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::VlanBoIgmpSnooping {
-    fn sample() -> Self {
-        Self::from("active")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("active")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::VlanBoSpanningTreeProtocol {
-    fn sample() -> Self {
-        Self::from("rstp")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("rstp")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::SwitchFamilyModelBoModel {
-    fn sample() -> Self {
-        Self::from("ICX7150-24")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX7150-24")
     }
 }
 #[cfg(feature = "network-common")]
@@ -23747,7 +23071,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelBo {
                 .with_id("sample".to_owned())
                 .with_switch_id("sample".to_owned())
                 .with_model(
-                    <ruckus_one::network::common::SwitchFamilyModelBoModel as support::Sample>::sample(),
+                    <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample(),
                 )
                 .with_tagged_ports("sample".to_owned())
                 .with_untagged_ports("sample".to_owned())
@@ -23773,7 +23097,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelBo {
             ("switchId", serde_json::Value::from("sample")),
             (
                 "model",
-                <ruckus_one::network::common::SwitchFamilyModelBoModel as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample_json(),
             ),
             ("taggedPorts", serde_json::Value::from("sample")),
             ("untaggedPorts", serde_json::Value::from("sample")),
@@ -23799,29 +23123,13 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelBo {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::SwitchVlanPortModelBoSwitchModel {
-    fn sample() -> Self {
-        Self::from("ICX7150-24")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX7150-24")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 impl support::Sample for ruckus_one::network::common::SwitchVlanPortModelBo {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_id("sample".to_owned())
                 .with_switch_model(
-                    <ruckus_one::network::common::SwitchVlanPortModelBoSwitchModel as support::Sample>::sample(),
+                    <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample(),
                 )
                 .with_tagged_ports("sample".to_owned())
                 .with_untagged_ports("sample".to_owned())
@@ -23843,7 +23151,7 @@ impl support::Sample for ruckus_one::network::common::SwitchVlanPortModelBo {
             ("id", serde_json::Value::from("sample")),
             (
                 "switchModel",
-                <ruckus_one::network::common::SwitchVlanPortModelBoSwitchModel as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample_json(),
             ),
             ("taggedPorts", serde_json::Value::from("sample")),
             ("untaggedPorts", serde_json::Value::from("sample")),
@@ -23879,7 +23187,7 @@ impl support::Sample for ruckus_one::network::common::VlanBo {
                 .with_id("sample".to_owned())
                 .with_vlan_name("sample".to_owned())
                 .with_root_bridge_family_id(
-                    <ruckus_one::network::common::VlanBoRootBridgeFamilyId as support::Sample>::sample(),
+                    <ruckus_one::network::common::RootBridgeFamilyId as support::Sample>::sample(),
                 )
                 .with_ipv4_dhcp_snooping(true)
                 .with_ipv4_dhcp_snooping_trust_port("sample".to_owned())
@@ -23890,11 +23198,11 @@ impl support::Sample for ruckus_one::network::common::VlanBo {
                 .with_arp_trust_ports_list(vec!["sample".to_owned()])
                 .with_dhcp_trust_ports_list(vec!["sample".to_owned()])
                 .with_igmp_snooping(
-                    <ruckus_one::network::common::VlanBoIgmpSnooping as support::Sample>::sample(),
+                    <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample(),
                 )
                 .with_multicast_version(1)
                 .with_spanning_tree_protocol(
-                    <ruckus_one::network::common::VlanBoSpanningTreeProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::SpanningTreeProtocol as support::Sample>::sample(),
                 )
                 .with_spanning_tree_priority(1)
                 .with_switch_family_models(
@@ -23938,7 +23246,7 @@ impl support::Sample for ruckus_one::network::common::VlanBo {
             ("vlanName", serde_json::Value::from("sample")),
             (
                 "rootBridgeFamilyId",
-                <ruckus_one::network::common::VlanBoRootBridgeFamilyId as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RootBridgeFamilyId as support::Sample>::sample_json(),
             ),
             ("ipv4DhcpSnooping", serde_json::Value::from(true)),
             ("ipv4DhcpSnoopingTrustPort", serde_json::Value::from("sample")),
@@ -23962,12 +23270,12 @@ impl support::Sample for ruckus_one::network::common::VlanBo {
             ),
             (
                 "igmpSnooping",
-                <ruckus_one::network::common::VlanBoIgmpSnooping as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample_json(),
             ),
             ("multicastVersion", serde_json::Value::from(1)),
             (
                 "spanningTreeProtocol",
-                <ruckus_one::network::common::VlanBoSpanningTreeProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SpanningTreeProtocol as support::Sample>::sample_json(),
             ),
             ("spanningTreePriority", serde_json::Value::from(1)),
             (
@@ -24021,22 +23329,6 @@ impl support::Sample for ruckus_one::network::common::VlanBo {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::VoiceVlanConfigBoModel {
-    fn sample() -> Self {
-        Self::from("ICX7150-24")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX7150-24")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 impl support::Sample for ruckus_one::network::common::VoiceVlanBo {
     fn sample() -> Self {
         {
@@ -24076,7 +23368,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigBo {
         {
             let mut value = Self::new()
                 .with_model(
-                    <ruckus_one::network::common::VoiceVlanConfigBoModel as support::Sample>::sample(),
+                    <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample(),
                 )
                 .with_voice_vlans(
                     vec![
@@ -24097,7 +23389,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigBo {
         support::object([
             (
                 "model",
-                <ruckus_one::network::common::VoiceVlanConfigBoModel as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample_json(),
             ),
             (
                 "voiceVlans",
@@ -24120,38 +23412,6 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigBo {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::TrustedPortBoTrustedPortType {
-    fn sample() -> Self {
-        Self::from("all")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("all")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::TrustedPortBoModel {
-    fn sample() -> Self {
-        Self::from("ICX7150-24")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX7150-24")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 impl support::Sample for ruckus_one::network::common::TrustedPortBo {
     fn sample() -> Self {
         {
@@ -24159,10 +23419,10 @@ impl support::Sample for ruckus_one::network::common::TrustedPortBo {
                 .with_id("sample".to_owned())
                 .with_tenant_id("sample".to_owned())
                 .with_trusted_port_type(
-                    <ruckus_one::network::common::TrustedPortBoTrustedPortType as support::Sample>::sample(),
+                    <ruckus_one::network::common::TrustedPortType as support::Sample>::sample(),
                 )
                 .with_model(
-                    <ruckus_one::network::common::TrustedPortBoModel as support::Sample>::sample(),
+                    <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample(),
                 )
                 .with_vlan_demand(true)
                 .with_trust_ports(vec!["sample".to_owned()])
@@ -24187,11 +23447,11 @@ impl support::Sample for ruckus_one::network::common::TrustedPortBo {
             ("tenantId", serde_json::Value::from("sample")),
             (
                 "trustedPortType",
-                <ruckus_one::network::common::TrustedPortBoTrustedPortType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TrustedPortType as support::Sample>::sample_json(),
             ),
             (
                 "model",
-                <ruckus_one::network::common::TrustedPortBoModel as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample_json(),
             ),
             ("vlanDemand", serde_json::Value::from(true)),
             (
@@ -24219,22 +23479,6 @@ impl support::Sample for ruckus_one::network::common::TrustedPortBo {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableBoType {
-    fn sample() -> Self {
-        Self::from("ADDRESS")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ADDRESS")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableBo {
     fn sample() -> Self {
         {
@@ -24242,7 +23486,7 @@ impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableBo {
                 .with_name("sample".to_owned())
                 .with_value("sample".to_owned())
                 .with_type(
-                    <ruckus_one::network::common::AcxCliTemplateVariableBoType as support::Sample>::sample(),
+                    <ruckus_one::network::common::AcxCliTemplateVariableViewType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -24259,7 +23503,7 @@ impl support::Sample for ruckus_one::network::common::AcxCliTemplateVariableBo {
             ("value", serde_json::Value::from("sample")),
             (
                 "type",
-                <ruckus_one::network::common::AcxCliTemplateVariableBoType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AcxCliTemplateVariableViewType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -24330,23 +23574,6 @@ impl support::Sample for ruckus_one::network::common::AcxVenueCliTemplateBo {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample
-for ruckus_one::network::common::PortProfileAndProfileMappingBoModels {
-    fn sample() -> Self {
-        Self::from("ICX7150-24")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX7150-24")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 impl support::Sample for ruckus_one::network::common::PortProfileAndProfileMappingBo {
     fn sample() -> Self {
         {
@@ -24354,9 +23581,8 @@ impl support::Sample for ruckus_one::network::common::PortProfileAndProfileMappi
                 .with_id("sample".to_owned())
                 .with_models(
                     vec![
-                        <
-                        ruckus_one::network::common::PortProfileAndProfileMappingBoModels
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::SwitchFamilyModelViewModel as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_port_profile_id("sample".to_owned());
@@ -24376,9 +23602,8 @@ impl support::Sample for ruckus_one::network::common::PortProfileAndProfileMappi
                 "models",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::common::PortProfileAndProfileMappingBoModels
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::SwitchFamilyModelViewModel as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -24410,7 +23635,7 @@ impl support::Sample for ruckus_one::network::common::ProfileBo {
                     ],
                 )
                 .with_profile_type(
-                    <ruckus_one::network::common::ProfileBoProfileType as support::Sample>::sample(),
+                    <ruckus_one::network::common::ProfileType as support::Sample>::sample(),
                 )
                 .with_vlans(
                     vec![
@@ -24472,7 +23697,7 @@ impl support::Sample for ruckus_one::network::common::ProfileBo {
             ),
             (
                 "profileType",
-                <ruckus_one::network::common::ProfileBoProfileType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ProfileType as support::Sample>::sample_json(),
             ),
             (
                 "vlans",
@@ -24530,22 +23755,6 @@ impl support::Sample for ruckus_one::network::common::ProfileBo {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::ProfileViewProfileType {
-    fn sample() -> Self {
-        Self::from("Regular")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("Regular")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 impl support::Sample for ruckus_one::network::common::ProfileView {
     fn sample() -> Self {
         {
@@ -24560,7 +23769,7 @@ impl support::Sample for ruckus_one::network::common::ProfileView {
                     ],
                 )
                 .with_profile_type(
-                    <ruckus_one::network::common::ProfileViewProfileType as support::Sample>::sample(),
+                    <ruckus_one::network::common::ProfileType as support::Sample>::sample(),
                 )
                 .with_vlans(
                     vec![
@@ -24613,7 +23822,7 @@ impl support::Sample for ruckus_one::network::common::ProfileView {
             ),
             (
                 "profileType",
-                <ruckus_one::network::common::ProfileViewProfileType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ProfileType as support::Sample>::sample_json(),
             ),
             (
                 "vlans",
@@ -24666,54 +23875,6 @@ impl support::Sample for ruckus_one::network::common::ProfileView {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::AclViewAclType {
-    fn sample() -> Self {
-        Self::from("standard")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("standard")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::AclRuleViewAction {
-    fn sample() -> Self {
-        Self::from("permit")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("permit")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::AclRuleViewProtocol {
-    fn sample() -> Self {
-        Self::from("ip")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ip")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 impl support::Sample for ruckus_one::network::common::AclRuleView {
     fn sample() -> Self {
         {
@@ -24721,12 +23882,12 @@ impl support::Sample for ruckus_one::network::common::AclRuleView {
                 .with_id("sample".to_owned())
                 .with_sequence(1)
                 .with_action(
-                    <ruckus_one::network::common::AclRuleViewAction as support::Sample>::sample(),
+                    <ruckus_one::network::common::ProfileAclRuleViewAction as support::Sample>::sample(),
                 )
                 .with_destination("sample".to_owned())
                 .with_destination_port(1)
                 .with_protocol(
-                    <ruckus_one::network::common::AclRuleViewProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::ProfileAclRuleViewProtocol as support::Sample>::sample(),
                 )
                 .with_source("sample".to_owned())
                 .with_source_port(1)
@@ -24748,13 +23909,13 @@ impl support::Sample for ruckus_one::network::common::AclRuleView {
             ("sequence", serde_json::Value::from(1)),
             (
                 "action",
-                <ruckus_one::network::common::AclRuleViewAction as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ProfileAclRuleViewAction as support::Sample>::sample_json(),
             ),
             ("destination", serde_json::Value::from("sample")),
             ("destinationPort", serde_json::Value::from(1)),
             (
                 "protocol",
-                <ruckus_one::network::common::AclRuleViewProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ProfileAclRuleViewProtocol as support::Sample>::sample_json(),
             ),
             ("source", serde_json::Value::from("sample")),
             ("sourcePort", serde_json::Value::from(1)),
@@ -24780,7 +23941,7 @@ impl support::Sample for ruckus_one::network::common::AclView {
                 .with_id("sample".to_owned())
                 .with_name("sample".to_owned())
                 .with_acl_type(
-                    <ruckus_one::network::common::AclViewAclType as support::Sample>::sample(),
+                    <ruckus_one::network::common::AclType as support::Sample>::sample(),
                 )
                 .with_acl_rules(
                     vec![
@@ -24804,7 +23965,7 @@ impl support::Sample for ruckus_one::network::common::AclView {
             ("name", serde_json::Value::from("sample")),
             (
                 "aclType",
-                <ruckus_one::network::common::AclViewAclType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AclType as support::Sample>::sample_json(),
             ),
             (
                 "aclRules",
@@ -24818,70 +23979,6 @@ impl support::Sample for ruckus_one::network::common::AclView {
             ("aclViewList", serde_json::Value::Array(Vec::new())),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::VlanRootBridgeFamilyId {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::VlanIgmpSnooping {
-    fn sample() -> Self {
-        Self::from("active")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("active")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::VlanSpanningTreeProtocol {
-    fn sample() -> Self {
-        Self::from("rstp")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("rstp")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::SwitchFamilyModelViewV1Model {
-    fn sample() -> Self {
-        Self::from("ICX7150-24")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX7150-24")
     }
 }
 #[cfg(feature = "network-common")]
@@ -24931,7 +24028,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelViewV1 {
             let mut value = Self::new()
                 .with_id("sample".to_owned())
                 .with_model(
-                    <ruckus_one::network::common::SwitchFamilyModelViewV1Model as support::Sample>::sample(),
+                    <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample(),
                 )
                 .with_tagged_ports("sample".to_owned())
                 .with_untagged_ports("sample".to_owned())
@@ -24956,7 +24053,7 @@ impl support::Sample for ruckus_one::network::common::SwitchFamilyModelViewV1 {
             ("id", serde_json::Value::from("sample")),
             (
                 "model",
-                <ruckus_one::network::common::SwitchFamilyModelViewV1Model as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample_json(),
             ),
             ("taggedPorts", serde_json::Value::from("sample")),
             ("untaggedPorts", serde_json::Value::from("sample")),
@@ -24990,18 +24087,18 @@ impl support::Sample for ruckus_one::network::common::Vlan {
                 .with_vlan_id(1)
                 .with_vlan_name("sample".to_owned())
                 .with_root_bridge_family_id(
-                    <ruckus_one::network::common::VlanRootBridgeFamilyId as support::Sample>::sample(),
+                    <ruckus_one::network::common::RootBridgeFamilyId as support::Sample>::sample(),
                 )
                 .with_ipv4_dhcp_snooping(true)
                 .with_ipv4_dhcp_snooping_trust_port("sample".to_owned())
                 .with_arp_inspection(true)
                 .with_arp_inspection_trust_port("sample".to_owned())
                 .with_igmp_snooping(
-                    <ruckus_one::network::common::VlanIgmpSnooping as support::Sample>::sample(),
+                    <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample(),
                 )
                 .with_multicast_version(1)
                 .with_spanning_tree_protocol(
-                    <ruckus_one::network::common::VlanSpanningTreeProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::SpanningTreeProtocol as support::Sample>::sample(),
                 )
                 .with_spanning_tree_priority(1)
                 .with_switch_family_models(
@@ -25026,7 +24123,7 @@ impl support::Sample for ruckus_one::network::common::Vlan {
             ("vlanName", serde_json::Value::from("sample")),
             (
                 "rootBridgeFamilyId",
-                <ruckus_one::network::common::VlanRootBridgeFamilyId as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RootBridgeFamilyId as support::Sample>::sample_json(),
             ),
             ("ipv4DhcpSnooping", serde_json::Value::from(true)),
             ("ipv4DhcpSnoopingTrustPort", serde_json::Value::from("sample")),
@@ -25034,12 +24131,12 @@ impl support::Sample for ruckus_one::network::common::Vlan {
             ("arpInspectionTrustPort", serde_json::Value::from("sample")),
             (
                 "igmpSnooping",
-                <ruckus_one::network::common::VlanIgmpSnooping as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample_json(),
             ),
             ("multicastVersion", serde_json::Value::from(1)),
             (
                 "spanningTreeProtocol",
-                <ruckus_one::network::common::VlanSpanningTreeProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SpanningTreeProtocol as support::Sample>::sample_json(),
             ),
             ("spanningTreePriority", serde_json::Value::from(1)),
             (
@@ -25053,22 +24150,6 @@ impl support::Sample for ruckus_one::network::common::Vlan {
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::VoiceVlanConfigViewV1Model {
-    fn sample() -> Self {
-        Self::from("ICX7150-24")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX7150-24")
     }
 }
 #[cfg(feature = "network-common")]
@@ -25121,7 +24202,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigViewV1 {
             let mut value = Self::new()
                 .with_id("sample".to_owned())
                 .with_model(
-                    <ruckus_one::network::common::VoiceVlanConfigViewV1Model as support::Sample>::sample(),
+                    <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample(),
                 )
                 .with_voice_vlans(
                     vec![
@@ -25143,7 +24224,7 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigViewV1 {
             ("id", serde_json::Value::from("sample")),
             (
                 "model",
-                <ruckus_one::network::common::VoiceVlanConfigViewV1Model as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample_json(),
             ),
             (
                 "voiceVlans",
@@ -25166,48 +24247,16 @@ impl support::Sample for ruckus_one::network::common::VoiceVlanConfigViewV1 {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::TrustedPortViewV1TrustedPortType {
-    fn sample() -> Self {
-        Self::from("all")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("all")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::TrustedPortViewV1Model {
-    fn sample() -> Self {
-        Self::from("ICX7150-24")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX7150-24")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 impl support::Sample for ruckus_one::network::common::TrustedPortViewV1 {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_id("sample".to_owned())
                 .with_trusted_port_type(
-                    <ruckus_one::network::common::TrustedPortViewV1TrustedPortType as support::Sample>::sample(),
+                    <ruckus_one::network::common::TrustedPortType as support::Sample>::sample(),
                 )
                 .with_model(
-                    <ruckus_one::network::common::TrustedPortViewV1Model as support::Sample>::sample(),
+                    <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample(),
                 )
                 .with_vlan_demand(true)
                 .with_trust_ports(vec!["sample".to_owned()])
@@ -25231,11 +24280,11 @@ impl support::Sample for ruckus_one::network::common::TrustedPortViewV1 {
             ("id", serde_json::Value::from("sample")),
             (
                 "trustedPortType",
-                <ruckus_one::network::common::TrustedPortViewV1TrustedPortType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TrustedPortType as support::Sample>::sample_json(),
             ),
             (
                 "model",
-                <ruckus_one::network::common::TrustedPortViewV1Model as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample_json(),
             ),
             ("vlanDemand", serde_json::Value::from(true)),
             (
@@ -25263,45 +24312,13 @@ impl support::Sample for ruckus_one::network::common::TrustedPortViewV1 {
         feature = "network-template-switch-profiles"
     )
 )]
-impl support::Sample for ruckus_one::network::common::ProfileV1ProfileType {
-    fn sample() -> Self {
-        Self::from("Regular")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("Regular")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::CliTemplateVariableBoType {
-    fn sample() -> Self {
-        Self::from("ADDRESS")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ADDRESS")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-profiles",
-        feature = "network-template-switch-profiles"
-    )
-)]
 impl support::Sample for ruckus_one::network::common::CliTemplateVariableBo {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_name("sample".to_owned())
                 .with_type(
-                    <ruckus_one::network::common::CliTemplateVariableBoType as support::Sample>::sample(),
+                    <ruckus_one::network::common::AcxCliTemplateVariableViewType as support::Sample>::sample(),
                 )
                 .with_value("sample".to_owned());
             value
@@ -25318,7 +24335,7 @@ impl support::Sample for ruckus_one::network::common::CliTemplateVariableBo {
             ("name", serde_json::Value::from("sample")),
             (
                 "type",
-                <ruckus_one::network::common::CliTemplateVariableBoType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AcxCliTemplateVariableViewType as support::Sample>::sample_json(),
             ),
             ("value", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -25417,7 +24434,7 @@ impl support::Sample for ruckus_one::network::common::ProfileV1 {
                     ],
                 )
                 .with_profile_type(
-                    <ruckus_one::network::common::ProfileV1ProfileType as support::Sample>::sample(),
+                    <ruckus_one::network::common::ProfileType as support::Sample>::sample(),
                 )
                 .with_venue_cli_template(
                     <ruckus_one::network::common::AcxVenueCliTemplateViewV1 as support::Sample>::sample(),
@@ -25479,7 +24496,7 @@ impl support::Sample for ruckus_one::network::common::ProfileV1 {
             ),
             (
                 "profileType",
-                <ruckus_one::network::common::ProfileV1ProfileType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ProfileType as support::Sample>::sample_json(),
             ),
             (
                 "venueCliTemplate",
@@ -25938,7 +24955,7 @@ impl support::Sample for ruckus_one::network::common::AaaServerLevel {
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl support::Sample for ruckus_one::network::common::AaaServerServerType {
+impl support::Sample for ruckus_one::network::common::ServerType {
     fn sample() -> Self {
         Self::from("__NULL")
     }
@@ -25963,7 +24980,7 @@ impl support::Sample for ruckus_one::network::common::AaaServer {
                     <ruckus_one::network::common::AaaServerLevel as support::Sample>::sample(),
                 )
                 .with_server_type(
-                    <ruckus_one::network::common::AaaServerServerType as support::Sample>::sample(),
+                    <ruckus_one::network::common::ServerType as support::Sample>::sample(),
                 )
                 .with_secret(ruckus_one_runtime::Secret::from("sample"))
                 .with_ip("sample".to_owned())
@@ -25993,7 +25010,7 @@ impl support::Sample for ruckus_one::network::common::AaaServer {
             ),
             (
                 "serverType",
-                <ruckus_one::network::common::AaaServerServerType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ServerType as support::Sample>::sample_json(),
             ),
             ("secret", serde_json::Value::from("sample")),
             ("ip", serde_json::Value::from("sample")),
@@ -26001,39 +25018,6 @@ impl support::Sample for ruckus_one::network::common::AaaServer {
             ("authPort", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-venue-templates")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
-impl support::Sample
-for ruckus_one::network::venue_templates::VenueTemplateAaaServerViewPurpose {
-    fn sample() -> Self {
-        Self::from("UNSPECIFIED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNSPECIFIED")
-    }
-}
-#[cfg(feature = "network-venue-templates")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
-impl support::Sample
-for ruckus_one::network::venue_templates::VenueTemplateAaaServerViewLevel {
-    fn sample() -> Self {
-        Self::from("UNSPECIFIED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNSPECIFIED")
-    }
-}
-#[cfg(feature = "network-venue-templates")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
-impl support::Sample
-for ruckus_one::network::venue_templates::VenueTemplateAaaServerViewServerType {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
     }
 }
 #[cfg(feature = "network-venue-templates")]
@@ -26048,13 +25032,13 @@ for ruckus_one::network::venue_templates::VenueTemplateAaaServerView {
                 .with_username("sample".to_owned())
                 .with_password(ruckus_one_runtime::Secret::from("sample"))
                 .with_purpose(
-                    <ruckus_one::network::venue_templates::VenueTemplateAaaServerViewPurpose as support::Sample>::sample(),
+                    <ruckus_one::network::common::AaaServerPurpose as support::Sample>::sample(),
                 )
                 .with_level(
-                    <ruckus_one::network::venue_templates::VenueTemplateAaaServerViewLevel as support::Sample>::sample(),
+                    <ruckus_one::network::common::AaaServerLevel as support::Sample>::sample(),
                 )
                 .with_server_type(
-                    <ruckus_one::network::venue_templates::VenueTemplateAaaServerViewServerType as support::Sample>::sample(),
+                    <ruckus_one::network::common::ServerType as support::Sample>::sample(),
                 )
                 .with_secret(ruckus_one_runtime::Secret::from("sample"))
                 .with_ip("sample".to_owned())
@@ -26077,15 +25061,15 @@ for ruckus_one::network::venue_templates::VenueTemplateAaaServerView {
             ("password", serde_json::Value::from("sample")),
             (
                 "purpose",
-                <ruckus_one::network::venue_templates::VenueTemplateAaaServerViewPurpose as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AaaServerPurpose as support::Sample>::sample_json(),
             ),
             (
                 "level",
-                <ruckus_one::network::venue_templates::VenueTemplateAaaServerViewLevel as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AaaServerLevel as support::Sample>::sample_json(),
             ),
             (
                 "serverType",
-                <ruckus_one::network::venue_templates::VenueTemplateAaaServerViewServerType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ServerType as support::Sample>::sample_json(),
             ),
             ("secret", serde_json::Value::from("sample")),
             ("ip", serde_json::Value::from("sample")),
@@ -26129,39 +25113,6 @@ for ruckus_one::network::venue_templates::VenueTemplateAaaServerResponse {
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl support::Sample for ruckus_one::network::common::AaaServerBoLevel {
-    fn sample() -> Self {
-        Self::from("UNSPECIFIED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNSPECIFIED")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl support::Sample for ruckus_one::network::common::AaaServerBoPurpose {
-    fn sample() -> Self {
-        Self::from("UNSPECIFIED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNSPECIFIED")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl support::Sample for ruckus_one::network::common::AaaServerBoServerType {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
 impl support::Sample for ruckus_one::network::common::AaaServerBo {
     fn sample() -> Self {
         {
@@ -26171,17 +25122,17 @@ impl support::Sample for ruckus_one::network::common::AaaServerBo {
                 .with_auth_port(1)
                 .with_ip("sample".to_owned())
                 .with_level(
-                    <ruckus_one::network::common::AaaServerBoLevel as support::Sample>::sample(),
+                    <ruckus_one::network::common::AaaServerLevel as support::Sample>::sample(),
                 )
                 .with_name("sample".to_owned())
                 .with_password(ruckus_one_runtime::Secret::from("sample"))
                 .with_encrypted_password(ruckus_one_runtime::Secret::from("sample"))
                 .with_purpose(
-                    <ruckus_one::network::common::AaaServerBoPurpose as support::Sample>::sample(),
+                    <ruckus_one::network::common::AaaServerPurpose as support::Sample>::sample(),
                 )
                 .with_secret(ruckus_one_runtime::Secret::from("sample"))
                 .with_server_type(
-                    <ruckus_one::network::common::AaaServerBoServerType as support::Sample>::sample(),
+                    <ruckus_one::network::common::ServerType as support::Sample>::sample(),
                 )
                 .with_username("sample".to_owned())
                 .with_auth_enable(true);
@@ -26202,57 +25153,24 @@ impl support::Sample for ruckus_one::network::common::AaaServerBo {
             ("ip", serde_json::Value::from("sample")),
             (
                 "level",
-                <ruckus_one::network::common::AaaServerBoLevel as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AaaServerLevel as support::Sample>::sample_json(),
             ),
             ("name", serde_json::Value::from("sample")),
             ("password", serde_json::Value::from("sample")),
             ("encryptedPassword", serde_json::Value::from("sample")),
             (
                 "purpose",
-                <ruckus_one::network::common::AaaServerBoPurpose as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AaaServerPurpose as support::Sample>::sample_json(),
             ),
             ("secret", serde_json::Value::from("sample")),
             (
                 "serverType",
-                <ruckus_one::network::common::AaaServerBoServerType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ServerType as support::Sample>::sample_json(),
             ),
             ("username", serde_json::Value::from("sample")),
             ("authEnable", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl support::Sample for ruckus_one::network::common::AaaServerV1Purpose {
-    fn sample() -> Self {
-        Self::from("UNSPECIFIED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNSPECIFIED")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl support::Sample for ruckus_one::network::common::AaaServerV1Level {
-    fn sample() -> Self {
-        Self::from("UNSPECIFIED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNSPECIFIED")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-switch-aaa", feature = "network-venue-templates"))]
-impl support::Sample for ruckus_one::network::common::AaaServerV1ServerType {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
     }
 }
 #[cfg(feature = "network-common")]
@@ -26267,13 +25185,13 @@ impl support::Sample for ruckus_one::network::common::AaaServerV1 {
                 .with_username("sample".to_owned())
                 .with_password(ruckus_one_runtime::Secret::from("sample"))
                 .with_purpose(
-                    <ruckus_one::network::common::AaaServerV1Purpose as support::Sample>::sample(),
+                    <ruckus_one::network::common::AaaServerPurpose as support::Sample>::sample(),
                 )
                 .with_level(
-                    <ruckus_one::network::common::AaaServerV1Level as support::Sample>::sample(),
+                    <ruckus_one::network::common::AaaServerLevel as support::Sample>::sample(),
                 )
                 .with_server_type(
-                    <ruckus_one::network::common::AaaServerV1ServerType as support::Sample>::sample(),
+                    <ruckus_one::network::common::ServerType as support::Sample>::sample(),
                 )
                 .with_secret(ruckus_one_runtime::Secret::from("sample"))
                 .with_ip("sample".to_owned())
@@ -26299,15 +25217,15 @@ impl support::Sample for ruckus_one::network::common::AaaServerV1 {
             ("password", serde_json::Value::from("sample")),
             (
                 "purpose",
-                <ruckus_one::network::common::AaaServerV1Purpose as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AaaServerPurpose as support::Sample>::sample_json(),
             ),
             (
                 "level",
-                <ruckus_one::network::common::AaaServerV1Level as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AaaServerLevel as support::Sample>::sample_json(),
             ),
             (
                 "serverType",
-                <ruckus_one::network::common::AaaServerV1ServerType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ServerType as support::Sample>::sample_json(),
             ),
             ("secret", serde_json::Value::from("sample")),
             ("ip", serde_json::Value::from("sample")),
@@ -27012,10 +25930,11 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelAntennaTypeSetting
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
 impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettingsBandMode {
+for ruckus_one::network::common::VenueApModelBandModeSettingsBandMode {
     fn sample() -> Self {
         Self::from("DUAL")
     }
@@ -27031,7 +25950,7 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings {
         {
             let mut value = Self::new()
                 .with_band_mode(
-                    <ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettingsBandMode as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApModelBandModeSettingsBandMode as support::Sample>::sample(),
                 )
                 .with_model("sample".to_owned());
             value
@@ -27047,7 +25966,7 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings {
         support::object([
             (
                 "bandMode",
-                <ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettingsBandMode as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApModelBandModeSettingsBandMode as support::Sample>::sample_json(),
             ),
             ("model", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -27133,28 +26052,6 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelUsbPortSettings {
             ("model", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::CapabilitiesApModelBandCombinationCapabilities {
-    fn sample() -> Self {
-        Self::from("DUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("DUAL")
-    }
-}
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::CapabilitiesApModelDefaultBandCombination {
-    fn sample() -> Self {
-        Self::from("DUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("DUAL")
     }
 }
 #[cfg(feature = "network-common")]
@@ -27243,7 +26140,7 @@ for ruckus_one::network::venue_ap_model_settings::CapabilitiesApModel {
                 .with_band_combination_capabilities(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_model_settings::CapabilitiesApModelBandCombinationCapabilities
+                        ruckus_one::network::common::VenueApModelBandModeSettingsBandMode
                         as support::Sample > ::sample()
                     ],
                 )
@@ -27253,7 +26150,7 @@ for ruckus_one::network::venue_ap_model_settings::CapabilitiesApModel {
                 .with_can_support_poe_out(true)
                 .with_capability_score(1)
                 .with_default_band_combination(
-                    <ruckus_one::network::venue_ap_model_settings::CapabilitiesApModelDefaultBandCombination as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApModelBandModeSettingsBandMode as support::Sample>::sample(),
                 )
                 .with_external_antenna(
                     <ruckus_one::network::common::ExternalAntenna as support::Sample>::sample(),
@@ -27321,7 +26218,7 @@ for ruckus_one::network::venue_ap_model_settings::CapabilitiesApModel {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_model_settings::CapabilitiesApModelBandCombinationCapabilities
+                        ruckus_one::network::common::VenueApModelBandModeSettingsBandMode
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -27333,7 +26230,7 @@ for ruckus_one::network::venue_ap_model_settings::CapabilitiesApModel {
             ("capabilityScore", serde_json::Value::from(1)),
             (
                 "defaultBandCombination",
-                <ruckus_one::network::venue_ap_model_settings::CapabilitiesApModelDefaultBandCombination as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApModelBandModeSettingsBandMode as support::Sample>::sample_json(),
             ),
             (
                 "externalAntenna",
@@ -27433,10 +26330,10 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSpecificSettingsPoeMode {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+impl support::Sample for ruckus_one::network::common::LanPortSpecificSettingsPoeMode {
     fn sample() -> Self {
         Self::from("Auto")
     }
@@ -27452,7 +26349,7 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSpecificSet
         {
             let mut value = Self::new()
                 .with_poe_mode(
-                    <ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSpecificSettingsPoeMode as support::Sample>::sample(),
+                    <ruckus_one::network::common::LanPortSpecificSettingsPoeMode as support::Sample>::sample(),
                 )
                 .with_poe_out(true);
             value
@@ -27468,22 +26365,11 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSpecificSet
         support::object([
             (
                 "poeMode",
-                <ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSpecificSettingsPoeMode as support::Sample>::sample_json(),
+                <ruckus_one::network::common::LanPortSpecificSettingsPoeMode as support::Sample>::sample_json(),
             ),
             ("poeOut", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettingsPacketsType {
-    fn sample() -> Self {
-        Self::from("UNICAST")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNICAST")
     }
 }
 #[cfg(feature = "network-venue-ap-model-settings")]
@@ -27495,7 +26381,7 @@ for ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettings
             let mut value = Self::new()
                 .with_auto_vrrp(true)
                 .with_packets_type(
-                    <ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettingsPacketsType as support::Sample>::sample(),
+                    <ruckus_one::network::common::PacketsType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -27511,7 +26397,7 @@ for ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettings
             ("autoVrrp", serde_json::Value::from(true)),
             (
                 "packetsType",
-                <ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettingsPacketsType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::PacketsType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -28222,19 +27108,7 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApMeshSett
 }
 #[cfg(feature = "network-venue-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::MulticastDnsFencingRuleService {
-    fn sample() -> Self {
-        Self::from("AIRDISK")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("AIRDISK")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::MulticastDnsFencingWiredRuleFencingRange {
+impl support::Sample for ruckus_one::network::venue_ap_settings::RuleFencingRange {
     fn sample() -> Self {
         Self::from("SAME_AP")
     }
@@ -28254,7 +27128,7 @@ for ruckus_one::network::venue_ap_settings::MulticastDnsFencingWiredRule {
                     "sample".to_owned(),
                 )
                 .with_fencing_range(
-                    <ruckus_one::network::venue_ap_settings::MulticastDnsFencingWiredRuleFencingRange as support::Sample>::sample(),
+                    <ruckus_one::network::venue_ap_settings::RuleFencingRange as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -28274,22 +27148,11 @@ for ruckus_one::network::venue_ap_settings::MulticastDnsFencingWiredRule {
             ),
             (
                 "fencingRange",
-                <ruckus_one::network::venue_ap_settings::MulticastDnsFencingWiredRuleFencingRange as support::Sample>::sample_json(),
+                <ruckus_one::network::venue_ap_settings::RuleFencingRange as support::Sample>::sample_json(),
             ),
             ("name", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::MulticastDnsFencingWirelessRuleFencingRange {
-    fn sample() -> Self {
-        Self::from("SAME_AP")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("SAME_AP")
     }
 }
 #[cfg(feature = "network-venue-ap-settings")]
@@ -28300,7 +27163,7 @@ for ruckus_one::network::venue_ap_settings::MulticastDnsFencingWirelessRule {
         {
             let mut value = Self::new()
                 .with_fencing_range(
-                    <ruckus_one::network::venue_ap_settings::MulticastDnsFencingWirelessRuleFencingRange as support::Sample>::sample(),
+                    <ruckus_one::network::venue_ap_settings::RuleFencingRange as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -28315,7 +27178,7 @@ for ruckus_one::network::venue_ap_settings::MulticastDnsFencingWirelessRule {
         support::object([
             (
                 "fencingRange",
-                <ruckus_one::network::venue_ap_settings::MulticastDnsFencingWirelessRuleFencingRange as support::Sample>::sample_json(),
+                <ruckus_one::network::venue_ap_settings::RuleFencingRange as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -28339,7 +27202,7 @@ for ruckus_one::network::venue_ap_settings::MulticastDnsFencingRule {
                 .with_custom_service_name("sample".to_owned())
                 .with_description("sample".to_owned())
                 .with_service(
-                    <ruckus_one::network::venue_ap_settings::MulticastDnsFencingRuleService as support::Sample>::sample(),
+                    <ruckus_one::network::common::RuleService as support::Sample>::sample(),
                 )
                 .with_wired_enabled(true)
                 .with_wireless_enabled(true)
@@ -28366,7 +27229,7 @@ for ruckus_one::network::venue_ap_settings::MulticastDnsFencingRule {
             ("description", serde_json::Value::from("sample")),
             (
                 "service",
-                <ruckus_one::network::venue_ap_settings::MulticastDnsFencingRuleService as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RuleService as support::Sample>::sample_json(),
             ),
             ("wiredEnabled", serde_json::Value::from(true)),
             (
@@ -28427,10 +27290,11 @@ for ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsAllowedChannels {
+for ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels {
     fn sample() -> Self {
         Self::from("1")
     }
@@ -28438,10 +27302,11 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsAllowedChan
         serde_json::Value::from("1")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsChannelBandwidth {
+for ruckus_one::network::common::ApRadio24GHzSettingsChannelBandwidth {
     fn sample() -> Self {
         Self::from("AUTO")
     }
@@ -28449,10 +27314,10 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsChannelBand
         serde_json::Value::from("AUTO")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsMethod {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettingsMethod {
     fn sample() -> Self {
         Self::from("MANUAL")
     }
@@ -28460,10 +27325,10 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsMethod {
         serde_json::Value::from("MANUAL")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsTxPower {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl support::Sample for ruckus_one::network::common::SettingsTxPower {
     fn sample() -> Self {
         Self::from("Auto")
     }
@@ -28481,20 +27346,20 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettings {
                 .with_allowed_channels(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsAllowedChannels
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_change_interval(1)
                 .with_channel_bandwidth(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsChannelBandwidth as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApRadio24GHzSettingsChannelBandwidth as support::Sample>::sample(),
                 )
                 .with_method(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
                 .with_scan_interval(1)
                 .with_tx_power(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsTxPower as support::Sample>::sample(),
+                    <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -28512,7 +27377,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsAllowedChannels
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -28520,25 +27385,26 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettings {
             ("changeInterval", serde_json::Value::from(1)),
             (
                 "channelBandwidth",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsChannelBandwidth as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApRadio24GHzSettingsChannelBandwidth as support::Sample>::sample_json(),
             ),
             (
                 "method",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
             ),
             ("scanInterval", serde_json::Value::from(1)),
             (
                 "txPower",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettingsTxPower as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsAllowedIndoorChannels {
+for ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels {
     fn sample() -> Self {
         Self::from("36")
     }
@@ -28546,48 +27412,15 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsAllowedIndoo
         serde_json::Value::from("36")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsAllowedOutdoorChannels {
-    fn sample() -> Self {
-        Self::from("36")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("36")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsChannelBandwidth {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl support::Sample for ruckus_one::network::common::ChannelBandwidth {
     fn sample() -> Self {
         Self::from("AUTO")
     }
     fn sample_json() -> serde_json::Value {
         serde_json::Value::from("AUTO")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsMethod {
-    fn sample() -> Self {
-        Self::from("MANUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MANUAL")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsTxPower {
-    fn sample() -> Self {
-        Self::from("Auto")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("Auto")
     }
 }
 #[cfg(feature = "network-venue-ap-settings")]
@@ -28600,28 +27433,28 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettings {
                 .with_allowed_indoor_channels(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsAllowedIndoorChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_allowed_outdoor_channels(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsAllowedOutdoorChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_change_interval(1)
                 .with_channel_bandwidth(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsChannelBandwidth as support::Sample>::sample(),
+                    <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample(),
                 )
                 .with_combine_channels(true)
                 .with_method(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
                 .with_scan_interval(1)
                 .with_tx_power(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsTxPower as support::Sample>::sample(),
+                    <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -28639,7 +27472,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsAllowedIndoorChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -28649,7 +27482,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsAllowedOutdoorChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -28657,26 +27490,27 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettings {
             ("changeInterval", serde_json::Value::from(1)),
             (
                 "channelBandwidth",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsChannelBandwidth as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample_json(),
             ),
             ("combineChannels", serde_json::Value::from(true)),
             (
                 "method",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
             ),
             ("scanInterval", serde_json::Value::from(1)),
             (
                 "txPower",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettingsTxPower as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsAllowedChannels {
+for ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels {
     fn sample() -> Self {
         Self::from("1")
     }
@@ -28684,32 +27518,10 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsAllowedChann
         serde_json::Value::from("1")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsAllowedIndoorChannels {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsAllowedOutdoorChannels {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsBssMinRate6G {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl support::Sample for ruckus_one::network::common::BssMinRate6G {
     fn sample() -> Self {
         Self::from("HE_MCS_0")
     }
@@ -28717,32 +27529,10 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsBssMinRate6G
         serde_json::Value::from("HE_MCS_0")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsChannelBandwidth {
-    fn sample() -> Self {
-        Self::from("AUTO")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("AUTO")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsMethod {
-    fn sample() -> Self {
-        Self::from("MANUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MANUAL")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsMgmtTxRate6G {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl support::Sample for ruckus_one::network::common::MgmtTxRate6G {
     fn sample() -> Self {
         Self::from("6")
     }
@@ -28750,10 +27540,10 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsMgmtTxRate6G
         serde_json::Value::from("6")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsTxPower {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+impl support::Sample for ruckus_one::network::common::TxPower {
     fn sample() -> Self {
         Self::from("MAX")
     }
@@ -28794,45 +27584,45 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettings {
                 .with_allowed_channels(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsAllowedChannels
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_allowed_indoor_channels(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsAllowedIndoorChannels
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_allowed_outdoor_channels(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsAllowedOutdoorChannels
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_bss_min_rate6_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsBssMinRate6G as support::Sample>::sample(),
+                    <ruckus_one::network::common::BssMinRate6G as support::Sample>::sample(),
                 )
                 .with_change_interval(1)
                 .with_channel_bandwidth(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsChannelBandwidth as support::Sample>::sample(),
+                    <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample(),
                 )
                 .with_enable_afc(true)
                 .with_enable_multicast_downlink_rate_limiting(true)
                 .with_enable_multicast_uplink_rate_limiting(true)
                 .with_method(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
                 .with_mgmt_tx_rate6_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsMgmtTxRate6G as support::Sample>::sample(),
+                    <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample(),
                 )
                 .with_multicast_downlink_rate_limiting(1)
                 .with_multicast_uplink_rate_limiting(1)
                 .with_scan_interval(1)
                 .with_tx_power(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsTxPower as support::Sample>::sample(),
+                    <ruckus_one::network::common::TxPower as support::Sample>::sample(),
                 )
                 .with_venue_height(
                     <ruckus_one::network::venue_ap_settings::VenueHeight as support::Sample>::sample(),
@@ -28853,7 +27643,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsAllowedChannels
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -28863,7 +27653,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsAllowedIndoorChannels
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -28873,37 +27663,37 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsAllowedOutdoorChannels
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
             ),
             (
                 "bssMinRate6G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsBssMinRate6G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::BssMinRate6G as support::Sample>::sample_json(),
             ),
             ("changeInterval", serde_json::Value::from(1)),
             (
                 "channelBandwidth",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsChannelBandwidth as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample_json(),
             ),
             ("enableAfc", serde_json::Value::from(true)),
             ("enableMulticastDownlinkRateLimiting", serde_json::Value::from(true)),
             ("enableMulticastUplinkRateLimiting", serde_json::Value::from(true)),
             (
                 "method",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
             ),
             (
                 "mgmtTxRate6G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsMgmtTxRate6G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample_json(),
             ),
             ("multicastDownlinkRateLimiting", serde_json::Value::from(1)),
             ("multicastUplinkRateLimiting", serde_json::Value::from(1)),
             ("scanInterval", serde_json::Value::from(1)),
             (
                 "txPower",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsTxPower as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TxPower as support::Sample>::sample_json(),
             ),
             (
                 "venueHeight",
@@ -28916,61 +27706,6 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettings {
 #[cfg(feature = "network-venue-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsAllowedIndoorChannels {
-    fn sample() -> Self {
-        Self::from("36")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("36")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsAllowedOutdoorChannels {
-    fn sample() -> Self {
-        Self::from("36")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("36")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsChannelBandwidth {
-    fn sample() -> Self {
-        Self::from("AUTO")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("AUTO")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsMethod {
-    fn sample() -> Self {
-        Self::from("MANUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MANUAL")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsTxPower {
-    fn sample() -> Self {
-        Self::from("Auto")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("Auto")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
 for ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettings {
     fn sample() -> Self {
         {
@@ -28978,27 +27713,27 @@ for ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettings {
                 .with_allowed_indoor_channels(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsAllowedIndoorChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_allowed_outdoor_channels(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsAllowedOutdoorChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_change_interval(1)
                 .with_channel_bandwidth(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsChannelBandwidth as support::Sample>::sample(),
+                    <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample(),
                 )
                 .with_method(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
                 .with_scan_interval(1)
                 .with_tx_power(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsTxPower as support::Sample>::sample(),
+                    <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -29016,7 +27751,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsAllowedIndoorChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -29026,7 +27761,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsAllowedOutdoorChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -29034,74 +27769,19 @@ for ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettings {
             ("changeInterval", serde_json::Value::from(1)),
             (
                 "channelBandwidth",
-                <ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsChannelBandwidth as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample_json(),
             ),
             (
                 "method",
-                <ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
             ),
             ("scanInterval", serde_json::Value::from(1)),
             (
                 "txPower",
-                <ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettingsTxPower as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsAllowedIndoorChannels {
-    fn sample() -> Self {
-        Self::from("36")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("36")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels {
-    fn sample() -> Self {
-        Self::from("36")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("36")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsChannelBandwidth {
-    fn sample() -> Self {
-        Self::from("AUTO")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("AUTO")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsMethod {
-    fn sample() -> Self {
-        Self::from("MANUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MANUAL")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsTxPower {
-    fn sample() -> Self {
-        Self::from("Auto")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("Auto")
     }
 }
 #[cfg(feature = "network-venue-ap-settings")]
@@ -29114,27 +27794,27 @@ for ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettings {
                 .with_allowed_indoor_channels(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsAllowedIndoorChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_allowed_outdoor_channels(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_change_interval(1)
                 .with_channel_bandwidth(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsChannelBandwidth as support::Sample>::sample(),
+                    <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample(),
                 )
                 .with_method(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
                 .with_scan_interval(1)
                 .with_tx_power(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsTxPower as support::Sample>::sample(),
+                    <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -29152,7 +27832,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsAllowedIndoorChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -29162,7 +27842,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsAllowedOutdoorChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -29170,16 +27850,16 @@ for ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettings {
             ("changeInterval", serde_json::Value::from(1)),
             (
                 "channelBandwidth",
-                <ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsChannelBandwidth as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample_json(),
             ),
             (
                 "method",
-                <ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
             ),
             ("scanInterval", serde_json::Value::from(1)),
             (
                 "txPower",
-                <ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettingsTxPower as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -29279,72 +27959,6 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApRadioSet
 #[cfg(feature = "network-venue-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1AllowedChannels {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1BssMinRate6G {
-    fn sample() -> Self {
-        Self::from("HE_MCS_0")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("HE_MCS_0")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1ChannelBandwidth {
-    fn sample() -> Self {
-        Self::from("AUTO")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("AUTO")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1Method {
-    fn sample() -> Self {
-        Self::from("MANUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MANUAL")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1MgmtTxRate6G {
-    fn sample() -> Self {
-        Self::from("6")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("6")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1TxPower {
-    fn sample() -> Self {
-        Self::from("MAX")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MAX")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
 for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
     fn sample() -> Self {
         {
@@ -29352,31 +27966,31 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
                 .with_allowed_channels(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1AllowedChannels
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_bss_min_rate6_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1BssMinRate6G as support::Sample>::sample(),
+                    <ruckus_one::network::common::BssMinRate6G as support::Sample>::sample(),
                 )
                 .with_change_interval(1)
                 .with_channel_bandwidth(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1ChannelBandwidth as support::Sample>::sample(),
+                    <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample(),
                 )
                 .with_enable_afc(true)
                 .with_enable_multicast_downlink_rate_limiting(true)
                 .with_enable_multicast_uplink_rate_limiting(true)
                 .with_method(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1Method as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
                 .with_mgmt_tx_rate6_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1MgmtTxRate6G as support::Sample>::sample(),
+                    <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample(),
                 )
                 .with_multicast_downlink_rate_limiting(1)
                 .with_multicast_uplink_rate_limiting(1)
                 .with_scan_interval(1)
                 .with_tx_power(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1TxPower as support::Sample>::sample(),
+                    <ruckus_one::network::common::TxPower as support::Sample>::sample(),
                 )
                 .with_venue_height(
                     <ruckus_one::network::venue_ap_settings::VenueHeight as support::Sample>::sample(),
@@ -29397,37 +28011,37 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1AllowedChannels
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
             ),
             (
                 "bssMinRate6G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1BssMinRate6G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::BssMinRate6G as support::Sample>::sample_json(),
             ),
             ("changeInterval", serde_json::Value::from(1)),
             (
                 "channelBandwidth",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1ChannelBandwidth as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample_json(),
             ),
             ("enableAfc", serde_json::Value::from(true)),
             ("enableMulticastDownlinkRateLimiting", serde_json::Value::from(true)),
             ("enableMulticastUplinkRateLimiting", serde_json::Value::from(true)),
             (
                 "method",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1Method as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
             ),
             (
                 "mgmtTxRate6G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1MgmtTxRate6G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample_json(),
             ),
             ("multicastDownlinkRateLimiting", serde_json::Value::from(1)),
             ("multicastUplinkRateLimiting", serde_json::Value::from(1)),
             ("scanInterval", serde_json::Value::from(1)),
             (
                 "txPower",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1TxPower as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TxPower as support::Sample>::sample_json(),
             ),
             (
                 "venueHeight",
@@ -29489,51 +28103,18 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApRadioSet
 #[cfg(feature = "network-venue-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettingsCalledStationIdType {
-    fn sample() -> Self {
-        Self::from("BSSID")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("BSSID")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettingsNasIdDelimiter {
-    fn sample() -> Self {
-        Self::from("DASH")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("DASH")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettingsNasIdType {
-    fn sample() -> Self {
-        Self::from("USER")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("USER")
-    }
-}
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
 for ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_called_station_id_type(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettingsCalledStationIdType as support::Sample>::sample(),
+                    <ruckus_one::network::common::CalledStationIdType as support::Sample>::sample(),
                 )
                 .with_nas_id_delimiter(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettingsNasIdDelimiter as support::Sample>::sample(),
+                    <ruckus_one::network::common::NasIdDelimiter as support::Sample>::sample(),
                 )
                 .with_nas_id_type(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettingsNasIdType as support::Sample>::sample(),
+                    <ruckus_one::network::common::NasIdType as support::Sample>::sample(),
                 )
                 .with_nas_max_retry(1)
                 .with_nas_reconnect_primary_min(1)
@@ -29554,15 +28135,15 @@ for ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings {
         support::object([
             (
                 "calledStationIdType",
-                <ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettingsCalledStationIdType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::CalledStationIdType as support::Sample>::sample_json(),
             ),
             (
                 "nasIdDelimiter",
-                <ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettingsNasIdDelimiter as support::Sample>::sample_json(),
+                <ruckus_one::network::common::NasIdDelimiter as support::Sample>::sample_json(),
             ),
             (
                 "nasIdType",
-                <ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettingsNasIdType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::NasIdType as support::Sample>::sample_json(),
             ),
             ("nasMaxRetry", serde_json::Value::from(1)),
             ("nasReconnectPrimaryMin", serde_json::Value::from(1)),
@@ -29653,14 +28234,45 @@ for ruckus_one::network::venue_ap_settings::VenueApTlsKeyEnhancedModeSettings {
 }
 #[cfg(feature = "network-wireless-aps")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample
+for ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::common::EntityId as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::common::EntityId as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
 impl support::Sample for ruckus_one::network::wireless_aps::CreateVenueApResponse {
     fn sample() -> Self {
-        Self::EntityIdOperationResponse(
-            <ruckus_one::network::common::EntityIdOperationResponse as support::Sample>::sample(),
+        Self::WifiEntityIdOperationResponse(
+            <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample(),
         )
     }
     fn sample_json() -> serde_json::Value {
-        <ruckus_one::network::common::EntityIdOperationResponse as support::Sample>::sample_json()
+        <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json()
     }
 }
 #[cfg(feature = "network-wireless-aps")]
@@ -31025,23 +29637,12 @@ impl support::Sample for ruckus_one::network::ap_settings::ApIotSettings {
 }
 #[cfg(feature = "network-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::ApLanPortSpecificSettingsPoeMode {
-    fn sample() -> Self {
-        Self::from("Auto")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("Auto")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
 impl support::Sample for ruckus_one::network::ap_settings::ApLanPortSpecificSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_poe_mode(
-                    <ruckus_one::network::ap_settings::ApLanPortSpecificSettingsPoeMode as support::Sample>::sample(),
+                    <ruckus_one::network::common::LanPortSpecificSettingsPoeMode as support::Sample>::sample(),
                 )
                 .with_poe_out(true)
                 .with_use_venue_settings(true);
@@ -31058,7 +29659,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApLanPortSpecificSett
         support::object([
             (
                 "poeMode",
-                <ruckus_one::network::ap_settings::ApLanPortSpecificSettingsPoeMode as support::Sample>::sample_json(),
+                <ruckus_one::network::common::LanPortSpecificSettingsPoeMode as support::Sample>::sample_json(),
             ),
             ("poeOut", serde_json::Value::from(true)),
             ("useVenueSettings", serde_json::Value::from(true)),
@@ -31225,48 +29826,6 @@ impl support::Sample for ruckus_one::network::ap_settings::ApNetworkSettings {
 }
 #[cfg(feature = "network-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::ApRadio24GHzSettingsAllowedChannels {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::ApRadio24GHzSettingsChannelBandwidth {
-    fn sample() -> Self {
-        Self::from("AUTO")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("AUTO")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettingsMethod {
-    fn sample() -> Self {
-        Self::from("MANUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MANUAL")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettingsTxPower {
-    fn sample() -> Self {
-        Self::from("Auto")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("Auto")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
 impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings {
     fn sample() -> Self {
         {
@@ -31274,23 +29833,23 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings 
                 .with_allowed_channels(
                     vec![
                         <
-                        ruckus_one::network::ap_settings::ApRadio24GHzSettingsAllowedChannels
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_change_interval(1)
                 .with_channel_bandwidth(
-                    <ruckus_one::network::ap_settings::ApRadio24GHzSettingsChannelBandwidth as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApRadio24GHzSettingsChannelBandwidth as support::Sample>::sample(),
                 )
                 .with_manual_channel(1)
                 .with_method(
-                    <ruckus_one::network::ap_settings::ApRadio24GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
                 .with_operative_channel(1)
                 .with_operative_tx_power("sample".to_owned())
                 .with_snr_d_b(1)
                 .with_tx_power(
-                    <ruckus_one::network::ap_settings::ApRadio24GHzSettingsTxPower as support::Sample>::sample(),
+                    <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample(),
                 )
                 .with_use_venue_settings(true);
             value
@@ -31309,7 +29868,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings 
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::ap_settings::ApRadio24GHzSettingsAllowedChannels
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -31317,65 +29876,23 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio24GHzSettings 
             ("changeInterval", serde_json::Value::from(1)),
             (
                 "channelBandwidth",
-                <ruckus_one::network::ap_settings::ApRadio24GHzSettingsChannelBandwidth as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApRadio24GHzSettingsChannelBandwidth as support::Sample>::sample_json(),
             ),
             ("manualChannel", serde_json::Value::from(1)),
             (
                 "method",
-                <ruckus_one::network::ap_settings::ApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
             ),
             ("operativeChannel", serde_json::Value::from(1)),
             ("operativeTxPower", serde_json::Value::from("sample")),
             ("snr_dB", serde_json::Value::from(1)),
             (
                 "txPower",
-                <ruckus_one::network::ap_settings::ApRadio24GHzSettingsTxPower as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample_json(),
             ),
             ("useVenueSettings", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::ApRadio5GHzSettingsAllowedChannels {
-    fn sample() -> Self {
-        Self::from("36")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("36")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::ApRadio5GHzSettingsChannelBandwidth {
-    fn sample() -> Self {
-        Self::from("AUTO")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("AUTO")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettingsMethod {
-    fn sample() -> Self {
-        Self::from("MANUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MANUAL")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettingsTxPower {
-    fn sample() -> Self {
-        Self::from("Auto")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("Auto")
     }
 }
 #[cfg(feature = "network-ap-settings")]
@@ -31387,23 +29904,23 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettings {
                 .with_allowed_channels(
                     vec![
                         <
-                        ruckus_one::network::ap_settings::ApRadio5GHzSettingsAllowedChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_change_interval(1)
                 .with_channel_bandwidth(
-                    <ruckus_one::network::ap_settings::ApRadio5GHzSettingsChannelBandwidth as support::Sample>::sample(),
+                    <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample(),
                 )
                 .with_manual_channel(1)
                 .with_method(
-                    <ruckus_one::network::ap_settings::ApRadio5GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
                 .with_operative_channel(1)
                 .with_operative_tx_power("sample".to_owned())
                 .with_snr_d_b(1)
                 .with_tx_power(
-                    <ruckus_one::network::ap_settings::ApRadio5GHzSettingsTxPower as support::Sample>::sample(),
+                    <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample(),
                 )
                 .with_use_venue_settings(true);
             value
@@ -31422,7 +29939,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::ap_settings::ApRadio5GHzSettingsAllowedChannels
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -31430,56 +29947,23 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio5GHzSettings {
             ("changeInterval", serde_json::Value::from(1)),
             (
                 "channelBandwidth",
-                <ruckus_one::network::ap_settings::ApRadio5GHzSettingsChannelBandwidth as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample_json(),
             ),
             ("manualChannel", serde_json::Value::from(1)),
             (
                 "method",
-                <ruckus_one::network::ap_settings::ApRadio5GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
             ),
             ("operativeChannel", serde_json::Value::from(1)),
             ("operativeTxPower", serde_json::Value::from("sample")),
             ("snr_dB", serde_json::Value::from(1)),
             (
                 "txPower",
-                <ruckus_one::network::ap_settings::ApRadio5GHzSettingsTxPower as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SettingsTxPower as support::Sample>::sample_json(),
             ),
             ("useVenueSettings", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::ApRadio6GHzSettingsAllowedChannels {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::ApRadio6GHzSettingsBssMinRate6G {
-    fn sample() -> Self {
-        Self::from("HE_MCS_0")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("HE_MCS_0")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::ApRadio6GHzSettingsChannelBandwidth {
-    fn sample() -> Self {
-        Self::from("AUTO")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("AUTO")
     }
 }
 #[cfg(feature = "network-ap-settings")]
@@ -31495,37 +29979,6 @@ for ruckus_one::network::ap_settings::ApRadio6GHzSettingsChannelBandwidth320MhzG
 }
 #[cfg(feature = "network-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettingsMethod {
-    fn sample() -> Self {
-        Self::from("MANUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MANUAL")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::ApRadio6GHzSettingsMgmtTxRate6G {
-    fn sample() -> Self {
-        Self::from("6")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("6")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettingsTxPower {
-    fn sample() -> Self {
-        Self::from("MAX")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("MAX")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
 impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
     fn sample() -> Self {
         {
@@ -31533,16 +29986,16 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
                 .with_allowed_channels(
                     vec![
                         <
-                        ruckus_one::network::ap_settings::ApRadio6GHzSettingsAllowedChannels
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_bss_min_rate6_g(
-                    <ruckus_one::network::ap_settings::ApRadio6GHzSettingsBssMinRate6G as support::Sample>::sample(),
+                    <ruckus_one::network::common::BssMinRate6G as support::Sample>::sample(),
                 )
                 .with_change_interval(1)
                 .with_channel_bandwidth(
-                    <ruckus_one::network::ap_settings::ApRadio6GHzSettingsChannelBandwidth as support::Sample>::sample(),
+                    <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample(),
                 )
                 .with_channel_bandwidth320_mhz_group(
                     <ruckus_one::network::ap_settings::ApRadio6GHzSettingsChannelBandwidth320MhzGroup as support::Sample>::sample(),
@@ -31552,10 +30005,10 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
                 .with_enable_multicast_uplink_rate_limiting(true)
                 .with_manual_channel(1)
                 .with_method(
-                    <ruckus_one::network::ap_settings::ApRadio6GHzSettingsMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample(),
                 )
                 .with_mgmt_tx_rate6_g(
-                    <ruckus_one::network::ap_settings::ApRadio6GHzSettingsMgmtTxRate6G as support::Sample>::sample(),
+                    <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample(),
                 )
                 .with_multicast_downlink_rate_limiting(1)
                 .with_multicast_uplink_rate_limiting(1)
@@ -31563,7 +30016,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
                 .with_operative_tx_power("sample".to_owned())
                 .with_snr_d_b(1)
                 .with_tx_power(
-                    <ruckus_one::network::ap_settings::ApRadio6GHzSettingsTxPower as support::Sample>::sample(),
+                    <ruckus_one::network::common::TxPower as support::Sample>::sample(),
                 )
                 .with_use_venue_settings(true);
             value
@@ -31582,19 +30035,19 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::ap_settings::ApRadio6GHzSettingsAllowedChannels
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
             ),
             (
                 "bssMinRate6G",
-                <ruckus_one::network::ap_settings::ApRadio6GHzSettingsBssMinRate6G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::BssMinRate6G as support::Sample>::sample_json(),
             ),
             ("changeInterval", serde_json::Value::from(1)),
             (
                 "channelBandwidth",
-                <ruckus_one::network::ap_settings::ApRadio6GHzSettingsChannelBandwidth as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ChannelBandwidth as support::Sample>::sample_json(),
             ),
             (
                 "channelBandwidth320MhzGroup",
@@ -31606,11 +30059,11 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
             ("manualChannel", serde_json::Value::from(1)),
             (
                 "method",
-                <ruckus_one::network::ap_settings::ApRadio6GHzSettingsMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio24GHzSettingsMethod as support::Sample>::sample_json(),
             ),
             (
                 "mgmtTxRate6G",
-                <ruckus_one::network::ap_settings::ApRadio6GHzSettingsMgmtTxRate6G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::MgmtTxRate6G as support::Sample>::sample_json(),
             ),
             ("multicastDownlinkRateLimiting", serde_json::Value::from(1)),
             ("multicastUplinkRateLimiting", serde_json::Value::from(1)),
@@ -31619,7 +30072,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApRadio6GHzSettings {
             ("snr_dB", serde_json::Value::from(1)),
             (
                 "txPower",
-                <ruckus_one::network::ap_settings::ApRadio6GHzSettingsTxPower as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TxPower as support::Sample>::sample_json(),
             ),
             ("useVenueSettings", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -31830,28 +30283,6 @@ impl support::Sample for ruckus_one::network::ap_settings::ApUsbPortSettings {
 }
 #[cfg(feature = "network-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::ApCapabilitiesBandCombinationCapabilities {
-    fn sample() -> Self {
-        Self::from("DUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("DUAL")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::ApCapabilitiesDefaultBandCombination {
-    fn sample() -> Self {
-        Self::from("DUAL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("DUAL")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
 impl support::Sample for ruckus_one::network::ap_settings::ApCapabilities {
     fn sample() -> Self {
         {
@@ -31861,7 +30292,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApCapabilities {
                 .with_band_combination_capabilities(
                     vec![
                         <
-                        ruckus_one::network::ap_settings::ApCapabilitiesBandCombinationCapabilities
+                        ruckus_one::network::common::VenueApModelBandModeSettingsBandMode
                         as support::Sample > ::sample()
                     ],
                 )
@@ -31871,7 +30302,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApCapabilities {
                 .with_can_support_poe_out(true)
                 .with_capability_score(1)
                 .with_default_band_combination(
-                    <ruckus_one::network::ap_settings::ApCapabilitiesDefaultBandCombination as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApModelBandModeSettingsBandMode as support::Sample>::sample(),
                 )
                 .with_external_antenna(
                     <ruckus_one::network::common::ExternalAntenna as support::Sample>::sample(),
@@ -31939,7 +30370,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApCapabilities {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::ap_settings::ApCapabilitiesBandCombinationCapabilities
+                        ruckus_one::network::common::VenueApModelBandModeSettingsBandMode
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -31951,7 +30382,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApCapabilities {
             ("capabilityScore", serde_json::Value::from(1)),
             (
                 "defaultBandCombination",
-                <ruckus_one::network::ap_settings::ApCapabilitiesDefaultBandCombination as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApModelBandModeSettingsBandMode as support::Sample>::sample_json(),
             ),
             (
                 "externalAntenna",
@@ -32053,56 +30484,29 @@ impl support::Sample for ruckus_one::network::ap_settings::ApDhcpSettings {
 }
 #[cfg(feature = "network-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels24G20mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels24G40mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels24GAuto {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
 impl support::Sample for ruckus_one::network::ap_settings::Channels24G {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_n_20m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels24G20mHz as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 )
                 .with_n_40m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels24G40mHz as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels24GAuto as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 );
             value
@@ -32120,8 +30524,9 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels24G {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels24G20mHz as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -32129,8 +30534,9 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels24G {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels24G40mHz as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -32138,64 +30544,14 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels24G {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels24GAuto as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::Channels5GIndoorOutdoor160mHz {
-    fn sample() -> Self {
-        Self::from("36")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("36")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdoor20mHz {
-    fn sample() -> Self {
-        Self::from("36")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("36")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdoor40mHz {
-    fn sample() -> Self {
-        Self::from("36")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("36")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdoor80mHz {
-    fn sample() -> Self {
-        Self::from("36")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("36")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdoorAuto {
-    fn sample() -> Self {
-        Self::from("36")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("36")
     }
 }
 #[cfg(feature = "network-ap-settings")]
@@ -32206,31 +30562,36 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdo
             let mut value = Self::new()
                 .with_n_160m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels5GIndoorOutdoor160mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_n_20m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels5GIndoorOutdoor20mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_n_40m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels5GIndoorOutdoor40mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_n_80m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels5GIndoorOutdoor80mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels5GIndoorOutdoorAuto
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample()
                     ],
                 );
@@ -32249,7 +30610,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdo
                 "160MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels5GIndoorOutdoor160mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -32258,7 +30620,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdo
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels5GIndoorOutdoor20mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -32267,7 +30630,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdo
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels5GIndoorOutdoor40mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -32276,7 +30640,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdo
                 "80MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels5GIndoorOutdoor80mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -32285,7 +30650,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdo
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels5GIndoorOutdoorAuto
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -32345,138 +30711,42 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels5G {
 }
 #[cfg(feature = "network-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11160mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv1120mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv1140mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv1180mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11Auto {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::ap_settings::Channels6GIndoorOutdoor160mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdoor20mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdoor40mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdoor80mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdoorAuto {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
 impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdoor {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_n_160m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6GIndoorOutdoor160mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_n_20m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6GIndoorOutdoor20mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_n_40m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6GIndoorOutdoor40mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_n_80m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6GIndoorOutdoor80mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6GIndoorOutdoorAuto
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample()
                     ],
                 );
@@ -32495,7 +30765,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdo
                 "160MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6GIndoorOutdoor160mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -32504,7 +30775,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdo
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6GIndoorOutdoor20mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -32513,7 +30785,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdo
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6GIndoorOutdoor40mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -32522,7 +30795,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdo
                 "80MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6GIndoorOutdoor80mHz
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -32531,7 +30805,8 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdo
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6GIndoorOutdoorAuto
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -32548,32 +30823,37 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11 {
             let mut value = Self::new()
                 .with_n_160m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6Gv11160mHz as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 )
                 .with_n_20m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6Gv1120mHz as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 )
                 .with_n_40m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6Gv1140mHz as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 )
                 .with_n_80m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6Gv1180mHz as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6Gv11Auto as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 )
                 .with_indoor(
@@ -32597,8 +30877,9 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11 {
                 "160MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6Gv11160mHz as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -32606,8 +30887,9 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11 {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6Gv1120mHz as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -32615,8 +30897,9 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11 {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6Gv1140mHz as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -32624,8 +30907,9 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11 {
                 "80MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6Gv1180mHz as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -32633,8 +30917,9 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11 {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6Gv11Auto as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -32708,88 +30993,43 @@ impl support::Sample for ruckus_one::network::ap_settings::WifiAvailableChannels
 }
 #[cfg(feature = "network-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6G160mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6G20mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6G40mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6G80mHz {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6GAuto {
-    fn sample() -> Self {
-        Self::from("1")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("1")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
 impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_n_160m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6G160mHz as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 )
                 .with_n_20m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6G20mHz as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 )
                 .with_n_40m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6G40mHz as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 )
                 .with_n_80m_hz(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6G80mHz as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 )
                 .with_auto(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6GAuto as
-                        support::Sample > ::sample()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
                     ],
                 );
             value
@@ -32807,8 +31047,9 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "160MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6G160mHz as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -32816,8 +31057,9 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "20MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6G20mHz as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -32825,8 +31067,9 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "40MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6G40mHz as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -32834,8 +31077,9 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "80MHz",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6G80mHz as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -32843,8 +31087,9 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6G {
                 "auto",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::ap_settings::Channels6GAuto as
-                        support::Sample > ::sample_json()
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -32910,16 +31155,6 @@ impl support::Sample for ruckus_one::network::ap_settings::WifiAvailableChannels
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::IcxSwitchViewIgmpSnooping {
-    fn sample() -> Self {
-        Self::from("active")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("active")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
 impl support::Sample for ruckus_one::network::switches::StackMembersView {
     fn sample() -> Self {
         {
@@ -32945,8 +31180,7 @@ impl support::Sample for ruckus_one::network::switches::StackMembersView {
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample
-for ruckus_one::network::switches::IcxSwitchViewIpAddressInterfaceType {
+impl support::Sample for ruckus_one::network::switches::IpAddressInterfaceType {
     fn sample() -> Self {
         Self::from("NONE")
     }
@@ -32954,9 +31188,10 @@ for ruckus_one::network::switches::IcxSwitchViewIpAddressInterfaceType {
         serde_json::Value::from("NONE")
     }
 }
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::IcxSwitchViewIpAddressType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+impl support::Sample for ruckus_one::network::common::IcxSwitchViewIpAddressType {
     fn sample() -> Self {
         Self::from("static")
     }
@@ -32966,7 +31201,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchViewIpAddressTy
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::IcxSwitchViewSpecifiedType {
+impl support::Sample for ruckus_one::network::switches::SpecifiedType {
     fn sample() -> Self {
         Self::from("AUTO")
     }
@@ -32985,7 +31220,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
                 .with_description("sample".to_owned())
                 .with_enable_stack(true)
                 .with_igmp_snooping(
-                    <ruckus_one::network::switches::IcxSwitchViewIgmpSnooping as support::Sample>::sample(),
+                    <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample(),
                 )
                 .with_jumbo_mode(true)
                 .with_spanning_tree_priority(1)
@@ -32996,11 +31231,11 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
                     ],
                 )
                 .with_ip_address_interface_type(
-                    <ruckus_one::network::switches::IcxSwitchViewIpAddressInterfaceType as support::Sample>::sample(),
+                    <ruckus_one::network::switches::IpAddressInterfaceType as support::Sample>::sample(),
                 )
                 .with_ip_address_interface("sample".to_owned())
                 .with_ip_address_type(
-                    <ruckus_one::network::switches::IcxSwitchViewIpAddressType as support::Sample>::sample(),
+                    <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample(),
                 )
                 .with_ip_address("sample".to_owned())
                 .with_subnet_mask("sample".to_owned())
@@ -33009,7 +31244,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
                 .with_dhcp_server_enabled(true)
                 .with_initial_vlan_id(1)
                 .with_specified_type(
-                    <ruckus_one::network::switches::IcxSwitchViewSpecifiedType as support::Sample>::sample(),
+                    <ruckus_one::network::switches::SpecifiedType as support::Sample>::sample(),
                 )
                 .with_rear_module("sample".to_owned())
                 .with_vlan_customize(true);
@@ -33030,7 +31265,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
             ("enableStack", serde_json::Value::from(true)),
             (
                 "igmpSnooping",
-                <ruckus_one::network::switches::IcxSwitchViewIgmpSnooping as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample_json(),
             ),
             ("jumboMode", serde_json::Value::from(true)),
             ("spanningTreePriority", serde_json::Value::from(1)),
@@ -33045,12 +31280,12 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
             ),
             (
                 "ipAddressInterfaceType",
-                <ruckus_one::network::switches::IcxSwitchViewIpAddressInterfaceType as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::IpAddressInterfaceType as support::Sample>::sample_json(),
             ),
             ("ipAddressInterface", serde_json::Value::from("sample")),
             (
                 "ipAddressType",
-                <ruckus_one::network::switches::IcxSwitchViewIpAddressType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample_json(),
             ),
             ("ipAddress", serde_json::Value::from("sample")),
             ("subnetMask", serde_json::Value::from("sample")),
@@ -33060,22 +31295,12 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitchView {
             ("initialVlanId", serde_json::Value::from(1)),
             (
                 "specifiedType",
-                <ruckus_one::network::switches::IcxSwitchViewSpecifiedType as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::SpecifiedType as support::Sample>::sample_json(),
             ),
             ("rearModule", serde_json::Value::from("sample")),
             ("vlanCustomize", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::IcxSwitchIgmpSnooping {
-    fn sample() -> Self {
-        Self::from("active")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("active")
     }
 }
 #[cfg(feature = "network-switches")]
@@ -33141,36 +31366,6 @@ impl support::Sample for ruckus_one::network::switches::StackMembersViewV1 {
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::IcxSwitchIpAddressInterfaceType {
-    fn sample() -> Self {
-        Self::from("NONE")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("NONE")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::IcxSwitchIpAddressType {
-    fn sample() -> Self {
-        Self::from("static")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("static")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::IcxSwitchSpecifiedType {
-    fn sample() -> Self {
-        Self::from("AUTO")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("AUTO")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
 impl support::Sample for ruckus_one::network::switches::IcxSwitch {
     fn sample() -> Self {
         {
@@ -33182,7 +31377,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitch {
                 .with_tags("sample".to_owned())
                 .with_enable_stack(true)
                 .with_igmp_snooping(
-                    <ruckus_one::network::switches::IcxSwitchIgmpSnooping as support::Sample>::sample(),
+                    <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample(),
                 )
                 .with_jumbo_mode(true)
                 .with_position(
@@ -33197,11 +31392,11 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitch {
                     ],
                 )
                 .with_ip_address_interface_type(
-                    <ruckus_one::network::switches::IcxSwitchIpAddressInterfaceType as support::Sample>::sample(),
+                    <ruckus_one::network::switches::IpAddressInterfaceType as support::Sample>::sample(),
                 )
                 .with_ip_address_interface("sample".to_owned())
                 .with_ip_address_type(
-                    <ruckus_one::network::switches::IcxSwitchIpAddressType as support::Sample>::sample(),
+                    <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample(),
                 )
                 .with_ip_address("sample".to_owned())
                 .with_subnet_mask("sample".to_owned())
@@ -33219,7 +31414,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitch {
                 .with_initial_vlan_id(1)
                 .with_stack_config_timestamp("sample".to_owned())
                 .with_specified_type(
-                    <ruckus_one::network::switches::IcxSwitchSpecifiedType as support::Sample>::sample(),
+                    <ruckus_one::network::switches::SpecifiedType as support::Sample>::sample(),
                 )
                 .with_rear_module("sample".to_owned())
                 .with_vlan_customize(true);
@@ -33242,7 +31437,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitch {
             ("enableStack", serde_json::Value::from(true)),
             (
                 "igmpSnooping",
-                <ruckus_one::network::switches::IcxSwitchIgmpSnooping as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample_json(),
             ),
             ("jumboMode", serde_json::Value::from(true)),
             (
@@ -33262,12 +31457,12 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitch {
             ),
             (
                 "ipAddressInterfaceType",
-                <ruckus_one::network::switches::IcxSwitchIpAddressInterfaceType as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::IpAddressInterfaceType as support::Sample>::sample_json(),
             ),
             ("ipAddressInterface", serde_json::Value::from("sample")),
             (
                 "ipAddressType",
-                <ruckus_one::network::switches::IcxSwitchIpAddressType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample_json(),
             ),
             ("ipAddress", serde_json::Value::from("sample")),
             ("subnetMask", serde_json::Value::from("sample")),
@@ -33292,7 +31487,7 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitch {
             ("stackConfigTimestamp", serde_json::Value::from("sample")),
             (
                 "specifiedType",
-                <ruckus_one::network::switches::IcxSwitchSpecifiedType as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::SpecifiedType as support::Sample>::sample_json(),
             ),
             ("rearModule", serde_json::Value::from("sample")),
             ("vlanCustomize", serde_json::Value::from(true)),
@@ -33359,7 +31554,7 @@ impl support::Sample for ruckus_one::network::switches::SwitchPositionViewV1001 
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortViewPortSpeed {
+impl support::Sample for ruckus_one::network::switches::PortSpeed {
     fn sample() -> Self {
         Self::from("__NULL")
     }
@@ -33369,7 +31564,7 @@ impl support::Sample for ruckus_one::network::switches::PortViewPortSpeed {
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortViewPoeClass {
+impl support::Sample for ruckus_one::network::switches::PoeClass {
     fn sample() -> Self {
         Self::from("__NULL")
     }
@@ -33442,7 +31637,7 @@ impl support::Sample for ruckus_one::network::switches::LldpQosView {
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortViewAuthenticationType {
+impl support::Sample for ruckus_one::network::switches::AuthenticationType {
     fn sample() -> Self {
         Self::from("__NULL")
     }
@@ -33452,7 +31647,7 @@ impl support::Sample for ruckus_one::network::switches::PortViewAuthenticationTy
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortViewDot1xPortControl {
+impl support::Sample for ruckus_one::network::switches::Dot1xPortControl {
     fn sample() -> Self {
         Self::from("__NULL")
     }
@@ -33462,7 +31657,7 @@ impl support::Sample for ruckus_one::network::switches::PortViewDot1xPortControl
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortViewAuthFailAction {
+impl support::Sample for ruckus_one::network::switches::AuthFailAction {
     fn sample() -> Self {
         Self::from("__NULL")
     }
@@ -33472,7 +31667,7 @@ impl support::Sample for ruckus_one::network::switches::PortViewAuthFailAction {
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortViewAuthTimeoutAction {
+impl support::Sample for ruckus_one::network::switches::AuthTimeoutAction {
     fn sample() -> Self {
         Self::from("__NULL")
     }
@@ -33482,7 +31677,7 @@ impl support::Sample for ruckus_one::network::switches::PortViewAuthTimeoutActio
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortViewAdminPtToPt {
+impl support::Sample for ruckus_one::network::switches::AdminPtToPt {
     fn sample() -> Self {
         Self::from("AUTO")
     }
@@ -33556,10 +31751,10 @@ impl support::Sample for ruckus_one::network::switches::PortView {
                 .with_ignore_fields("sample".to_owned())
                 .with_revert(true)
                 .with_port_speed(
-                    <ruckus_one::network::switches::PortViewPortSpeed as support::Sample>::sample(),
+                    <ruckus_one::network::switches::PortSpeed as support::Sample>::sample(),
                 )
                 .with_poe_class(
-                    <ruckus_one::network::switches::PortViewPoeClass as support::Sample>::sample(),
+                    <ruckus_one::network::switches::PoeClass as support::Sample>::sample(),
                 )
                 .with_poe_budget(1.5)
                 .with_poe_priority(1)
@@ -33592,21 +31787,21 @@ impl support::Sample for ruckus_one::network::switches::PortView {
                 .with_authentication_customize(true)
                 .with_authentication_profile_id("sample".to_owned())
                 .with_authentication_type(
-                    <ruckus_one::network::switches::PortViewAuthenticationType as support::Sample>::sample(),
+                    <ruckus_one::network::switches::AuthenticationType as support::Sample>::sample(),
                 )
                 .with_change_auth_order(true)
                 .with_dot1x_port_control(
-                    <ruckus_one::network::switches::PortViewDot1xPortControl as support::Sample>::sample(),
+                    <ruckus_one::network::switches::Dot1xPortControl as support::Sample>::sample(),
                 )
                 .with_auth_default_vlan(1)
                 .with_restricted_vlan(1)
                 .with_critical_vlan(1)
                 .with_guest_vlan(1)
                 .with_auth_fail_action(
-                    <ruckus_one::network::switches::PortViewAuthFailAction as support::Sample>::sample(),
+                    <ruckus_one::network::switches::AuthFailAction as support::Sample>::sample(),
                 )
                 .with_auth_timeout_action(
-                    <ruckus_one::network::switches::PortViewAuthTimeoutAction as support::Sample>::sample(),
+                    <ruckus_one::network::switches::AuthTimeoutAction as support::Sample>::sample(),
                 )
                 .with_should_alert_aaa_and_radius_not_apply(true)
                 .with_switch_level_auth_default_vlan(1)
@@ -33616,7 +31811,7 @@ impl support::Sample for ruckus_one::network::switches::PortView {
                 .with_profile_name("sample".to_owned())
                 .with_switch_port_profile_id("sample".to_owned())
                 .with_admin_pt_to_pt(
-                    <ruckus_one::network::switches::PortViewAdminPtToPt as support::Sample>::sample(),
+                    <ruckus_one::network::switches::AdminPtToPt as support::Sample>::sample(),
                 )
                 .with_port_security(true)
                 .with_port_security_max_entries(1)
@@ -33642,11 +31837,11 @@ impl support::Sample for ruckus_one::network::switches::PortView {
             ("revert", serde_json::Value::from(true)),
             (
                 "portSpeed",
-                <ruckus_one::network::switches::PortViewPortSpeed as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::PortSpeed as support::Sample>::sample_json(),
             ),
             (
                 "poeClass",
-                <ruckus_one::network::switches::PortViewPoeClass as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::PoeClass as support::Sample>::sample_json(),
             ),
             ("poeBudget", serde_json::Value::from(1.5)),
             ("poePriority", serde_json::Value::from(1)),
@@ -33686,12 +31881,12 @@ impl support::Sample for ruckus_one::network::switches::PortView {
             ("authenticationProfileId", serde_json::Value::from("sample")),
             (
                 "authenticationType",
-                <ruckus_one::network::switches::PortViewAuthenticationType as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::AuthenticationType as support::Sample>::sample_json(),
             ),
             ("changeAuthOrder", serde_json::Value::from(true)),
             (
                 "dot1xPortControl",
-                <ruckus_one::network::switches::PortViewDot1xPortControl as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::Dot1xPortControl as support::Sample>::sample_json(),
             ),
             ("authDefaultVlan", serde_json::Value::from(1)),
             ("restrictedVlan", serde_json::Value::from(1)),
@@ -33699,11 +31894,11 @@ impl support::Sample for ruckus_one::network::switches::PortView {
             ("guestVlan", serde_json::Value::from(1)),
             (
                 "authFailAction",
-                <ruckus_one::network::switches::PortViewAuthFailAction as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::AuthFailAction as support::Sample>::sample_json(),
             ),
             (
                 "authTimeoutAction",
-                <ruckus_one::network::switches::PortViewAuthTimeoutAction as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::AuthTimeoutAction as support::Sample>::sample_json(),
             ),
             ("shouldAlertAaaAndRadiusNotApply", serde_json::Value::from(true)),
             ("switchLevelAuthDefaultVlan", serde_json::Value::from(1)),
@@ -33717,7 +31912,7 @@ impl support::Sample for ruckus_one::network::switches::PortView {
             ("switchPortProfileId", serde_json::Value::from("sample")),
             (
                 "adminPtToPt",
-                <ruckus_one::network::switches::PortViewAdminPtToPt as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::AdminPtToPt as support::Sample>::sample_json(),
             ),
             ("portSecurity", serde_json::Value::from(true)),
             ("portSecurityMaxEntries", serde_json::Value::from(1)),
@@ -33732,76 +31927,6 @@ impl support::Sample for ruckus_one::network::switches::PortView {
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortV1001PortSpeed {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortV1001PoeClass {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortV1001AdminPtToPt {
-    fn sample() -> Self {
-        Self::from("AUTO")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("AUTO")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortV1001AuthenticationType {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortV1001Dot1xPortControl {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortV1001AuthFailAction {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortV1001AuthTimeoutAction {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
 impl support::Sample for ruckus_one::network::switches::PortV1001 {
     fn sample() -> Self {
         {
@@ -33812,10 +31937,10 @@ impl support::Sample for ruckus_one::network::switches::PortV1001 {
                 .with_ignore_fields("sample".to_owned())
                 .with_revert(true)
                 .with_port_speed(
-                    <ruckus_one::network::switches::PortV1001PortSpeed as support::Sample>::sample(),
+                    <ruckus_one::network::switches::PortSpeed as support::Sample>::sample(),
                 )
                 .with_poe_class(
-                    <ruckus_one::network::switches::PortV1001PoeClass as support::Sample>::sample(),
+                    <ruckus_one::network::switches::PoeClass as support::Sample>::sample(),
                 )
                 .with_poe_budget(1.5)
                 .with_poe_priority(1)
@@ -33827,7 +31952,7 @@ impl support::Sample for ruckus_one::network::switches::PortV1001 {
                 .with_arp_inspection_trust(true)
                 .with_rstp_admin_edge_port(true)
                 .with_admin_pt_to_pt(
-                    <ruckus_one::network::switches::PortV1001AdminPtToPt as support::Sample>::sample(),
+                    <ruckus_one::network::switches::AdminPtToPt as support::Sample>::sample(),
                 )
                 .with_stp_bpdu_guard(true)
                 .with_stp_root_guard(true)
@@ -33847,23 +31972,23 @@ impl support::Sample for ruckus_one::network::switches::PortV1001 {
                 .with_tags("sample".to_owned())
                 .with_flexible_authentication_enabled(true)
                 .with_authentication_type(
-                    <ruckus_one::network::switches::PortV1001AuthenticationType as support::Sample>::sample(),
+                    <ruckus_one::network::switches::AuthenticationType as support::Sample>::sample(),
                 )
                 .with_authentication_customize(true)
                 .with_authentication_profile_id("sample".to_owned())
                 .with_change_auth_order(true)
                 .with_dot1x_port_control(
-                    <ruckus_one::network::switches::PortV1001Dot1xPortControl as support::Sample>::sample(),
+                    <ruckus_one::network::switches::Dot1xPortControl as support::Sample>::sample(),
                 )
                 .with_auth_default_vlan(1)
                 .with_restricted_vlan(1)
                 .with_critical_vlan(1)
                 .with_guest_vlan(1)
                 .with_auth_fail_action(
-                    <ruckus_one::network::switches::PortV1001AuthFailAction as support::Sample>::sample(),
+                    <ruckus_one::network::switches::AuthFailAction as support::Sample>::sample(),
                 )
                 .with_auth_timeout_action(
-                    <ruckus_one::network::switches::PortV1001AuthTimeoutAction as support::Sample>::sample(),
+                    <ruckus_one::network::switches::AuthTimeoutAction as support::Sample>::sample(),
                 )
                 .with_switch_port_profile_id("sample".to_owned())
                 .with_port_security(true)
@@ -33890,11 +32015,11 @@ impl support::Sample for ruckus_one::network::switches::PortV1001 {
             ("revert", serde_json::Value::from(true)),
             (
                 "portSpeed",
-                <ruckus_one::network::switches::PortV1001PortSpeed as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::PortSpeed as support::Sample>::sample_json(),
             ),
             (
                 "poeClass",
-                <ruckus_one::network::switches::PortV1001PoeClass as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::PoeClass as support::Sample>::sample_json(),
             ),
             ("poeBudget", serde_json::Value::from(1.5)),
             ("poePriority", serde_json::Value::from(1)),
@@ -33907,7 +32032,7 @@ impl support::Sample for ruckus_one::network::switches::PortV1001 {
             ("rstpAdminEdgePort", serde_json::Value::from(true)),
             (
                 "adminPtToPt",
-                <ruckus_one::network::switches::PortV1001AdminPtToPt as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::AdminPtToPt as support::Sample>::sample_json(),
             ),
             ("stpBpduGuard", serde_json::Value::from(true)),
             ("stpRootGuard", serde_json::Value::from(true)),
@@ -33934,14 +32059,14 @@ impl support::Sample for ruckus_one::network::switches::PortV1001 {
             ("flexibleAuthenticationEnabled", serde_json::Value::from(true)),
             (
                 "authenticationType",
-                <ruckus_one::network::switches::PortV1001AuthenticationType as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::AuthenticationType as support::Sample>::sample_json(),
             ),
             ("authenticationCustomize", serde_json::Value::from(true)),
             ("authenticationProfileId", serde_json::Value::from("sample")),
             ("changeAuthOrder", serde_json::Value::from(true)),
             (
                 "dot1xPortControl",
-                <ruckus_one::network::switches::PortV1001Dot1xPortControl as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::Dot1xPortControl as support::Sample>::sample_json(),
             ),
             ("authDefaultVlan", serde_json::Value::from(1)),
             ("restrictedVlan", serde_json::Value::from(1)),
@@ -33949,11 +32074,11 @@ impl support::Sample for ruckus_one::network::switches::PortV1001 {
             ("guestVlan", serde_json::Value::from(1)),
             (
                 "authFailAction",
-                <ruckus_one::network::switches::PortV1001AuthFailAction as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::AuthFailAction as support::Sample>::sample_json(),
             ),
             (
                 "authTimeoutAction",
-                <ruckus_one::network::switches::PortV1001AuthTimeoutAction as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::AuthTimeoutAction as support::Sample>::sample_json(),
             ),
             ("switchPortProfileId", serde_json::Value::from("sample")),
             ("portSecurity", serde_json::Value::from(true)),
@@ -34024,76 +32149,6 @@ impl support::Sample for ruckus_one::network::switches::SwitchPortSelection {
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortsPortSpeed {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortsPoeClass {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortsAdminPtToPt {
-    fn sample() -> Self {
-        Self::from("AUTO")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("AUTO")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortsAuthenticationType {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortsDot1xPortControl {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortsAuthFailAction {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::PortsAuthTimeoutAction {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
 impl support::Sample for ruckus_one::network::switches::Ports {
     fn sample() -> Self {
         {
@@ -34104,10 +32159,10 @@ impl support::Sample for ruckus_one::network::switches::Ports {
                 .with_ignore_fields("sample".to_owned())
                 .with_revert(true)
                 .with_port_speed(
-                    <ruckus_one::network::switches::PortsPortSpeed as support::Sample>::sample(),
+                    <ruckus_one::network::switches::PortSpeed as support::Sample>::sample(),
                 )
                 .with_poe_class(
-                    <ruckus_one::network::switches::PortsPoeClass as support::Sample>::sample(),
+                    <ruckus_one::network::switches::PoeClass as support::Sample>::sample(),
                 )
                 .with_poe_budget(1.5)
                 .with_poe_priority(1)
@@ -34119,7 +32174,7 @@ impl support::Sample for ruckus_one::network::switches::Ports {
                 .with_arp_inspection_trust(true)
                 .with_rstp_admin_edge_port(true)
                 .with_admin_pt_to_pt(
-                    <ruckus_one::network::switches::PortsAdminPtToPt as support::Sample>::sample(),
+                    <ruckus_one::network::switches::AdminPtToPt as support::Sample>::sample(),
                 )
                 .with_stp_bpdu_guard(true)
                 .with_stp_root_guard(true)
@@ -34139,23 +32194,23 @@ impl support::Sample for ruckus_one::network::switches::Ports {
                 .with_tags("sample".to_owned())
                 .with_flexible_authentication_enabled(true)
                 .with_authentication_type(
-                    <ruckus_one::network::switches::PortsAuthenticationType as support::Sample>::sample(),
+                    <ruckus_one::network::switches::AuthenticationType as support::Sample>::sample(),
                 )
                 .with_authentication_customize(true)
                 .with_authentication_profile_id("sample".to_owned())
                 .with_change_auth_order(true)
                 .with_dot1x_port_control(
-                    <ruckus_one::network::switches::PortsDot1xPortControl as support::Sample>::sample(),
+                    <ruckus_one::network::switches::Dot1xPortControl as support::Sample>::sample(),
                 )
                 .with_auth_default_vlan(1)
                 .with_restricted_vlan(1)
                 .with_critical_vlan(1)
                 .with_guest_vlan(1)
                 .with_auth_fail_action(
-                    <ruckus_one::network::switches::PortsAuthFailAction as support::Sample>::sample(),
+                    <ruckus_one::network::switches::AuthFailAction as support::Sample>::sample(),
                 )
                 .with_auth_timeout_action(
-                    <ruckus_one::network::switches::PortsAuthTimeoutAction as support::Sample>::sample(),
+                    <ruckus_one::network::switches::AuthTimeoutAction as support::Sample>::sample(),
                 )
                 .with_switch_port_profile_id("sample".to_owned())
                 .with_port_security(true)
@@ -34182,11 +32237,11 @@ impl support::Sample for ruckus_one::network::switches::Ports {
             ("revert", serde_json::Value::from(true)),
             (
                 "portSpeed",
-                <ruckus_one::network::switches::PortsPortSpeed as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::PortSpeed as support::Sample>::sample_json(),
             ),
             (
                 "poeClass",
-                <ruckus_one::network::switches::PortsPoeClass as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::PoeClass as support::Sample>::sample_json(),
             ),
             ("poeBudget", serde_json::Value::from(1.5)),
             ("poePriority", serde_json::Value::from(1)),
@@ -34199,7 +32254,7 @@ impl support::Sample for ruckus_one::network::switches::Ports {
             ("rstpAdminEdgePort", serde_json::Value::from(true)),
             (
                 "adminPtToPt",
-                <ruckus_one::network::switches::PortsAdminPtToPt as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::AdminPtToPt as support::Sample>::sample_json(),
             ),
             ("stpBpduGuard", serde_json::Value::from(true)),
             ("stpRootGuard", serde_json::Value::from(true)),
@@ -34226,14 +32281,14 @@ impl support::Sample for ruckus_one::network::switches::Ports {
             ("flexibleAuthenticationEnabled", serde_json::Value::from(true)),
             (
                 "authenticationType",
-                <ruckus_one::network::switches::PortsAuthenticationType as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::AuthenticationType as support::Sample>::sample_json(),
             ),
             ("authenticationCustomize", serde_json::Value::from(true)),
             ("authenticationProfileId", serde_json::Value::from("sample")),
             ("changeAuthOrder", serde_json::Value::from(true)),
             (
                 "dot1xPortControl",
-                <ruckus_one::network::switches::PortsDot1xPortControl as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::Dot1xPortControl as support::Sample>::sample_json(),
             ),
             ("authDefaultVlan", serde_json::Value::from(1)),
             ("restrictedVlan", serde_json::Value::from(1)),
@@ -34241,11 +32296,11 @@ impl support::Sample for ruckus_one::network::switches::Ports {
             ("guestVlan", serde_json::Value::from(1)),
             (
                 "authFailAction",
-                <ruckus_one::network::switches::PortsAuthFailAction as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::AuthFailAction as support::Sample>::sample_json(),
             ),
             (
                 "authTimeoutAction",
-                <ruckus_one::network::switches::PortsAuthTimeoutAction as support::Sample>::sample_json(),
+                <ruckus_one::network::switches::AuthTimeoutAction as support::Sample>::sample_json(),
             ),
             ("switchId", serde_json::Value::from("sample")),
             ("switchPortProfileId", serde_json::Value::from("sample")),
@@ -34870,46 +32925,13 @@ impl support::Sample for ruckus_one::network::switches::ImportSwitchResultView {
 #[cfg(feature = "network-switch-networking")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
 impl support::Sample
-for ruckus_one::network::switch_networking::SwitchVlanViewIgmpSnooping {
-    fn sample() -> Self {
-        Self::from("active")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("active")
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample
-for ruckus_one::network::switch_networking::SwitchVlanViewSpanningTreeProtocol {
-    fn sample() -> Self {
-        Self::from("rstp")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("rstp")
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample
-for ruckus_one::network::switch_networking::SwitchVlanPortModelViewSwitchModel {
-    fn sample() -> Self {
-        Self::from("ICX7150-24")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX7150-24")
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample
 for ruckus_one::network::switch_networking::SwitchVlanPortModelView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_id("sample".to_owned())
                 .with_switch_model(
-                    <ruckus_one::network::switch_networking::SwitchVlanPortModelViewSwitchModel as support::Sample>::sample(),
+                    <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample(),
                 )
                 .with_tagged_ports("sample".to_owned())
                 .with_untagged_ports("sample".to_owned())
@@ -34928,7 +32950,7 @@ for ruckus_one::network::switch_networking::SwitchVlanPortModelView {
             ("id", serde_json::Value::from("sample")),
             (
                 "switchModel",
-                <ruckus_one::network::switch_networking::SwitchVlanPortModelViewSwitchModel as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchFamilyModelViewModel as support::Sample>::sample_json(),
             ),
             ("taggedPorts", serde_json::Value::from("sample")),
             ("untaggedPorts", serde_json::Value::from("sample")),
@@ -34949,11 +32971,11 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanView 
                 .with_ipv4_dhcp_snooping(true)
                 .with_arp_inspection(true)
                 .with_igmp_snooping(
-                    <ruckus_one::network::switch_networking::SwitchVlanViewIgmpSnooping as support::Sample>::sample(),
+                    <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample(),
                 )
                 .with_multicast_version(1)
                 .with_spanning_tree_protocol(
-                    <ruckus_one::network::switch_networking::SwitchVlanViewSpanningTreeProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::SpanningTreeProtocol as support::Sample>::sample(),
                 )
                 .with_tagged_ports("sample".to_owned())
                 .with_untagged_ports("sample".to_owned())
@@ -34985,12 +33007,12 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanView 
             ("arpInspection", serde_json::Value::from(true)),
             (
                 "igmpSnooping",
-                <ruckus_one::network::switch_networking::SwitchVlanViewIgmpSnooping as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample_json(),
             ),
             ("multicastVersion", serde_json::Value::from(1)),
             (
                 "spanningTreeProtocol",
-                <ruckus_one::network::switch_networking::SwitchVlanViewSpanningTreeProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SpanningTreeProtocol as support::Sample>::sample_json(),
             ),
             ("taggedPorts", serde_json::Value::from("sample")),
             ("untaggedPorts", serde_json::Value::from("sample")),
@@ -35042,27 +33064,6 @@ impl support::Sample for ruckus_one::network::switch_networking::VlanVePort {
 }
 #[cfg(feature = "network-switch-networking")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanIgmpSnooping {
-    fn sample() -> Self {
-        Self::from("active")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("active")
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample
-for ruckus_one::network::switch_networking::SwitchVlanSpanningTreeProtocol {
-    fn sample() -> Self {
-        Self::from("rstp")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("rstp")
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
 impl support::Sample for ruckus_one::network::switch_networking::SwitchVlan {
     fn sample() -> Self {
         {
@@ -35073,11 +33074,11 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlan {
                 .with_ipv4_dhcp_snooping(true)
                 .with_arp_inspection(true)
                 .with_igmp_snooping(
-                    <ruckus_one::network::switch_networking::SwitchVlanIgmpSnooping as support::Sample>::sample(),
+                    <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample(),
                 )
                 .with_multicast_version(1)
                 .with_spanning_tree_protocol(
-                    <ruckus_one::network::switch_networking::SwitchVlanSpanningTreeProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::SpanningTreeProtocol as support::Sample>::sample(),
                 )
                 .with_switch_vlan_port_models(
                     vec![
@@ -35104,12 +33105,12 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlan {
             ("arpInspection", serde_json::Value::from(true)),
             (
                 "igmpSnooping",
-                <ruckus_one::network::switch_networking::SwitchVlanIgmpSnooping as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample_json(),
             ),
             ("multicastVersion", serde_json::Value::from(1)),
             (
                 "spanningTreeProtocol",
-                <ruckus_one::network::switch_networking::SwitchVlanSpanningTreeProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SpanningTreeProtocol as support::Sample>::sample_json(),
             ),
             (
                 "switchVlanPortModels",
@@ -35157,17 +33158,6 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanRespo
 }
 #[cfg(feature = "network-switch-networking")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample
-for ruckus_one::network::switch_networking::VePortViewIpAddressType {
-    fn sample() -> Self {
-        Self::from("static")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("static")
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
 impl support::Sample for ruckus_one::network::switch_networking::VePortView {
     fn sample() -> Self {
         {
@@ -35179,7 +33169,7 @@ impl support::Sample for ruckus_one::network::switch_networking::VePortView {
                 .with_ospf_area("sample".to_owned())
                 .with_dhcp_relay_agent("sample".to_owned())
                 .with_ip_address_type(
-                    <ruckus_one::network::switch_networking::VePortViewIpAddressType as support::Sample>::sample(),
+                    <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample(),
                 )
                 .with_ip_address("sample".to_owned())
                 .with_ip_subnet_mask("sample".to_owned())
@@ -35211,7 +33201,7 @@ impl support::Sample for ruckus_one::network::switch_networking::VePortView {
             ("dhcpRelayAgent", serde_json::Value::from("sample")),
             (
                 "ipAddressType",
-                <ruckus_one::network::switch_networking::VePortViewIpAddressType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample_json(),
             ),
             ("ipAddress", serde_json::Value::from("sample")),
             ("ipSubnetMask", serde_json::Value::from("sample")),
@@ -35230,16 +33220,6 @@ impl support::Sample for ruckus_one::network::switch_networking::VePortView {
 }
 #[cfg(feature = "network-switch-networking")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample for ruckus_one::network::switch_networking::VePortIpAddressType {
-    fn sample() -> Self {
-        Self::from("static")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("static")
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
 impl support::Sample for ruckus_one::network::switch_networking::VePort {
     fn sample() -> Self {
         {
@@ -35250,7 +33230,7 @@ impl support::Sample for ruckus_one::network::switch_networking::VePort {
                 .with_ospf_area("sample".to_owned())
                 .with_dhcp_relay_agent("sample".to_owned())
                 .with_ip_address_type(
-                    <ruckus_one::network::switch_networking::VePortIpAddressType as support::Sample>::sample(),
+                    <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample(),
                 )
                 .with_ip_address("sample".to_owned())
                 .with_ip_subnet_mask("sample".to_owned())
@@ -35274,7 +33254,7 @@ impl support::Sample for ruckus_one::network::switch_networking::VePort {
             ("dhcpRelayAgent", serde_json::Value::from("sample")),
             (
                 "ipAddressType",
-                <ruckus_one::network::switch_networking::VePortIpAddressType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample_json(),
             ),
             ("ipAddress", serde_json::Value::from("sample")),
             ("ipSubnetMask", serde_json::Value::from("sample")),
@@ -35375,16 +33355,6 @@ impl support::Sample for ruckus_one::network::switch_networking::StaticRouteResp
 }
 #[cfg(feature = "network-switch-networking")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample for ruckus_one::network::switch_networking::LagViewType {
-    fn sample() -> Self {
-        Self::from("static")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("static")
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
 impl support::Sample for ruckus_one::network::switch_networking::LagView {
     fn sample() -> Self {
         {
@@ -35393,7 +33363,7 @@ impl support::Sample for ruckus_one::network::switch_networking::LagView {
                 .with_lag_id(1)
                 .with_name("sample".to_owned())
                 .with_type(
-                    <ruckus_one::network::switch_networking::LagViewType as support::Sample>::sample(),
+                    <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample(),
                 )
                 .with_ports(vec!["sample".to_owned()])
                 .with_tagged_vlans(vec!["sample".to_owned()])
@@ -35415,7 +33385,7 @@ impl support::Sample for ruckus_one::network::switch_networking::LagView {
             ("name", serde_json::Value::from("sample")),
             (
                 "type",
-                <ruckus_one::network::switch_networking::LagViewType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample_json(),
             ),
             ("ports", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
             (
@@ -35430,23 +33400,13 @@ impl support::Sample for ruckus_one::network::switch_networking::LagView {
 }
 #[cfg(feature = "network-switch-networking")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample for ruckus_one::network::switch_networking::LagType {
-    fn sample() -> Self {
-        Self::from("static")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("static")
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
 impl support::Sample for ruckus_one::network::switch_networking::Lag {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_name("sample".to_owned())
                 .with_type(
-                    <ruckus_one::network::switch_networking::LagType as support::Sample>::sample(),
+                    <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample(),
                 )
                 .with_ports(vec!["sample".to_owned()])
                 .with_tagged_vlans(vec!["sample".to_owned()])
@@ -35466,7 +33426,7 @@ impl support::Sample for ruckus_one::network::switch_networking::Lag {
             ("name", serde_json::Value::from("sample")),
             (
                 "type",
-                <ruckus_one::network::switch_networking::LagType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::IcxSwitchViewIpAddressType as support::Sample>::sample_json(),
             ),
             ("ports", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
             (
@@ -35639,91 +33599,6 @@ impl support::Sample for ruckus_one::network::switch_networking::DhcpServerRespo
 }
 #[cfg(feature = "network-switch-networking")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample for ruckus_one::network::switch_networking::SwitchAclViewAclType {
-    fn sample() -> Self {
-        Self::from("standard")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("standard")
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample
-for ruckus_one::network::switch_networking::SwitchAclRuleViewAction {
-    fn sample() -> Self {
-        Self::from("permit")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("permit")
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample
-for ruckus_one::network::switch_networking::SwitchAclRuleViewProtocol {
-    fn sample() -> Self {
-        Self::from("ip")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ip")
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample for ruckus_one::network::switch_networking::SwitchAclRuleView {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_id("sample".to_owned())
-                .with_sequence(1)
-                .with_action(
-                    <ruckus_one::network::switch_networking::SwitchAclRuleViewAction as support::Sample>::sample(),
-                )
-                .with_destination("sample".to_owned())
-                .with_destination_port(1)
-                .with_protocol(
-                    <ruckus_one::network::switch_networking::SwitchAclRuleViewProtocol as support::Sample>::sample(),
-                )
-                .with_source("sample".to_owned())
-                .with_source_port(1)
-                .with_dscp_matching(1)
-                .with_dscp_marking(1)
-                .with_internal_priority(1);
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("id", serde_json::Value::from("sample")),
-            ("sequence", serde_json::Value::from(1)),
-            (
-                "action",
-                <ruckus_one::network::switch_networking::SwitchAclRuleViewAction as support::Sample>::sample_json(),
-            ),
-            ("destination", serde_json::Value::from("sample")),
-            ("destinationPort", serde_json::Value::from(1)),
-            (
-                "protocol",
-                <ruckus_one::network::switch_networking::SwitchAclRuleViewProtocol as support::Sample>::sample_json(),
-            ),
-            ("source", serde_json::Value::from("sample")),
-            ("sourcePort", serde_json::Value::from(1)),
-            ("dscpMatching", serde_json::Value::from(1)),
-            ("dscpMarking", serde_json::Value::from(1)),
-            ("internalPriority", serde_json::Value::from(1)),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
 impl support::Sample for ruckus_one::network::switch_networking::SwitchAclView {
     fn sample() -> Self {
         {
@@ -35731,11 +33606,11 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchAclView {
                 .with_id("sample".to_owned())
                 .with_name("sample".to_owned())
                 .with_acl_type(
-                    <ruckus_one::network::switch_networking::SwitchAclViewAclType as support::Sample>::sample(),
+                    <ruckus_one::network::common::AclType as support::Sample>::sample(),
                 )
                 .with_acl_rules(
                     vec![
-                        < ruckus_one::network::switch_networking::SwitchAclRuleView as
+                        < ruckus_one::network::common::ProfileSwitchAclRuleView as
                         support::Sample > ::sample()
                     ],
                 );
@@ -35754,13 +33629,13 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchAclView {
             ("name", serde_json::Value::from("sample")),
             (
                 "aclType",
-                <ruckus_one::network::switch_networking::SwitchAclViewAclType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AclType as support::Sample>::sample_json(),
             ),
             (
                 "aclRules",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switch_networking::SwitchAclRuleView as
+                        < ruckus_one::network::common::ProfileSwitchAclRuleView as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -36381,8 +34256,7 @@ for ruckus_one::network::switch_config_backups::ConfigBackUpFormatted {
 }
 #[cfg(feature = "network-switch-firmware")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
-impl support::Sample
-for ruckus_one::network::switch_firmware::ModelVersionViewModelGroup {
+impl support::Sample for ruckus_one::network::switch_firmware::ModelGroup {
     fn sample() -> Self {
         Self::from("ICX71")
     }
@@ -36398,7 +34272,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::ModelVersionView 
             let mut value = Self::new()
                 .with_id("sample".to_owned())
                 .with_model_group(
-                    <ruckus_one::network::switch_firmware::ModelVersionViewModelGroup as support::Sample>::sample(),
+                    <ruckus_one::network::switch_firmware::ModelGroup as support::Sample>::sample(),
                 )
                 .with_version("sample".to_owned());
             value
@@ -36415,7 +34289,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::ModelVersionView 
             ("id", serde_json::Value::from("sample")),
             (
                 "modelGroup",
-                <ruckus_one::network::switch_firmware::ModelVersionViewModelGroup as support::Sample>::sample_json(),
+                <ruckus_one::network::switch_firmware::ModelGroup as support::Sample>::sample_json(),
             ),
             ("version", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -36539,17 +34413,6 @@ impl support::Sample for ruckus_one::network::switch_firmware::SkipScheduleUpgra
 }
 #[cfg(feature = "network-switch-firmware")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
-impl support::Sample
-for ruckus_one::network::switch_firmware::SwitchVersionViewModelGroup {
-    fn sample() -> Self {
-        Self::from("ICX71")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX71")
-    }
-}
-#[cfg(feature = "network-switch-firmware")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
 impl support::Sample for ruckus_one::network::switch_firmware::SwitchVersionCategory {
     fn sample() -> Self {
         Self::from("RECOMMENDED")
@@ -36600,7 +34463,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::SwitchVersionView
             let mut value = Self::new()
                 .with_id("sample".to_owned())
                 .with_model_group(
-                    <ruckus_one::network::switch_firmware::SwitchVersionViewModelGroup as support::Sample>::sample(),
+                    <ruckus_one::network::switch_firmware::ModelGroup as support::Sample>::sample(),
                 )
                 .with_versions(
                     vec![
@@ -36622,7 +34485,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::SwitchVersionView
             ("id", serde_json::Value::from("sample")),
             (
                 "modelGroup",
-                <ruckus_one::network::switch_firmware::SwitchVersionViewModelGroup as support::Sample>::sample_json(),
+                <ruckus_one::network::switch_firmware::ModelGroup as support::Sample>::sample_json(),
             ),
             (
                 "versions",
@@ -36639,23 +34502,12 @@ impl support::Sample for ruckus_one::network::switch_firmware::SwitchVersionView
 }
 #[cfg(feature = "network-switch-firmware")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
-impl support::Sample
-for ruckus_one::network::switch_firmware::ModelCurrentVersionViewModelGroup {
-    fn sample() -> Self {
-        Self::from("ICX71")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX71")
-    }
-}
-#[cfg(feature = "network-switch-firmware")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
 impl support::Sample for ruckus_one::network::switch_firmware::ModelCurrentVersionView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_model_group(
-                    <ruckus_one::network::switch_firmware::ModelCurrentVersionViewModelGroup as support::Sample>::sample(),
+                    <ruckus_one::network::switch_firmware::ModelGroup as support::Sample>::sample(),
                 )
                 .with_versions(vec!["sample".to_owned()]);
             value
@@ -36671,7 +34523,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::ModelCurrentVersi
         support::object([
             (
                 "modelGroup",
-                <ruckus_one::network::switch_firmware::ModelCurrentVersionViewModelGroup as support::Sample>::sample_json(),
+                <ruckus_one::network::switch_firmware::ModelGroup as support::Sample>::sample_json(),
             ),
             (
                 "versions",
@@ -36754,17 +34606,6 @@ impl support::Sample for ruckus_one::network::switch_firmware::VenueCurrentVersi
 }
 #[cfg(feature = "network-switch-firmware")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
-impl support::Sample
-for ruckus_one::network::switch_firmware::UpgradeVenueQueryFilterModelGroup {
-    fn sample() -> Self {
-        Self::from("ICX71")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX71")
-    }
-}
-#[cfg(feature = "network-switch-firmware")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
 impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenueQueryFilter {
     fn sample() -> Self {
         {
@@ -36772,7 +34613,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenueQuery
                 .with_search_filter("sample".to_owned())
                 .with_firmware_version("sample".to_owned())
                 .with_model_group(
-                    <ruckus_one::network::switch_firmware::UpgradeVenueQueryFilterModelGroup as support::Sample>::sample(),
+                    <ruckus_one::network::switch_firmware::ModelGroup as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -36789,7 +34630,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenueQuery
             ("firmwareVersion", serde_json::Value::from("sample")),
             (
                 "modelGroup",
-                <ruckus_one::network::switch_firmware::UpgradeVenueQueryFilterModelGroup as support::Sample>::sample_json(),
+                <ruckus_one::network::switch_firmware::ModelGroup as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -36870,24 +34711,13 @@ for ruckus_one::network::switch_firmware::UpgradeScheduleFirmwareView {
 }
 #[cfg(feature = "network-switch-firmware")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
-impl support::Sample
-for ruckus_one::network::switch_firmware::ModelSwitchCountViewModelGroup {
-    fn sample() -> Self {
-        Self::from("ICX71")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ICX71")
-    }
-}
-#[cfg(feature = "network-switch-firmware")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
 impl support::Sample for ruckus_one::network::switch_firmware::ModelSwitchCountView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_id("sample".to_owned())
                 .with_model_group(
-                    <ruckus_one::network::switch_firmware::ModelSwitchCountViewModelGroup as support::Sample>::sample(),
+                    <ruckus_one::network::switch_firmware::ModelGroup as support::Sample>::sample(),
                 )
                 .with_count(1);
             value
@@ -36904,7 +34734,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::ModelSwitchCountV
             ("id", serde_json::Value::from("sample")),
             (
                 "modelGroup",
-                <ruckus_one::network::switch_firmware::ModelSwitchCountViewModelGroup as support::Sample>::sample_json(),
+                <ruckus_one::network::switch_firmware::ModelGroup as support::Sample>::sample_json(),
             ),
             ("count", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -37071,16 +34901,6 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeScheduleVi
 }
 #[cfg(feature = "network-switch-firmware")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
-impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenueStatus {
-    fn sample() -> Self {
-        Self::from("NONE")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("NONE")
-    }
-}
-#[cfg(feature = "network-switch-firmware")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-firmware")))]
 impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenue {
     fn sample() -> Self {
         {
@@ -37108,7 +34928,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenue {
                 .with_switch_count(1)
                 .with_above_ten_switch_count(1)
                 .with_status(
-                    <ruckus_one::network::switch_firmware::UpgradeVenueStatus as support::Sample>::sample(),
+                    <ruckus_one::network::switch_firmware::UpgradeVenueFirmwareViewStatus as support::Sample>::sample(),
                 )
                 .with_schedule_count(1);
             value
@@ -37152,7 +34972,7 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeVenue {
             ("aboveTenSwitchCount", serde_json::Value::from(1)),
             (
                 "status",
-                <ruckus_one::network::switch_firmware::UpgradeVenueStatus as support::Sample>::sample_json(),
+                <ruckus_one::network::switch_firmware::UpgradeVenueFirmwareViewStatus as support::Sample>::sample_json(),
             ),
             ("scheduleCount", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -37372,36 +35192,6 @@ impl support::Sample for ruckus_one::network::switch_firmware::UpgradeSwitch {
 }
 #[cfg(feature = "network-switch-aaa")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-aaa")))]
-impl support::Sample for ruckus_one::network::switch_aaa::AaaServerViewPurpose {
-    fn sample() -> Self {
-        Self::from("UNSPECIFIED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNSPECIFIED")
-    }
-}
-#[cfg(feature = "network-switch-aaa")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-aaa")))]
-impl support::Sample for ruckus_one::network::switch_aaa::AaaServerViewLevel {
-    fn sample() -> Self {
-        Self::from("UNSPECIFIED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNSPECIFIED")
-    }
-}
-#[cfg(feature = "network-switch-aaa")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-aaa")))]
-impl support::Sample for ruckus_one::network::switch_aaa::AaaServerViewServerType {
-    fn sample() -> Self {
-        Self::from("__NULL")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("__NULL")
-    }
-}
-#[cfg(feature = "network-switch-aaa")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-aaa")))]
 impl support::Sample for ruckus_one::network::switch_aaa::AaaServerView {
     fn sample() -> Self {
         {
@@ -37411,13 +35201,13 @@ impl support::Sample for ruckus_one::network::switch_aaa::AaaServerView {
                 .with_username("sample".to_owned())
                 .with_password(ruckus_one_runtime::Secret::from("sample"))
                 .with_purpose(
-                    <ruckus_one::network::switch_aaa::AaaServerViewPurpose as support::Sample>::sample(),
+                    <ruckus_one::network::common::AaaServerPurpose as support::Sample>::sample(),
                 )
                 .with_level(
-                    <ruckus_one::network::switch_aaa::AaaServerViewLevel as support::Sample>::sample(),
+                    <ruckus_one::network::common::AaaServerLevel as support::Sample>::sample(),
                 )
                 .with_server_type(
-                    <ruckus_one::network::switch_aaa::AaaServerViewServerType as support::Sample>::sample(),
+                    <ruckus_one::network::common::ServerType as support::Sample>::sample(),
                 )
                 .with_secret(ruckus_one_runtime::Secret::from("sample"))
                 .with_ip("sample".to_owned())
@@ -37442,15 +35232,15 @@ impl support::Sample for ruckus_one::network::switch_aaa::AaaServerView {
             ("password", serde_json::Value::from("sample")),
             (
                 "purpose",
-                <ruckus_one::network::switch_aaa::AaaServerViewPurpose as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AaaServerPurpose as support::Sample>::sample_json(),
             ),
             (
                 "level",
-                <ruckus_one::network::switch_aaa::AaaServerViewLevel as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AaaServerLevel as support::Sample>::sample_json(),
             ),
             (
                 "serverType",
-                <ruckus_one::network::switch_aaa::AaaServerViewServerType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ServerType as support::Sample>::sample_json(),
             ),
             ("secret", serde_json::Value::from("sample")),
             ("ip", serde_json::Value::from("sample")),
@@ -38790,16 +36580,6 @@ impl support::Sample for ruckus_one::resident_portal::portal::Unit {
 }
 #[cfg(feature = "resident-portal-portal")]
 #[cfg_attr(docsrs, doc(cfg(feature = "resident-portal-portal")))]
-impl support::Sample for ruckus_one::resident_portal::portal::ResidentUnitStatus {
-    fn sample() -> Self {
-        Self::from("DISABLED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("DISABLED")
-    }
-}
-#[cfg(feature = "resident-portal-portal")]
-#[cfg_attr(docsrs, doc(cfg(feature = "resident-portal-portal")))]
 impl support::Sample for ruckus_one::resident_portal::portal::ResidentUnit {
     fn sample() -> Self {
         {
@@ -38810,7 +36590,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::ResidentUnit {
                     <ruckus_one::resident_portal::portal::UnitContact as support::Sample>::sample(),
                 )
                 .with_status(
-                    <ruckus_one::resident_portal::portal::ResidentUnitStatus as support::Sample>::sample(),
+                    <ruckus_one::resident_portal::portal::UnitStatus as support::Sample>::sample(),
                 )
                 .with_secret(ruckus_one_runtime::Secret::from("sample"))
                 .with_guest_secret(ruckus_one_runtime::Secret::from("sample"));
@@ -38834,7 +36614,7 @@ impl support::Sample for ruckus_one::resident_portal::portal::ResidentUnit {
             ),
             (
                 "status",
-                <ruckus_one::resident_portal::portal::ResidentUnitStatus as support::Sample>::sample_json(),
+                <ruckus_one::resident_portal::portal::UnitStatus as support::Sample>::sample_json(),
             ),
             ("secret", serde_json::Value::from("sample")),
             ("guestSecret", serde_json::Value::from("sample")),
@@ -39025,26 +36805,6 @@ impl support::Sample for ruckus_one::resident_portal::portal::UnitUser {
 }
 #[cfg(feature = "resident-portal-portal")]
 #[cfg_attr(docsrs, doc(cfg(feature = "resident-portal-portal")))]
-impl support::Sample for ruckus_one::resident_portal::portal::ResidentUnitUserStatus {
-    fn sample() -> Self {
-        Self::from("BLOCKED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("BLOCKED")
-    }
-}
-#[cfg(feature = "resident-portal-portal")]
-#[cfg_attr(docsrs, doc(cfg(feature = "resident-portal-portal")))]
-impl support::Sample for ruckus_one::resident_portal::portal::ResidentUnitUserType {
-    fn sample() -> Self {
-        Self::from("UNIT")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("UNIT")
-    }
-}
-#[cfg(feature = "resident-portal-portal")]
-#[cfg_attr(docsrs, doc(cfg(feature = "resident-portal-portal")))]
 impl support::Sample for ruckus_one::resident_portal::portal::ResidentUnitUser {
     fn sample() -> Self {
         {
@@ -39055,10 +36815,10 @@ impl support::Sample for ruckus_one::resident_portal::portal::ResidentUnitUser {
                 .with_phone_number("sample".to_owned())
                 .with_passphrase(ruckus_one_runtime::Secret::from("sample"))
                 .with_status(
-                    <ruckus_one::resident_portal::portal::ResidentUnitUserStatus as support::Sample>::sample(),
+                    <ruckus_one::resident_portal::portal::UnitUserStatus as support::Sample>::sample(),
                 )
                 .with_type(
-                    <ruckus_one::resident_portal::portal::ResidentUnitUserType as support::Sample>::sample(),
+                    <ruckus_one::resident_portal::portal::UnitUserType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -39078,11 +36838,11 @@ impl support::Sample for ruckus_one::resident_portal::portal::ResidentUnitUser {
             ("passphrase", serde_json::Value::from("sample")),
             (
                 "status",
-                <ruckus_one::resident_portal::portal::ResidentUnitUserStatus as support::Sample>::sample_json(),
+                <ruckus_one::resident_portal::portal::UnitUserStatus as support::Sample>::sample_json(),
             ),
             (
                 "type",
-                <ruckus_one::resident_portal::portal::ResidentUnitUserType as support::Sample>::sample_json(),
+                <ruckus_one::resident_portal::portal::UnitUserType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
