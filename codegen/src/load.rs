@@ -40,6 +40,10 @@ pub fn load_curated(top_path: &Path) -> Result<Loaded, Vec<Diagnostic>> {
 }
 
 fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded, Vec<Diagnostic>> {
+    let limits = &Input {
+        limits,
+        spent: std::cell::Cell::new(0),
+    };
     let mut diags = Diagnostics::default();
     let (top_file, top) = match read_yaml::<TopLevel>(top_path, limits) {
         Ok(v) => v,
@@ -159,7 +163,7 @@ fn merge_imported(
     path: &Path,
     curated: &SourceFile,
     area: &mut Area,
-    limits: &Limits,
+    limits: &Input<'_>,
     diags: &mut Diagnostics,
 ) -> Applied {
     if !path.is_file() {
@@ -217,11 +221,45 @@ fn is_file_name(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
+/// The limits, and what the files read so far add up to (the cap on the whole spec).
+struct Input<'l> {
+    limits: &'l Limits,
+    spent: std::cell::Cell<u64>,
+}
+
+impl Input<'_> {
+    /// Counts a file read against [`Limits::max_spec_bytes`]; the file that crosses it is
+    /// refused at the line where it does.
+    fn spend(&self, path: &Path, text: &str) -> Result<(), Diagnostic> {
+        let before = self.spent.get();
+        let after = before.saturating_add(text.len() as u64);
+        self.spent.set(after);
+        let cap = self.limits.max_spec_bytes;
+        if after <= cap {
+            return Ok(());
+        }
+        let within = cap.saturating_sub(before).min(text.len() as u64) as usize;
+        let line = 1 + text.as_bytes()[..within]
+            .iter()
+            .filter(|b| **b == b'\n')
+            .count();
+        Err(Diagnostic::new(
+            path,
+            line,
+            format!(
+                "the spec's files together are larger than {cap} bytes, the limit (set {} to raise it); this file crosses it on this line",
+                limits::ENV_SPEC_BYTES
+            ),
+        ))
+    }
+}
+
 fn read_yaml<T: DeserializeOwned>(
     path: &Path,
-    limits: &Limits,
+    input: &Input<'_>,
 ) -> Result<(SourceFile, T), Diagnostic> {
-    let text = limits::read(path, limits)?;
+    let text = limits::read(path, input.limits)?;
+    input.spend(path, &text)?;
     if text.trim().is_empty() {
         return Err(Diagnostic::new(path, 1, "the file is empty"));
     }
@@ -252,4 +290,30 @@ fn yaml_message(e: &serde_yaml::Error) -> String {
         None => msg,
     };
     format!("invalid YAML: {msg}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spec_over_the_whole_spec_cap_is_refused_where_a_file_crosses_it() {
+        let top = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/fixtures/broken/base/ruckus-one.yaml");
+        assert!(load_with(&top, &Limits::default()).is_ok());
+        // The top file (955 bytes), then items (541) and common (120) fit in 2000; shapes
+        // (1708) crosses it.
+        let limits = Limits {
+            max_spec_bytes: 2000,
+            ..Limits::default()
+        };
+        let diags = load_with(&top, &limits).unwrap_err();
+        assert_eq!(diags.len(), 1, "{diags:?}");
+        assert!(diags[0].file.ends_with("demo/shapes.yaml"), "{diags:?}");
+        assert!(diags[0].line > 1, "{diags:?}");
+        assert!(
+            diags[0].message.contains("together are larger than 2000"),
+            "{diags:?}"
+        );
+    }
 }

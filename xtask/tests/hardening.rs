@@ -150,7 +150,7 @@ fn deep_nesting_is_refused_at_its_line_whatever_follows() {
             "bytes long",
         ),
         (
-            |n| format!("description:\n{}", "[\n".repeat(n)),
+            |n| format!("description:\n{}", " [\n".repeat(n)),
             100_000,
             33,
             "nests deeper than 32",

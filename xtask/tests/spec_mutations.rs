@@ -59,6 +59,8 @@ fn mutation() -> impl Strategy<Value = Mutation> {
         1 => (at(), prop::sample::select(vec![3usize, 31, 33, 500]), any::<bool>())
             .prop_map(|((file, line), depth, flow)| Mutation::Nest { file, line, depth, flow }),
         1 => (at(), 0..6usize).prop_map(|((file, line), copies)| Mutation::Alias { file, line, copies }),
+        1 => (at(), prop_oneof![Just(0usize), Just(3), Just(33), Just(5_000)])
+            .prop_map(|((file, line), depth)| Mutation::Json { file, line, depth }),
         1 => at().prop_map(|(file, line)| Mutation::Truncate { file, line }),
         1 => (at(), prop::sample::select(vec![2usize, 40, 1500]))
             .prop_map(|((file, line), times)| Mutation::Repeat { file, line, times }),

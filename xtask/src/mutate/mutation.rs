@@ -52,6 +52,14 @@ pub enum Mutation {
         line: usize,
         copies: usize,
     },
+    /// The same as [`Mutation::Alias`] and [`Mutation::Nest`] (flow), written with JSON-style
+    /// quoted keys (`"key": &a ...`, `"k1": {` on lines of their own), which a scanner of the
+    /// text missed: an anchor and aliases when `depth` is 0, else `depth` nested flow mappings.
+    Json {
+        file: usize,
+        line: usize,
+        depth: usize,
+    },
     /// Cuts the file after a line.
     Truncate { file: usize, line: usize },
     /// Repeats a line's value `times` times (long strings).
@@ -113,6 +121,41 @@ fn key_span(line: &[u8]) -> Option<(usize, usize)> {
     Some((i, end))
 }
 
+/// `key: value` -> `"key": value` (no change without a key).
+fn quote_key(line: &mut Vec<u8>) {
+    if let Some((start, end)) = key_span(line) {
+        line.insert(end, b'"');
+        line.insert(start, b'"');
+    }
+}
+
+/// [`Mutation::Json`] on line `i` of `ls`.
+fn json_style(ls: &mut Vec<Vec<u8>>, i: usize, depth: usize) {
+    let n = ls.len();
+    if depth == 0 {
+        quote_key(&mut ls[i]);
+        let at = value_start(&ls[i]);
+        ls[i].splice(at..at, b"&a ".iter().copied());
+        for j in (i + 1..n).take(3) {
+            quote_key(&mut ls[j]);
+            let at = value_start(&ls[j]);
+            ls[j].truncate(at);
+            ls[j].extend_from_slice(b"*a");
+        }
+        return;
+    }
+    quote_key(&mut ls[i]);
+    let at = value_start(&ls[i]);
+    ls[i].truncate(at);
+    ls[i].push(b'{');
+    let base = ls[i].iter().take_while(|b| **b == b' ').count() + 1;
+    let mut nested: Vec<Vec<u8>> = (1..depth)
+        .map(|d| format!("{}\"k{d}\": {{", " ".repeat(base)).into_bytes())
+        .collect();
+    nested.push(format!("{}{}", " ".repeat(base), "}".repeat(depth)).into_bytes());
+    ls.splice(i + 1..i + 1, nested);
+}
+
 impl Mutation {
     /// Applies the mutation to `spec`.
     pub fn apply(&self, spec: &mut Spec) {
@@ -137,6 +180,7 @@ impl Mutation {
             | Mutation::Indent { file, .. }
             | Mutation::Nest { file, .. }
             | Mutation::Alias { file, .. }
+            | Mutation::Json { file, .. }
             | Mutation::Truncate { file, .. }
             | Mutation::Repeat { file, .. }
             | Mutation::Prose { file, .. } => *file,
@@ -256,6 +300,7 @@ impl Mutation {
                     l.extend_from_slice(b"*a");
                 }
             }
+            Mutation::Json { line, depth, .. } => json_style(ls, line % n, *depth),
             Mutation::Truncate { line, .. } => {
                 ls.truncate(line % n + 1);
             }

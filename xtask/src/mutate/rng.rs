@@ -154,7 +154,7 @@ impl Rng {
     /// One random mutation.
     pub fn mutation(&mut self) -> Mutation {
         let (file, line) = (self.below(16), self.below(64));
-        match self.below(22) {
+        match self.below(24) {
             0..=6 => Mutation::Value {
                 file,
                 line,
@@ -198,6 +198,11 @@ impl Rng {
                 copies: self.below(6),
             },
             18 => Mutation::Truncate { file, line },
+            19..=20 => Mutation::Json {
+                file,
+                line,
+                depth: [0, 0, 3, 33, 5_000][self.below(5)],
+            },
             _ => Mutation::Repeat {
                 file,
                 line,
