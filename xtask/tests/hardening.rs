@@ -618,3 +618,16 @@ fn conformance_samples_stay_bounded_however_deep_a_chain_of_types() {
         );
     }
 }
+
+#[test]
+fn validating_a_long_chain_of_types_takes_linear_work() {
+    // Refused (deeper than the limit) after every check ran: twice the types, about twice the
+    // work, not four times.
+    let (d, work) = generate_counted(&chain(3_000, 1, true));
+    assert!(d.iter().any(|d| d.contains("nests up to 3000")), "{d:?}");
+    let (_, half) = generate_counted(&chain(1_500, 1, true));
+    assert!(
+        work.allocations_within(2.5, half) && work.bytes_within(2.5, half),
+        "3,000 types: {work:?}; 1,500: {half:?}"
+    );
+}

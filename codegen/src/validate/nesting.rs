@@ -22,7 +22,7 @@ pub const MAX_TYPE_NESTING: usize = 64;
 /// The groups of types that refer to each other (strongly connected components) of a graph
 /// given as successor lists, each node's group number, groups numbered so that a group's
 /// successors come before it.
-fn groups(succ: &[Vec<usize>]) -> (Vec<usize>, usize) {
+pub(super) fn groups(succ: &[Vec<usize>]) -> (Vec<usize>, usize) {
     const UNSEEN: usize = usize::MAX;
     let n = succ.len();
     let (mut index, mut low, mut group) = (vec![UNSEEN; n], vec![0; n], vec![UNSEEN; n]);

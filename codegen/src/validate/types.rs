@@ -539,34 +539,48 @@ impl Validator {
         areas: &[crate::ir::AreaIr],
         files: &[(SourceFile, spec::Area)],
     ) {
-        let types: BTreeMap<&str, &TypeIr> = areas
+        let by_name: BTreeMap<&str, &TypeIr> = areas
             .iter()
             .flat_map(|a| &a.types)
             .map(|t| (t.name.as_str(), t))
             .collect();
-        for (name, t) in &types {
-            let mut stack: Vec<&str> = Vec::new();
-            push_children(t, &mut stack);
-            let mut visited = BTreeSet::new();
-            while let Some(n) = stack.pop() {
-                if n == *name {
-                    let file = files
-                        .iter()
-                        .find(|(_, a)| a.types.iter().any(|x| x.name == *name))
-                        .map(|(f, _)| f);
-                    if let Some(file) = file {
-                        self.diags.push_with(|| file.diag(
-                            &["types:", &format!("name: {name}")],
-                            format!("type `{name}` contains itself without an array or map in between; this is not supported"),
-                        ));
-                    }
-                    break;
-                }
-                if visited.insert(n)
-                    && let Some(child) = types.get(n)
-                {
-                    push_children(child, &mut stack);
-                }
+        let types: Vec<(&str, &TypeIr)> = by_name.iter().map(|(n, t)| (*n, *t)).collect();
+        let index: BTreeMap<&str, usize> = types
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| (*n, i))
+            .collect();
+        let succ: Vec<Vec<usize>> = types
+            .iter()
+            .map(|(_, t)| {
+                let mut children = Vec::new();
+                push_children(t, &mut children);
+                children
+                    .iter()
+                    .filter_map(|c| index.get(c).copied())
+                    .collect()
+            })
+            .collect();
+        // A type holds itself directly exactly when it shares its group of mutually holding
+        // types with another, or holds itself: one linear pass (see `nesting`).
+        let (group, count) = super::nesting::groups(&succ);
+        let mut size = vec![0usize; count];
+        for &g in &group {
+            size[g] += 1;
+        }
+        for (i, (name, _)) in types.iter().enumerate() {
+            if size[group[i]] < 2 && !succ[i].contains(&i) {
+                continue;
+            }
+            let file = files
+                .iter()
+                .find(|(_, a)| a.types.iter().any(|x| x.name == *name))
+                .map(|(f, _)| f);
+            if let Some(file) = file {
+                self.diags.push_with(|| file.diag(
+                    &["types:", &format!("name: {name}")],
+                    format!("type `{name}` contains itself without an array or map in between; this is not supported"),
+                ));
             }
         }
     }
