@@ -1,4 +1,4 @@
-//! How deep named types nest, bounded explicitly: the emitters that follow type references
+//! Types that hold themselves, and how deep named types nest, bounded explicitly: the emitters that follow type references
 //! (the conformance test's samples, among others) recurse once per level, so a spec whose types
 //! nest deeper than [`MAX_TYPE_NESTING`] is refused with a diagnostic instead of exhausting the
 //! generator's stack.
@@ -10,7 +10,7 @@
 
 use super::Validator;
 use super::cross::type_refs;
-use crate::ir::AreaIr;
+use crate::ir::{AreaIr, TypeIr, TypeKind, TypeRef};
 use crate::source::SourceFile;
 use crate::spec;
 use std::collections::BTreeMap;
@@ -93,6 +93,58 @@ pub fn nesting_depths(succ: &[Vec<usize>]) -> Vec<usize> {
 }
 
 impl Validator {
+    /// A struct that contains itself without a `Vec` or map in between has infinite size.
+    pub(super) fn check_recursion(
+        &mut self,
+        areas: &[crate::ir::AreaIr],
+        files: &[(SourceFile, spec::Area)],
+    ) {
+        let by_name: BTreeMap<&str, &TypeIr> = areas
+            .iter()
+            .flat_map(|a| &a.types)
+            .map(|t| (t.name.as_str(), t))
+            .collect();
+        let types: Vec<(&str, &TypeIr)> = by_name.iter().map(|(n, t)| (*n, *t)).collect();
+        let index: BTreeMap<&str, usize> = types
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| (*n, i))
+            .collect();
+        let succ: Vec<Vec<usize>> = types
+            .iter()
+            .map(|(_, t)| {
+                let mut children = Vec::new();
+                push_children(t, &mut children);
+                children
+                    .iter()
+                    .filter_map(|c| index.get(c).copied())
+                    .collect()
+            })
+            .collect();
+        // A type holds itself directly exactly when it shares its group of mutually holding
+        // types with another, or holds itself: one linear pass (see `nesting`).
+        let (group, count) = groups(&succ);
+        let mut size = vec![0usize; count];
+        for &g in &group {
+            size[g] += 1;
+        }
+        for (i, (name, _)) in types.iter().enumerate() {
+            if size[group[i]] < 2 && !succ[i].contains(&i) {
+                continue;
+            }
+            let file = files
+                .iter()
+                .find(|(_, a)| a.types.iter().any(|x| x.name == *name))
+                .map(|(f, _)| f);
+            if let Some(file) = file {
+                self.diags.push_with(|| file.diag(
+                    &["types:", &format!("name: {name}")],
+                    format!("type `{name}` contains itself without an array or map in between; this is not supported"),
+                ));
+            }
+        }
+    }
+
     /// Refuses, once per API, the type whose references nest deepest when that is beyond
     /// [`MAX_TYPE_NESTING`], naming the first types of the chain.
     pub(super) fn check_nesting(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
@@ -149,6 +201,21 @@ impl Validator {
                 ),
             )
         });
+    }
+}
+
+/// The named types a type holds directly (not through an array or map).
+fn push_children<'a>(t: &'a TypeIr, stack: &mut Vec<&'a str>) {
+    let mut direct = |t: &'a TypeRef| {
+        if let TypeRef::Named { name, .. } = t {
+            stack.push(name);
+        }
+    };
+    match &t.kind {
+        TypeKind::Object(fields, _) => fields.iter().for_each(|f| direct(&f.ty)),
+        TypeKind::Alias(a) => direct(a),
+        TypeKind::Union(u) => u.variants.iter().for_each(|v| direct(&v.ty)),
+        TypeKind::Enum(_) | TypeKind::NotShown(_) => {}
     }
 }
 

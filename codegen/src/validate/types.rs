@@ -7,7 +7,6 @@ use crate::ir::{
     FieldIr, Provenance, TypeIr, TypeKind, TypeRef, UnionIr, UnionVariantIr, VariantIr,
 };
 use crate::names::{self, Unique};
-use crate::source::SourceFile;
 use crate::spec;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -531,72 +530,5 @@ impl Validator {
                 }
             },
         })
-    }
-
-    /// A struct that contains itself without a `Vec` or map in between has infinite size.
-    pub(super) fn check_recursion(
-        &mut self,
-        areas: &[crate::ir::AreaIr],
-        files: &[(SourceFile, spec::Area)],
-    ) {
-        let by_name: BTreeMap<&str, &TypeIr> = areas
-            .iter()
-            .flat_map(|a| &a.types)
-            .map(|t| (t.name.as_str(), t))
-            .collect();
-        let types: Vec<(&str, &TypeIr)> = by_name.iter().map(|(n, t)| (*n, *t)).collect();
-        let index: BTreeMap<&str, usize> = types
-            .iter()
-            .enumerate()
-            .map(|(i, (n, _))| (*n, i))
-            .collect();
-        let succ: Vec<Vec<usize>> = types
-            .iter()
-            .map(|(_, t)| {
-                let mut children = Vec::new();
-                push_children(t, &mut children);
-                children
-                    .iter()
-                    .filter_map(|c| index.get(c).copied())
-                    .collect()
-            })
-            .collect();
-        // A type holds itself directly exactly when it shares its group of mutually holding
-        // types with another, or holds itself: one linear pass (see `nesting`).
-        let (group, count) = super::nesting::groups(&succ);
-        let mut size = vec![0usize; count];
-        for &g in &group {
-            size[g] += 1;
-        }
-        for (i, (name, _)) in types.iter().enumerate() {
-            if size[group[i]] < 2 && !succ[i].contains(&i) {
-                continue;
-            }
-            let file = files
-                .iter()
-                .find(|(_, a)| a.types.iter().any(|x| x.name == *name))
-                .map(|(f, _)| f);
-            if let Some(file) = file {
-                self.diags.push_with(|| file.diag(
-                    &["types:", &format!("name: {name}")],
-                    format!("type `{name}` contains itself without an array or map in between; this is not supported"),
-                ));
-            }
-        }
-    }
-}
-
-/// The named types a type holds directly (not through an array or map).
-fn push_children<'a>(t: &'a TypeIr, stack: &mut Vec<&'a str>) {
-    let mut direct = |t: &'a TypeRef| {
-        if let TypeRef::Named { name, .. } = t {
-            stack.push(name);
-        }
-    };
-    match &t.kind {
-        TypeKind::Object(fields, _) => fields.iter().for_each(|f| direct(&f.ty)),
-        TypeKind::Alias(a) => direct(a),
-        TypeKind::Union(u) => u.variants.iter().for_each(|v| direct(&v.ty)),
-        TypeKind::Enum(_) | TypeKind::NotShown(_) => {}
     }
 }
