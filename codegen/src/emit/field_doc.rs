@@ -72,10 +72,10 @@ fn bare_field_doc(f: &FieldIr) -> String {
 
 /// Words that read as acronyms in a field's label.
 const ACRONYMS: &[&str] = &[
-    "aaa", "acl", "ap", "api", "bss", "cpe", "cpu", "dhcp", "dns", "dpsk", "http", "https", "id",
-    "ip", "json", "lan", "lldp", "mac", "mfa", "mld", "mtu", "nat", "ntp", "os", "poe", "psk",
-    "qos", "radius", "rssi", "saml", "sms", "snmp", "snr", "ssh", "ssid", "sso", "tls", "ttl",
-    "uri", "url", "uuid", "vlan", "wan", "wlan",
+    "aaa", "acl", "ap", "api", "bss", "cli", "cpe", "cpu", "dhcp", "dns", "dpsk", "guid", "http",
+    "https", "id", "ip", "json", "lan", "lldp", "mac", "mfa", "mld", "mtu", "nat", "ntp", "os",
+    "poe", "psk", "qos", "radius", "rssi", "saml", "sms", "snmp", "snr", "ssh", "ssid", "sso",
+    "tls", "ttl", "uri", "url", "uuid", "vlan", "wan", "wlan",
 ];
 
 /// A wire name as words (`expireDateTime` -> `Expire date time`, `vlanIds` -> `VLAN IDs`):
