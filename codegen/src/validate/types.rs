@@ -10,6 +10,9 @@ use crate::names::{self, Unique};
 use crate::spec;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The most arrays and maps one type expression may nest (`array<array<…>>`).
+const MAX_CONTAINER_NESTING: usize = 32;
+
 /// The two inline containers.
 enum Container {
     Array,
@@ -499,18 +502,50 @@ impl Validator {
         })
     }
 
-    fn named_ref(&mut self, name: &str, at: &At<'_>, ctx: &ApiCtx) -> Option<TypeRef> {
-        let wrapped = |prefix: &str| {
+    /// A type expression (`Widget`, `array<map<string>>`): its arrays and maps unwrapped without
+    /// recursion and bounded by [`MAX_CONTAINER_NESTING`] (the emitters recurse per level).
+    fn named_ref(&mut self, expr: &str, at: &At<'_>, ctx: &ApiCtx) -> Option<TypeRef> {
+        let wrapped = |name: &str, prefix: &str| {
             name.strip_prefix(prefix)
                 .and_then(|r| r.strip_suffix('>'))
                 .map(str::trim)
+                .map(str::to_owned)
         };
-        if let Some(inner) = wrapped("array<") {
-            return Some(TypeRef::Array(Box::new(self.named_ref(inner, at, ctx)?)));
+        let mut containers = Vec::new();
+        let mut name = expr.to_owned();
+        loop {
+            if let Some(inner) = wrapped(&name, "array<") {
+                containers.push(Container::Array);
+                name = inner;
+            } else if let Some(inner) = wrapped(&name, "map<") {
+                containers.push(Container::Map);
+                name = inner;
+            } else {
+                break;
+            }
         }
-        if let Some(inner) = wrapped("map<") {
-            return Some(TypeRef::Map(Box::new(self.named_ref(inner, at, ctx)?)));
+        if containers.len() > MAX_CONTAINER_NESTING {
+            self.err(
+                at,
+                format!(
+                    "the type nests {} arrays and maps; at most {MAX_CONTAINER_NESTING} are supported",
+                    containers.len()
+                ),
+            );
+            return None;
         }
+        let mut ty = self.base_ref(&name, at, ctx)?;
+        for container in containers.into_iter().rev() {
+            ty = match container {
+                Container::Array => TypeRef::Array(Box::new(ty)),
+                Container::Map => TypeRef::Map(Box::new(ty)),
+            };
+        }
+        Some(ty)
+    }
+
+    /// A built-in or named type.
+    fn base_ref(&mut self, name: &str, at: &At<'_>, ctx: &ApiCtx) -> Option<TypeRef> {
         Some(match name {
             "string" => TypeRef::String,
             "integer" | "int64" => TypeRef::Integer,
