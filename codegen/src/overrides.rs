@@ -23,20 +23,14 @@ pub fn apply(
     let mut left_out = BTreeSet::new();
     let mut seen = BTreeSet::new();
     for (i, o) in overrides.iter().enumerate() {
-        let anchors = ["overrides:", &format!("type: {}", o.target)];
         let nth = overrides[..i]
             .iter()
             .filter(|e| e.target == o.target)
             .count()
             + 1;
-        let err = |diags: &mut Diagnostics, more: &[&str], msg: String| {
-            let mut all: Vec<&str> = anchors.to_vec();
-            all.extend_from_slice(more);
-            let nth = if more.is_empty() { nth } else { 1 };
-            diags.push_with(|| file.diag_nth(&all, nth, msg));
-        };
+        let at = At { file, o, nth };
         if !seen.insert(o.target.clone()) {
-            err(
+            at.err(
                 diags,
                 &[],
                 format!(
@@ -47,7 +41,7 @@ pub fn apply(
             continue;
         }
         let Some(t) = types.iter_mut().find(|t| imported_name(t) == o.target) else {
-            err(
+            at.err(
                 diags,
                 &[],
                 format!(
@@ -58,27 +52,7 @@ pub fn apply(
             continue;
         };
         if let Some(with) = &o.replace_with {
-            if o.rename.is_some()
-                || o.description.is_some()
-                || o.provenance.is_some()
-                || o.open.is_some()
-                || !o.fields.is_empty()
-                || !o.remove_fields.is_empty()
-                || !o.values.is_empty()
-                || !o.variants.is_empty()
-            {
-                err(
-                    diags,
-                    &["replace_with:"],
-                    format!(
-                        "`{}` is replaced with `{with}`: other corrections of it would be lost",
-                        o.target
-                    ),
-                );
-            }
-            applied.renames.insert(t.name.clone(), with.clone());
-            let line = file.line_of(&[&anchors[..], &["replace_with:"]].concat());
-            applied.replacements.push((with.clone(), line));
+            replace(&at, t, with, &mut applied, diags);
             left_out.insert(o.target.clone());
             continue;
         }
@@ -95,84 +69,150 @@ pub fn apply(
         if let Some(open) = o.open {
             t.open = open;
         }
-        if !o.fields.is_empty() || !o.remove_fields.is_empty() {
-            let Some(fields) = t.fields.as_mut() else {
-                err(
-                    diags,
-                    &["fields:|remove_fields:"],
-                    format!("`{}` is not an object type: it has no fields", o.target),
-                );
-                continue;
-            };
-            for f in &o.fields {
-                if let Err(msg) = field(fields, f) {
-                    err(diags, &["fields:", &format!("name: {}", f.name)], msg);
-                }
-            }
-            for name in &o.remove_fields {
-                match fields.iter().position(|f| &f.name == name) {
-                    Some(k) => {
-                        fields.remove(k);
-                    }
-                    None => err(
-                        diags,
-                        &["remove_fields:", name],
-                        format!("`{}` has no field `{name}` to remove", o.target),
-                    ),
-                }
-            }
-        }
-        if !o.values.is_empty() {
-            let Some(values) = t.values.as_mut() else {
-                err(
-                    diags,
-                    &["values:"],
-                    format!("`{}` is not an enum: it has no values", o.target),
-                );
-                continue;
-            };
-            for v in &o.values {
-                if values.iter().any(|e| value_of(e) == value_of(v)) {
-                    err(
-                        diags,
-                        &["values:", value_of(v)],
-                        format!("`{}` already has the value `{}`", o.target, value_of(v)),
-                    );
-                } else {
-                    values.push(v.clone());
-                }
-            }
-        }
-        if !o.variants.is_empty() {
-            let Some(union) = t.union.as_mut() else {
-                err(
-                    diags,
-                    &["variants:"],
-                    format!("`{}` is not a union: it has no variants", o.target),
-                );
-                continue;
-            };
-            for v in &o.variants {
-                match union.variants.iter_mut().find(|u| u.ty == v.ty) {
-                    Some(u) => {
-                        if let Some(value) = &v.value {
-                            u.value = Some(value.clone());
-                        }
-                        if let Some(name) = &v.name {
-                            u.name = Some(name.clone());
-                        }
-                    }
-                    None => err(
-                        diags,
-                        &["variants:", &format!("type: {}", v.ty)],
-                        format!("`{}` has no variant of type `{}`", o.target, v.ty),
-                    ),
-                }
-            }
-        }
+        fields(&at, t, diags);
+        values(&at, t, diags);
+        variants(&at, t, diags);
     }
     types.retain(|t| !left_out.contains(imported_name(t)));
     applied
+}
+
+/// One override, for diagnostics at its lines.
+struct At<'a> {
+    file: &'a SourceFile,
+    o: &'a Override,
+    /// Which entry of its target this is (a repeated target is reported where it repeats).
+    nth: usize,
+}
+
+impl At<'_> {
+    fn err(&self, diags: &mut Diagnostics, more: &[&str], msg: String) {
+        let target = format!("type: {}", self.o.target);
+        let mut all: Vec<&str> = vec!["overrides:", &target];
+        all.extend_from_slice(more);
+        let nth = if more.is_empty() { self.nth } else { 1 };
+        diags.push_with(|| self.file.diag_nth(&all, nth, msg));
+    }
+}
+
+/// `replace_with`: the type is left out and references name `with`; it goes with nothing else.
+fn replace(at: &At<'_>, t: &TypeDef, with: &str, applied: &mut Applied, diags: &mut Diagnostics) {
+    let o = at.o;
+    if o.rename.is_some()
+        || o.description.is_some()
+        || o.provenance.is_some()
+        || o.open.is_some()
+        || !o.fields.is_empty()
+        || !o.remove_fields.is_empty()
+        || !o.values.is_empty()
+        || !o.variants.is_empty()
+    {
+        at.err(
+            diags,
+            &["replace_with:"],
+            format!(
+                "`{}` is replaced with `{with}`: other corrections of it would be lost",
+                o.target
+            ),
+        );
+    }
+    applied.renames.insert(t.name.clone(), with.to_owned());
+    let target = format!("type: {}", o.target);
+    let line = at.file.line_of(&["overrides:", &target, "replace_with:"]);
+    applied.replacements.push((with.to_owned(), line));
+}
+
+/// Field corrections, additions and removals.
+fn fields(at: &At<'_>, t: &mut TypeDef, diags: &mut Diagnostics) {
+    let o = at.o;
+    if o.fields.is_empty() && o.remove_fields.is_empty() {
+        return;
+    }
+    let Some(fields) = t.fields.as_mut() else {
+        at.err(
+            diags,
+            &["fields:|remove_fields:"],
+            format!("`{}` is not an object type: it has no fields", o.target),
+        );
+        return;
+    };
+    for f in &o.fields {
+        if let Err(msg) = field(fields, f) {
+            at.err(diags, &["fields:", &format!("name: {}", f.name)], msg);
+        }
+    }
+    for name in &o.remove_fields {
+        match fields.iter().position(|f| &f.name == name) {
+            Some(k) => {
+                fields.remove(k);
+            }
+            None => at.err(
+                diags,
+                &["remove_fields:", name],
+                format!("`{}` has no field `{name}` to remove", o.target),
+            ),
+        }
+    }
+}
+
+/// Enum values the import lacks, appended.
+fn values(at: &At<'_>, t: &mut TypeDef, diags: &mut Diagnostics) {
+    let o = at.o;
+    if o.values.is_empty() {
+        return;
+    }
+    let Some(values) = t.values.as_mut() else {
+        at.err(
+            diags,
+            &["values:"],
+            format!("`{}` is not an enum: it has no values", o.target),
+        );
+        return;
+    };
+    for v in &o.values {
+        if values.iter().any(|e| value_of(e) == value_of(v)) {
+            at.err(
+                diags,
+                &["values:", value_of(v)],
+                format!("`{}` already has the value `{}`", o.target, value_of(v)),
+            );
+        } else {
+            values.push(v.clone());
+        }
+    }
+}
+
+/// Union variants' tag values and Rust names.
+fn variants(at: &At<'_>, t: &mut TypeDef, diags: &mut Diagnostics) {
+    let o = at.o;
+    if o.variants.is_empty() {
+        return;
+    }
+    let Some(union) = t.union.as_mut() else {
+        at.err(
+            diags,
+            &["variants:"],
+            format!("`{}` is not a union: it has no variants", o.target),
+        );
+        return;
+    };
+    for v in &o.variants {
+        match union.variants.iter_mut().find(|u| u.ty == v.ty) {
+            Some(u) => {
+                if let Some(value) = &v.value {
+                    u.value = Some(value.clone());
+                }
+                if let Some(name) = &v.name {
+                    u.name = Some(name.clone());
+                }
+            }
+            None => at.err(
+                diags,
+                &["variants:", &format!("type: {}", v.ty)],
+                format!("`{}` has no variant of type `{}`", o.target, v.ty),
+            ),
+        }
+    }
 }
 
 /// What an area's overrides did that reaches beyond its own types.

@@ -63,6 +63,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Run the generator on randomly mutated specs and print figures.
     Fuzz(FuzzArgs),
+    /// Fail when a hand-written file is over 600 lines or a function over 100.
+    Tidy,
 }
 
 /// `--spec` and `--out` of `generate`, `check` and `list`. Without either, the workspace's own

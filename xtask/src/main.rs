@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 use xtask::cli::{Cli, Command};
 use xtask::workspace::workspace_root;
-use xtask::{audit, bench, diff, fuzz, generate, import};
+use xtask::{audit, bench, diff, fuzz, generate, import, tidy};
 
 fn main() -> ExitCode {
     let cli = Cli::from_env();
@@ -20,6 +20,7 @@ fn main() -> ExitCode {
         Command::BenchBuild(args) => bench::bench_build(&workspace_root(), args),
         Command::Bench(args) => bench::run(&workspace_root(), args),
         Command::Fuzz(args) => fuzz::run(&workspace_root(), args),
+        Command::Tidy => tidy::run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -618,3 +618,48 @@ fn conformance_samples_stay_bounded_however_deep_a_chain_of_types() {
         );
     }
 }
+
+#[test]
+fn validating_a_long_chain_of_types_takes_linear_work() {
+    // Refused (deeper than the limit) after every check ran: twice the types, about twice the
+    // work, not four times.
+    let (d, work) = generate_counted(&chain(3_000, 1, true));
+    assert!(d.iter().any(|d| d.contains("nests up to 3000")), "{d:?}");
+    let (_, half) = generate_counted(&chain(1_500, 1, true));
+    assert!(
+        work.allocations_within(2.5, half) && work.bytes_within(2.5, half),
+        "3,000 types: {work:?}; 1,500: {half:?}"
+    );
+}
+
+/// The base with a type whose field is `depth` arrays deep, answered by an operation.
+fn deep_array(depth: usize) -> Spec {
+    let mut spec = Spec::base(root());
+    let mut common = String::from_utf8(spec.files["demo/common.yaml"].clone()).expect("UTF-8 base");
+    common.push_str(&format!(
+        "  - name: Deep\n    description: Deep.\n    fields:\n      - name: x\n        type: {}string{}\n",
+        "array<".repeat(depth),
+        ">".repeat(depth)
+    ));
+    spec.files
+        .insert("demo/common.yaml".into(), common.into_bytes());
+    let items = String::from_utf8(spec.files["demo/items.yaml"].clone()).expect("UTF-8 base");
+    let op = "operations:\n  - id: get_deep\n    name: Get Deep\n    method: GET\n    path: /deep\n    responses:\n      - status: 200\n        type: Deep\n";
+    spec.files.insert(
+        "demo/items.yaml".into(),
+        items.replacen("operations:\n", op, 1).into_bytes(),
+    );
+    spec
+}
+
+#[test]
+fn a_type_expression_nesting_too_many_arrays_is_refused_at_its_line() {
+    // 1,150 arrays fit in a line of the default limit and overflowed a test thread's stack.
+    let d = diagnostics(&generate(&deep_array(1_150)));
+    assert_eq!(
+        d,
+        ["common.yaml:13: the type nests 1150 arrays and maps; at most 32 are supported"]
+    );
+    let d = diagnostics(&generate(&deep_array(32)));
+    assert!(d.is_empty(), "{d:?}");
+}

@@ -8,8 +8,8 @@
 //! - [`top`]: the crate, the token service and the list of APIs;
 //! - [`api`]: one API's settings (families, prefix, hosts, auth, status codes, activity
 //!   operation) and its areas;
-//! - [`types`]: named and inline types, fields, enum values, type references, recursion;
-//!   [`nesting`] how deep named types nest (bounded);
+//! - [`types`]: named and inline types, fields, enum values, type references; [`nesting`]:
+//!   types that hold themselves, and how deep named types nest (bounded);
 //! - [`operation`]: one operation's id, method, path, parameters, responses, error family and
 //!   pagination; [`body`] its request body and media-type versions; [`lifecycle`] its lifecycle;
 //! - [`cross`]: checks across the areas of an API (routes, item namespace, enum parameters,

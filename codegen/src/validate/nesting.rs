@@ -1,4 +1,4 @@
-//! How deep named types nest, bounded explicitly: the emitters that follow type references
+//! Types that hold themselves, and how deep named types nest, bounded explicitly: the emitters that follow type references
 //! (the conformance test's samples, among others) recurse once per level, so a spec whose types
 //! nest deeper than [`MAX_TYPE_NESTING`] is refused with a diagnostic instead of exhausting the
 //! generator's stack.
@@ -8,9 +8,9 @@
 //! graph of mutually referring groups of types, each group counted with all its types. It is
 //! computed without recursion (Tarjan's algorithm with an explicit stack).
 
-use super::Validator;
 use super::cross::type_refs;
-use crate::ir::AreaIr;
+use super::{At, Validator};
+use crate::ir::{AreaIr, TypeIr, TypeKind, TypeRef};
 use crate::source::SourceFile;
 use crate::spec;
 use std::collections::BTreeMap;
@@ -22,7 +22,7 @@ pub const MAX_TYPE_NESTING: usize = 64;
 /// The groups of types that refer to each other (strongly connected components) of a graph
 /// given as successor lists, each node's group number, groups numbered so that a group's
 /// successors come before it.
-fn groups(succ: &[Vec<usize>]) -> (Vec<usize>, usize) {
+pub(super) fn groups(succ: &[Vec<usize>]) -> (Vec<usize>, usize) {
     const UNSEEN: usize = usize::MAX;
     let n = succ.len();
     let (mut index, mut low, mut group) = (vec![UNSEEN; n], vec![0; n], vec![UNSEEN; n]);
@@ -93,6 +93,57 @@ pub fn nesting_depths(succ: &[Vec<usize>]) -> Vec<usize> {
 }
 
 impl Validator {
+    /// A struct that contains itself without a `Vec` or map in between has infinite size.
+    pub(super) fn check_recursion(
+        &mut self,
+        areas: &[crate::ir::AreaIr],
+        files: &[(SourceFile, spec::Area)],
+    ) {
+        let by_name: BTreeMap<&str, &TypeIr> = areas
+            .iter()
+            .flat_map(|a| &a.types)
+            .map(|t| (t.name.as_str(), t))
+            .collect();
+        let types: Vec<(&str, &TypeIr)> = by_name.iter().map(|(n, t)| (*n, *t)).collect();
+        let index: BTreeMap<&str, usize> = types
+            .iter()
+            .enumerate()
+            .map(|(i, (n, _))| (*n, i))
+            .collect();
+        let succ: Vec<Vec<usize>> = types
+            .iter()
+            .map(|(_, t)| {
+                let mut children = Vec::new();
+                push_children(t, &mut children);
+                children
+                    .iter()
+                    .filter_map(|c| index.get(c).copied())
+                    .collect()
+            })
+            .collect();
+        // A type holds itself directly exactly when it shares its group of mutually holding
+        // types with another, or holds itself: one linear pass (see `nesting`).
+        let (group, count) = groups(&succ);
+        let mut size = vec![0usize; count];
+        for &g in &group {
+            size[g] += 1;
+        }
+        for (i, (name, _)) in types.iter().enumerate() {
+            if size[group[i]] < 2 && !succ[i].contains(&i) {
+                continue;
+            }
+            let found = files
+                .iter()
+                .find_map(|(f, a)| a.types.iter().find(|x| x.name == *name).map(|x| (f, x)));
+            if let Some((file, def)) = found {
+                self.err(
+                    &At::type_def(file, def),
+                    format!("type `{name}` contains itself without an array or map in between; this is not supported"),
+                );
+            }
+        }
+    }
+
     /// Refuses, once per API, the type whose references nest deepest when that is beyond
     /// [`MAX_TYPE_NESTING`], naming the first types of the chain.
     pub(super) fn check_nesting(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
@@ -138,9 +189,17 @@ impl Validator {
         }
         let (file, t) = types[deepest];
         let name = &t.name;
+        // An imported type is found in its imported file.
+        let at = files
+            .iter()
+            .find_map(|(f, a)| a.types.iter().find(|x| x.name == *name).map(|x| (f, x)))
+            .map_or_else(
+                || At::file(file).with(&["types:", &format!("name: {name}")]),
+                |(f, def)| At::type_def(f, def),
+            );
         self.diags.push_with(|| {
-            file.diag(
-                &["types:", &format!("name: {name}")],
+            at.file.diag(
+                &at.anchors(),
                 format!(
                     "type `{name}` nests up to {depth} named types deep ({} → …); at most \
                      {MAX_TYPE_NESTING} are supported: flatten the chain or break it with a \
@@ -149,6 +208,21 @@ impl Validator {
                 ),
             )
         });
+    }
+}
+
+/// The named types a type holds directly (not through an array or map).
+fn push_children<'a>(t: &'a TypeIr, stack: &mut Vec<&'a str>) {
+    let mut direct = |t: &'a TypeRef| {
+        if let TypeRef::Named { name, .. } = t {
+            stack.push(name);
+        }
+    };
+    match &t.kind {
+        TypeKind::Object(fields, _) => fields.iter().for_each(|f| direct(&f.ty)),
+        TypeKind::Alias(a) => direct(a),
+        TypeKind::Union(u) => u.variants.iter().for_each(|v| direct(&v.ty)),
+        TypeKind::Enum(_) | TypeKind::NotShown(_) => {}
     }
 }
 

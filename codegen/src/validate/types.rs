@@ -7,9 +7,11 @@ use crate::ir::{
     FieldIr, Provenance, TypeIr, TypeKind, TypeRef, UnionIr, UnionVariantIr, VariantIr,
 };
 use crate::names::{self, Unique};
-use crate::source::SourceFile;
 use crate::spec;
 use std::collections::{BTreeMap, BTreeSet};
+
+/// The most arrays and maps one type expression may nest (`array<array<…>>`).
+const MAX_CONTAINER_NESTING: usize = 32;
 
 /// The two inline containers.
 enum Container {
@@ -500,18 +502,50 @@ impl Validator {
         })
     }
 
-    fn named_ref(&mut self, name: &str, at: &At<'_>, ctx: &ApiCtx) -> Option<TypeRef> {
-        let wrapped = |prefix: &str| {
+    /// A type expression (`Widget`, `array<map<string>>`): its arrays and maps unwrapped without
+    /// recursion and bounded by [`MAX_CONTAINER_NESTING`] (the emitters recurse per level).
+    fn named_ref(&mut self, expr: &str, at: &At<'_>, ctx: &ApiCtx) -> Option<TypeRef> {
+        let wrapped = |name: &str, prefix: &str| {
             name.strip_prefix(prefix)
                 .and_then(|r| r.strip_suffix('>'))
                 .map(str::trim)
+                .map(str::to_owned)
         };
-        if let Some(inner) = wrapped("array<") {
-            return Some(TypeRef::Array(Box::new(self.named_ref(inner, at, ctx)?)));
+        let mut containers = Vec::new();
+        let mut name = expr.to_owned();
+        loop {
+            if let Some(inner) = wrapped(&name, "array<") {
+                containers.push(Container::Array);
+                name = inner;
+            } else if let Some(inner) = wrapped(&name, "map<") {
+                containers.push(Container::Map);
+                name = inner;
+            } else {
+                break;
+            }
         }
-        if let Some(inner) = wrapped("map<") {
-            return Some(TypeRef::Map(Box::new(self.named_ref(inner, at, ctx)?)));
+        if containers.len() > MAX_CONTAINER_NESTING {
+            self.err(
+                at,
+                format!(
+                    "the type nests {} arrays and maps; at most {MAX_CONTAINER_NESTING} are supported",
+                    containers.len()
+                ),
+            );
+            return None;
         }
+        let mut ty = self.base_ref(&name, at, ctx)?;
+        for container in containers.into_iter().rev() {
+            ty = match container {
+                Container::Array => TypeRef::Array(Box::new(ty)),
+                Container::Map => TypeRef::Map(Box::new(ty)),
+            };
+        }
+        Some(ty)
+    }
+
+    /// A built-in or named type.
+    fn base_ref(&mut self, name: &str, at: &At<'_>, ctx: &ApiCtx) -> Option<TypeRef> {
         Some(match name {
             "string" => TypeRef::String,
             "integer" | "int64" => TypeRef::Integer,
@@ -531,57 +565,5 @@ impl Validator {
                 }
             },
         })
-    }
-
-    /// A struct that contains itself without a `Vec` or map in between has infinite size.
-    pub(super) fn check_recursion(
-        &mut self,
-        areas: &[crate::ir::AreaIr],
-        files: &[(SourceFile, spec::Area)],
-    ) {
-        let types: BTreeMap<&str, &TypeIr> = areas
-            .iter()
-            .flat_map(|a| &a.types)
-            .map(|t| (t.name.as_str(), t))
-            .collect();
-        for (name, t) in &types {
-            let mut stack: Vec<&str> = Vec::new();
-            push_children(t, &mut stack);
-            let mut visited = BTreeSet::new();
-            while let Some(n) = stack.pop() {
-                if n == *name {
-                    let found = files.iter().find_map(|(f, a)| {
-                        a.types.iter().find(|x| x.name == *name).map(|x| (f, x))
-                    });
-                    if let Some((file, def)) = found {
-                        self.err(
-                            &At::type_def(file, def),
-                            format!("type `{name}` contains itself without an array or map in between; this is not supported"),
-                        );
-                    }
-                    break;
-                }
-                if visited.insert(n)
-                    && let Some(child) = types.get(n)
-                {
-                    push_children(child, &mut stack);
-                }
-            }
-        }
-    }
-}
-
-/// The named types a type holds directly (not through an array or map).
-fn push_children<'a>(t: &'a TypeIr, stack: &mut Vec<&'a str>) {
-    let mut direct = |t: &'a TypeRef| {
-        if let TypeRef::Named { name, .. } = t {
-            stack.push(name);
-        }
-    };
-    match &t.kind {
-        TypeKind::Object(fields, _) => fields.iter().for_each(|f| direct(&f.ty)),
-        TypeKind::Alias(a) => direct(a),
-        TypeKind::Union(u) => u.variants.iter().for_each(|v| direct(&v.ty)),
-        TypeKind::Enum(_) | TypeKind::NotShown(_) => {}
     }
 }

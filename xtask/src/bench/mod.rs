@@ -5,15 +5,15 @@
 //! - `generator`: the generator's wall time and peak memory (see `generator.rs`).
 //! - `runtime`, `paging`: the generated client against hand-written `reqwest` + `serde_json` on
 //!   a local HTTP/1.1 server; both run the `ruckus-one-bench` binary (`benches/`), built in
-//!   release mode.
+//!   release mode (dev profile with `--quick`).
 //! - `compile`: cold debug build times of the client crate per feature set (as `bench-build`,
 //!   `--full` included), lines of generated Rust per operation, build seconds per 100
 //!   operations.
 //!
 //! `--quick` runs everything once with tiny iteration counts, the generator on a small fixture
-//! spec instead of the workspace's, and skips the cold builds: it checks that the harness works
-//! (a few seconds once built), not the timings. `--runs N` overrides the number of runs of
-//! every part. Figures come from a shared machine: compare ratios within one run, never figures
+//! spec instead of the workspace's, the benchmark binary in the dev profile, and skips the cold
+//! builds: it checks that the harness works (a few seconds once built), not the timings.
+//! `--runs N` overrides the number of runs of every part. Figures come from a shared machine: compare ratios within one run, never figures
 //! of different runs. It prints figures and fails only when a harness or a correctness check
 //! fails (1,000 concurrent first calls must make exactly one token request), never on a missed
 //! target.
@@ -73,25 +73,30 @@ pub fn bench_build(root: &Path, args: &BenchBuildArgs) -> Result<(), String> {
     compile::bench_build(root, args)
 }
 
-/// Builds and runs the `ruckus-one-bench` binary in release mode and collects its rows.
+/// Builds and runs the `ruckus-one-bench` binary and collects its rows: in release mode, or
+/// with `--quick` in the dev profile (its figures mean nothing then, and the dev build shares
+/// what the tests already built instead of compiling every dependency again optimised).
 fn runtime(
     root: &Path,
     options: &BenchArgs,
     parts: &[&str],
     rows: &mut Vec<Row>,
 ) -> Result<(), String> {
-    eprintln!("runtime: building `ruckus-one-bench` (release)");
+    let profile: &[&str] = if options.quick { &[] } else { &["--release"] };
+    eprintln!(
+        "runtime: building `ruckus-one-bench` ({})",
+        if options.quick {
+            "dev profile"
+        } else {
+            "release"
+        }
+    );
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let mut command = Command::new(cargo);
     command
-        .args([
-            "run",
-            "--quiet",
-            "--release",
-            "-p",
-            "ruckus-one-bench",
-            "--",
-        ])
+        .args(["run", "--quiet"])
+        .args(profile)
+        .args(["-p", "ruckus-one-bench", "--"])
         .args(parts)
         .current_dir(root)
         .stdout(Stdio::piped())

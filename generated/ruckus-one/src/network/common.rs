@@ -2148,7 +2148,7 @@ pub struct AcxVenueCliTemplateBo {
     pub id: Option<String>,
     /// Name.
     pub name: Option<String>,
-    /// Cli.
+    /// CLI.
     pub cli: Option<String>,
     /// Switch models.
     pub switch_models: Option<String>,
@@ -2294,7 +2294,7 @@ pub struct AcxVenueCliTemplateView {
     pub id: Option<String>,
     /// Name.
     pub name: Option<String>,
-    /// Cli.
+    /// CLI.
     pub cli: Option<String>,
     /// Switch models.
     pub switch_models: Option<String>,
@@ -2430,7 +2430,7 @@ pub struct AcxVenueCliTemplateViewV1 {
     pub id: Option<String>,
     /// Name.
     pub name: Option<String>,
-    /// Cli.
+    /// CLI.
     pub cli: Option<String>,
     /// Switch models.
     pub switch_models: Option<String>,
@@ -6967,7 +6967,7 @@ pub struct Profile {
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigView>>,
     /// Trusted ports.
     pub trusted_ports: Option<Vec<TrustedPortView>>,
-    /// Venue cli template.
+    /// Venue CLI template.
     pub venue_cli_template: Option<AcxVenueCliTemplateView>,
     /// Apply onboard only.
     pub apply_onboard_only: Option<bool>,
@@ -7460,7 +7460,7 @@ pub struct ProfileBo {
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigBo>>,
     /// Trusted ports.
     pub trusted_ports: Option<Vec<TrustedPortBo>>,
-    /// Venue cli template.
+    /// Venue CLI template.
     pub venue_cli_template: Option<AcxVenueCliTemplateBo>,
     /// Is template.
     pub is_template: Option<bool>,
@@ -7968,7 +7968,7 @@ pub struct ProfileV1 {
     pub trusted_ports: Option<Vec<TrustedPortViewV1>>,
     /// Profile type.
     pub profile_type: Option<ProfileType>,
-    /// Venue cli template.
+    /// Venue CLI template.
     pub venue_cli_template: Option<AcxVenueCliTemplateViewV1>,
     /// Venues.
     pub venues: Option<Vec<String>>,
@@ -8187,7 +8187,7 @@ pub struct ProfileView {
     pub voice_vlan_configs: Option<Vec<VoiceVlanConfigView>>,
     /// Trusted ports.
     pub trusted_ports: Option<Vec<TrustedPortView>>,
-    /// Venue cli template.
+    /// Venue CLI template.
     pub venue_cli_template: Option<AcxVenueCliTemplateView>,
     /// Venues.
     pub venues: Option<Vec<String>>,
@@ -10908,7 +10908,7 @@ pub struct Switch {
     pub ip_full_content_parsed: Option<bool>,
     /// Operational warning.
     pub operational_warning: Option<bool>,
-    /// Cli applied.
+    /// CLI applied.
     pub cli_applied: Option<bool>,
     /// Form stacking.
     pub form_stacking: Option<bool>,

@@ -584,7 +584,7 @@ pub struct Identity {
     pub name: Option<String>,
     /// Email.
     pub email: Option<String>,
-    /// DPSK guid (secret: redacted in `Debug`).
+    /// DPSK GUID (secret: redacted in `Debug`).
     pub dpsk_guid: Option<ruckus_one_runtime::Secret>,
     /// DPSK passphrase (secret: redacted in `Debug`).
     pub dpsk_passphrase: Option<ruckus_one_runtime::Secret>,

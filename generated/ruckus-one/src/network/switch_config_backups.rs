@@ -21,7 +21,7 @@ pub struct ConfigBackUpFormatted {
     pub model: Option<String>,
     /// Venue ID.
     pub venue_id: Option<String>,
-    /// Cli.
+    /// CLI.
     pub cli: Option<String>,
     /// Name.
     pub name: Option<String>,
@@ -683,7 +683,7 @@ pub struct ConfigurationHistoryInfoView {
     pub config_type: Option<ConfigurationHistoryInfoViewConfigType>,
     /// Dispatch status.
     pub dispatch_status: Option<ConfigurationHistoryInfoViewDispatchStatus>,
-    /// Clis.
+    /// CLIs.
     pub clis: Option<String>,
     /// Number of errors (format: int32).
     pub number_of_errors: Option<i64>,

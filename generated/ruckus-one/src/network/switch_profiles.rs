@@ -17,7 +17,7 @@ pub struct AcxCliTemplate {
     pub id: Option<String>,
     /// Name.
     pub name: Option<String>,
-    /// Cli.
+    /// CLI.
     pub cli: Option<String>,
     /// Variables.
     pub variables: Option<Vec<super::common::AcxCliTemplateVariableView>>,
@@ -124,7 +124,7 @@ impl AcxCliTemplate {
 pub struct AcxCliTemplateBo {
     /// Apply later.
     pub apply_later: Option<bool>,
-    /// Cli.
+    /// CLI.
     pub cli: Option<String>,
     /// ID.
     pub id: Option<String>,
@@ -324,7 +324,7 @@ pub struct AcxCliTemplateV1 {
     pub id: Option<String>,
     /// Name.
     pub name: Option<String>,
-    /// Cli.
+    /// CLI.
     pub cli: Option<String>,
     /// Variables.
     pub variables: Option<Vec<super::common::CliTemplateVariableBo>>,
@@ -446,7 +446,7 @@ pub struct AcxCliTemplateView {
     pub id: Option<String>,
     /// Name.
     pub name: Option<String>,
-    /// Cli.
+    /// CLI.
     pub cli: Option<String>,
     /// Variables.
     pub variables: Option<Vec<super::common::AcxCliTemplateVariableView>>,

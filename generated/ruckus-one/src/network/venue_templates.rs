@@ -1849,13 +1849,13 @@ pub struct VenueTemplateView {
     pub syslog_primary_server: Option<String>,
     /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// Cli applied.
+    /// CLI applied.
     pub cli_applied: Option<bool>,
     /// Profile ID.
     pub profile_id: Option<Vec<String>>,
     /// Switch profile IDs.
     pub switch_profile_ids: Option<Vec<String>>,
-    /// Switch cli profile IDs.
+    /// Switch CLI profile IDs.
     pub switch_cli_profile_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2105,13 +2105,13 @@ pub struct VenueV1 {
     pub syslog_primary_server: Option<String>,
     /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// Cli applied.
+    /// CLI applied.
     pub cli_applied: Option<bool>,
     /// Profile ID.
     pub profile_id: Option<Vec<String>>,
     /// Switch profile IDs.
     pub switch_profile_ids: Option<Vec<String>>,
-    /// Switch cli profile IDs.
+    /// Switch CLI profile IDs.
     pub switch_cli_profile_ids: Option<Vec<String>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
@@ -2270,7 +2270,7 @@ pub struct VenueView {
     pub syslog_primary_server: Option<String>,
     /// Syslog secondary server.
     pub syslog_secondary_server: Option<String>,
-    /// Cli applied.
+    /// CLI applied.
     pub cli_applied: Option<bool>,
     /// Profile ID.
     pub profile_id: Option<Vec<String>>,

@@ -373,7 +373,7 @@ impl PageableObject {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PortalTokenResource {
-    /// Unit guid.
+    /// Unit GUID.
     pub unit_guid: String,
     /// Token.
     pub token: Option<String>,
@@ -656,7 +656,7 @@ impl PortalUiConfiguration {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct Property {
-    /// Guid.
+    /// GUID.
     pub guid: Option<String>,
     /// Name.
     pub name: Option<String>,
@@ -931,7 +931,7 @@ impl ResidentPortalAccess {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct ResidentUnit {
-    /// Guid.
+    /// GUID.
     pub guid: Option<String>,
     /// Number.
     pub number: String,
@@ -1240,7 +1240,7 @@ impl SortObject {
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Unit {
-    /// Guid.
+    /// GUID.
     pub guid: Option<String>,
     /// Number.
     pub number: String,
@@ -1438,7 +1438,7 @@ impl UnitContact {
 #[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct UnitDevice {
-    /// Guid.
+    /// GUID.
     pub guid: Option<String>,
     /// Type.
     pub type_: Option<String>,
