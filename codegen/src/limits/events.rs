@@ -12,7 +12,7 @@
 use super::Limits;
 use crate::chars::{describe, forbidden};
 use std::mem::MaybeUninit;
-use unsafe_libyaml as sys;
+use unsafe_libyaml as unsafe_yaml;
 
 /// A refusal: the 1-based line and the message.
 pub(super) type Refusal = (usize, String);
@@ -95,23 +95,23 @@ enum Kind {
 /// A libyaml parser over a borrowed text. It lives on the heap (libyaml keeps pointers into
 /// it) and is freed on drop; the text outlives it.
 struct Parser<'t> {
-    sys: Box<MaybeUninit<sys::yaml_parser_t>>,
+    sys: Box<MaybeUninit<unsafe_yaml::yaml_parser_t>>,
     _text: &'t str,
 }
 
 impl<'t> Parser<'t> {
     fn new(text: &'t str) -> Option<Self> {
-        let mut sys = Box::new(MaybeUninit::<sys::yaml_parser_t>::uninit());
+        let mut sys = Box::new(MaybeUninit::<unsafe_yaml::yaml_parser_t>::uninit());
         // SAFETY: libyaml initialises the parser in place (it zeroes it first); on failure it
         // holds nothing to free. The input pointer stays valid while `self` lives, as `_text`
         // borrows the text for `'t`.
         unsafe {
             let p = sys.as_mut_ptr();
-            if sys::yaml_parser_initialize(p).fail {
+            if unsafe_yaml::yaml_parser_initialize(p).fail {
                 return None;
             }
-            sys::yaml_parser_set_encoding(p, sys::YAML_UTF8_ENCODING);
-            sys::yaml_parser_set_input_string(p, text.as_ptr(), text.len() as u64);
+            unsafe_yaml::yaml_parser_set_encoding(p, unsafe_yaml::YAML_UTF8_ENCODING);
+            unsafe_yaml::yaml_parser_set_input_string(p, text.as_ptr(), text.len() as u64);
         }
         Some(Parser { sys, _text: text })
     }
@@ -119,12 +119,12 @@ impl<'t> Parser<'t> {
     /// The next event, or `None` on a syntax error (serde_yaml reports it; the walk stops there,
     /// so the parser is never asked again after an error).
     fn next(&mut self) -> Option<Event> {
-        let mut event = MaybeUninit::<sys::yaml_event_t>::uninit();
+        let mut event = MaybeUninit::<unsafe_yaml::yaml_event_t>::uninit();
         // SAFETY: the parser was initialised in `new`; `yaml_parser_parse` fills `event` when
         // it succeeds, and the event is deleted once read (in `Event::drop`).
         unsafe {
             let p = self.sys.as_mut_ptr();
-            if sys::yaml_parser_parse(p, event.as_mut_ptr()).fail {
+            if unsafe_yaml::yaml_parser_parse(p, event.as_mut_ptr()).fail {
                 return None;
             }
             Some(Event(event.assume_init()))
@@ -135,12 +135,12 @@ impl<'t> Parser<'t> {
 impl Drop for Parser<'_> {
     fn drop(&mut self) {
         // SAFETY: initialised in `new` (a parser that failed to initialise is never built).
-        unsafe { sys::yaml_parser_delete(self.sys.as_mut_ptr()) }
+        unsafe { unsafe_yaml::yaml_parser_delete(self.sys.as_mut_ptr()) }
     }
 }
 
 /// One parsed event, deleted on drop.
-struct Event(sys::yaml_event_t);
+struct Event(unsafe_yaml::yaml_event_t);
 
 impl Event {
     /// The 1-based line the event starts on.
@@ -155,16 +155,18 @@ impl Event {
         // bytes.
         unsafe {
             match e.type_ {
-                sys::YAML_STREAM_END_EVENT => Kind::End,
-                sys::YAML_ALIAS_EVENT => Kind::Alias,
-                sys::YAML_SEQUENCE_START_EVENT => Kind::Open {
+                unsafe_yaml::YAML_STREAM_END_EVENT => Kind::End,
+                unsafe_yaml::YAML_ALIAS_EVENT => Kind::Alias,
+                unsafe_yaml::YAML_SEQUENCE_START_EVENT => Kind::Open {
                     anchored: !e.data.sequence_start.anchor.is_null(),
                 },
-                sys::YAML_MAPPING_START_EVENT => Kind::Open {
+                unsafe_yaml::YAML_MAPPING_START_EVENT => Kind::Open {
                     anchored: !e.data.mapping_start.anchor.is_null(),
                 },
-                sys::YAML_SEQUENCE_END_EVENT | sys::YAML_MAPPING_END_EVENT => Kind::Close,
-                sys::YAML_SCALAR_EVENT => {
+                unsafe_yaml::YAML_SEQUENCE_END_EVENT | unsafe_yaml::YAML_MAPPING_END_EVENT => {
+                    Kind::Close
+                }
+                unsafe_yaml::YAML_SCALAR_EVENT => {
                     let s = &e.data.scalar;
                     let bytes = if s.value.is_null() {
                         &[][..]
@@ -185,7 +187,7 @@ impl Event {
 impl Drop for Event {
     fn drop(&mut self) {
         // SAFETY: the event was filled by a successful `yaml_parser_parse`.
-        unsafe { sys::yaml_event_delete(&mut self.0) }
+        unsafe { unsafe_yaml::yaml_event_delete(&mut self.0) }
     }
 }
 
