@@ -62,35 +62,10 @@ fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded
             continue;
         }
         for area in &api.areas {
-            if !is_file_name(area) {
-                diags.push_with(|| {
-                    top_file.diag(
-                        &["apis:", &format!("name: {}", api.name), "areas:", area],
-                        format!("area `{area}` must be a snake_case identifier (it names a file)"),
-                    )
-                });
+            let Some(path) = area_path(&top_file, dir, &api.name, area, &mut listed, &mut diags)
+            else {
                 continue;
-            }
-            if !listed.insert(area) {
-                diags.push_with(|| {
-                    top_file.diag_nth(
-                        &["apis:", &format!("name: {}", api.name), "areas:", area],
-                        2,
-                        format!("area `{area}` is listed twice"),
-                    )
-                });
-                continue;
-            }
-            let path = dir.join(&api.name).join(format!("{area}.yaml"));
-            if !path.is_file() {
-                diags.push_with(|| {
-                    top_file.diag(
-                        &["apis:", &format!("name: {}", api.name), "areas:", area],
-                        format!("area file `{}` does not exist", path.display()),
-                    )
-                });
-                continue;
-            }
+            };
             match read_yaml::<Area>(&path, limits) {
                 Ok((file, mut parsed)) => {
                     if parsed.area != *area {
@@ -123,24 +98,13 @@ fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded
                 Err(d) => diags.push(d),
             }
         }
-        let mut imported: Vec<&mut crate::spec::TypeDef> = api_areas
-            .iter_mut()
-            .flat_map(|(_, a)| a.types.iter_mut())
-            .filter(|t| t.origin.is_some())
-            .collect();
-        crate::overrides::rename_references(&mut imported, &renames);
-        for (with, path, line) in replacements {
-            if !api_areas
-                .iter()
-                .any(|(_, a)| a.types.iter().any(|t| t.name == with))
-            {
-                diags.push(Diagnostic::new(
-                    &path,
-                    line,
-                    format!("`replace_with: {with}` names no type of API `{}`", api.name),
-                ));
-            }
-        }
+        resolve_overrides(
+            &api.name,
+            &mut api_areas,
+            &renames,
+            replacements,
+            &mut diags,
+        );
         areas.push(api_areas);
     }
     if diags.is_empty() {
@@ -151,6 +115,73 @@ fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded
         })
     } else {
         Err(diags.into_sorted())
+    }
+}
+
+/// The file of a listed area: `None` (with a diagnostic on the top file) when the name cannot
+/// name a file, is listed twice or has no file.
+fn area_path<'a>(
+    top_file: &SourceFile,
+    dir: &Path,
+    api: &str,
+    area: &'a String,
+    listed: &mut std::collections::BTreeSet<&'a String>,
+    diags: &mut Diagnostics,
+) -> Option<std::path::PathBuf> {
+    let anchors = ["apis:", &format!("name: {api}"), "areas:", area.as_str()];
+    if !is_file_name(area) {
+        diags.push_with(|| {
+            top_file.diag(
+                &anchors,
+                format!("area `{area}` must be a snake_case identifier (it names a file)"),
+            )
+        });
+        return None;
+    }
+    if !listed.insert(area) {
+        diags
+            .push_with(|| top_file.diag_nth(&anchors, 2, format!("area `{area}` is listed twice")));
+        return None;
+    }
+    let path = dir.join(api).join(format!("{area}.yaml"));
+    if !path.is_file() {
+        diags.push_with(|| {
+            top_file.diag(
+                &anchors,
+                format!("area file `{}` does not exist", path.display()),
+            )
+        });
+        return None;
+    }
+    Some(path)
+}
+
+/// The API-wide part of the overrides: references to renamed or replaced imported types follow
+/// them, and a `replace_with` must name a type of the API.
+fn resolve_overrides(
+    api: &str,
+    api_areas: &mut [(SourceFile, Area)],
+    renames: &std::collections::BTreeMap<String, String>,
+    replacements: Vec<(String, std::path::PathBuf, usize)>,
+    diags: &mut Diagnostics,
+) {
+    let mut imported: Vec<&mut crate::spec::TypeDef> = api_areas
+        .iter_mut()
+        .flat_map(|(_, a)| a.types.iter_mut())
+        .filter(|t| t.origin.is_some())
+        .collect();
+    crate::overrides::rename_references(&mut imported, renames);
+    for (with, path, line) in replacements {
+        if !api_areas
+            .iter()
+            .any(|(_, a)| a.types.iter().any(|t| t.name == with))
+        {
+            diags.push(Diagnostic::new(
+                &path,
+                line,
+                format!("`replace_with: {with}` names no type of API `{api}`"),
+            ));
+        }
     }
 }
 
