@@ -339,7 +339,11 @@ async fn attempt(
                 status,
             }));
         }
-        return Ok(RawResponse::new(status, headers, body.bytes, redactor));
+        // A write the service took: 201 or 202 to any method, any success to PUT, PATCH or
+        // DELETE (a POST answered 200 may be a query, which is no write).
+        let write = matches!(status, 201 | 202)
+            || matches!(req.method, Method::Put | Method::Patch | Method::Delete);
+        return Ok(RawResponse::new(status, headers, body.bytes, redactor).of_write(write));
     }
     let retry_after = headers
         .get(RETRY_AFTER)

@@ -16,6 +16,10 @@ use crate::redact::Redactor;
 pub struct RawResponse {
     /// Also knows the secrets of the call, masked in decode errors.
     inner: Response<Bytes>,
+    /// The answer to a write (201 or 202 to any method, any success to PUT, PATCH or DELETE):
+    /// the service took it, so an answer that does not decode says so (the write must not be
+    /// sent again; decode errors are never retried).
+    write: bool,
 }
 
 impl std::fmt::Debug for RawResponse {
@@ -51,7 +55,14 @@ impl RawResponse {
                 body,
                 redactor,
             },
+            write: false,
         }
+    }
+
+    /// Marks the answer as one to a write (see [`Error::Decode`] of such an answer).
+    pub(crate) fn of_write(mut self, write: bool) -> Self {
+        self.write = write;
+        self
     }
 
     /// Consumes the response and returns the body.
@@ -109,10 +120,18 @@ impl RawResponse {
                 _ => None,
             }
         });
+        let message = if self.write {
+            format!(
+                "the service accepted the write (HTTP {}), but its answer did not decode; do not send it again: {err}",
+                self.inner.status
+            )
+        } else {
+            err.to_string()
+        };
         Error::Decode(DecodeError::new(
             self.inner.status,
             request_id.as_deref(),
-            &err.to_string(),
+            &message,
             self.inner.body,
             &self.inner.redactor,
         ))
