@@ -427,10 +427,13 @@ fn convert_root(
             } else {
                 "additionalProperties"
             };
-            let Some(inner_schema) = desc::resolve(doc, schema).get(key) else {
-                return Err(format!("the description's schema is not a {wrapper}"));
+            return match desc::resolve(doc, schema).get(key) {
+                Some(inner_schema) => convert_root(conv, docs, r, inner, inner_schema, curated),
+                // The spec corrects a body the description declares as one object to a list of
+                // them (the service answers a list): the object is the item.
+                None if wrapper == "array" => convert_root(conv, docs, r, inner, schema, curated),
+                None => Err(format!("the description's schema is not a {wrapper}")),
             };
-            return convert_root(conv, docs, r, inner, inner_schema, curated);
         }
     }
     if curated.contains_key(expr) {
