@@ -4163,19 +4163,19 @@ impl ApModelCapability {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AsyncResult {
     /// Links about the request.
     ///
     /// Wire name `links`; `array<AsyncResultLink>`; optional.
     pub links: Option<Vec<AsyncResultLink>>,
-    /// Identifier of the request; poll the activity with it.
+    /// Identifier of the request; poll the activity with it. Optional: the descriptions do not require it, and some writes answer without it (the created resource's id, or the resource).
     ///
-    /// Wire name `requestId`; `string`; required.
-    /// Provenance: reference (every 202 body of the official descriptions carries it (e.g. wifi_api-17.3.3.205.yaml OperationResponseRequestIdOnly)).
-    pub request_id: String,
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml OperationResponseRequestIdOnly (not required); payloads ui-fixtures/create_wifi_calling_service_profile_v1/01.json).
+    pub request_id: Option<String>,
     /// Result details; often the created resource's id.
     ///
     /// Wire name `response`; `json`; optional.
@@ -4219,7 +4219,7 @@ impl serde::Serialize for AsyncResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AsyncResult, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("links", &v.links);
-            w.field("requestId", &v.request_id);
+            w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
@@ -4265,7 +4265,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
         ) -> Result<AsyncResult, ruckus_one_runtime::object::FieldError> {
             let value = AsyncResult {
                 links: f.optional("links"),
-                request_id: f.required("requestId")?,
+                request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 id: f.optional("id"),
                 additional_fields: f.rest(),
@@ -4305,11 +4305,11 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
     )
 )]
 impl AsyncResult {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(request_id: String) -> Self {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
         Self {
             links: None,
-            request_id,
+            request_id: None,
             response: None,
             id: None,
             additional_fields: std::collections::BTreeMap::new(),
@@ -4318,6 +4318,11 @@ impl AsyncResult {
     /// Sets `links`.
     pub fn with_links(mut self, value: impl Into<Vec<AsyncResultLink>>) -> Self {
         self.links = Some(value.into());
+        self
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
         self
     }
     /// Sets `response`.

@@ -2017,13 +2017,14 @@ impl support::Sample for ruckus_one::network::common::AsyncResultLink {
 impl support::Sample for ruckus_one::network::common::AsyncResult {
     fn sample() -> Self {
         {
-            let mut value = Self::new("sample".to_owned())
+            let mut value = Self::new()
                 .with_links(
                     vec![
                         < ruckus_one::network::common::AsyncResultLink as support::Sample
                         > ::sample()
                     ],
                 )
+                .with_request_id("sample".to_owned())
                 .with_response(serde_json::json!({ "sample" : true }))
                 .with_id("sample".to_owned());
             value
