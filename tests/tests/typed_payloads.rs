@@ -213,6 +213,7 @@ async fn identity_get_identity_decodes_an_identity() {
         "updatedAt": "2026-02-28T08:05:13Z",
         "deviceCount": 2,
         "devices": [{
+            "macAddress": "3C-22-FB-12-34-56",
             "status": [
                 {"macAddress": "3C:22:FB:12:34:56", "authType": "Dpsk", "status": "Accept",
                  "lastConnectedAt": "2026-03-01T21:44:09Z",

@@ -11492,13 +11492,7 @@ impl<'de> serde::Deserialize<'de> for SortOrder {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 /// Stack member status, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
@@ -11566,13 +11560,7 @@ pub struct StackMemberStatus {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for StackMemberStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &StackMemberStatus, w: &mut ruckus_one_runtime::object::Writer) {
@@ -11597,13 +11585,7 @@ impl serde::Serialize for StackMemberStatus {
         w.finish(serializer)
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl<'de> serde::Deserialize<'de> for StackMemberStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11635,13 +11617,7 @@ impl<'de> serde::Deserialize<'de> for StackMemberStatus {
         fields(&mut f).map_err(|e| e.into_error("StackMemberStatus"))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl StackMemberStatus {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -12060,13 +12036,7 @@ impl<'de> serde::Deserialize<'de> for SubsequentQueryHttpMethod {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 /// A switch as it appears in switch rows; the document names only the fields added in releases. The switch model enumeration gained six values whose identifiers the document omits, so the model is not typed here and stays among the unlisted fields.
 ///
 /// Provenance: documented.
@@ -12382,13 +12352,7 @@ pub struct Switch {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for Switch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Switch, w: &mut ruckus_one_runtime::object::Writer) {
@@ -12475,13 +12439,7 @@ impl serde::Serialize for Switch {
         w.finish(serializer)
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl<'de> serde::Deserialize<'de> for Switch {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12575,13 +12533,7 @@ impl<'de> serde::Deserialize<'de> for Switch {
         fields(&mut f).map_err(|e| e.into_error("Switch"))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl Switch {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -14740,13 +14692,7 @@ impl<'de> serde::Deserialize<'de> for SwitchFamilyModelViewV1Model {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 /// One row of a switch port query; the document names only the fields added in releases.
 ///
 /// Provenance: documented.
@@ -15019,13 +14965,7 @@ pub struct SwitchPort {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &SwitchPort, w: &mut ruckus_one_runtime::object::Writer) {
@@ -15101,13 +15041,7 @@ impl serde::Serialize for SwitchPort {
         w.finish(serializer)
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl<'de> serde::Deserialize<'de> for SwitchPort {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -15190,13 +15124,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPort {
         fields(&mut f).map_err(|e| e.into_error("SwitchPort"))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchPort {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -15684,13 +15612,7 @@ impl SwitchPortQueryResult {
         self
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 /// One member of a switch stack; the document names only `activeSwitch`.
 ///
 /// Provenance: documented.
@@ -15706,13 +15628,7 @@ pub struct SwitchStackMember {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchStackMember {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &SwitchStackMember, w: &mut ruckus_one_runtime::object::Writer) {
@@ -15724,13 +15640,7 @@ impl serde::Serialize for SwitchStackMember {
         w.finish(serializer)
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl<'de> serde::Deserialize<'de> for SwitchStackMember {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -15749,13 +15659,7 @@ impl<'de> serde::Deserialize<'de> for SwitchStackMember {
         fields(&mut f).map_err(|e| e.into_error("SwitchStackMember"))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchStackMember {
     /// Creates a value with every field empty.
     pub fn new() -> Self {

@@ -3338,6 +3338,8 @@ pub enum PortV1001Dot1xPortControl {
     ForceAuthorized,
     /// `force_unauthorized`
     ForceUnauthorized,
+    /// `  `
+    Empty,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -3349,6 +3351,7 @@ impl PortV1001Dot1xPortControl {
             Self::Auto => "auto",
             Self::ForceAuthorized => "force_authorized",
             Self::ForceUnauthorized => "force_unauthorized",
+            Self::Empty => "",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -3360,6 +3363,7 @@ impl From<&str> for PortV1001Dot1xPortControl {
             "auto" => Self::Auto,
             "force_authorized" => Self::ForceAuthorized,
             "force_unauthorized" => Self::ForceUnauthorized,
+            "" => Self::Empty,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -4591,6 +4595,8 @@ pub enum PortViewDot1xPortControl {
     ForceAuthorized,
     /// `force_unauthorized`
     ForceUnauthorized,
+    /// `  `
+    Empty,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -4602,6 +4608,7 @@ impl PortViewDot1xPortControl {
             Self::Auto => "auto",
             Self::ForceAuthorized => "force_authorized",
             Self::ForceUnauthorized => "force_unauthorized",
+            Self::Empty => "",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -4613,6 +4620,7 @@ impl From<&str> for PortViewDot1xPortControl {
             "auto" => Self::Auto,
             "force_authorized" => Self::ForceAuthorized,
             "force_unauthorized" => Self::ForceUnauthorized,
+            "" => Self::Empty,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
@@ -5748,6 +5756,8 @@ pub enum PortsDot1xPortControl {
     ForceAuthorized,
     /// `force_unauthorized`
     ForceUnauthorized,
+    /// `  `
+    Empty,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -5759,6 +5769,7 @@ impl PortsDot1xPortControl {
             Self::Auto => "auto",
             Self::ForceAuthorized => "force_authorized",
             Self::ForceUnauthorized => "force_unauthorized",
+            Self::Empty => "",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -5770,6 +5781,7 @@ impl From<&str> for PortsDot1xPortControl {
             "auto" => Self::Auto,
             "force_authorized" => Self::ForceAuthorized,
             "force_unauthorized" => Self::ForceUnauthorized,
+            "" => Self::Empty,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }
