@@ -14774,14 +14774,16 @@ pub struct SwitchPort {
     ///
     /// Wire name `poeTotal`; `integer`; optional; format: int32.
     pub poe_total: Option<i64>,
-    /// `tx`
+    /// Bytes transmitted by the port since the switch last rebooted.
     ///
-    /// Wire name `tx`; `string`; optional.
-    pub tx: Option<String>,
-    /// `rx`
+    /// Wire name `tx`; `integer`; optional.
+    /// Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json (a number; viewmodel_service_api-1.0.42.yaml SwitchPortDto says string)).
+    pub tx: Option<i64>,
+    /// Bytes received by the port since the switch last rebooted.
     ///
-    /// Wire name `rx`; `string`; optional.
-    pub rx: Option<String>,
+    /// Wire name `rx`; `integer`; optional.
+    /// Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json (a number; viewmodel_service_api-1.0.42.yaml SwitchPortDto says string)).
+    pub rx: Option<i64>,
     /// `signalIn`
     ///
     /// Wire name `signalIn`; `integer`; optional; format: int32.
@@ -15288,12 +15290,12 @@ impl SwitchPort {
         self
     }
     /// Sets `tx`.
-    pub fn with_tx(mut self, value: impl Into<String>) -> Self {
+    pub fn with_tx(mut self, value: impl Into<i64>) -> Self {
         self.tx = Some(value.into());
         self
     }
     /// Sets `rx`.
-    pub fn with_rx(mut self, value: impl Into<String>) -> Self {
+    pub fn with_rx(mut self, value: impl Into<i64>) -> Self {
         self.rx = Some(value.into());
         self
     }

@@ -3837,7 +3837,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileType {
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
 ///
-/// Build one with `new(...)`, which takes the required fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServerV1 {
@@ -3851,8 +3851,9 @@ pub struct RadiusServerV1 {
     pub port: i64,
     /// `sharedSecret`
     ///
-    /// Wire name `sharedSecret`; `string`; required; secret: redacted in `Debug`; max_length: 255; min_length: 1.
-    pub shared_secret: ruckus_one_runtime::Secret,
+    /// Wire name `sharedSecret`; `string`; optional; secret: redacted in `Debug`; max_length: 255; min_length: 1.
+    /// Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/02.json, 09.json, 13.json (RadSec profiles omit it)).
+    pub shared_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -3861,7 +3862,7 @@ impl serde::Serialize for RadiusServerV1 {
         fn fields(v: &RadiusServerV1, w: &mut ruckus_one_runtime::object::Writer) {
             w.field("ip", &v.ip);
             w.field("port", &v.port);
-            w.field("sharedSecret", &v.shared_secret);
+            w.optional("sharedSecret", &v.shared_secret);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -3879,9 +3880,10 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
             let value = RadiusServerV1 {
                 ip: f.required("ip")?,
                 port: f.required("port")?,
-                shared_secret: f.required("sharedSecret")?,
+                shared_secret: f.optional("sharedSecret"),
                 additional_fields: f.rest(),
             };
+            f.check()?;
             Ok(value)
         }
         let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
@@ -3890,17 +3892,21 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
 }
 impl RadiusServerV1 {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        ip: String,
-        port: i64,
-        shared_secret: ruckus_one_runtime::Secret,
-    ) -> Self {
+    pub fn new(ip: String, port: i64) -> Self {
         Self {
             ip,
             port,
-            shared_secret,
+            shared_secret: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `sharedSecret`.
+    pub fn with_shared_secret(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.shared_secret = Some(value.into());
+        self
     }
 }
 /// Radius server v11, with the fields the official description lists.
@@ -4150,8 +4156,8 @@ impl<'de> serde::Deserialize<'de> for RadiusV1Type {
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SyslogServer {
     /// `port`
@@ -4164,8 +4170,9 @@ pub struct SyslogServer {
     pub protocol: Option<SyslogServerProtocol>,
     /// `server`
     ///
-    /// Wire name `server`; `string`; required.
-    pub server: String,
+    /// Wire name `server`; `string`; optional.
+    /// Provenance: reference (payloads ui-fixtures/get_syslog_server_profile_v1/03.json, 04.json (`"secondary": {}`)).
+    pub server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -4174,7 +4181,7 @@ impl serde::Serialize for SyslogServer {
         fn fields(v: &SyslogServer, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("port", &v.port);
             w.optional("protocol", &v.protocol);
-            w.field("server", &v.server);
+            w.optional("server", &v.server);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -4192,7 +4199,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServer {
             let value = SyslogServer {
                 port: f.optional("port"),
                 protocol: f.optional("protocol"),
-                server: f.required("server")?,
+                server: f.optional("server"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -4203,12 +4210,12 @@ impl<'de> serde::Deserialize<'de> for SyslogServer {
     }
 }
 impl SyslogServer {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(server: String) -> Self {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
         Self {
             port: None,
             protocol: None,
-            server,
+            server: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -4220,6 +4227,11 @@ impl SyslogServer {
     /// Sets `protocol`.
     pub fn with_protocol(mut self, value: impl Into<SyslogServerProtocol>) -> Self {
         self.protocol = Some(value.into());
+        self
+    }
+    /// Sets `server`.
+    pub fn with_server(mut self, value: impl Into<String>) -> Self {
+        self.server = Some(value.into());
         self
     }
 }

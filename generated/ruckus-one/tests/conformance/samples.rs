@@ -6472,6 +6472,64 @@ impl support::Sample for ruckus_one::network::mac_registrations::Registration {
         ])
     }
 }
+#[cfg(feature = "network-mac-registrations")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
+impl support::Sample for ruckus_one::network::mac_registrations::NetworkPoolPage {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_content(
+                    vec![
+                        < ruckus_one::network::mac_registrations::Pool as support::Sample
+                        > ::sample()
+                    ],
+                )
+                .with_total_elements(1)
+                .with_total_pages(1)
+                .with_size(1)
+                .with_number(1)
+                .with_sort(
+                    <ruckus_one::network::common::SortObject as support::Sample>::sample(),
+                )
+                .with_pageable(
+                    <ruckus_one::network::mac_registrations::MacPageableObject as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::mac_registrations::Pool as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
+            ("totalElements", serde_json::Value::from(1)),
+            ("totalPages", serde_json::Value::from(1)),
+            ("size", serde_json::Value::from(1)),
+            ("number", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::common::SortObject as support::Sample>::sample_json(),
+            ),
+            (
+                "pageable",
+                <ruckus_one::network::mac_registrations::MacPageableObject as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-certificates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
 impl support::Sample for ruckus_one::network::certificates::CertificateKeyUsage {
@@ -7076,7 +7134,8 @@ impl support::Sample for ruckus_one::network::certificates::Chromebook {
 impl support::Sample for ruckus_one::network::certificates::CertificateTemplate {
     fn sample() -> Self {
         {
-            let mut value = Self::new("sample".to_owned())
+            let mut value = Self::new()
+                .with_identity_group_id("sample".to_owned())
                 .with_key_length(1)
                 .with_onboard(
                     <ruckus_one::network::certificates::CertificateTemplateOnboard as support::Sample>::sample(),
@@ -7741,6 +7800,87 @@ impl support::Sample for ruckus_one::network::certificates::DeviceCertQueryRespo
                     vec![
                         < ruckus_one::network::certificates::DeviceCertificate as
                         support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample
+for ruckus_one::network::certificates::RadiusProfileCertificatePage {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_page(1)
+                .with_total_count(1)
+                .with_data(
+                    vec![
+                        < ruckus_one::network::certificates::Certificate as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("page", serde_json::Value::from(1)),
+            ("totalCount", serde_json::Value::from(1)),
+            (
+                "data",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::certificates::Certificate as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::RadiusProfileCaPage {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_page(1)
+                .with_total_count(1)
+                .with_data(
+                    vec![
+                        < ruckus_one::network::certificates::Ca as support::Sample >
+                        ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("page", serde_json::Value::from(1)),
+            ("totalCount", serde_json::Value::from(1)),
+            (
+                "data",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::certificates::Ca as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -9377,6 +9517,65 @@ impl support::Sample for ruckus_one::network::tenants::EmailInvitation {
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::AdminViewDetailLevel {
+    fn sample() -> Self {
+        Self::from("ba")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("ba")
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::AdminView {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), "sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_external_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_last_name("sample".to_owned())
+                .with_phone_number("sample".to_owned())
+                .with_delegate_to_all_e_cs(true)
+                .with_delegated_e_cs(vec!["sample".to_owned()])
+                .with_detail_level(
+                    <ruckus_one::network::tenants::AdminViewDetailLevel as support::Sample>::sample(),
+                )
+                .with_authentication_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("externalId", serde_json::Value::from("sample")),
+            ("email", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("lastName", serde_json::Value::from("sample")),
+            ("phoneNumber", serde_json::Value::from("sample")),
+            ("role", serde_json::Value::from("sample")),
+            ("delegateToAllECs", serde_json::Value::from(true)),
+            (
+                "delegatedECs",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "detailLevel",
+                <ruckus_one::network::tenants::AdminViewDetailLevel as support::Sample>::sample_json(),
+            ),
+            ("authenticationId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample for ruckus_one::network::tenants::MspEcAdminView {
     fn sample() -> Self {
         {
@@ -9474,6 +9673,81 @@ impl support::Sample for ruckus_one::network::tenants::AssignedMspAdminsRequest 
                 "privilege_group_ids",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::DelegationType {
+    fn sample() -> Self {
+        Self::from("VAR")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("VAR")
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::DelegationStatus {
+    fn sample() -> Self {
+        Self::from("INVITED")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("INVITED")
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::Delegation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_created_date("sample".to_owned())
+                .with_updated_date("sample".to_owned())
+                .with_delegated_to("sample".to_owned())
+                .with_type(
+                    <ruckus_one::network::tenants::DelegationType as support::Sample>::sample(),
+                )
+                .with_status(
+                    <ruckus_one::network::tenants::DelegationStatus as support::Sample>::sample(),
+                )
+                .with_delegated_by("sample".to_owned())
+                .with_expiry_date("sample".to_owned())
+                .with_delegated_to_name("sample".to_owned())
+                .with_delegated_to_admin("sample".to_owned())
+                .with_parent_id("sample".to_owned())
+                .with_is_valid(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("createdDate", serde_json::Value::from("sample")),
+            ("updatedDate", serde_json::Value::from("sample")),
+            ("delegatedTo", serde_json::Value::from("sample")),
+            (
+                "type",
+                <ruckus_one::network::tenants::DelegationType as support::Sample>::sample_json(),
+            ),
+            (
+                "status",
+                <ruckus_one::network::tenants::DelegationStatus as support::Sample>::sample_json(),
+            ),
+            ("delegatedBy", serde_json::Value::from("sample")),
+            ("expiryDate", serde_json::Value::from("sample")),
+            ("delegatedToName", serde_json::Value::from("sample")),
+            ("delegatedToAdmin", serde_json::Value::from("sample")),
+            ("parentId", serde_json::Value::from("sample")),
+            ("isValid", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -10739,81 +11013,6 @@ impl support::Sample for ruckus_one::network::tenants::Account {
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::DelegationType {
-    fn sample() -> Self {
-        Self::from("VAR")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("VAR")
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::DelegationStatus {
-    fn sample() -> Self {
-        Self::from("INVITED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("INVITED")
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::Delegation {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_id("sample".to_owned())
-                .with_created_date("sample".to_owned())
-                .with_updated_date("sample".to_owned())
-                .with_delegated_to("sample".to_owned())
-                .with_type(
-                    <ruckus_one::network::tenants::DelegationType as support::Sample>::sample(),
-                )
-                .with_status(
-                    <ruckus_one::network::tenants::DelegationStatus as support::Sample>::sample(),
-                )
-                .with_delegated_by("sample".to_owned())
-                .with_expiry_date("sample".to_owned())
-                .with_delegated_to_name("sample".to_owned())
-                .with_delegated_to_admin("sample".to_owned())
-                .with_parent_id("sample".to_owned())
-                .with_is_valid(true);
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("id", serde_json::Value::from("sample")),
-            ("createdDate", serde_json::Value::from("sample")),
-            ("updatedDate", serde_json::Value::from("sample")),
-            ("delegatedTo", serde_json::Value::from("sample")),
-            (
-                "type",
-                <ruckus_one::network::tenants::DelegationType as support::Sample>::sample_json(),
-            ),
-            (
-                "status",
-                <ruckus_one::network::tenants::DelegationStatus as support::Sample>::sample_json(),
-            ),
-            ("delegatedBy", serde_json::Value::from("sample")),
-            ("expiryDate", serde_json::Value::from("sample")),
-            ("delegatedToName", serde_json::Value::from("sample")),
-            ("delegatedToAdmin", serde_json::Value::from("sample")),
-            ("parentId", serde_json::Value::from("sample")),
-            ("isValid", serde_json::Value::from(true)),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample for ruckus_one::network::tenants::TenantStatus {
     fn sample() -> Self {
         Self::from("active")
@@ -11425,7 +11624,9 @@ impl support::Sample for ruckus_one::network::tenants::BetaFeatureRequest {
 impl support::Sample for ruckus_one::network::tenants::PrivacyFeature {
     fn sample() -> Self {
         {
-            let mut value = Self::new("sample".to_owned(), "sample".to_owned());
+            let mut value = Self::new("sample".to_owned())
+                .with_status("sample".to_owned())
+                .with_is_enabled(true);
             value
                 .additional_fields
                 .insert(
@@ -11439,6 +11640,7 @@ impl support::Sample for ruckus_one::network::tenants::PrivacyFeature {
         support::object([
             ("featureName", serde_json::Value::from("sample")),
             ("status", serde_json::Value::from("sample")),
+            ("isEnabled", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -11511,65 +11713,6 @@ impl support::Sample for ruckus_one::network::tenants::TenantPrivacyFeatureReque
                     ],
                 ),
             ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::AdminViewDetailLevel {
-    fn sample() -> Self {
-        Self::from("ba")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ba")
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::AdminView {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new("sample".to_owned(), "sample".to_owned())
-                .with_id("sample".to_owned())
-                .with_external_id("sample".to_owned())
-                .with_name("sample".to_owned())
-                .with_last_name("sample".to_owned())
-                .with_phone_number("sample".to_owned())
-                .with_delegate_to_all_e_cs(true)
-                .with_delegated_e_cs(vec!["sample".to_owned()])
-                .with_detail_level(
-                    <ruckus_one::network::tenants::AdminViewDetailLevel as support::Sample>::sample(),
-                )
-                .with_authentication_id("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("id", serde_json::Value::from("sample")),
-            ("externalId", serde_json::Value::from("sample")),
-            ("email", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("lastName", serde_json::Value::from("sample")),
-            ("phoneNumber", serde_json::Value::from("sample")),
-            ("role", serde_json::Value::from("sample")),
-            ("delegateToAllECs", serde_json::Value::from(true)),
-            (
-                "delegatedECs",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            (
-                "detailLevel",
-                <ruckus_one::network::tenants::AdminViewDetailLevel as support::Sample>::sample_json(),
-            ),
-            ("authenticationId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -19084,11 +19227,12 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProtocol {
 impl support::Sample for ruckus_one::network::wireless_service_profiles::SyslogServer {
     fn sample() -> Self {
         {
-            let mut value = Self::new("sample".to_owned())
+            let mut value = Self::new()
                 .with_port(1)
                 .with_protocol(
                     <ruckus_one::network::wireless_service_profiles::SyslogServerProtocol as support::Sample>::sample(),
-                );
+                )
+                .with_server("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -19510,11 +19654,8 @@ for ruckus_one::network::wireless_service_profiles::RadiusServerProfile {
 impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusServerV1 {
     fn sample() -> Self {
         {
-            let mut value = Self::new(
-                "sample".to_owned(),
-                1,
-                ruckus_one_runtime::Secret::from("sample"),
-            );
+            let mut value = Self::new("sample".to_owned(), 1)
+                .with_shared_secret(ruckus_one_runtime::Secret::from("sample"));
             value
                 .additional_fields
                 .insert(
@@ -27926,21 +28067,22 @@ impl support::Sample
 for ruckus_one::network::venue_ap_settings::MulticastDnsFencingRule {
     fn sample() -> Self {
         {
-            let mut value = Self::new(
-                    vec!["sample".to_owned()],
+            let mut value = Self::new()
+                .with_custom_mapping_enabled(true)
+                .with_custom_service_name("sample".to_owned())
+                .with_custom_strings(vec!["sample".to_owned()])
+                .with_description("sample".to_owned())
+                .with_service(
+                    <ruckus_one::network::venue_ap_settings::MulticastDnsFencingRuleService as support::Sample>::sample(),
+                )
+                .with_wired_enabled(true)
+                .with_wired_rules(
                     vec![
                         <
                         ruckus_one::network::venue_ap_settings::MulticastDnsFencingWiredRule
                         as support::Sample > ::sample()
                     ],
                 )
-                .with_custom_mapping_enabled(true)
-                .with_custom_service_name("sample".to_owned())
-                .with_description("sample".to_owned())
-                .with_service(
-                    <ruckus_one::network::venue_ap_settings::MulticastDnsFencingRuleService as support::Sample>::sample(),
-                )
-                .with_wired_enabled(true)
                 .with_wireless_enabled(true)
                 .with_wireless_rule(
                     <ruckus_one::network::venue_ap_settings::MulticastDnsFencingWirelessRule as support::Sample>::sample(),
@@ -32947,8 +33089,8 @@ impl support::Sample for ruckus_one::network::common::SwitchPort {
                 .with_port_speed("sample".to_owned())
                 .with_poe_used(1)
                 .with_poe_total(1)
-                .with_tx("sample".to_owned())
-                .with_rx("sample".to_owned())
+                .with_tx(1)
+                .with_rx(1)
                 .with_signal_in(1)
                 .with_signal_out(1)
                 .with_crc_err("sample".to_owned())
@@ -33023,8 +33165,8 @@ impl support::Sample for ruckus_one::network::common::SwitchPort {
             ("portSpeed", serde_json::Value::from("sample")),
             ("poeUsed", serde_json::Value::from(1)),
             ("poeTotal", serde_json::Value::from(1)),
-            ("tx", serde_json::Value::from("sample")),
-            ("rx", serde_json::Value::from("sample")),
+            ("tx", serde_json::Value::from(1)),
+            ("rx", serde_json::Value::from(1)),
             ("signalIn", serde_json::Value::from(1)),
             ("signalOut", serde_json::Value::from(1)),
             ("crcErr", serde_json::Value::from("sample")),

@@ -149,7 +149,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1.1+json",
             "application/json",
         ],
-        response: Some(round::<String> as Decode),
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::dpsk::DpskPassphraseCreate> as Decode),
     });
     ops.push(Op {
