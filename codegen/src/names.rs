@@ -27,6 +27,10 @@ pub fn snake(wire: &str) -> Option<String> {
 
 /// UpperCamelCase identifier for an enum variant, or None when nothing is left.
 pub fn variant(wire: &str) -> Option<String> {
+    // The empty string is a value some enumerations list (e.g. a switch port's `dot1xPortControl`).
+    if wire.is_empty() {
+        return Some("Empty".to_owned());
+    }
     let s = wire.to_upper_camel_case();
     if s.is_empty() {
         return None;

@@ -213,6 +213,7 @@ async fn identity_get_identity_decodes_an_identity() {
         "updatedAt": "2026-02-28T08:05:13Z",
         "deviceCount": 2,
         "devices": [{
+            "macAddress": "3C-22-FB-12-34-56",
             "status": [
                 {"macAddress": "3C:22:FB:12:34:56", "authType": "Dpsk", "status": "Accept",
                  "lastConnectedAt": "2026-03-01T21:44:09Z",
@@ -614,7 +615,7 @@ async fn venue_ap_settings_get_venue_ap_multicast_dns_fencing_settings_decodes_r
     let rules = settings.rules.as_ref().unwrap();
     assert_eq!(rules.len(), 2);
     assert_eq!(rules[0].service, Some(RuleService::Airplay));
-    let wired = &rules[0].wired_rules[0];
+    let wired = &rules[0].wired_rules.as_ref().unwrap()[0];
     assert_eq!(wired.name, "Lobby Apple TV");
     assert_eq!(wired.closest_ap_mac, "D8:38:FC:3A:10:20");
     assert_eq!(wired.device_mac_addresses, ["F0:B3:EC:11:22:33"]);
@@ -623,8 +624,11 @@ async fn venue_ap_settings_get_venue_ap_multicast_dns_fencing_settings_decodes_r
         rules[1].wireless_rule.as_ref().unwrap().fencing_range,
         Some(RuleFencingRange::OneHopAp)
     );
-    assert_eq!(rules[1].custom_strings, ["_matter._tcp"]);
-    assert!(rules[1].wired_rules.is_empty());
+    assert_eq!(
+        rules[1].custom_strings,
+        Some(vec!["_matter._tcp".to_owned()])
+    );
+    assert!(rules[1].wired_rules.as_ref().unwrap().is_empty());
     let service = rules[1].service.as_ref().unwrap();
     assert_new_value!(RuleService, service);
     assert!(rules[0].additional_fields.is_empty());
@@ -1382,23 +1386,26 @@ async fn dpsk_get_dpsk_service_decodes_a_pool() {
     assert_sent_back(&pool, &body, "/fieldAddedLater", "/expirationType");
 }
 
-// mac_registrations: `list_wifi_network_mac_registration_pools` -> `Pool`
-// (mac_registration_api-0.0.1.yaml Pool).
+// mac_registrations: `list_wifi_network_mac_registration_pools` -> `NetworkPoolPage` of `Pool`
+// (mac_registration_api-0.0.1.yaml PagePool, Pool).
 #[tokio::test]
-async fn mac_registrations_list_wifi_network_pools_decodes_a_pool() {
+async fn mac_registrations_list_wifi_network_pools_decodes_a_page_of_pools() {
     use ruckus_one::network::mac_registrations::{PoolDefaultAccess, PoolExpirationType};
     let body = json!({
-        "id": "m-1",
-        "name": "Printers",
-        "autoCleanup": true,
-        "expirationEnabled": true,
-        "expirationType": "DAYS_AFTER_TIME",
-        "expirationOffset": 90,
-        "defaultAccess": "SOMETHING_NEW",
-        "registrationCount": 14,
-        "fieldAddedLater": {"x": 1}
+        "content": [{
+            "id": "m-1",
+            "name": "Printers",
+            "autoCleanup": true,
+            "expirationEnabled": true,
+            "expirationType": "DAYS_AFTER_TIME",
+            "expirationOffset": 90,
+            "defaultAccess": "SOMETHING_NEW",
+            "registrationCount": 14,
+            "fieldAddedLater": {"x": 1}
+        }],
+        "totalElements": 1
     });
-    let pool = decoded!(
+    let page = decoded!(
         "GET",
         "/wifiNetworks/n-1/macRegistrationPools",
         "application/vnd.ruckus.v1+json",
@@ -1408,6 +1415,8 @@ async fn mac_registrations_list_wifi_network_pools_decodes_a_pool() {
             .mac_registrations()
             .list_wifi_network_mac_registration_pools("n-1")
     );
+    assert_eq!(page.total_elements, Some(1));
+    let pool = &page.content.as_ref().unwrap()[0];
     assert_eq!(pool.name, "Printers");
     assert_eq!(
         pool.expiration_type,
@@ -1416,7 +1425,12 @@ async fn mac_registrations_list_wifi_network_pools_decodes_a_pool() {
     assert_eq!(pool.registration_count, Some(14));
     assert_new_value!(PoolDefaultAccess, pool.default_access.as_ref().unwrap());
     assert_eq!(pool.additional_fields, field_added_later());
-    assert_sent_back(&pool, &body, "/fieldAddedLater", "/defaultAccess");
+    assert_sent_back(
+        &page,
+        &body,
+        "/content/0/fieldAddedLater",
+        "/content/0/defaultAccess",
+    );
 }
 
 // certificates: `get_certificate_authority` -> `CertificateAuthority` (the document's

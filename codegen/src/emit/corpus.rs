@@ -50,6 +50,8 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
                     use super::{Decode, Op, round};
 
                     /// Appends the area's operations.
+                    // (`ops` is unused in an area whose operations are all behind a feature.)
+                    #[allow(unused_variables)]
                     pub(super) fn push(ops: &mut Vec<Op>) {
                         #(#entries)*
                     }

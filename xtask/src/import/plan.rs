@@ -411,10 +411,17 @@ fn convert_root(
     let doc = &docs[r.file];
     for wrapper in ["array", "map"] {
         if let Some(inner_expr) = wrapped(expr, wrapper) {
-            let Some(inner_schema) = inner(doc, schema, wrapper) else {
-                return Err(format!("the description's schema is not a {wrapper}"));
+            return match inner(doc, schema, wrapper) {
+                Some(inner_schema) => {
+                    convert_root(conv, docs, r, inner_expr, inner_schema, curated)
+                }
+                // The spec corrects a body the description declares as one object to a list of
+                // them (the service answers a list): the object is the item.
+                None if wrapper == "array" => {
+                    convert_root(conv, docs, r, inner_expr, schema, curated)
+                }
+                None => Err(format!("the description's schema is not a {wrapper}")),
             };
-            return convert_root(conv, docs, r, inner_expr, inner_schema, curated);
         }
     }
     if curated.contains_key(expr) {

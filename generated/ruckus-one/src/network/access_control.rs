@@ -1830,15 +1830,87 @@ impl DevicePolicy {
         self
     }
 }
-/// Operating system vendor of a device policy rule. The document names only the values below; other values are kept as received.
+/// Operating system vendor of a device policy rule; other values are kept as received.
 ///
-/// Provenance: documented.
+/// Provenance: reference (wifi_api-17.3.3.205.yaml (the device policy rule's osVendor enumeration)).
 ///
 /// Forward compatible: a value this client does not know decodes to `Unknown` and is
 /// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum DevicePolicyOsVendor {
+    /// `All`
+    All,
+    /// `Windows`
+    Windows,
+    /// `MacOs`
+    MacOs,
+    /// `ChromeOs`
+    ChromeOs,
+    /// `Linux`
+    Linux,
+    /// `Ubuntu`
+    Ubuntu,
+    /// `Ios`
+    Ios,
+    /// `Android`
+    Android,
+    /// `BlackBerry`
+    BlackBerry,
+    /// `AmazonKindle`
+    AmazonKindle,
+    /// `CiscoIpPhone`
+    CiscoIpPhone,
+    /// `AvayaIpPhone`
+    AvayaIpPhone,
+    /// `LinksysPapVoip`
+    LinksysPapVoip,
+    /// `NortelIpPhone`
+    NortelIpPhone,
+    /// `GameCube`
+    GameCube,
+    /// `Wii`
+    Wii,
+    /// `Nintendo`
+    Nintendo,
+    /// `HpPrinter`
+    HpPrinter,
+    /// `CanonPrinter`
+    CanonPrinter,
+    /// `XeroxPrinter`
+    XeroxPrinter,
+    /// `DellPrinter`
+    DellPrinter,
+    /// `BrotherPrinter`
+    BrotherPrinter,
+    /// `EpsonPrinter`
+    EpsonPrinter,
+    /// `NestCamera`
+    NestCamera,
+    /// `NestThermostat`
+    NestThermostat,
+    /// `WemoSmartSwitch`
+    WemoSmartSwitch,
+    /// `WifiSmartPlug`
+    WifiSmartPlug,
+    /// `SonyPlayer`
+    SonyPlayer,
+    /// `PanasonicG20Tv`
+    PanasonicG20Tv,
+    /// `SamsungSmartTv`
+    SamsungSmartTv,
+    /// `AppleTv`
+    AppleTv,
+    /// `LibratoneSpeakers`
+    LibratoneSpeakers,
+    /// `BoseSpeakers`
+    BoseSpeakers,
+    /// `SonosSpeakers`
+    SonosSpeakers,
+    /// `RokuStreamingStick`
+    RokuStreamingStick,
+    /// `TelenetCpe`
+    TelenetCpe,
     /// `Xbox`: Xbox consoles; Xbox360 is converted to it.
     Xbox,
     /// `PlayStation`: PlayStation consoles; added; PlayStation2 and PlayStation3 are converted to it.
@@ -1862,6 +1934,42 @@ impl DevicePolicyOsVendor {
     /// The wire value.
     pub fn as_str(&self) -> &str {
         match self {
+            Self::All => "All",
+            Self::Windows => "Windows",
+            Self::MacOs => "MacOs",
+            Self::ChromeOs => "ChromeOs",
+            Self::Linux => "Linux",
+            Self::Ubuntu => "Ubuntu",
+            Self::Ios => "Ios",
+            Self::Android => "Android",
+            Self::BlackBerry => "BlackBerry",
+            Self::AmazonKindle => "AmazonKindle",
+            Self::CiscoIpPhone => "CiscoIpPhone",
+            Self::AvayaIpPhone => "AvayaIpPhone",
+            Self::LinksysPapVoip => "LinksysPapVoip",
+            Self::NortelIpPhone => "NortelIpPhone",
+            Self::GameCube => "GameCube",
+            Self::Wii => "Wii",
+            Self::Nintendo => "Nintendo",
+            Self::HpPrinter => "HpPrinter",
+            Self::CanonPrinter => "CanonPrinter",
+            Self::XeroxPrinter => "XeroxPrinter",
+            Self::DellPrinter => "DellPrinter",
+            Self::BrotherPrinter => "BrotherPrinter",
+            Self::EpsonPrinter => "EpsonPrinter",
+            Self::NestCamera => "NestCamera",
+            Self::NestThermostat => "NestThermostat",
+            Self::WemoSmartSwitch => "WemoSmartSwitch",
+            Self::WifiSmartPlug => "WifiSmartPlug",
+            Self::SonyPlayer => "SonyPlayer",
+            Self::PanasonicG20Tv => "PanasonicG20Tv",
+            Self::SamsungSmartTv => "SamsungSmartTv",
+            Self::AppleTv => "AppleTv",
+            Self::LibratoneSpeakers => "LibratoneSpeakers",
+            Self::BoseSpeakers => "BoseSpeakers",
+            Self::SonosSpeakers => "SonosSpeakers",
+            Self::RokuStreamingStick => "RokuStreamingStick",
+            Self::TelenetCpe => "TelenetCpe",
             Self::Xbox => "Xbox",
             Self::PlayStation => "PlayStation",
             Self::Xbox360 => "Xbox360",
@@ -1874,6 +1982,42 @@ impl DevicePolicyOsVendor {
 impl From<&str> for DevicePolicyOsVendor {
     fn from(s: &str) -> Self {
         match s {
+            "All" => Self::All,
+            "Windows" => Self::Windows,
+            "MacOs" => Self::MacOs,
+            "ChromeOs" => Self::ChromeOs,
+            "Linux" => Self::Linux,
+            "Ubuntu" => Self::Ubuntu,
+            "Ios" => Self::Ios,
+            "Android" => Self::Android,
+            "BlackBerry" => Self::BlackBerry,
+            "AmazonKindle" => Self::AmazonKindle,
+            "CiscoIpPhone" => Self::CiscoIpPhone,
+            "AvayaIpPhone" => Self::AvayaIpPhone,
+            "LinksysPapVoip" => Self::LinksysPapVoip,
+            "NortelIpPhone" => Self::NortelIpPhone,
+            "GameCube" => Self::GameCube,
+            "Wii" => Self::Wii,
+            "Nintendo" => Self::Nintendo,
+            "HpPrinter" => Self::HpPrinter,
+            "CanonPrinter" => Self::CanonPrinter,
+            "XeroxPrinter" => Self::XeroxPrinter,
+            "DellPrinter" => Self::DellPrinter,
+            "BrotherPrinter" => Self::BrotherPrinter,
+            "EpsonPrinter" => Self::EpsonPrinter,
+            "NestCamera" => Self::NestCamera,
+            "NestThermostat" => Self::NestThermostat,
+            "WemoSmartSwitch" => Self::WemoSmartSwitch,
+            "WifiSmartPlug" => Self::WifiSmartPlug,
+            "SonyPlayer" => Self::SonyPlayer,
+            "PanasonicG20Tv" => Self::PanasonicG20Tv,
+            "SamsungSmartTv" => Self::SamsungSmartTv,
+            "AppleTv" => Self::AppleTv,
+            "LibratoneSpeakers" => Self::LibratoneSpeakers,
+            "BoseSpeakers" => Self::BoseSpeakers,
+            "SonosSpeakers" => Self::SonosSpeakers,
+            "RokuStreamingStick" => Self::RokuStreamingStick,
+            "TelenetCpe" => Self::TelenetCpe,
             "Xbox" => Self::Xbox,
             "PlayStation" => Self::PlayStation,
             "Xbox360" => Self::Xbox360,

@@ -1790,15 +1790,15 @@ impl<'de> serde::Deserialize<'de> for CertificateStatus {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct CertificateTemplate {
-    /// The identity group whose identities the template issues certificates to.
+    /// The identity group whose identities the template issues certificates to. Optional: a template not yet bound to a group is answered without it.
     ///
-    /// Wire name `identityGroupId`; `string`; required.
-    /// Provenance: inferred (type not shown; string assumed).
-    pub identity_group_id: String,
+    /// Wire name `identityGroupId`; `string`; optional.
+    /// Provenance: inferred (type not shown; string assumed. Optional: reference: payloads ui-fixtures/get_certificate_template/04.json, ui-fixtures/query_certificate_templates/03.json).
+    pub identity_group_id: Option<String>,
     /// Key length in bits. The values 2048, 3072 and 4096 were added; the earlier values are not shown.
     ///
     /// Wire name `keyLength`; `integer`; optional.
@@ -1835,7 +1835,7 @@ pub struct CertificateTemplate {
 impl serde::Serialize for CertificateTemplate {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &CertificateTemplate, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("identityGroupId", &v.identity_group_id);
+            w.optional("identityGroupId", &v.identity_group_id);
             w.optional("keyLength", &v.key_length);
             w.optional("onboard", &v.onboard);
             w.optional("id", &v.id);
@@ -1865,7 +1865,7 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplate {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<CertificateTemplate, ruckus_one_runtime::object::FieldError> {
             let value = CertificateTemplate {
-                identity_group_id: f.required("identityGroupId")?,
+                identity_group_id: f.optional("identityGroupId"),
                 key_length: f.optional("keyLength"),
                 onboard: f.optional("onboard"),
                 id: f.optional("id"),
@@ -1890,10 +1890,10 @@ impl<'de> serde::Deserialize<'de> for CertificateTemplate {
     }
 }
 impl CertificateTemplate {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(identity_group_id: String) -> Self {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
         Self {
-            identity_group_id,
+            identity_group_id: None,
             key_length: None,
             onboard: None,
             id: None,
@@ -1910,6 +1910,11 @@ impl CertificateTemplate {
             network_count: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `identityGroupId`.
+    pub fn with_identity_group_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_group_id = Some(value.into());
+        self
     }
     /// Sets `keyLength`.
     pub fn with_key_length(mut self, value: impl Into<i64>) -> Self {
@@ -3256,6 +3261,176 @@ impl<'de> serde::Deserialize<'de> for OnboardNotAfterType {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// A page of the certificate authorities a RADIUS profile uses, as the service answers it.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CaQueryResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct RadiusProfileCaPage {
+    /// Number of this page.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    pub page: Option<i64>,
+    /// Number of certificate authorities over all pages.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    pub total_count: Option<i64>,
+    /// The certificate authorities of this page.
+    ///
+    /// Wire name `data`; `array<Ca>`; optional.
+    pub data: Option<Vec<Ca>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RadiusProfileCaPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RadiusProfileCaPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("page", &v.page);
+            w.optional("totalCount", &v.total_count);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusProfileCaPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RadiusProfileCaPage, ruckus_one_runtime::object::FieldError> {
+            let value = RadiusProfileCaPage {
+                page: f.optional("page"),
+                total_count: f.optional("totalCount"),
+                data: f.optional("data"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RadiusProfileCaPage"))
+    }
+}
+impl RadiusProfileCaPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            page: None,
+            total_count: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<Ca>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
+/// A page of the certificates a RADIUS profile uses, as the service answers it.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct RadiusProfileCertificatePage {
+    /// Number of this page.
+    ///
+    /// Wire name `page`; `integer`; optional.
+    pub page: Option<i64>,
+    /// Number of certificates over all pages.
+    ///
+    /// Wire name `totalCount`; `integer`; optional.
+    pub total_count: Option<i64>,
+    /// The certificates of this page.
+    ///
+    /// Wire name `data`; `array<Certificate>`; optional.
+    pub data: Option<Vec<Certificate>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RadiusProfileCertificatePage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &RadiusProfileCertificatePage,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("page", &v.page);
+            w.optional("totalCount", &v.total_count);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RadiusProfileCertificatePage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            RadiusProfileCertificatePage,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = RadiusProfileCertificatePage {
+                page: f.optional("page"),
+                total_count: f.optional("totalCount"),
+                data: f.optional("data"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RadiusProfileCertificatePage"))
+    }
+}
+impl RadiusProfileCertificatePage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            page: None,
+            total_count: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<Certificate>>) -> Self {
+        self.data = Some(value.into());
+        self
     }
 }
 /// Saml idp profile action, with the fields the official description lists.
@@ -4816,7 +4991,7 @@ impl<'a> CertificatesClient<'a> {
     /// `GET /radiusProfiles/{radiusProfileId}/certificates` on the `network` API.
     ///
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
-    /// - Response 200: `Certificate`
+    /// - Response 200: `RadiusProfileCertificatePage` (A page of the certificates the RADIUS profile uses (the description declares one certificate).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificates::version`)
     pub fn list_radius_profile_certificates(
         &self,
@@ -4838,7 +5013,7 @@ impl<'a> CertificatesClient<'a> {
     /// `GET /radiusProfiles/{radiusProfileId}/certificateAuthorities` on the `network` API.
     ///
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
-    /// - Response 200: `Ca`
+    /// - Response 200: `RadiusProfileCaPage` (A page of the certificate authorities the RADIUS profile uses (the description declares one authority).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificateAuthorities::version`)
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getCAsByRadiusId (the document's "/radiusProfiles/{radiusProfileId}/certificates and /certificateAuthorities" read as a sub-path of the RADIUS profile)).
     pub fn list_radius_profile_certificate_authorities(
@@ -7431,7 +7606,7 @@ impl<'a> ListRadiusProfileCertificates<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<Certificate, ruckus_one_runtime::Error>,
+        Output = Result<RadiusProfileCertificatePage, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -7440,7 +7615,7 @@ impl<'a> ListRadiusProfileCertificates<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<Certificate>,
+            ruckus_one_runtime::Response<RadiusProfileCertificatePage>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7510,14 +7685,19 @@ impl<'a> ListRadiusProfileCertificateAuthorities<'a> {
     /// Sends the request and decodes the `200` response.
     pub fn send(
         self,
-    ) -> impl std::future::Future<Output = Result<Ca, ruckus_one_runtime::Error>> {
+    ) -> impl std::future::Future<
+        Output = Result<RadiusProfileCaPage, ruckus_one_runtime::Error>,
+    > {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Ca>, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Response<RadiusProfileCaPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json_with_response()
     }

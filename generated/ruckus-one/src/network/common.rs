@@ -2896,19 +2896,19 @@ impl<'de> serde::Deserialize<'de> for ApRadio24GHzSettingsChannelBandwidth {
 ///
 /// Provenance: documented.
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct AsyncResult {
     /// Links about the request.
     ///
     /// Wire name `links`; `array<AsyncResultLink>`; optional.
     pub links: Option<Vec<AsyncResultLink>>,
-    /// Identifier of the request; poll the activity with it.
+    /// Identifier of the request; poll the activity with it. Optional: the descriptions do not require it, and some writes answer without it (the created resource's id, or the resource).
     ///
-    /// Wire name `requestId`; `string`; required.
-    /// Provenance: reference (every 202 body of the official descriptions carries it (e.g. wifi_api-17.3.3.205.yaml OperationResponseRequestIdOnly)).
-    pub request_id: String,
+    /// Wire name `requestId`; `string`; optional.
+    /// Provenance: reference (wifi_api-17.3.3.205.yaml OperationResponseRequestIdOnly (not required); payloads ui-fixtures/create_wifi_calling_service_profile_v1/01.json).
+    pub request_id: Option<String>,
     /// Result details; often the created resource's id.
     ///
     /// Wire name `response`; `json`; optional.
@@ -2952,7 +2952,7 @@ impl serde::Serialize for AsyncResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AsyncResult, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("links", &v.links);
-            w.field("requestId", &v.request_id);
+            w.optional("requestId", &v.request_id);
             w.optional("response", &v.response);
             w.optional("id", &v.id);
             w.rest(&v.additional_fields);
@@ -2998,7 +2998,7 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
         ) -> Result<AsyncResult, ruckus_one_runtime::object::FieldError> {
             let value = AsyncResult {
                 links: f.optional("links"),
-                request_id: f.required("requestId")?,
+                request_id: f.optional("requestId"),
                 response: f.optional("response"),
                 id: f.optional("id"),
                 additional_fields: f.rest(),
@@ -3038,11 +3038,11 @@ impl<'de> serde::Deserialize<'de> for AsyncResult {
     )
 )]
 impl AsyncResult {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(request_id: String) -> Self {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
         Self {
             links: None,
-            request_id,
+            request_id: None,
             response: None,
             id: None,
             additional_fields: std::collections::BTreeMap::new(),
@@ -3051,6 +3051,11 @@ impl AsyncResult {
     /// Sets `links`.
     pub fn with_links(mut self, value: impl Into<Vec<AsyncResultLink>>) -> Self {
         self.links = Some(value.into());
+        self
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
         self
     }
     /// Sets `response`.
@@ -10223,13 +10228,7 @@ impl<'de> serde::Deserialize<'de> for SpanningTreeProtocol {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 /// Stack member status, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml StackMemberStatus).
@@ -10269,13 +10268,7 @@ pub struct StackMemberStatus {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for StackMemberStatus {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &StackMemberStatus, w: &mut ruckus_one_runtime::object::Writer) {
@@ -10300,13 +10293,7 @@ impl serde::Serialize for StackMemberStatus {
         w.finish(serializer)
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl<'de> serde::Deserialize<'de> for StackMemberStatus {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -10338,13 +10325,7 @@ impl<'de> serde::Deserialize<'de> for StackMemberStatus {
         fields(&mut f).map_err(|e| e.into_error("StackMemberStatus"))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl StackMemberStatus {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -10755,13 +10736,7 @@ impl<'de> serde::Deserialize<'de> for SubsequentQueryHttpMethod {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 /// A switch as it appears in switch rows; the document names only the fields added in releases. The switch model enumeration gained six values whose identifiers the document omits, so the model is not typed here and stays among the unlisted fields.
 ///
 /// Provenance: documented.
@@ -10931,13 +10906,7 @@ pub struct Switch {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for Switch {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Switch, w: &mut ruckus_one_runtime::object::Writer) {
@@ -11024,13 +10993,7 @@ impl serde::Serialize for Switch {
         w.finish(serializer)
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl<'de> serde::Deserialize<'de> for Switch {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -11124,13 +11087,7 @@ impl<'de> serde::Deserialize<'de> for Switch {
         fields(&mut f).map_err(|e| e.into_error("Switch"))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl Switch {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -12581,13 +12538,7 @@ impl SwitchFamilyModelViewV1 {
         self
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 /// One row of a switch port query; the document names only the fields added in releases.
 ///
 /// Provenance: documented.
@@ -12644,10 +12595,16 @@ pub struct SwitchPort {
     pub poe_used: Option<i64>,
     /// POE total (format: int32).
     pub poe_total: Option<i64>,
-    /// Tx.
-    pub tx: Option<String>,
-    /// Rx.
-    pub rx: Option<String>,
+    /// Bytes transmitted by the port since the switch last rebooted.
+    ///
+    /// Wire name `tx`; `integer`; optional.
+    /// Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json (a number; viewmodel_service_api-1.0.42.yaml SwitchPortDto says string)).
+    pub tx: Option<i64>,
+    /// Bytes received by the port since the switch last rebooted.
+    ///
+    /// Wire name `rx`; `integer`; optional.
+    /// Provenance: reference (payloads ui-fixtures/query_switch_ports_legacy/06.json (a number; viewmodel_service_api-1.0.42.yaml SwitchPortDto says string)).
+    pub rx: Option<i64>,
     /// Signal in (format: int32).
     pub signal_in: Option<i64>,
     /// Signal out (format: int32).
@@ -12741,13 +12698,7 @@ pub struct SwitchPort {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &SwitchPort, w: &mut ruckus_one_runtime::object::Writer) {
@@ -12823,13 +12774,7 @@ impl serde::Serialize for SwitchPort {
         w.finish(serializer)
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl<'de> serde::Deserialize<'de> for SwitchPort {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -12912,13 +12857,7 @@ impl<'de> serde::Deserialize<'de> for SwitchPort {
         fields(&mut f).map_err(|e| e.into_error("SwitchPort"))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchPort {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -13082,12 +13021,12 @@ impl SwitchPort {
         self
     }
     /// Sets `tx`.
-    pub fn with_tx(mut self, value: impl Into<String>) -> Self {
+    pub fn with_tx(mut self, value: impl Into<i64>) -> Self {
         self.tx = Some(value.into());
         self
     }
     /// Sets `rx`.
-    pub fn with_rx(mut self, value: impl Into<String>) -> Self {
+    pub fn with_rx(mut self, value: impl Into<i64>) -> Self {
         self.rx = Some(value.into());
         self
     }
@@ -13400,13 +13339,7 @@ impl SwitchPortQueryResult {
         self
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 /// One member of a switch stack; the document names only `activeSwitch`.
 ///
 /// Provenance: documented.
@@ -13422,13 +13355,7 @@ pub struct SwitchStackMember {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl serde::Serialize for SwitchStackMember {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &SwitchStackMember, w: &mut ruckus_one_runtime::object::Writer) {
@@ -13440,13 +13367,7 @@ impl serde::Serialize for SwitchStackMember {
         w.finish(serializer)
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl<'de> serde::Deserialize<'de> for SwitchStackMember {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -13465,13 +13386,7 @@ impl<'de> serde::Deserialize<'de> for SwitchStackMember {
         fields(&mut f).map_err(|e| e.into_error("SwitchStackMember"))
     }
 }
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
 impl SwitchStackMember {
     /// Creates a value with every field empty.
     pub fn new() -> Self {

@@ -1821,7 +1821,7 @@ impl<'a> DpskClient<'a> {
     ///
     /// - Path parameter `poolId`: Identifier of the DPSK pool (service).
     /// - Request body (json, required): `DpskPassphraseCreate`
-    /// - Response 202: `string` (Accepted; the creation continues in the background.)
+    /// - Response 202: `AsyncResult` (Accepted; the creation continues in the background (a JSON object with the request id, not the string the description gives).)
     /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `CreateDpskServicePassphrases::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `identity` error body family, returned as `Error::Api`
@@ -3132,14 +3132,19 @@ impl<'a> CreateDpskServicePassphrases<'a> {
     /// Sends the request and decodes the `202` response.
     pub fn send(
         self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json_with_response()
     }

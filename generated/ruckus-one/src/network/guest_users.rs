@@ -1884,7 +1884,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserUpdateAction {
 ///
 /// Provenance: reference (guest_api-1.7.1.yaml GuestUserWithoutIdV1).
 ///
-/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 5 required fields is not set.
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestUserWithoutId {
@@ -1902,8 +1902,8 @@ pub struct GuestUserWithoutId {
     pub email: Option<String>,
     /// Mobile phone number.
     pub mobile_phone_number: String,
-    /// Max devices (format: int32).
-    pub max_devices: i64,
+    /// Max devices (format: int32). Provenance: reference (payloads ui-fixtures/patch_wifi_network_guest_user/01.json (the answer omits it)).
+    pub max_devices: Option<i64>,
     /// MAC addresses.
     pub mac_addresses: Option<Vec<String>>,
     /// SSID.
@@ -1931,7 +1931,7 @@ impl serde::Serialize for GuestUserWithoutId {
             w.optional("notes", &v.notes);
             w.optional("email", &v.email);
             w.field("mobilePhoneNumber", &v.mobile_phone_number);
-            w.field("maxDevices", &v.max_devices);
+            w.optional("maxDevices", &v.max_devices);
             w.optional("macAddresses", &v.mac_addresses);
             w.optional("ssid", &v.ssid);
             w.field("deliveryMethods", &v.delivery_methods);
@@ -1961,7 +1961,7 @@ impl<'de> serde::Deserialize<'de> for GuestUserWithoutId {
                 notes: f.optional("notes"),
                 email: f.optional("email"),
                 mobile_phone_number: f.required("mobilePhoneNumber")?,
-                max_devices: f.required("maxDevices")?,
+                max_devices: f.optional("maxDevices"),
                 mac_addresses: f.optional("macAddresses"),
                 ssid: f.optional("ssid"),
                 delivery_methods: f.required("deliveryMethods")?,
@@ -2042,7 +2042,7 @@ impl GuestUserWithoutIdBuilder {
         self.mobile_phone_number = Some(value.into());
         self
     }
-    /// Sets `maxDevices` (required).
+    /// Sets `maxDevices` (optional).
     pub fn max_devices(mut self, value: impl Into<i64>) -> Self {
         self.max_devices = Some(value.into());
         self
@@ -2101,7 +2101,7 @@ impl GuestUserWithoutIdBuilder {
             mobile_phone_number: self
                 .mobile_phone_number
                 .ok_or(missing("mobilePhoneNumber"))?,
-            max_devices: self.max_devices.ok_or(missing("maxDevices"))?,
+            max_devices: self.max_devices,
             mac_addresses: self.mac_addresses,
             ssid: self.ssid,
             delivery_methods: self.delivery_methods.ok_or(missing("deliveryMethods"))?,

@@ -584,8 +584,10 @@ pub struct Identity {
     pub name: Option<String>,
     /// Email.
     pub email: Option<String>,
-    /// DPSK GUID (secret: redacted in `Debug`).
-    pub dpsk_guid: Option<ruckus_one_runtime::Secret>,
+    /// Identifier of the identity's DPSK passphrase record (an identifier, not a secret).
+    ///
+    /// Wire name `dpskGuid`; `string`; optional.
+    pub dpsk_guid: Option<String>,
     /// DPSK passphrase (secret: redacted in `Debug`).
     pub dpsk_passphrase: Option<ruckus_one_runtime::Secret>,
     /// Identity ID.
@@ -604,8 +606,11 @@ pub struct Identity {
     pub device_count: Option<i64>,
     /// Ethernet ports.
     pub ethernet_ports: Option<Vec<EthernetPort>>,
-    /// Switches.
-    pub switches: Option<Vec<super::common::Switch>>,
+    /// Switch ports the identity is connected to (read only).
+    ///
+    /// Wire name `switches`; `array<IdentitySwitch>`; optional.
+    /// Provenance: reference (identity_management-0.0.2.yaml Identity.switches (items: its Switch, not the ICX switch)).
+    pub switches: Option<Vec<IdentitySwitch>>,
     /// Metering profile ID (format: uuid).
     pub metering_profile_id: Option<String>,
     /// Expiration date (format: date-time).
@@ -790,10 +795,7 @@ impl Identity {
         self
     }
     /// Sets `dpskGuid`.
-    pub fn with_dpsk_guid(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
+    pub fn with_dpsk_guid(mut self, value: impl Into<String>) -> Self {
         self.dpsk_guid = Some(value.into());
         self
     }
@@ -846,10 +848,7 @@ impl Identity {
         self
     }
     /// Sets `switches`.
-    pub fn with_switches(
-        mut self,
-        value: impl Into<Vec<super::common::Switch>>,
-    ) -> Self {
+    pub fn with_switches(mut self, value: impl Into<Vec<IdentitySwitch>>) -> Self {
         self.switches = Some(value.into());
         self
     }
@@ -884,25 +883,60 @@ impl Identity {
         self
     }
 }
-/// A device of an identity. The document shows only its `status` entries.
+/// A device of an identity.
 ///
-/// Provenance: documented.
+/// Provenance: reference (identity_management-0.0.2.yaml Device).
 ///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct IdentityDevice {
+    /// MAC address of the device.
+    ///
+    /// Wire name `macAddress`; `string`; required.
+    pub mac_address: String,
+    /// The device's latest status (read only).
+    ///
+    /// Wire name `recentStatus`; `string`; optional.
+    pub recent_status: Option<String>,
+    /// Whether the device is registered for MAC authentication (read only).
+    ///
+    /// Wire name `hasMacRegistered`; `boolean`; optional.
+    pub has_mac_registered: Option<bool>,
+    /// When the device was last seen (read only).
+    ///
+    /// Wire name `lastSeenAt`; `string`; optional; format: date-time.
+    pub last_seen_at: Option<String>,
+    /// When the device was created (read only).
+    ///
+    /// Wire name `createdAt`; `string`; optional; format: date-time.
+    pub created_at: Option<String>,
+    /// When the device was last updated (read only).
+    ///
+    /// Wire name `updatedAt`; `string`; optional; format: date-time.
+    pub updated_at: Option<String>,
     /// Connection status records of the device.
     ///
     /// Wire name `status`; `array<IdentityDeviceStatusEntry>`; optional.
     pub status: Option<Vec<IdentityDeviceStatusEntry>>,
+    /// Identifier of the identity the device belongs to (read only).
+    ///
+    /// Wire name `identityId`; `string`; optional; format: uuid.
+    pub identity_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
 impl serde::Serialize for IdentityDevice {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &IdentityDevice, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("macAddress", &v.mac_address);
+            w.optional("recentStatus", &v.recent_status);
+            w.optional("hasMacRegistered", &v.has_mac_registered);
+            w.optional("lastSeenAt", &v.last_seen_at);
+            w.optional("createdAt", &v.created_at);
+            w.optional("updatedAt", &v.updated_at);
             w.optional("status", &v.status);
+            w.optional("identityId", &v.identity_id);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -918,7 +952,14 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
             f: &mut ruckus_one_runtime::object::Fields,
         ) -> Result<IdentityDevice, ruckus_one_runtime::object::FieldError> {
             let value = IdentityDevice {
+                mac_address: f.required("macAddress")?,
+                recent_status: f.optional("recentStatus"),
+                has_mac_registered: f.optional("hasMacRegistered"),
+                last_seen_at: f.optional("lastSeenAt"),
+                created_at: f.optional("createdAt"),
+                updated_at: f.optional("updatedAt"),
                 status: f.optional("status"),
+                identity_id: f.optional("identityId"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -929,12 +970,44 @@ impl<'de> serde::Deserialize<'de> for IdentityDevice {
     }
 }
 impl IdentityDevice {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(mac_address: String) -> Self {
         Self {
+            mac_address,
+            recent_status: None,
+            has_mac_registered: None,
+            last_seen_at: None,
+            created_at: None,
+            updated_at: None,
             status: None,
+            identity_id: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `recentStatus`.
+    pub fn with_recent_status(mut self, value: impl Into<String>) -> Self {
+        self.recent_status = Some(value.into());
+        self
+    }
+    /// Sets `hasMacRegistered`.
+    pub fn with_has_mac_registered(mut self, value: impl Into<bool>) -> Self {
+        self.has_mac_registered = Some(value.into());
+        self
+    }
+    /// Sets `lastSeenAt`.
+    pub fn with_last_seen_at(mut self, value: impl Into<String>) -> Self {
+        self.last_seen_at = Some(value.into());
+        self
+    }
+    /// Sets `createdAt`.
+    pub fn with_created_at(mut self, value: impl Into<String>) -> Self {
+        self.created_at = Some(value.into());
+        self
+    }
+    /// Sets `updatedAt`.
+    pub fn with_updated_at(mut self, value: impl Into<String>) -> Self {
+        self.updated_at = Some(value.into());
+        self
     }
     /// Sets `status`.
     pub fn with_status(
@@ -942,6 +1015,11 @@ impl IdentityDevice {
         value: impl Into<Vec<IdentityDeviceStatusEntry>>,
     ) -> Self {
         self.status = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
         self
     }
 }
@@ -1198,16 +1276,19 @@ pub struct IdentityGroup {
     pub name: String,
     /// Description (max_length: 255).
     pub description: Option<String>,
-    /// DPSK pool ID (secret: redacted in `Debug`).
-    pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
+    /// Identifier of the group's DPSK pool.
+    ///
+    /// Wire name `dpskPoolId`; `string`; optional.
+    /// Provenance: inferred (an identifier (the path parameter of /identityGroups/{id}/dpskPools/{dpskPoolId}), not a credential).
+    pub dpsk_pool_id: Option<String>,
     /// MAC registration pool ID.
     pub mac_registration_pool_id: Option<String>,
     /// Property ID.
     pub property_id: Option<String>,
-    /// Created at (format: date-time).
-    pub created_at: Option<String>,
-    /// Updated at (format: date-time).
-    pub updated_at: Option<String>,
+    /// Created at (format: date-time). Provenance: reference (payloads ui-fixtures/get_identity_group/08.json (epoch seconds), 03.json (date-time text)).
+    pub created_at: Option<IdentityTimestamp>,
+    /// Updated at (format: date-time). Provenance: reference (payloads ui-fixtures/get_identity_group/08.json (epoch seconds), 03.json (date-time text)).
+    pub updated_at: Option<IdentityTimestamp>,
     /// Certificate template ID.
     pub certificate_template_id: Option<String>,
     /// Policy set ID.
@@ -1320,10 +1401,7 @@ impl IdentityGroup {
         self
     }
     /// Sets `dpskPoolId`.
-    pub fn with_dpsk_pool_id(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
+    pub fn with_dpsk_pool_id(mut self, value: impl Into<String>) -> Self {
         self.dpsk_pool_id = Some(value.into());
         self
     }
@@ -1338,12 +1416,12 @@ impl IdentityGroup {
         self
     }
     /// Sets `createdAt`.
-    pub fn with_created_at(mut self, value: impl Into<String>) -> Self {
+    pub fn with_created_at(mut self, value: impl Into<IdentityTimestamp>) -> Self {
         self.created_at = Some(value.into());
         self
     }
     /// Sets `updatedAt`.
-    pub fn with_updated_at(mut self, value: impl Into<String>) -> Self {
+    pub fn with_updated_at(mut self, value: impl Into<IdentityTimestamp>) -> Self {
         self.updated_at = Some(value.into());
         self
     }
@@ -1406,8 +1484,8 @@ pub struct IdentityGroupSearch {
     pub personal_identity_network_id: Option<String>,
     /// MAC registration pool ID.
     pub mac_registration_pool_id: Option<String>,
-    /// DPSK pool ID (secret: redacted in `Debug`).
-    pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
+    /// DPSK pool ID. Provenance: inferred (an identifier of a DPSK pool, not a credential).
+    pub dpsk_pool_id: Option<String>,
     /// Keyword.
     pub keyword: Option<String>,
     /// Group IDs.
@@ -1498,10 +1576,7 @@ impl IdentityGroupSearch {
         self
     }
     /// Sets `dpskPoolId`.
-    pub fn with_dpsk_pool_id(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
+    pub fn with_dpsk_pool_id(mut self, value: impl Into<String>) -> Self {
         self.dpsk_pool_id = Some(value.into());
         self
     }
@@ -1829,8 +1904,8 @@ impl IdentityPageableObject {
 pub struct IdentitySearch {
     /// Group ID (format: uuid).
     pub group_id: Option<String>,
-    /// DPSK pool ID (secret: redacted in `Debug`).
-    pub dpsk_pool_id: Option<ruckus_one_runtime::Secret>,
+    /// DPSK pool ID. Provenance: inferred (an identifier of a DPSK pool, not a credential).
+    pub dpsk_pool_id: Option<String>,
     /// Property ID.
     pub property_id: Option<String>,
     /// Keyword.
@@ -1905,10 +1980,7 @@ impl IdentitySearch {
         self
     }
     /// Sets `dpskPoolId`.
-    pub fn with_dpsk_pool_id(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
+    pub fn with_dpsk_pool_id(mut self, value: impl Into<String>) -> Self {
         self.dpsk_pool_id = Some(value.into());
         self
     }
@@ -1941,6 +2013,150 @@ impl IdentitySearch {
         self
     }
 }
+/// A switch port an identity is connected to.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml Switch).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct IdentitySwitch {
+    /// MAC address of the switch.
+    ///
+    /// Wire name `macAddress`; `string`; optional.
+    pub mac_address: Option<String>,
+    /// Identifier of the switch port.
+    ///
+    /// Wire name `portId`; `string`; optional.
+    pub port_id: Option<String>,
+    /// Identifier of the identity (read only).
+    ///
+    /// Wire name `identityId`; `string`; optional; format: uuid.
+    pub identity_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IdentitySwitch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IdentitySwitch, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("macAddress", &v.mac_address);
+            w.optional("portId", &v.port_id);
+            w.optional("identityId", &v.identity_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentitySwitch {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IdentitySwitch, ruckus_one_runtime::object::FieldError> {
+            let value = IdentitySwitch {
+                mac_address: f.optional("macAddress"),
+                port_id: f.optional("portId"),
+                identity_id: f.optional("identityId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IdentitySwitch"))
+    }
+}
+impl IdentitySwitch {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            mac_address: None,
+            port_id: None,
+            identity_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `portId`.
+    pub fn with_port_id(mut self, value: impl Into<String>) -> Self {
+        self.port_id = Some(value.into());
+        self
+    }
+    /// Sets `identityId`.
+    pub fn with_identity_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_id = Some(value.into());
+        self
+    }
+}
+/// A timestamp of the identity service: date-time text (RFC 3339, sometimes without a zone) or epoch seconds with a fraction, as the service answers.
+///
+/// Provenance: reference (payloads ui-fixtures/get_identity_group/08.json, 03.json).
+///
+/// One of 2 types: the first, in the order below, that decodes the value.
+/// Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`
+/// and sent back unchanged.
+///
+/// Each variant is serialized as its own value.
+#[derive(Clone, PartialEq)]
+#[non_exhaustive]
+#[allow(clippy::large_enum_variant)]
+pub enum IdentityTimestamp {
+    /// Variant type `IdentityTimestampText`; chosen when the value decodes as one (tried first).
+    Text(IdentityTimestampText),
+    /// Variant type `IdentityTimestampEpochSeconds`; chosen when the value decodes as one and no variant above does.
+    EpochSeconds(IdentityTimestampEpochSeconds),
+    /// A value that matches no variant, kept as received and sent back unchanged.
+    Unknown(serde_json::Value),
+}
+impl std::fmt::Debug for IdentityTimestamp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Text(v) => f.debug_tuple("Text").field(v).finish(),
+            Self::EpochSeconds(v) => f.debug_tuple("EpochSeconds").field(v).finish(),
+            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+        }
+    }
+}
+impl serde::Serialize for IdentityTimestamp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Text(v) => serde::Serialize::serialize(v, serializer),
+            Self::EpochSeconds(v) => serde::Serialize::serialize(v, serializer),
+            Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+        }
+    }
+}
+impl<'de> serde::Deserialize<'de> for IdentityTimestamp {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::Text(v));
+        }
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::EpochSeconds(v));
+        }
+        Ok(Self::Unknown(value))
+    }
+}
+/// A timestamp as seconds since 1970-01-01 UTC, with a fraction.
+///
+/// Provenance: documented.
+pub type IdentityTimestampEpochSeconds = f64;
+/// A timestamp as date-time text.
+///
+/// Provenance: documented.
+pub type IdentityTimestampText = String;
 /// Number evaluation, with the fields the official description lists.
 ///
 /// Provenance: reference (policy_management_api-0.0.3.yaml Number Evaluation).

@@ -991,6 +991,132 @@ impl MacRegistrationSearchCriterion {
         self
     }
 }
+/// A Spring-style page of the MAC registration pools a Wi-Fi network uses. Other fields of the page are kept as received.
+///
+/// Provenance: reference (mac_registration_api-0.0.1.yaml PagePool (the description gives it as the 404 answer of getPoolsByNetworkId; the service answers it with 200)).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct NetworkPoolPage {
+    /// The pools of this page.
+    ///
+    /// Wire name `content`; `array<Pool>`; optional.
+    pub content: Option<Vec<Pool>>,
+    /// Number of pools over all pages.
+    ///
+    /// Wire name `totalElements`; `integer`; optional.
+    pub total_elements: Option<i64>,
+    /// Number of pages.
+    ///
+    /// Wire name `totalPages`; `integer`; optional.
+    pub total_pages: Option<i64>,
+    /// Page size applied.
+    ///
+    /// Wire name `size`; `integer`; optional.
+    pub size: Option<i64>,
+    /// Number of this page, from 0.
+    ///
+    /// Wire name `number`; `integer`; optional.
+    pub number: Option<i64>,
+    /// Sort.
+    pub sort: Option<super::common::SortObject>,
+    /// Pageable.
+    pub pageable: Option<MacPageableObject>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NetworkPoolPage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NetworkPoolPage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("content", &v.content);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("number", &v.number);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkPoolPage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NetworkPoolPage, ruckus_one_runtime::object::FieldError> {
+            let value = NetworkPoolPage {
+                content: f.optional("content"),
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                number: f.optional("number"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NetworkPoolPage"))
+    }
+}
+impl NetworkPoolPage {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            total_elements: None,
+            total_pages: None,
+            size: None,
+            number: None,
+            sort: None,
+            pageable: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<Pool>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<super::common::SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<MacPageableObject>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
+}
 /// Operation response, with the fields the official description lists.
 ///
 /// Provenance: reference (mac_registration_api-0.0.1.yaml OperationResponse).
@@ -2132,7 +2258,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// `GET /wifiNetworks/{networkId}/macRegistrationPools` on the `network` API.
     ///
     /// - Path parameter `networkId`: Identifier of the Wi-Fi network.
-    /// - Response 200: `Pool`
+    /// - Response 200: `NetworkPoolPage` (A page of the network's MAC registration pools (the description gives this page as the 404 answer and one pool as the 200 answer).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListWifiNetworkMacRegistrationPools::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     pub fn list_wifi_network_mac_registration_pools(
@@ -3923,14 +4049,19 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
     /// Sends the request and decodes the `200` response.
     pub fn send(
         self,
-    ) -> impl std::future::Future<Output = Result<Pool, ruckus_one_runtime::Error>> {
+    ) -> impl std::future::Future<
+        Output = Result<NetworkPoolPage, ruckus_one_runtime::Error>,
+    > {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<Pool>, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Response<NetworkPoolPage>,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json_with_response()
     }

@@ -2416,7 +2416,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Path parameter `switchId`: Identifier of the switch.
-    /// - Response 200: `VlanVePort`
+    /// - Response 200: `array<VlanVePort>` (The switch's VLANs with their VE port use (a list; the description declares one VLAN).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlansV1::version`)
     pub fn list_venue_switch_vlans_v1(
         &self,
@@ -3618,7 +3618,7 @@ impl<'a> ListVenueSwitchVlansV1<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VlanVePort, ruckus_one_runtime::Error>,
+        Output = Result<Vec<VlanVePort>, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -3627,7 +3627,7 @@ impl<'a> ListVenueSwitchVlansV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VlanVePort>,
+            ruckus_one_runtime::Response<Vec<VlanVePort>>,
             ruckus_one_runtime::Error,
         >,
     > {

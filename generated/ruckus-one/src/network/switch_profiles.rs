@@ -1426,7 +1426,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// `GET /venues/{venueId}/switchProfiles/vlans` on the `network` API.
     ///
     /// - Path parameter `venueId`: Identifier of the venue.
-    /// - Response 200: `Vlan`
+    /// - Response 200: `array<Vlan>` (The venue's VLANs (a list; the description declares one VLAN).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchProfileVlansV1::version`)
     pub fn list_venue_switch_profile_vlans_v1(
         &self,
@@ -2681,7 +2681,7 @@ impl<'a> ListVenueSwitchProfileVlansV1<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::Vlan, ruckus_one_runtime::Error>,
+        Output = Result<Vec<super::common::Vlan>, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -2690,7 +2690,7 @@ impl<'a> ListVenueSwitchProfileVlansV1<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::common::Vlan>,
+            ruckus_one_runtime::Response<Vec<super::common::Vlan>>,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -398,6 +398,8 @@ pub enum Dot1xPortControl {
     ForceAuthorized,
     /// `force_unauthorized`
     ForceUnauthorized,
+    /// `  `
+    Empty,
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
@@ -409,6 +411,7 @@ impl Dot1xPortControl {
             Self::Auto => "auto",
             Self::ForceAuthorized => "force_authorized",
             Self::ForceUnauthorized => "force_unauthorized",
+            Self::Empty => "",
             Self::Unknown(v) => v.as_str(),
         }
     }
@@ -420,6 +423,7 @@ impl From<&str> for Dot1xPortControl {
             "auto" => Self::Auto,
             "force_authorized" => Self::ForceAuthorized,
             "force_unauthorized" => Self::ForceUnauthorized,
+            "" => Self::Empty,
             other => {
                 Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
             }

@@ -5888,14 +5888,19 @@ impl OperationResponseMobilePushNotificationEndpoint {
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeature).
 ///
-/// Build one with `new(...)`, which takes the required fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct PrivacyFeature {
     /// Feature name.
     pub feature_name: String,
-    /// Status.
-    pub status: String,
+    /// Status. Provenance: reference (payloads ui-fixtures/get_tenant_privacy_settings/02.json, ui-fixtures/patch_tenant_privacy_settings/01.json (answers omit it)).
+    pub status: Option<String>,
+    /// Whether the privacy feature is enabled.
+    ///
+    /// Wire name `isEnabled`; `boolean`; optional.
+    /// Provenance: reference (payloads ui-fixtures/get_tenant_privacy_settings/02.json).
+    pub is_enabled: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -5903,7 +5908,8 @@ impl serde::Serialize for PrivacyFeature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &PrivacyFeature, w: &mut ruckus_one_runtime::object::Writer) {
             w.field("featureName", &v.feature_name);
-            w.field("status", &v.status);
+            w.optional("status", &v.status);
+            w.optional("isEnabled", &v.is_enabled);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -5920,9 +5926,11 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeature {
         ) -> Result<PrivacyFeature, ruckus_one_runtime::object::FieldError> {
             let value = PrivacyFeature {
                 feature_name: f.required("featureName")?,
-                status: f.required("status")?,
+                status: f.optional("status"),
+                is_enabled: f.optional("isEnabled"),
                 additional_fields: f.rest(),
             };
+            f.check()?;
             Ok(value)
         }
         let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
@@ -5931,12 +5939,23 @@ impl<'de> serde::Deserialize<'de> for PrivacyFeature {
 }
 impl PrivacyFeature {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(feature_name: String, status: String) -> Self {
+    pub fn new(feature_name: String) -> Self {
         Self {
             feature_name,
-            status,
+            status: None,
+            is_enabled: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `isEnabled`.
+    pub fn with_is_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.is_enabled = Some(value.into());
+        self
     }
 }
 /// Privacy feature request, with the fields the official description lists.
@@ -8526,7 +8545,7 @@ impl<'a> TenantsClient<'a> {
     /// `GET /tenants/{tenantId}/admins` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `string`
+    /// - Response 200: `array<AdminView>` (The tenant's administrators (the description types the answer as a string; the service answers a JSON list of administrators).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdmins::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn list_tenant_admins(&self, tenant_id: &str) -> ListTenantAdmins<'a> {
@@ -8650,7 +8669,7 @@ impl<'a> TenantsClient<'a> {
     /// `PUT /tenantActivations/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `array<MspEcAccountView>`
+    /// - Response 200: `AsyncResult` (The request id of the change (the service answers `{requestId}`, not the list of accounts the description gives).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantActivation::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn update_tenant_activation(
@@ -8669,7 +8688,7 @@ impl<'a> TenantsClient<'a> {
     /// `DELETE /tenantActivations/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `array<MspEcAccountView>`
+    /// - Response 200: `AsyncResult` (The request id of the change (the service answers `{requestId}`, not the list of accounts the description gives).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantActivation::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn delete_tenant_activation(
@@ -8688,7 +8707,7 @@ impl<'a> TenantsClient<'a> {
     /// `GET /tenantActivations/supportStatus/{tenantId}` on the `network` API.
     ///
     /// - Path parameter `tenantId`: Identifier of the tenant.
-    /// - Response 200: `string`
+    /// - Response 200: `array<Delegation>` (The tenant's support delegations (the description types the answer as a string; the service answers a JSON list of delegations).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantSupportStatus::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn get_tenant_support_status(
@@ -8789,7 +8808,7 @@ impl<'a> TenantsClient<'a> {
     /// `PATCH /adminDelegations` on the `network` API.
     ///
     /// - Request body (json, required): `MspAdminRequest`
-    /// - Response 202: `string` (Accepted; the request id identifies the activity to poll.)
+    /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll (a JSON object, not the string the description gives).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAdminDelegations::version`)
     /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
     /// - Errors: `msp` error body family, returned as `Error::Api`
@@ -9733,14 +9752,19 @@ impl<'a> ListTenantAdmins<'a> {
     /// Sends the request and decodes the `200` response.
     pub fn send(
         self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    ) -> impl std::future::Future<
+        Output = Result<Vec<AdminView>, ruckus_one_runtime::Error>,
+    > {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<AdminView>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json_with_response()
     }
@@ -10151,7 +10175,7 @@ impl<'a> UpdateTenantActivation<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<Vec<MspEcAccountView>, ruckus_one_runtime::Error>,
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -10160,7 +10184,7 @@ impl<'a> UpdateTenantActivation<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<Vec<MspEcAccountView>>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10228,7 +10252,7 @@ impl<'a> DeleteTenantActivation<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<Vec<MspEcAccountView>, ruckus_one_runtime::Error>,
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -10237,7 +10261,7 @@ impl<'a> DeleteTenantActivation<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<Vec<MspEcAccountView>>,
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10304,14 +10328,19 @@ impl<'a> GetTenantSupportStatus<'a> {
     /// Sends the request and decodes the `200` response.
     pub fn send(
         self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    ) -> impl std::future::Future<
+        Output = Result<Vec<Delegation>, ruckus_one_runtime::Error>,
+    > {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<Delegation>>,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json_with_response()
     }
@@ -10688,14 +10717,19 @@ impl<'a> PatchAdminDelegations<'a> {
     /// Sends the request and decodes the `202` response.
     pub fn send(
         self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+    > {
         self.req.send_json()
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
         self,
     ) -> impl std::future::Future<
-        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AsyncResult>,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json_with_response()
     }

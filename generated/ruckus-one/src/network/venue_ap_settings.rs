@@ -148,24 +148,24 @@ impl<'de> serde::Deserialize<'de> for LteBandLockChannelRegion {
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct MulticastDnsFencingRule {
     /// Custom mapping enabled (default: false).
     pub custom_mapping_enabled: Option<bool>,
     /// Custom service name.
     pub custom_service_name: Option<String>,
-    /// Custom strings.
-    pub custom_strings: Vec<String>,
+    /// Custom strings. Provenance: reference (payloads ui-fixtures/get_venue_ap_multicast_dns_fencing_settings/01.json (4 of its 5 rules omit it)).
+    pub custom_strings: Option<Vec<String>>,
     /// Description.
     pub description: Option<String>,
     /// Service (may be null).
     pub service: Option<super::common::RuleService>,
     /// Wired enabled (default: false).
     pub wired_enabled: Option<bool>,
-    /// Wired rules.
-    pub wired_rules: Vec<MulticastDnsFencingWiredRule>,
+    /// Wired rules. Provenance: reference (payloads ui-fixtures/get_venue_ap_multicast_dns_fencing_settings/01.json (rules with wired fencing off omit it)).
+    pub wired_rules: Option<Vec<MulticastDnsFencingWiredRule>>,
     /// Wireless enabled (default: false).
     pub wireless_enabled: Option<bool>,
     /// Wireless rule.
@@ -181,11 +181,11 @@ impl serde::Serialize for MulticastDnsFencingRule {
         ) {
             w.optional("customMappingEnabled", &v.custom_mapping_enabled);
             w.optional("customServiceName", &v.custom_service_name);
-            w.field("customStrings", &v.custom_strings);
+            w.optional("customStrings", &v.custom_strings);
             w.optional("description", &v.description);
             w.field("service", &v.service);
             w.optional("wiredEnabled", &v.wired_enabled);
-            w.field("wiredRules", &v.wired_rules);
+            w.optional("wiredRules", &v.wired_rules);
             w.optional("wirelessEnabled", &v.wireless_enabled);
             w.optional("wirelessRule", &v.wireless_rule);
             w.rest(&v.additional_fields);
@@ -205,11 +205,11 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRule {
             let value = MulticastDnsFencingRule {
                 custom_mapping_enabled: f.optional("customMappingEnabled"),
                 custom_service_name: f.optional("customServiceName"),
-                custom_strings: f.required("customStrings")?,
+                custom_strings: f.optional("customStrings"),
                 description: f.optional("description"),
                 service: f.optional("service"),
                 wired_enabled: f.optional("wiredEnabled"),
-                wired_rules: f.required("wiredRules")?,
+                wired_rules: f.optional("wiredRules"),
                 wireless_enabled: f.optional("wirelessEnabled"),
                 wireless_rule: f.optional("wirelessRule"),
                 additional_fields: f.rest(),
@@ -222,19 +222,16 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRule {
     }
 }
 impl MulticastDnsFencingRule {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        custom_strings: Vec<String>,
-        wired_rules: Vec<MulticastDnsFencingWiredRule>,
-    ) -> Self {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
         Self {
             custom_mapping_enabled: None,
             custom_service_name: None,
-            custom_strings,
+            custom_strings: None,
             description: None,
             service: None,
             wired_enabled: None,
-            wired_rules,
+            wired_rules: None,
             wireless_enabled: None,
             wireless_rule: None,
             additional_fields: std::collections::BTreeMap::new(),
@@ -250,6 +247,11 @@ impl MulticastDnsFencingRule {
         self.custom_service_name = Some(value.into());
         self
     }
+    /// Sets `customStrings`.
+    pub fn with_custom_strings(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.custom_strings = Some(value.into());
+        self
+    }
     /// Sets `description`.
     pub fn with_description(mut self, value: impl Into<String>) -> Self {
         self.description = Some(value.into());
@@ -263,6 +265,14 @@ impl MulticastDnsFencingRule {
     /// Sets `wiredEnabled`.
     pub fn with_wired_enabled(mut self, value: impl Into<bool>) -> Self {
         self.wired_enabled = Some(value.into());
+        self
+    }
+    /// Sets `wiredRules`.
+    pub fn with_wired_rules(
+        mut self,
+        value: impl Into<Vec<MulticastDnsFencingWiredRule>>,
+    ) -> Self {
+        self.wired_rules = Some(value.into());
         self
     }
     /// Sets `wirelessEnabled`.

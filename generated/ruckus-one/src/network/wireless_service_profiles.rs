@@ -3614,7 +3614,7 @@ impl<'de> serde::Deserialize<'de> for RadiusServerProfileType {
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
 ///
-/// Build one with `new(...)`, which takes the required fields.
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub struct RadiusServerV1 {
@@ -3622,8 +3622,8 @@ pub struct RadiusServerV1 {
     pub ip: String,
     /// Port (format: int32; maximum: 65535; minimum: 1).
     pub port: i64,
-    /// Shared secret (secret: redacted in `Debug`; max_length: 255; min_length: 1).
-    pub shared_secret: ruckus_one_runtime::Secret,
+    /// Shared secret (secret: redacted in `Debug`; max_length: 255; min_length: 1). Provenance: reference (payloads ui-fixtures/get_radius_server_profile_v1/02.json, 09.json, 13.json (RadSec profiles omit it)).
+    pub shared_secret: Option<ruckus_one_runtime::Secret>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -3632,7 +3632,7 @@ impl serde::Serialize for RadiusServerV1 {
         fn fields(v: &RadiusServerV1, w: &mut ruckus_one_runtime::object::Writer) {
             w.field("ip", &v.ip);
             w.field("port", &v.port);
-            w.field("sharedSecret", &v.shared_secret);
+            w.optional("sharedSecret", &v.shared_secret);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -3650,9 +3650,10 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
             let value = RadiusServerV1 {
                 ip: f.required("ip")?,
                 port: f.required("port")?,
-                shared_secret: f.required("sharedSecret")?,
+                shared_secret: f.optional("sharedSecret"),
                 additional_fields: f.rest(),
             };
+            f.check()?;
             Ok(value)
         }
         let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
@@ -3661,17 +3662,21 @@ impl<'de> serde::Deserialize<'de> for RadiusServerV1 {
 }
 impl RadiusServerV1 {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        ip: String,
-        port: i64,
-        shared_secret: ruckus_one_runtime::Secret,
-    ) -> Self {
+    pub fn new(ip: String, port: i64) -> Self {
         Self {
             ip,
             port,
-            shared_secret,
+            shared_secret: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
+    }
+    /// Sets `sharedSecret`.
+    pub fn with_shared_secret(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.shared_secret = Some(value.into());
+        self
     }
 }
 /// Radius server v11, with the fields the official description lists.
@@ -3848,16 +3853,16 @@ impl RadiusV1 {
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer).
 ///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
 #[non_exhaustive]
 pub struct SyslogServer {
     /// Port (default: 514; format: int32; maximum: 65535; minimum: 1).
     pub port: Option<i64>,
     /// Protocol (default: UDP).
     pub protocol: Option<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
-    /// Server.
-    pub server: String,
+    /// Server. Provenance: reference (payloads ui-fixtures/get_syslog_server_profile_v1/03.json, 04.json (`"secondary": {}`)).
+    pub server: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -3866,7 +3871,7 @@ impl serde::Serialize for SyslogServer {
         fn fields(v: &SyslogServer, w: &mut ruckus_one_runtime::object::Writer) {
             w.optional("port", &v.port);
             w.optional("protocol", &v.protocol);
-            w.field("server", &v.server);
+            w.optional("server", &v.server);
             w.rest(&v.additional_fields);
         }
         let mut w = ruckus_one_runtime::object::Writer::default();
@@ -3884,7 +3889,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServer {
             let value = SyslogServer {
                 port: f.optional("port"),
                 protocol: f.optional("protocol"),
-                server: f.required("server")?,
+                server: f.optional("server"),
                 additional_fields: f.rest(),
             };
             f.check()?;
@@ -3895,12 +3900,12 @@ impl<'de> serde::Deserialize<'de> for SyslogServer {
     }
 }
 impl SyslogServer {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(server: String) -> Self {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
         Self {
             port: None,
             protocol: None,
-            server,
+            server: None,
             additional_fields: std::collections::BTreeMap::new(),
         }
     }
@@ -3915,6 +3920,11 @@ impl SyslogServer {
         value: impl Into<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
     ) -> Self {
         self.protocol = Some(value.into());
+        self
+    }
+    /// Sets `server`.
+    pub fn with_server(mut self, value: impl Into<String>) -> Self {
+        self.server = Some(value.into());
         self
     }
 }

@@ -800,7 +800,7 @@ async fn network_certificates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::certificates::Certificate as support::Sample>::sample_json(),
+                <ruckus_one::network::certificates::RadiusProfileCertificatePage as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -813,8 +813,8 @@ async fn network_certificates() {
             .expect("list_radius_profile_certificates");
         support::same_json(&out, &expect, "list_radius_profile_certificates");
         assert_eq!(
-            out, < ruckus_one::network::certificates::Certificate as support::Sample >
-            ::sample(),
+            out, < ruckus_one::network::certificates::RadiusProfileCertificatePage as
+            support::Sample > ::sample(),
             "list_radius_profile_certificates: decoded value differs from the sample"
         );
     }
@@ -829,7 +829,7 @@ async fn network_certificates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::certificates::Ca as support::Sample>::sample_json(),
+                <ruckus_one::network::certificates::RadiusProfileCaPage as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -842,7 +842,8 @@ async fn network_certificates() {
             .expect("list_radius_profile_certificate_authorities");
         support::same_json(&out, &expect, "list_radius_profile_certificate_authorities");
         assert_eq!(
-            out, < ruckus_one::network::certificates::Ca as support::Sample > ::sample(),
+            out, < ruckus_one::network::certificates::RadiusProfileCaPage as
+            support::Sample > ::sample(),
             "list_radius_profile_certificate_authorities: decoded value differs from the sample"
         );
     }

@@ -330,7 +330,9 @@ async fn network_dpsk() {
                 <ruckus_one::network::dpsk::DpskPassphraseCreate as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::Value::from("sample")),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -345,7 +347,8 @@ async fn network_dpsk() {
             .expect("create_dpsk_service_passphrases");
         support::same_json(&out, &expect, "create_dpsk_service_passphrases");
         assert_eq!(
-            out, "sample".to_owned(),
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(),
             "create_dpsk_service_passphrases: decoded value differs from the sample"
         );
     }

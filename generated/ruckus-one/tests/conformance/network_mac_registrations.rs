@@ -632,7 +632,7 @@ async fn network_mac_registrations() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::mac_registrations::Pool as support::Sample>::sample_json(),
+                <ruckus_one::network::mac_registrations::NetworkPoolPage as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -645,8 +645,8 @@ async fn network_mac_registrations() {
             .expect("list_wifi_network_mac_registration_pools");
         support::same_json(&out, &expect, "list_wifi_network_mac_registration_pools");
         assert_eq!(
-            out, < ruckus_one::network::mac_registrations::Pool as support::Sample >
-            ::sample(),
+            out, < ruckus_one::network::mac_registrations::NetworkPoolPage as
+            support::Sample > ::sample(),
             "list_wifi_network_mac_registration_pools: decoded value differs from the sample"
         );
     }

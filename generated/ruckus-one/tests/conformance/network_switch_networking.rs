@@ -52,7 +52,12 @@ async fn network_switch_networking() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::switch_networking::VlanVePort as support::Sample>::sample_json(),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switch_networking::VlanVePort as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -65,8 +70,8 @@ async fn network_switch_networking() {
             .expect("list_venue_switch_vlans_v1");
         support::same_json(&out, &expect, "list_venue_switch_vlans_v1");
         assert_eq!(
-            out, < ruckus_one::network::switch_networking::VlanVePort as support::Sample
-            > ::sample(),
+            out, vec![< ruckus_one::network::switch_networking::VlanVePort as
+            support::Sample > ::sample()],
             "list_venue_switch_vlans_v1: decoded value differs from the sample"
         );
     }

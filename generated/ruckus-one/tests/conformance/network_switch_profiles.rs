@@ -78,7 +78,12 @@ async fn network_switch_profiles() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::common::Vlan as support::Sample>::sample_json(),
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::Vlan as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -91,7 +96,8 @@ async fn network_switch_profiles() {
             .expect("list_venue_switch_profile_vlans_v1");
         support::same_json(&out, &expect, "list_venue_switch_profile_vlans_v1");
         assert_eq!(
-            out, < ruckus_one::network::common::Vlan as support::Sample > ::sample(),
+            out, vec![< ruckus_one::network::common::Vlan as support::Sample >
+            ::sample()],
             "list_venue_switch_profile_vlans_v1: decoded value differs from the sample"
         );
     }

@@ -225,7 +225,14 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json(serde_json::Value::from("sample")),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::AdminView as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -237,8 +244,8 @@ async fn network_tenants() {
             .expect("list_tenant_admins");
         support::same_json(&out, &expect, "list_tenant_admins");
         assert_eq!(
-            out, "sample".to_owned(),
-            "list_tenant_admins: decoded value differs from the sample"
+            out, vec![< ruckus_one::network::tenants::AdminView as support::Sample >
+            ::sample()], "list_tenant_admins: decoded value differs from the sample"
         );
     }
     {
@@ -398,12 +405,7 @@ async fn network_tenants() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::tenants::MspEcAccountView as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -416,9 +418,8 @@ async fn network_tenants() {
             .expect("update_tenant_activation");
         support::same_json(&out, &expect, "update_tenant_activation");
         assert_eq!(
-            out, vec![< ruckus_one::network::tenants::MspEcAccountView as support::Sample
-            > ::sample()],
-            "update_tenant_activation: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "update_tenant_activation: decoded value differs from the sample"
         );
     }
     {
@@ -432,12 +433,7 @@ async fn network_tenants() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::tenants::MspEcAccountView as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -450,9 +446,8 @@ async fn network_tenants() {
             .expect("delete_tenant_activation");
         support::same_json(&out, &expect, "delete_tenant_activation");
         assert_eq!(
-            out, vec![< ruckus_one::network::tenants::MspEcAccountView as support::Sample
-            > ::sample()],
-            "delete_tenant_activation: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "delete_tenant_activation: decoded value differs from the sample"
         );
     }
     {
@@ -465,7 +460,14 @@ async fn network_tenants() {
             headers: &[],
             body_json: None,
             status: 200u16,
-            answer: Answer::Json(serde_json::Value::from("sample")),
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::Delegation as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -477,7 +479,8 @@ async fn network_tenants() {
             .expect("get_tenant_support_status");
         support::same_json(&out, &expect, "get_tenant_support_status");
         assert_eq!(
-            out, "sample".to_owned(),
+            out, vec![< ruckus_one::network::tenants::Delegation as support::Sample >
+            ::sample()],
             "get_tenant_support_status: decoded value differs from the sample"
         );
     }
@@ -605,7 +608,9 @@ async fn network_tenants() {
                 <ruckus_one::network::tenants::MspAdminRequest as support::Sample>::sample_json(),
             ),
             status: 202u16,
-            answer: Answer::Json(serde_json::Value::from("sample")),
+            answer: Answer::Json(
+                <ruckus_one::network::common::AsyncResult as support::Sample>::sample_json(),
+            ),
         };
         let _mock = support::expect(&server, &expect).await;
         let out = client
@@ -619,8 +624,8 @@ async fn network_tenants() {
             .expect("patch_admin_delegations");
         support::same_json(&out, &expect, "patch_admin_delegations");
         assert_eq!(
-            out, "sample".to_owned(),
-            "patch_admin_delegations: decoded value differs from the sample"
+            out, < ruckus_one::network::common::AsyncResult as support::Sample >
+            ::sample(), "patch_admin_delegations: decoded value differs from the sample"
         );
     }
     {

@@ -2017,13 +2017,14 @@ impl support::Sample for ruckus_one::network::common::AsyncResultLink {
 impl support::Sample for ruckus_one::network::common::AsyncResult {
     fn sample() -> Self {
         {
-            let mut value = Self::new("sample".to_owned())
+            let mut value = Self::new()
                 .with_links(
                     vec![
                         < ruckus_one::network::common::AsyncResultLink as support::Sample
                         > ::sample()
                     ],
                 )
+                .with_request_id("sample".to_owned())
                 .with_response(serde_json::json!({ "sample" : true }))
                 .with_id("sample".to_owned());
             value
@@ -4578,7 +4579,7 @@ impl support::Sample for ruckus_one::network::identity::IdentityGroupSearch {
             let mut value = Self::new()
                 .with_personal_identity_network_id("sample".to_owned())
                 .with_mac_registration_pool_id("sample".to_owned())
-                .with_dpsk_pool_id(ruckus_one_runtime::Secret::from("sample"))
+                .with_dpsk_pool_id("sample".to_owned())
                 .with_keyword("sample".to_owned())
                 .with_group_ids(vec!["sample".to_owned()])
                 .with_property_id("sample".to_owned())
@@ -4610,6 +4611,16 @@ impl support::Sample for ruckus_one::network::identity::IdentityGroupSearch {
             ("networkId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
+    }
+}
+#[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
+impl support::Sample for ruckus_one::network::identity::IdentityTimestamp {
+    fn sample() -> Self {
+        Self::Text("sample".to_owned())
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("sample")
     }
 }
 #[cfg(feature = "network-common")]
@@ -4658,11 +4669,15 @@ impl support::Sample for ruckus_one::network::identity::IdentityGroup {
             let mut value = Self::new("sample".to_owned())
                 .with_id("sample".to_owned())
                 .with_description("sample".to_owned())
-                .with_dpsk_pool_id(ruckus_one_runtime::Secret::from("sample"))
+                .with_dpsk_pool_id("sample".to_owned())
                 .with_mac_registration_pool_id("sample".to_owned())
                 .with_property_id("sample".to_owned())
-                .with_created_at("sample".to_owned())
-                .with_updated_at("sample".to_owned())
+                .with_created_at(
+                    <ruckus_one::network::identity::IdentityTimestamp as support::Sample>::sample(),
+                )
+                .with_updated_at(
+                    <ruckus_one::network::identity::IdentityTimestamp as support::Sample>::sample(),
+                )
                 .with_certificate_template_id("sample".to_owned())
                 .with_policy_set_id("sample".to_owned())
                 .with_network_count(1)
@@ -4695,8 +4710,14 @@ impl support::Sample for ruckus_one::network::identity::IdentityGroup {
             ("dpskPoolId", serde_json::Value::from("sample")),
             ("macRegistrationPoolId", serde_json::Value::from("sample")),
             ("propertyId", serde_json::Value::from("sample")),
-            ("createdAt", serde_json::Value::from("sample")),
-            ("updatedAt", serde_json::Value::from("sample")),
+            (
+                "createdAt",
+                <ruckus_one::network::identity::IdentityTimestamp as support::Sample>::sample_json(),
+            ),
+            (
+                "updatedAt",
+                <ruckus_one::network::identity::IdentityTimestamp as support::Sample>::sample_json(),
+            ),
             ("certificateTemplateId", serde_json::Value::from("sample")),
             ("policySetId", serde_json::Value::from("sample")),
             ("networkCount", serde_json::Value::from(1)),
@@ -4785,13 +4806,19 @@ impl support::Sample for ruckus_one::network::identity::IdentityDeviceStatusEntr
 impl support::Sample for ruckus_one::network::identity::IdentityDevice {
     fn sample() -> Self {
         {
-            let mut value = Self::new()
+            let mut value = Self::new("sample".to_owned())
+                .with_recent_status("sample".to_owned())
+                .with_has_mac_registered(true)
+                .with_last_seen_at("sample".to_owned())
+                .with_created_at("sample".to_owned())
+                .with_updated_at("sample".to_owned())
                 .with_status(
                     vec![
                         < ruckus_one::network::identity::IdentityDeviceStatusEntry as
                         support::Sample > ::sample()
                     ],
-                );
+                )
+                .with_identity_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -4803,6 +4830,12 @@ impl support::Sample for ruckus_one::network::identity::IdentityDevice {
     }
     fn sample_json() -> serde_json::Value {
         support::object([
+            ("macAddress", serde_json::Value::from("sample")),
+            ("recentStatus", serde_json::Value::from("sample")),
+            ("hasMacRegistered", serde_json::Value::from(true)),
+            ("lastSeenAt", serde_json::Value::from("sample")),
+            ("createdAt", serde_json::Value::from("sample")),
+            ("updatedAt", serde_json::Value::from("sample")),
             (
                 "status",
                 serde_json::Value::Array(
@@ -4812,6 +4845,7 @@ impl support::Sample for ruckus_one::network::identity::IdentityDevice {
                     ],
                 ),
             ),
+            ("identityId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -4846,353 +4880,15 @@ impl support::Sample for ruckus_one::network::identity::EthernetPort {
         ])
     }
 }
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::SwitchStackMember {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new().with_active_switch("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("activeSwitch", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::SwitchPort {
+#[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
+impl support::Sample for ruckus_one::network::identity::IdentitySwitch {
     fn sample() -> Self {
         {
             let mut value = Self::new()
-                .with_tags("sample".to_owned())
-                .with_tag("sample".to_owned())
-                .with_port_speed_config("sample".to_owned())
-                .with_port_connector_type("sample".to_owned())
-                .with_auth_default_vlan("sample".to_owned())
-                .with_vsix_ingress_acl_name("sample".to_owned())
-                .with_vsix_egress_acl_name("sample".to_owned())
-                .with_cloud_port(true)
-                .with_stack(true)
-                .with_name("sample".to_owned())
-                .with_port_id("sample".to_owned())
-                .with_port_mac("sample".to_owned())
-                .with_status("sample".to_owned())
-                .with_admin_status("sample".to_owned())
-                .with_vlan_ids("sample".to_owned())
-                .with_port_speed("sample".to_owned())
-                .with_poe_used(1)
-                .with_poe_total(1)
-                .with_tx("sample".to_owned())
-                .with_rx("sample".to_owned())
-                .with_signal_in(1)
-                .with_signal_out(1)
-                .with_crc_err("sample".to_owned())
-                .with_in_err("sample".to_owned())
-                .with_out_err("sample".to_owned())
-                .with_optics_type("sample".to_owned())
-                .with_port_speed_capacity("sample".to_owned())
-                .with_switch_unit_id("sample".to_owned())
-                .with_poe_enabled(true)
-                .with_used_in_forming_stack(true)
-                .with_port_identifier("sample".to_owned())
-                .with_un_tagged_vlan("sample".to_owned())
-                .with_in_discard("sample".to_owned())
-                .with_broadcast_in("sample".to_owned())
-                .with_broadcast_out("sample".to_owned())
-                .with_multicast_in("sample".to_owned())
-                .with_multicast_out("sample".to_owned())
-                .with_poe_type("sample".to_owned())
-                .with_port_identifier_formatted("sample".to_owned())
-                .with_switch_mac("sample".to_owned())
-                .with_id("sample".to_owned())
-                .with_tenant_id("sample".to_owned())
-                .with_neighbor_name("sample".to_owned())
-                .with_venue_id("sample".to_owned())
-                .with_port("sample".to_owned())
-                .with_ingress_acl_name("sample".to_owned())
-                .with_egress_acl_name("sample".to_owned())
-                .with_lag_name("sample".to_owned())
-                .with_lag_status("sample".to_owned())
-                .with_switch_name("sample".to_owned())
-                .with_switch_serial("sample".to_owned())
-                .with_lag_id("sample".to_owned())
-                .with_device_status("sample".to_owned())
-                .with_unit_status("sample".to_owned())
-                .with_unit_state("sample".to_owned())
-                .with_switch_model("sample".to_owned())
-                .with_neighbor_mac_address("sample".to_owned())
-                .with_synced_switch_config(true)
-                .with_media_type("sample".to_owned())
-                .with_poe_usage("sample".to_owned())
-                .with_spanning_tree_status("sample".to_owned())
-                .with_neighbor_port_mac_address("sample".to_owned())
-                .with_switch_port_profile_name("sample".to_owned())
-                .with_switch_port_profile_type("sample".to_owned())
-                .with_error_disable_status("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("tags", serde_json::Value::from("sample")),
-            ("tag", serde_json::Value::from("sample")),
-            ("portSpeedConfig", serde_json::Value::from("sample")),
-            ("portConnectorType", serde_json::Value::from("sample")),
-            ("authDefaultVlan", serde_json::Value::from("sample")),
-            ("vsixIngressAclName", serde_json::Value::from("sample")),
-            ("vsixEgressAclName", serde_json::Value::from("sample")),
-            ("cloudPort", serde_json::Value::from(true)),
-            ("stack", serde_json::Value::from(true)),
-            ("name", serde_json::Value::from("sample")),
-            ("portId", serde_json::Value::from("sample")),
-            ("portMac", serde_json::Value::from("sample")),
-            ("status", serde_json::Value::from("sample")),
-            ("adminStatus", serde_json::Value::from("sample")),
-            ("vlanIds", serde_json::Value::from("sample")),
-            ("portSpeed", serde_json::Value::from("sample")),
-            ("poeUsed", serde_json::Value::from(1)),
-            ("poeTotal", serde_json::Value::from(1)),
-            ("tx", serde_json::Value::from("sample")),
-            ("rx", serde_json::Value::from("sample")),
-            ("signalIn", serde_json::Value::from(1)),
-            ("signalOut", serde_json::Value::from(1)),
-            ("crcErr", serde_json::Value::from("sample")),
-            ("inErr", serde_json::Value::from("sample")),
-            ("outErr", serde_json::Value::from("sample")),
-            ("opticsType", serde_json::Value::from("sample")),
-            ("portSpeedCapacity", serde_json::Value::from("sample")),
-            ("switchUnitId", serde_json::Value::from("sample")),
-            ("poeEnabled", serde_json::Value::from(true)),
-            ("usedInFormingStack", serde_json::Value::from(true)),
-            ("portIdentifier", serde_json::Value::from("sample")),
-            ("unTaggedVlan", serde_json::Value::from("sample")),
-            ("inDiscard", serde_json::Value::from("sample")),
-            ("broadcastIn", serde_json::Value::from("sample")),
-            ("broadcastOut", serde_json::Value::from("sample")),
-            ("multicastIn", serde_json::Value::from("sample")),
-            ("multicastOut", serde_json::Value::from("sample")),
-            ("poeType", serde_json::Value::from("sample")),
-            ("portIdentifierFormatted", serde_json::Value::from("sample")),
-            ("switchMac", serde_json::Value::from("sample")),
-            ("id", serde_json::Value::from("sample")),
-            ("tenantId", serde_json::Value::from("sample")),
-            ("neighborName", serde_json::Value::from("sample")),
-            ("venueId", serde_json::Value::from("sample")),
-            ("port", serde_json::Value::from("sample")),
-            ("ingressAclName", serde_json::Value::from("sample")),
-            ("egressAclName", serde_json::Value::from("sample")),
-            ("lagName", serde_json::Value::from("sample")),
-            ("lagStatus", serde_json::Value::from("sample")),
-            ("switchName", serde_json::Value::from("sample")),
-            ("switchSerial", serde_json::Value::from("sample")),
-            ("lagId", serde_json::Value::from("sample")),
-            ("deviceStatus", serde_json::Value::from("sample")),
-            ("unitStatus", serde_json::Value::from("sample")),
-            ("unitState", serde_json::Value::from("sample")),
-            ("switchModel", serde_json::Value::from("sample")),
-            ("neighborMacAddress", serde_json::Value::from("sample")),
-            ("syncedSwitchConfig", serde_json::Value::from(true)),
-            ("mediaType", serde_json::Value::from("sample")),
-            ("poeUsage", serde_json::Value::from("sample")),
-            ("spanningTreeStatus", serde_json::Value::from("sample")),
-            ("neighborPortMacAddress", serde_json::Value::from("sample")),
-            ("switchPortProfileName", serde_json::Value::from("sample")),
-            ("switchPortProfileType", serde_json::Value::from("sample")),
-            ("errorDisableStatus", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::StackMemberStatus {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_unit_name("sample".to_owned())
-                .with_switch_id("sample".to_owned())
-                .with_poe_free(1.5)
-                .with_switch_group_level_one_name("sample".to_owned())
-                .with_domain_id("sample".to_owned())
-                .with_unit_status("sample".to_owned())
-                .with_switch_group_level_two_id("sample".to_owned())
-                .with_domain_name("sample".to_owned())
-                .with_unit_id(1.5)
-                .with_switch_group_level_one_id("sample".to_owned())
-                .with_poe_total(1.5)
-                .with_id("sample".to_owned())
-                .with_poe_utilization(1.5)
-                .with_unit_state("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("unitName", serde_json::Value::from("sample")),
-            ("switchId", serde_json::Value::from("sample")),
-            ("poeFree", serde_json::Value::from(1.5)),
-            ("switchGroupLevelOneName", serde_json::Value::from("sample")),
-            ("domainId", serde_json::Value::from("sample")),
-            ("unitStatus", serde_json::Value::from("sample")),
-            ("switchGroupLevelTwoId", serde_json::Value::from("sample")),
-            ("domainName", serde_json::Value::from("sample")),
-            ("unitId", serde_json::Value::from(1.5)),
-            ("switchGroupLevelOneId", serde_json::Value::from("sample")),
-            ("poeTotal", serde_json::Value::from(1.5)),
-            ("id", serde_json::Value::from("sample")),
-            ("poeUtilization", serde_json::Value::from(1.5)),
-            ("unitState", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-identity",
-        feature = "network-switches",
-        feature = "network-switches-legacy"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::Switch {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_stack_member_order("sample".to_owned())
-                .with_ve_count(1)
-                .with_stack_members(
-                    vec![
-                        < ruckus_one::network::common::SwitchStackMember as
-                        support::Sample > ::sample()
-                    ],
-                )
                 .with_mac_address("sample".to_owned())
                 .with_port_id("sample".to_owned())
-                .with_identity_id("sample".to_owned())
-                .with_id("sample".to_owned())
-                .with_firmware("sample".to_owned())
-                .with_firmware_version("sample".to_owned())
-                .with_model("sample".to_owned())
-                .with_default_gateway("sample".to_owned())
-                .with_num_of_ports(1)
-                .with_cpu("sample".to_owned())
-                .with_memory("sample".to_owned())
-                .with_uptime("sample".to_owned())
-                .with_modules("sample".to_owned())
-                .with_domain_id("sample".to_owned())
-                .with_last_update_time_in_millis("sample".to_owned())
-                .with_switch_name("sample".to_owned())
-                .with_switch_group_level_one_id("sample".to_owned())
-                .with_switch_group_level_two_id("sample".to_owned())
-                .with_serial_number("sample".to_owned())
-                .with_active_serial("sample".to_owned())
-                .with_unit_serial_numbers("sample".to_owned())
-                .with_num_of_units(1)
-                .with_poe_utilization(1)
-                .with_poe_total(1)
-                .with_poe_free(1)
-                .with_family("sample".to_owned())
-                .with_cloud_port("sample".to_owned())
-                .with_domain_name("sample".to_owned())
-                .with_switch_group_level_one_name("sample".to_owned())
-                .with_power_supply_groups("sample".to_owned())
-                .with_ip_address("sample".to_owned())
-                .with_type("sample".to_owned())
-                .with_tenant_id("sample".to_owned())
-                .with_device_status("sample".to_owned())
-                .with_switch_mac("sample".to_owned())
-                .with_crt_time("sample".to_owned())
-                .with_alerts(1)
-                .with_fan_groups("sample".to_owned())
-                .with_is_stack(true)
-                .with_device_type("sample".to_owned())
-                .with_name("sample".to_owned())
-                .with_venue_id("sample".to_owned())
-                .with_venue_name("sample".to_owned())
-                .with_tags("sample".to_owned())
-                .with_client_count(1)
-                .with_last_upd_time("sample".to_owned())
-                .with_floorplan_id("sample".to_owned())
-                .with_x_percent(1.5)
-                .with_y_percent(1.5)
-                .with_subnet_mask("sample".to_owned())
-                .with_static_or_dynamic("sample".to_owned())
-                .with_dns("sample".to_owned())
-                .with_config_ready(true)
-                .with_synced_switch_config(true)
-                .with_provision_name("sample".to_owned())
-                .with_switch_type("sample".to_owned())
-                .with_operational_stack_members("sample".to_owned())
-                .with_port_statuses(
-                    vec![
-                        < ruckus_one::network::common::SwitchPort as support::Sample >
-                        ::sample()
-                    ],
-                )
-                .with_sync_data_id("sample".to_owned())
-                .with_sync_data_start_time("sample".to_owned())
-                .with_sync_data_end_time("sample".to_owned())
-                .with_ip_full_content_parsed(true)
-                .with_operational_warning(true)
-                .with_cli_applied(true)
-                .with_form_stacking(true)
-                .with_suspending_deploy_time("sample".to_owned())
-                .with_rear_module("sample".to_owned())
-                .with_synced_admin_password(true)
-                .with_vlan_mapping("sample".to_owned())
-                .with_admin_password(ruckus_one_runtime::Secret::from("sample"))
-                .with_ext_ip("sample".to_owned())
-                .with_stack_members_status(
-                    vec![
-                        < ruckus_one::network::common::StackMemberStatus as
-                        support::Sample > ::sample()
-                    ],
-                )
-                .with_unit_id(1);
+                .with_identity_id("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -5204,106 +4900,9 @@ impl support::Sample for ruckus_one::network::common::Switch {
     }
     fn sample_json() -> serde_json::Value {
         support::object([
-            ("stackMemberOrder", serde_json::Value::from("sample")),
-            ("veCount", serde_json::Value::from(1)),
-            (
-                "stackMembers",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::common::SwitchStackMember as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
             ("macAddress", serde_json::Value::from("sample")),
             ("portId", serde_json::Value::from("sample")),
             ("identityId", serde_json::Value::from("sample")),
-            ("id", serde_json::Value::from("sample")),
-            ("firmware", serde_json::Value::from("sample")),
-            ("firmwareVersion", serde_json::Value::from("sample")),
-            ("model", serde_json::Value::from("sample")),
-            ("defaultGateway", serde_json::Value::from("sample")),
-            ("numOfPorts", serde_json::Value::from(1)),
-            ("cpu", serde_json::Value::from("sample")),
-            ("memory", serde_json::Value::from("sample")),
-            ("uptime", serde_json::Value::from("sample")),
-            ("modules", serde_json::Value::from("sample")),
-            ("domainId", serde_json::Value::from("sample")),
-            ("lastUpdateTimeInMillis", serde_json::Value::from("sample")),
-            ("switchName", serde_json::Value::from("sample")),
-            ("switchGroupLevelOneId", serde_json::Value::from("sample")),
-            ("switchGroupLevelTwoId", serde_json::Value::from("sample")),
-            ("serialNumber", serde_json::Value::from("sample")),
-            ("activeSerial", serde_json::Value::from("sample")),
-            ("unitSerialNumbers", serde_json::Value::from("sample")),
-            ("numOfUnits", serde_json::Value::from(1)),
-            ("poeUtilization", serde_json::Value::from(1)),
-            ("poeTotal", serde_json::Value::from(1)),
-            ("poeFree", serde_json::Value::from(1)),
-            ("family", serde_json::Value::from("sample")),
-            ("cloudPort", serde_json::Value::from("sample")),
-            ("domainName", serde_json::Value::from("sample")),
-            ("switchGroupLevelOneName", serde_json::Value::from("sample")),
-            ("powerSupplyGroups", serde_json::Value::from("sample")),
-            ("ipAddress", serde_json::Value::from("sample")),
-            ("type", serde_json::Value::from("sample")),
-            ("tenantId", serde_json::Value::from("sample")),
-            ("deviceStatus", serde_json::Value::from("sample")),
-            ("switchMac", serde_json::Value::from("sample")),
-            ("crtTime", serde_json::Value::from("sample")),
-            ("alerts", serde_json::Value::from(1)),
-            ("fanGroups", serde_json::Value::from("sample")),
-            ("isStack", serde_json::Value::from(true)),
-            ("deviceType", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("venueId", serde_json::Value::from("sample")),
-            ("venueName", serde_json::Value::from("sample")),
-            ("tags", serde_json::Value::from("sample")),
-            ("clientCount", serde_json::Value::from(1)),
-            ("lastUpdTime", serde_json::Value::from("sample")),
-            ("floorplanId", serde_json::Value::from("sample")),
-            ("xPercent", serde_json::Value::from(1.5)),
-            ("yPercent", serde_json::Value::from(1.5)),
-            ("subnetMask", serde_json::Value::from("sample")),
-            ("staticOrDynamic", serde_json::Value::from("sample")),
-            ("dns", serde_json::Value::from("sample")),
-            ("configReady", serde_json::Value::from(true)),
-            ("syncedSwitchConfig", serde_json::Value::from(true)),
-            ("provisionName", serde_json::Value::from("sample")),
-            ("switchType", serde_json::Value::from("sample")),
-            ("operationalStackMembers", serde_json::Value::from("sample")),
-            (
-                "portStatuses",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::common::SwitchPort as support::Sample >
-                        ::sample_json()
-                    ],
-                ),
-            ),
-            ("syncDataId", serde_json::Value::from("sample")),
-            ("syncDataStartTime", serde_json::Value::from("sample")),
-            ("syncDataEndTime", serde_json::Value::from("sample")),
-            ("ipFullContentParsed", serde_json::Value::from(true)),
-            ("operationalWarning", serde_json::Value::from(true)),
-            ("cliApplied", serde_json::Value::from(true)),
-            ("formStacking", serde_json::Value::from(true)),
-            ("suspendingDeployTime", serde_json::Value::from("sample")),
-            ("rearModule", serde_json::Value::from("sample")),
-            ("syncedAdminPassword", serde_json::Value::from(true)),
-            ("vlanMapping", serde_json::Value::from("sample")),
-            ("adminPassword", serde_json::Value::from("sample")),
-            ("extIp", serde_json::Value::from("sample")),
-            (
-                "stackMembersStatus",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::common::StackMemberStatus as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("unitId", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -5329,7 +4928,7 @@ impl support::Sample for ruckus_one::network::identity::Identity {
                 .with_description("sample".to_owned())
                 .with_name("sample".to_owned())
                 .with_email("sample".to_owned())
-                .with_dpsk_guid(ruckus_one_runtime::Secret::from("sample"))
+                .with_dpsk_guid("sample".to_owned())
                 .with_dpsk_passphrase(ruckus_one_runtime::Secret::from("sample"))
                 .with_identity_id("sample".to_owned())
                 .with_revoked(true)
@@ -5346,8 +4945,8 @@ impl support::Sample for ruckus_one::network::identity::Identity {
                 )
                 .with_switches(
                     vec![
-                        < ruckus_one::network::common::Switch as support::Sample >
-                        ::sample()
+                        < ruckus_one::network::identity::IdentitySwitch as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_metering_profile_id("sample".to_owned())
@@ -5410,8 +5009,8 @@ impl support::Sample for ruckus_one::network::identity::Identity {
                 "switches",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::common::Switch as support::Sample >
-                        ::sample_json()
+                        < ruckus_one::network::identity::IdentitySwitch as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -5432,7 +5031,7 @@ impl support::Sample for ruckus_one::network::identity::IdentitySearch {
         {
             let mut value = Self::new()
                 .with_group_id("sample".to_owned())
-                .with_dpsk_pool_id(ruckus_one_runtime::Secret::from("sample"))
+                .with_dpsk_pool_id("sample".to_owned())
                 .with_property_id("sample".to_owned())
                 .with_keyword("sample".to_owned())
                 .with_ids(vec!["sample".to_owned()])
@@ -6706,6 +6305,64 @@ impl support::Sample for ruckus_one::network::mac_registrations::Registration {
         ])
     }
 }
+#[cfg(feature = "network-mac-registrations")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-mac-registrations")))]
+impl support::Sample for ruckus_one::network::mac_registrations::NetworkPoolPage {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_content(
+                    vec![
+                        < ruckus_one::network::mac_registrations::Pool as support::Sample
+                        > ::sample()
+                    ],
+                )
+                .with_total_elements(1)
+                .with_total_pages(1)
+                .with_size(1)
+                .with_number(1)
+                .with_sort(
+                    <ruckus_one::network::common::SortObject as support::Sample>::sample(),
+                )
+                .with_pageable(
+                    <ruckus_one::network::mac_registrations::MacPageableObject as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::mac_registrations::Pool as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
+            ("totalElements", serde_json::Value::from(1)),
+            ("totalPages", serde_json::Value::from(1)),
+            ("size", serde_json::Value::from(1)),
+            ("number", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::common::SortObject as support::Sample>::sample_json(),
+            ),
+            (
+                "pageable",
+                <ruckus_one::network::mac_registrations::MacPageableObject as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-certificates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
 impl support::Sample for ruckus_one::network::certificates::CertificateKeyUsage {
@@ -7310,7 +6967,8 @@ impl support::Sample for ruckus_one::network::certificates::Chromebook {
 impl support::Sample for ruckus_one::network::certificates::CertificateTemplate {
     fn sample() -> Self {
         {
-            let mut value = Self::new("sample".to_owned())
+            let mut value = Self::new()
+                .with_identity_group_id("sample".to_owned())
                 .with_key_length(1)
                 .with_onboard(
                     <ruckus_one::network::certificates::CertificateTemplateOnboard as support::Sample>::sample(),
@@ -7955,6 +7613,87 @@ impl support::Sample for ruckus_one::network::certificates::DeviceCertQueryRespo
                     vec![
                         < ruckus_one::network::certificates::DeviceCertificate as
                         support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample
+for ruckus_one::network::certificates::RadiusProfileCertificatePage {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_page(1)
+                .with_total_count(1)
+                .with_data(
+                    vec![
+                        < ruckus_one::network::certificates::Certificate as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("page", serde_json::Value::from(1)),
+            ("totalCount", serde_json::Value::from(1)),
+            (
+                "data",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::certificates::Certificate as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::RadiusProfileCaPage {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_page(1)
+                .with_total_count(1)
+                .with_data(
+                    vec![
+                        < ruckus_one::network::certificates::Ca as support::Sample >
+                        ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("page", serde_json::Value::from(1)),
+            ("totalCount", serde_json::Value::from(1)),
+            (
+                "data",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::certificates::Ca as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -9503,6 +9242,65 @@ impl support::Sample for ruckus_one::network::tenants::EmailInvitation {
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::DetailLevel {
+    fn sample() -> Self {
+        Self::from("ba")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("ba")
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::AdminView {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), "sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_external_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_last_name("sample".to_owned())
+                .with_phone_number("sample".to_owned())
+                .with_delegate_to_all_e_cs(true)
+                .with_delegated_e_cs(vec!["sample".to_owned()])
+                .with_detail_level(
+                    <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample(),
+                )
+                .with_authentication_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("externalId", serde_json::Value::from("sample")),
+            ("email", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("lastName", serde_json::Value::from("sample")),
+            ("phoneNumber", serde_json::Value::from("sample")),
+            ("role", serde_json::Value::from("sample")),
+            ("delegateToAllECs", serde_json::Value::from(true)),
+            (
+                "delegatedECs",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "detailLevel",
+                <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample_json(),
+            ),
+            ("authenticationId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample for ruckus_one::network::tenants::MspEcAdminView {
     fn sample() -> Self {
         {
@@ -9600,6 +9398,81 @@ impl support::Sample for ruckus_one::network::tenants::AssignedMspAdminsRequest 
                 "privilege_group_ids",
                 serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::DelegationType {
+    fn sample() -> Self {
+        Self::from("VAR")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("VAR")
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::DelegationStatus {
+    fn sample() -> Self {
+        Self::from("INVITED")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("INVITED")
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::Delegation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_created_date("sample".to_owned())
+                .with_updated_date("sample".to_owned())
+                .with_delegated_to("sample".to_owned())
+                .with_type(
+                    <ruckus_one::network::tenants::DelegationType as support::Sample>::sample(),
+                )
+                .with_status(
+                    <ruckus_one::network::tenants::DelegationStatus as support::Sample>::sample(),
+                )
+                .with_delegated_by("sample".to_owned())
+                .with_expiry_date("sample".to_owned())
+                .with_delegated_to_name("sample".to_owned())
+                .with_delegated_to_admin("sample".to_owned())
+                .with_parent_id("sample".to_owned())
+                .with_is_valid(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("createdDate", serde_json::Value::from("sample")),
+            ("updatedDate", serde_json::Value::from("sample")),
+            ("delegatedTo", serde_json::Value::from("sample")),
+            (
+                "type",
+                <ruckus_one::network::tenants::DelegationType as support::Sample>::sample_json(),
+            ),
+            (
+                "status",
+                <ruckus_one::network::tenants::DelegationStatus as support::Sample>::sample_json(),
+            ),
+            ("delegatedBy", serde_json::Value::from("sample")),
+            ("expiryDate", serde_json::Value::from("sample")),
+            ("delegatedToName", serde_json::Value::from("sample")),
+            ("delegatedToAdmin", serde_json::Value::from("sample")),
+            ("parentId", serde_json::Value::from("sample")),
+            ("isValid", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -9868,16 +9741,6 @@ impl support::Sample for ruckus_one::network::tenants::MspAdminRequest {
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::DetailLevel {
-    fn sample() -> Self {
-        Self::from("ba")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ba")
     }
 }
 #[cfg(feature = "network-tenants")]
@@ -10865,81 +10728,6 @@ impl support::Sample for ruckus_one::network::tenants::Account {
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::DelegationType {
-    fn sample() -> Self {
-        Self::from("VAR")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("VAR")
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::DelegationStatus {
-    fn sample() -> Self {
-        Self::from("INVITED")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("INVITED")
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::Delegation {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_id("sample".to_owned())
-                .with_created_date("sample".to_owned())
-                .with_updated_date("sample".to_owned())
-                .with_delegated_to("sample".to_owned())
-                .with_type(
-                    <ruckus_one::network::tenants::DelegationType as support::Sample>::sample(),
-                )
-                .with_status(
-                    <ruckus_one::network::tenants::DelegationStatus as support::Sample>::sample(),
-                )
-                .with_delegated_by("sample".to_owned())
-                .with_expiry_date("sample".to_owned())
-                .with_delegated_to_name("sample".to_owned())
-                .with_delegated_to_admin("sample".to_owned())
-                .with_parent_id("sample".to_owned())
-                .with_is_valid(true);
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("id", serde_json::Value::from("sample")),
-            ("createdDate", serde_json::Value::from("sample")),
-            ("updatedDate", serde_json::Value::from("sample")),
-            ("delegatedTo", serde_json::Value::from("sample")),
-            (
-                "type",
-                <ruckus_one::network::tenants::DelegationType as support::Sample>::sample_json(),
-            ),
-            (
-                "status",
-                <ruckus_one::network::tenants::DelegationStatus as support::Sample>::sample_json(),
-            ),
-            ("delegatedBy", serde_json::Value::from("sample")),
-            ("expiryDate", serde_json::Value::from("sample")),
-            ("delegatedToName", serde_json::Value::from("sample")),
-            ("delegatedToAdmin", serde_json::Value::from("sample")),
-            ("parentId", serde_json::Value::from("sample")),
-            ("isValid", serde_json::Value::from(true)),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample for ruckus_one::network::tenants::TenantStatus {
     fn sample() -> Self {
         Self::from("active")
@@ -11530,7 +11318,9 @@ impl support::Sample for ruckus_one::network::tenants::BetaFeatureRequest {
 impl support::Sample for ruckus_one::network::tenants::PrivacyFeature {
     fn sample() -> Self {
         {
-            let mut value = Self::new("sample".to_owned(), "sample".to_owned());
+            let mut value = Self::new("sample".to_owned())
+                .with_status("sample".to_owned())
+                .with_is_enabled(true);
             value
                 .additional_fields
                 .insert(
@@ -11544,6 +11334,7 @@ impl support::Sample for ruckus_one::network::tenants::PrivacyFeature {
         support::object([
             ("featureName", serde_json::Value::from("sample")),
             ("status", serde_json::Value::from("sample")),
+            ("isEnabled", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -11616,55 +11407,6 @@ impl support::Sample for ruckus_one::network::tenants::TenantPrivacyFeatureReque
                     ],
                 ),
             ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::AdminView {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new("sample".to_owned(), "sample".to_owned())
-                .with_id("sample".to_owned())
-                .with_external_id("sample".to_owned())
-                .with_name("sample".to_owned())
-                .with_last_name("sample".to_owned())
-                .with_phone_number("sample".to_owned())
-                .with_delegate_to_all_e_cs(true)
-                .with_delegated_e_cs(vec!["sample".to_owned()])
-                .with_detail_level(
-                    <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample(),
-                )
-                .with_authentication_id("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("id", serde_json::Value::from("sample")),
-            ("externalId", serde_json::Value::from("sample")),
-            ("email", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("lastName", serde_json::Value::from("sample")),
-            ("phoneNumber", serde_json::Value::from("sample")),
-            ("role", serde_json::Value::from("sample")),
-            ("delegateToAllECs", serde_json::Value::from(true)),
-            (
-                "delegatedECs",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            (
-                "detailLevel",
-                <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample_json(),
-            ),
-            ("authenticationId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -17275,10 +17017,10 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyRuleAc
 #[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
 impl support::Sample for ruckus_one::network::access_control::DevicePolicyOsVendor {
     fn sample() -> Self {
-        Self::from("Xbox")
+        Self::from("All")
     }
     fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("Xbox")
+        serde_json::Value::from("All")
     }
 }
 #[cfg(feature = "network-access-control")]
@@ -19034,11 +18776,12 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::FlowLev
 impl support::Sample for ruckus_one::network::wireless_service_profiles::SyslogServer {
     fn sample() -> Self {
         {
-            let mut value = Self::new("sample".to_owned())
+            let mut value = Self::new()
                 .with_port(1)
                 .with_protocol(
                     <ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol as support::Sample>::sample(),
-                );
+                )
+                .with_server("sample".to_owned());
             value
                 .additional_fields
                 .insert(
@@ -19427,11 +19170,8 @@ for ruckus_one::network::wireless_service_profiles::RadiusServerProfile {
 impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusServerV1 {
     fn sample() -> Self {
         {
-            let mut value = Self::new(
-                "sample".to_owned(),
-                1,
-                ruckus_one_runtime::Secret::from("sample"),
-            );
+            let mut value = Self::new("sample".to_owned(), 1)
+                .with_shared_secret(ruckus_one_runtime::Secret::from("sample"));
             value
                 .additional_fields
                 .insert(
@@ -27190,21 +26930,22 @@ impl support::Sample
 for ruckus_one::network::venue_ap_settings::MulticastDnsFencingRule {
     fn sample() -> Self {
         {
-            let mut value = Self::new(
-                    vec!["sample".to_owned()],
+            let mut value = Self::new()
+                .with_custom_mapping_enabled(true)
+                .with_custom_service_name("sample".to_owned())
+                .with_custom_strings(vec!["sample".to_owned()])
+                .with_description("sample".to_owned())
+                .with_service(
+                    <ruckus_one::network::common::RuleService as support::Sample>::sample(),
+                )
+                .with_wired_enabled(true)
+                .with_wired_rules(
                     vec![
                         <
                         ruckus_one::network::venue_ap_settings::MulticastDnsFencingWiredRule
                         as support::Sample > ::sample()
                     ],
                 )
-                .with_custom_mapping_enabled(true)
-                .with_custom_service_name("sample".to_owned())
-                .with_description("sample".to_owned())
-                .with_service(
-                    <ruckus_one::network::common::RuleService as support::Sample>::sample(),
-                )
-                .with_wired_enabled(true)
                 .with_wireless_enabled(true)
                 .with_wireless_rule(
                     <ruckus_one::network::venue_ap_settings::MulticastDnsFencingWirelessRule as support::Sample>::sample(),
@@ -31491,6 +31232,444 @@ impl support::Sample for ruckus_one::network::switches::IcxSwitch {
             ),
             ("rearModule", serde_json::Value::from("sample")),
             ("vlanCustomize", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::SwitchStackMember {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_active_switch("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("activeSwitch", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::SwitchPort {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_tags("sample".to_owned())
+                .with_tag("sample".to_owned())
+                .with_port_speed_config("sample".to_owned())
+                .with_port_connector_type("sample".to_owned())
+                .with_auth_default_vlan("sample".to_owned())
+                .with_vsix_ingress_acl_name("sample".to_owned())
+                .with_vsix_egress_acl_name("sample".to_owned())
+                .with_cloud_port(true)
+                .with_stack(true)
+                .with_name("sample".to_owned())
+                .with_port_id("sample".to_owned())
+                .with_port_mac("sample".to_owned())
+                .with_status("sample".to_owned())
+                .with_admin_status("sample".to_owned())
+                .with_vlan_ids("sample".to_owned())
+                .with_port_speed("sample".to_owned())
+                .with_poe_used(1)
+                .with_poe_total(1)
+                .with_tx(1)
+                .with_rx(1)
+                .with_signal_in(1)
+                .with_signal_out(1)
+                .with_crc_err("sample".to_owned())
+                .with_in_err("sample".to_owned())
+                .with_out_err("sample".to_owned())
+                .with_optics_type("sample".to_owned())
+                .with_port_speed_capacity("sample".to_owned())
+                .with_switch_unit_id("sample".to_owned())
+                .with_poe_enabled(true)
+                .with_used_in_forming_stack(true)
+                .with_port_identifier("sample".to_owned())
+                .with_un_tagged_vlan("sample".to_owned())
+                .with_in_discard("sample".to_owned())
+                .with_broadcast_in("sample".to_owned())
+                .with_broadcast_out("sample".to_owned())
+                .with_multicast_in("sample".to_owned())
+                .with_multicast_out("sample".to_owned())
+                .with_poe_type("sample".to_owned())
+                .with_port_identifier_formatted("sample".to_owned())
+                .with_switch_mac("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_neighbor_name("sample".to_owned())
+                .with_venue_id("sample".to_owned())
+                .with_port("sample".to_owned())
+                .with_ingress_acl_name("sample".to_owned())
+                .with_egress_acl_name("sample".to_owned())
+                .with_lag_name("sample".to_owned())
+                .with_lag_status("sample".to_owned())
+                .with_switch_name("sample".to_owned())
+                .with_switch_serial("sample".to_owned())
+                .with_lag_id("sample".to_owned())
+                .with_device_status("sample".to_owned())
+                .with_unit_status("sample".to_owned())
+                .with_unit_state("sample".to_owned())
+                .with_switch_model("sample".to_owned())
+                .with_neighbor_mac_address("sample".to_owned())
+                .with_synced_switch_config(true)
+                .with_media_type("sample".to_owned())
+                .with_poe_usage("sample".to_owned())
+                .with_spanning_tree_status("sample".to_owned())
+                .with_neighbor_port_mac_address("sample".to_owned())
+                .with_switch_port_profile_name("sample".to_owned())
+                .with_switch_port_profile_type("sample".to_owned())
+                .with_error_disable_status("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("tags", serde_json::Value::from("sample")),
+            ("tag", serde_json::Value::from("sample")),
+            ("portSpeedConfig", serde_json::Value::from("sample")),
+            ("portConnectorType", serde_json::Value::from("sample")),
+            ("authDefaultVlan", serde_json::Value::from("sample")),
+            ("vsixIngressAclName", serde_json::Value::from("sample")),
+            ("vsixEgressAclName", serde_json::Value::from("sample")),
+            ("cloudPort", serde_json::Value::from(true)),
+            ("stack", serde_json::Value::from(true)),
+            ("name", serde_json::Value::from("sample")),
+            ("portId", serde_json::Value::from("sample")),
+            ("portMac", serde_json::Value::from("sample")),
+            ("status", serde_json::Value::from("sample")),
+            ("adminStatus", serde_json::Value::from("sample")),
+            ("vlanIds", serde_json::Value::from("sample")),
+            ("portSpeed", serde_json::Value::from("sample")),
+            ("poeUsed", serde_json::Value::from(1)),
+            ("poeTotal", serde_json::Value::from(1)),
+            ("tx", serde_json::Value::from(1)),
+            ("rx", serde_json::Value::from(1)),
+            ("signalIn", serde_json::Value::from(1)),
+            ("signalOut", serde_json::Value::from(1)),
+            ("crcErr", serde_json::Value::from("sample")),
+            ("inErr", serde_json::Value::from("sample")),
+            ("outErr", serde_json::Value::from("sample")),
+            ("opticsType", serde_json::Value::from("sample")),
+            ("portSpeedCapacity", serde_json::Value::from("sample")),
+            ("switchUnitId", serde_json::Value::from("sample")),
+            ("poeEnabled", serde_json::Value::from(true)),
+            ("usedInFormingStack", serde_json::Value::from(true)),
+            ("portIdentifier", serde_json::Value::from("sample")),
+            ("unTaggedVlan", serde_json::Value::from("sample")),
+            ("inDiscard", serde_json::Value::from("sample")),
+            ("broadcastIn", serde_json::Value::from("sample")),
+            ("broadcastOut", serde_json::Value::from("sample")),
+            ("multicastIn", serde_json::Value::from("sample")),
+            ("multicastOut", serde_json::Value::from("sample")),
+            ("poeType", serde_json::Value::from("sample")),
+            ("portIdentifierFormatted", serde_json::Value::from("sample")),
+            ("switchMac", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
+            ("neighborName", serde_json::Value::from("sample")),
+            ("venueId", serde_json::Value::from("sample")),
+            ("port", serde_json::Value::from("sample")),
+            ("ingressAclName", serde_json::Value::from("sample")),
+            ("egressAclName", serde_json::Value::from("sample")),
+            ("lagName", serde_json::Value::from("sample")),
+            ("lagStatus", serde_json::Value::from("sample")),
+            ("switchName", serde_json::Value::from("sample")),
+            ("switchSerial", serde_json::Value::from("sample")),
+            ("lagId", serde_json::Value::from("sample")),
+            ("deviceStatus", serde_json::Value::from("sample")),
+            ("unitStatus", serde_json::Value::from("sample")),
+            ("unitState", serde_json::Value::from("sample")),
+            ("switchModel", serde_json::Value::from("sample")),
+            ("neighborMacAddress", serde_json::Value::from("sample")),
+            ("syncedSwitchConfig", serde_json::Value::from(true)),
+            ("mediaType", serde_json::Value::from("sample")),
+            ("poeUsage", serde_json::Value::from("sample")),
+            ("spanningTreeStatus", serde_json::Value::from("sample")),
+            ("neighborPortMacAddress", serde_json::Value::from("sample")),
+            ("switchPortProfileName", serde_json::Value::from("sample")),
+            ("switchPortProfileType", serde_json::Value::from("sample")),
+            ("errorDisableStatus", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::StackMemberStatus {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_unit_name("sample".to_owned())
+                .with_switch_id("sample".to_owned())
+                .with_poe_free(1.5)
+                .with_switch_group_level_one_name("sample".to_owned())
+                .with_domain_id("sample".to_owned())
+                .with_unit_status("sample".to_owned())
+                .with_switch_group_level_two_id("sample".to_owned())
+                .with_domain_name("sample".to_owned())
+                .with_unit_id(1.5)
+                .with_switch_group_level_one_id("sample".to_owned())
+                .with_poe_total(1.5)
+                .with_id("sample".to_owned())
+                .with_poe_utilization(1.5)
+                .with_unit_state("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("unitName", serde_json::Value::from("sample")),
+            ("switchId", serde_json::Value::from("sample")),
+            ("poeFree", serde_json::Value::from(1.5)),
+            ("switchGroupLevelOneName", serde_json::Value::from("sample")),
+            ("domainId", serde_json::Value::from("sample")),
+            ("unitStatus", serde_json::Value::from("sample")),
+            ("switchGroupLevelTwoId", serde_json::Value::from("sample")),
+            ("domainName", serde_json::Value::from("sample")),
+            ("unitId", serde_json::Value::from(1.5)),
+            ("switchGroupLevelOneId", serde_json::Value::from("sample")),
+            ("poeTotal", serde_json::Value::from(1.5)),
+            ("id", serde_json::Value::from("sample")),
+            ("poeUtilization", serde_json::Value::from(1.5)),
+            ("unitState", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switches", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::Switch {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_stack_member_order("sample".to_owned())
+                .with_ve_count(1)
+                .with_stack_members(
+                    vec![
+                        < ruckus_one::network::common::SwitchStackMember as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_mac_address("sample".to_owned())
+                .with_port_id("sample".to_owned())
+                .with_identity_id("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_firmware("sample".to_owned())
+                .with_firmware_version("sample".to_owned())
+                .with_model("sample".to_owned())
+                .with_default_gateway("sample".to_owned())
+                .with_num_of_ports(1)
+                .with_cpu("sample".to_owned())
+                .with_memory("sample".to_owned())
+                .with_uptime("sample".to_owned())
+                .with_modules("sample".to_owned())
+                .with_domain_id("sample".to_owned())
+                .with_last_update_time_in_millis("sample".to_owned())
+                .with_switch_name("sample".to_owned())
+                .with_switch_group_level_one_id("sample".to_owned())
+                .with_switch_group_level_two_id("sample".to_owned())
+                .with_serial_number("sample".to_owned())
+                .with_active_serial("sample".to_owned())
+                .with_unit_serial_numbers("sample".to_owned())
+                .with_num_of_units(1)
+                .with_poe_utilization(1)
+                .with_poe_total(1)
+                .with_poe_free(1)
+                .with_family("sample".to_owned())
+                .with_cloud_port("sample".to_owned())
+                .with_domain_name("sample".to_owned())
+                .with_switch_group_level_one_name("sample".to_owned())
+                .with_power_supply_groups("sample".to_owned())
+                .with_ip_address("sample".to_owned())
+                .with_type("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_device_status("sample".to_owned())
+                .with_switch_mac("sample".to_owned())
+                .with_crt_time("sample".to_owned())
+                .with_alerts(1)
+                .with_fan_groups("sample".to_owned())
+                .with_is_stack(true)
+                .with_device_type("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_venue_id("sample".to_owned())
+                .with_venue_name("sample".to_owned())
+                .with_tags("sample".to_owned())
+                .with_client_count(1)
+                .with_last_upd_time("sample".to_owned())
+                .with_floorplan_id("sample".to_owned())
+                .with_x_percent(1.5)
+                .with_y_percent(1.5)
+                .with_subnet_mask("sample".to_owned())
+                .with_static_or_dynamic("sample".to_owned())
+                .with_dns("sample".to_owned())
+                .with_config_ready(true)
+                .with_synced_switch_config(true)
+                .with_provision_name("sample".to_owned())
+                .with_switch_type("sample".to_owned())
+                .with_operational_stack_members("sample".to_owned())
+                .with_port_statuses(
+                    vec![
+                        < ruckus_one::network::common::SwitchPort as support::Sample >
+                        ::sample()
+                    ],
+                )
+                .with_sync_data_id("sample".to_owned())
+                .with_sync_data_start_time("sample".to_owned())
+                .with_sync_data_end_time("sample".to_owned())
+                .with_ip_full_content_parsed(true)
+                .with_operational_warning(true)
+                .with_cli_applied(true)
+                .with_form_stacking(true)
+                .with_suspending_deploy_time("sample".to_owned())
+                .with_rear_module("sample".to_owned())
+                .with_synced_admin_password(true)
+                .with_vlan_mapping("sample".to_owned())
+                .with_admin_password(ruckus_one_runtime::Secret::from("sample"))
+                .with_ext_ip("sample".to_owned())
+                .with_stack_members_status(
+                    vec![
+                        < ruckus_one::network::common::StackMemberStatus as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_unit_id(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("stackMemberOrder", serde_json::Value::from("sample")),
+            ("veCount", serde_json::Value::from(1)),
+            (
+                "stackMembers",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::SwitchStackMember as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("macAddress", serde_json::Value::from("sample")),
+            ("portId", serde_json::Value::from("sample")),
+            ("identityId", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("firmware", serde_json::Value::from("sample")),
+            ("firmwareVersion", serde_json::Value::from("sample")),
+            ("model", serde_json::Value::from("sample")),
+            ("defaultGateway", serde_json::Value::from("sample")),
+            ("numOfPorts", serde_json::Value::from(1)),
+            ("cpu", serde_json::Value::from("sample")),
+            ("memory", serde_json::Value::from("sample")),
+            ("uptime", serde_json::Value::from("sample")),
+            ("modules", serde_json::Value::from("sample")),
+            ("domainId", serde_json::Value::from("sample")),
+            ("lastUpdateTimeInMillis", serde_json::Value::from("sample")),
+            ("switchName", serde_json::Value::from("sample")),
+            ("switchGroupLevelOneId", serde_json::Value::from("sample")),
+            ("switchGroupLevelTwoId", serde_json::Value::from("sample")),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("activeSerial", serde_json::Value::from("sample")),
+            ("unitSerialNumbers", serde_json::Value::from("sample")),
+            ("numOfUnits", serde_json::Value::from(1)),
+            ("poeUtilization", serde_json::Value::from(1)),
+            ("poeTotal", serde_json::Value::from(1)),
+            ("poeFree", serde_json::Value::from(1)),
+            ("family", serde_json::Value::from("sample")),
+            ("cloudPort", serde_json::Value::from("sample")),
+            ("domainName", serde_json::Value::from("sample")),
+            ("switchGroupLevelOneName", serde_json::Value::from("sample")),
+            ("powerSupplyGroups", serde_json::Value::from("sample")),
+            ("ipAddress", serde_json::Value::from("sample")),
+            ("type", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
+            ("deviceStatus", serde_json::Value::from("sample")),
+            ("switchMac", serde_json::Value::from("sample")),
+            ("crtTime", serde_json::Value::from("sample")),
+            ("alerts", serde_json::Value::from(1)),
+            ("fanGroups", serde_json::Value::from("sample")),
+            ("isStack", serde_json::Value::from(true)),
+            ("deviceType", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("venueId", serde_json::Value::from("sample")),
+            ("venueName", serde_json::Value::from("sample")),
+            ("tags", serde_json::Value::from("sample")),
+            ("clientCount", serde_json::Value::from(1)),
+            ("lastUpdTime", serde_json::Value::from("sample")),
+            ("floorplanId", serde_json::Value::from("sample")),
+            ("xPercent", serde_json::Value::from(1.5)),
+            ("yPercent", serde_json::Value::from(1.5)),
+            ("subnetMask", serde_json::Value::from("sample")),
+            ("staticOrDynamic", serde_json::Value::from("sample")),
+            ("dns", serde_json::Value::from("sample")),
+            ("configReady", serde_json::Value::from(true)),
+            ("syncedSwitchConfig", serde_json::Value::from(true)),
+            ("provisionName", serde_json::Value::from("sample")),
+            ("switchType", serde_json::Value::from("sample")),
+            ("operationalStackMembers", serde_json::Value::from("sample")),
+            (
+                "portStatuses",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::SwitchPort as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            ("syncDataId", serde_json::Value::from("sample")),
+            ("syncDataStartTime", serde_json::Value::from("sample")),
+            ("syncDataEndTime", serde_json::Value::from("sample")),
+            ("ipFullContentParsed", serde_json::Value::from(true)),
+            ("operationalWarning", serde_json::Value::from(true)),
+            ("cliApplied", serde_json::Value::from(true)),
+            ("formStacking", serde_json::Value::from(true)),
+            ("suspendingDeployTime", serde_json::Value::from("sample")),
+            ("rearModule", serde_json::Value::from("sample")),
+            ("syncedAdminPassword", serde_json::Value::from(true)),
+            ("vlanMapping", serde_json::Value::from("sample")),
+            ("adminPassword", serde_json::Value::from("sample")),
+            ("extIp", serde_json::Value::from("sample")),
+            (
+                "stackMembersStatus",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::StackMemberStatus as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("unitId", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }

@@ -4,6 +4,7 @@
 #[allow(unused_imports)]
 use super::{Decode, Op, round};
 /// Appends the area's operations.
+#[allow(unused_variables)]
 pub(super) fn push(ops: &mut Vec<Op>) {
     ops.push(Op {
         api: "network",
@@ -317,7 +318,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::certificates::Certificate> as Decode,
+            round::<ruckus_one::network::certificates::RadiusProfileCertificatePage>
+                as Decode,
         ),
         request: None,
     });
@@ -328,7 +330,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/radiusProfiles/{radiusProfileId}/certificateAuthorities",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::certificates::Ca> as Decode),
+        response: Some(
+            round::<ruckus_one::network::certificates::RadiusProfileCaPage> as Decode,
+        ),
         request: None,
     });
     ops.push(Op {

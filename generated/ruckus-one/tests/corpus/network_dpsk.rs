@@ -4,6 +4,7 @@
 #[allow(unused_imports)]
 use super::{Decode, Op, round};
 /// Appends the area's operations.
+#[allow(unused_variables)]
 pub(super) fn push(ops: &mut Vec<Op>) {
     ops.push(Op {
         api: "network",
@@ -148,7 +149,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1.1+json",
             "application/json",
         ],
-        response: Some(round::<String> as Decode),
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::dpsk::DpskPassphraseCreate> as Decode),
     });
     ops.push(Op {

@@ -4,6 +4,7 @@
 #[allow(unused_imports)]
 use super::{Decode, Op, round};
 /// Appends the area's operations.
+#[allow(unused_variables)]
 pub(super) fn push(ops: &mut Vec<Op>) {
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]

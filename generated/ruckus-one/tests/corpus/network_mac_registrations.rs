@@ -4,6 +4,7 @@
 #[allow(unused_imports)]
 use super::{Decode, Op, round};
 /// Appends the area's operations.
+#[allow(unused_variables)]
 pub(super) fn push(ops: &mut Vec<Op>) {
     ops.push(Op {
         api: "network",
@@ -262,7 +263,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/wifiNetworks/{networkId}/macRegistrationPools",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::mac_registrations::Pool> as Decode),
+        response: Some(
+            round::<ruckus_one::network::mac_registrations::NetworkPoolPage> as Decode,
+        ),
         request: None,
     });
 }

@@ -4,6 +4,7 @@
 #[allow(unused_imports)]
 use super::{Decode, Op, round};
 /// Appends the area's operations.
+#[allow(unused_variables)]
 pub(super) fn push(ops: &mut Vec<Op>) {
     ops.push(Op {
         api: "network",
@@ -26,7 +27,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::switch_networking::VlanVePort> as Decode,
+            round::<Vec<ruckus_one::network::switch_networking::VlanVePort>> as Decode,
         ),
         request: None,
     });

@@ -4,6 +4,7 @@
 #[allow(unused_imports)]
 use super::{Decode, Op, round};
 /// Appends the area's operations.
+#[allow(unused_variables)]
 pub(super) fn push(ops: &mut Vec<Op>) {
     ops.push(Op {
         api: "network",
@@ -34,7 +35,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/venues/{venueId}/switchProfiles/vlans",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<ruckus_one::network::common::Vlan> as Decode),
+        response: Some(round::<Vec<ruckus_one::network::common::Vlan>> as Decode),
         request: None,
     });
     ops.push(Op {

@@ -4,6 +4,7 @@
 #[allow(unused_imports)]
 use super::{Decode, Op, round};
 /// Appends the area's operations.
+#[allow(unused_variables)]
 pub(super) fn push(ops: &mut Vec<Op>) {
     ops.push(Op {
         api: "network",
@@ -92,7 +93,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/tenants/{tenantId}/admins",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<String> as Decode),
+        response: Some(round::<Vec<ruckus_one::network::tenants::AdminView>> as Decode),
         request: None,
     });
     ops.push(Op {
@@ -158,9 +159,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/tenantActivations/{tenantId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<Vec<ruckus_one::network::tenants::MspEcAccountView>> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
     });
     ops.push(Op {
@@ -170,9 +169,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/tenantActivations/{tenantId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<Vec<ruckus_one::network::tenants::MspEcAccountView>> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
     });
     ops.push(Op {
@@ -182,7 +179,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/tenantActivations/supportStatus/{tenantId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<String> as Decode),
+        response: Some(round::<Vec<ruckus_one::network::tenants::Delegation>> as Decode),
         request: None,
     });
     ops.push(Op {
@@ -237,7 +234,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/adminDelegations",
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(round::<String> as Decode),
+        response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::tenants::MspAdminRequest> as Decode),
     });
     ops.push(Op {

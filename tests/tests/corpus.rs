@@ -1,0 +1,338 @@
+//! The vendor-written payloads (`../shared/reference/payloads`, see its README) through the
+//! client's own types: every answer of a typed operation decodes into its typed success body and
+//! writes back to the same JSON, and every request body of a typed request decodes into its
+//! request type. A failure is allowed only where `spec/payload_artefacts.yaml` lists the file as
+//! a mock artefact, with the reason; a listed file that now passes fails the test too, so the
+//! list never goes stale. A bare placeholder (`{}`, `[]`) proves nothing and is counted apart.
+//!
+//! The decoders come from the generated table (`generated/ruckus-one/tests/corpus/`):
+//! each is the operation's own body type with its serde code, nothing written for this test.
+//! Without the payloads directory the test says so and passes (the project never vendors it).
+
+#[path = "../../generated/ruckus-one/tests/corpus/mod.rs"]
+mod table;
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn payloads() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/reference/payloads");
+    if dir.join("index.tsv").is_file() {
+        Some(dir)
+    } else {
+        eprintln!("skip: no vendor payloads at {}", dir.display());
+        None
+    }
+}
+
+/// `spec/payload_artefacts.yaml`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Artefacts {
+    /// Bodies that do not decode, by file, with the reason.
+    #[serde(default)]
+    decode: Vec<Listed>,
+    /// Bodies that decode but write back differently, by file, with the reason.
+    #[serde(default)]
+    round_trip: Vec<Listed>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Listed {
+    file: String,
+    reason: String,
+}
+
+fn artefacts() -> (BTreeMap<String, String>, BTreeMap<String, String>) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/payload_artefacts.yaml");
+    let text = std::fs::read_to_string(&path).expect("spec/payload_artefacts.yaml");
+    let a: Artefacts = serde_yaml::from_str(&text).expect("payload_artefacts.yaml parses");
+    let map = |v: Vec<Listed>| {
+        v.into_iter()
+            .map(|l| {
+                assert!(!l.reason.trim().is_empty(), "{}: no reason", l.file);
+                (l.file, l.reason)
+            })
+            .collect()
+    };
+    (map(a.decode), map(a.round_trip))
+}
+
+/// One row of `index.tsv`.
+struct Row {
+    file: String,
+    /// The `source` column: for a description's example, the file, operationId and status.
+    source: String,
+    /// A spec operation id (UI fixtures), a path (Postman bodies) or an operationId of a
+    /// description (its examples).
+    operation: String,
+    method: String,
+    kind: String,
+    accept: String,
+}
+
+fn rows(dir: &Path) -> Vec<Row> {
+    let text = std::fs::read_to_string(dir.join("index.tsv")).expect("index.tsv");
+    text.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let cells: Vec<&str> = line.split('\t').collect();
+            let [file, source, operation, method, kind, accept] = cells[..] else {
+                return None;
+            };
+            Some(Row {
+                file: file.to_owned(),
+                source: source.to_owned(),
+                operation: operation.split_whitespace().next()?.to_owned(),
+                method: method.to_owned(),
+                kind: kind.to_owned(),
+                accept: accept.to_owned(),
+            })
+        })
+        .collect()
+}
+
+/// What happened to one body.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord, Clone, Copy)]
+enum Outcome {
+    Decoded,
+    Placeholder,
+    DecodeFailed,
+    RoundTripChanged,
+    UntypedOperation,
+    NotInSpec,
+    ErrorAnswer,
+}
+
+/// `/venues/{venueId}/aps` -> `/venues/{}/aps`: routes compare without parameter names.
+fn route(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    let mut in_param = false;
+    for c in path.trim_end_matches('/').chars() {
+        match c {
+            '{' => {
+                in_param = true;
+                out.push_str("{}");
+            }
+            '}' => in_param = false,
+            _ if !in_param => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The descriptions' operations by operationId: `(METHOD, route)`.
+fn description_routes(dir: &Path) -> BTreeMap<String, (String, String)> {
+    let mut out = BTreeMap::new();
+    let Ok(entries) = std::fs::read_dir(dir.join("../openapi")) else {
+        return out;
+    };
+    for e in entries.flatten() {
+        let path = e.path();
+        if path.extension().is_none_or(|x| x != "yaml") {
+            continue;
+        }
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let Ok(doc) = serde_yaml::from_str::<serde_yaml::Value>(&text) else {
+            continue;
+        };
+        let Some(paths) = doc.get("paths").and_then(|p| p.as_mapping()) else {
+            continue;
+        };
+        for (p, item) in paths {
+            let (Some(p), Some(item)) = (p.as_str(), item.as_mapping()) else {
+                continue;
+            };
+            for (m, op) in item {
+                if let (Some(m), Some(id)) =
+                    (m.as_str(), op.get("operationId").and_then(|i| i.as_str()))
+                {
+                    out.insert(id.to_owned(), (m.to_uppercase(), route(p)));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The operation a row's body belongs to. A UI answer names the spec operation; among the
+/// operations on its route, the one whose versions accept the row's `Accept` is taken. A Postman
+/// body names its route; a description's example its operationId (and must answer with the
+/// status the spec types).
+fn operation_of<'t>(
+    ops: &'t [table::Op],
+    routes: &BTreeMap<String, (String, String)>,
+    row: &Row,
+) -> Option<&'t table::Op> {
+    let on_route = |method: &str, path: &str| -> Vec<&'t table::Op> {
+        ops.iter()
+            .filter(|o| o.method == method && route(o.path) == path)
+            .collect()
+    };
+    if row.file.starts_with("postman-requests/") {
+        return on_route(&row.method, &route(&row.operation))
+            .first()
+            .copied();
+    }
+    if row.file.starts_with("openapi-examples/") {
+        let (method, path) = routes.get(&row.operation)?;
+        let status: u16 = row
+            .source
+            .split_whitespace()
+            .rev()
+            .nth(1)
+            .and_then(|s| s.parse().ok())?;
+        let candidates: Vec<&table::Op> = on_route(method, path)
+            .into_iter()
+            .filter(|o| o.status == status)
+            .collect();
+        return candidates
+            .iter()
+            .find(|o| o.accepts.contains(&row.accept.as_str()))
+            .or(candidates.first())
+            .copied();
+    }
+    let named = ops.iter().find(|o| o.id == row.operation)?;
+    if row.kind == "request" {
+        return Some(named);
+    }
+    ops.iter()
+        .filter(|o| o.api == named.api && o.method == named.method && o.path == named.path)
+        .find(|o| o.accepts.contains(&row.accept.as_str()))
+        .or(Some(named))
+}
+
+/// The first place two JSON values differ, as a JSON pointer with both sides.
+fn first_difference(path: &str, a: &Value, b: &Value) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            for (k, v) in x {
+                let p = format!("{path}/{k}");
+                match y.get(k) {
+                    Some(w) => {
+                        if let Some(d) = first_difference(&p, v, w) {
+                            return Some(d);
+                        }
+                    }
+                    // The client's policy (README, "Answers"): an explicit `null` in an optional
+                    // field reads as absent and is not sent back.
+                    None if v.is_null() => {}
+                    None => return Some(format!("{p}: {v} was dropped")),
+                }
+            }
+            y.keys()
+                .find(|k| !x.contains_key(*k))
+                .map(|k| format!("{path}/{k}: added {}", y[k]))
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .find_map(|(i, (v, w))| first_difference(&format!("{path}/{i}"), v, w)),
+        _ if a == b => None,
+        _ => Some(format!("{path}: {a} became {b}")),
+    }
+}
+
+#[test]
+fn vendor_payloads_decode_and_round_trip() {
+    let Some(dir) = payloads() else { return };
+    let ops = table::operations();
+    let routes = description_routes(&dir);
+    let (decode_listed, round_listed) = artefacts();
+    let mut counts: BTreeMap<(String, Outcome), usize> = BTreeMap::new();
+    let mut problems = Vec::new();
+    let mut listed_but_fine = Vec::new();
+    for row in rows(&dir) {
+        let class = row.file.split('/').next().unwrap_or("").to_owned();
+        let outcome = run(
+            &dir,
+            &ops,
+            &routes,
+            &row,
+            (&decode_listed, &round_listed),
+            &mut problems,
+        );
+        if matches!(outcome, Outcome::Decoded)
+            && (decode_listed.contains_key(&row.file) || round_listed.contains_key(&row.file))
+        {
+            listed_but_fine.push(row.file.clone());
+        }
+        *counts.entry((class, outcome)).or_default() += 1;
+    }
+    eprintln!("| payloads | outcome | bodies |\n|---|---|---:|");
+    for ((class, outcome), n) in &counts {
+        eprintln!("| {class} | {outcome:?} | {n} |");
+    }
+    assert!(
+        problems.is_empty(),
+        "{} payload(s) fail and are not listed in spec/payload_artefacts.yaml:\n{}",
+        problems.len(),
+        problems.join("\n")
+    );
+    assert!(
+        listed_but_fine.is_empty(),
+        "listed as artefacts in spec/payload_artefacts.yaml but now pass (remove them): {listed_but_fine:?}"
+    );
+}
+
+fn run(
+    dir: &Path,
+    ops: &[table::Op],
+    routes: &BTreeMap<String, (String, String)>,
+    row: &Row,
+    (decode_listed, round_listed): (&BTreeMap<String, String>, &BTreeMap<String, String>),
+    problems: &mut Vec<String>,
+) -> Outcome {
+    if row.file.starts_with("ui-fixtures-errors/") {
+        return Outcome::ErrorAnswer;
+    }
+    let Some(op) = operation_of(ops, routes, row) else {
+        return Outcome::NotInSpec;
+    };
+    let decode = if row.kind == "request" {
+        op.request
+    } else {
+        op.response
+    };
+    let Some(decode) = decode else {
+        return Outcome::UntypedOperation;
+    };
+    let bytes = std::fs::read(dir.join(&row.file)).expect("payload file");
+    let Ok(original) = serde_json::from_slice::<Value>(&bytes) else {
+        problems.push(format!("{}: not JSON", row.file));
+        return Outcome::DecodeFailed;
+    };
+    let placeholder = matches!(&original, Value::Object(m) if m.is_empty())
+        || matches!(&original, Value::Array(v) if v.is_empty());
+    match decode(&bytes) {
+        Err(e) if placeholder => {
+            let _ = e;
+            Outcome::Placeholder
+        }
+        Err(e) => {
+            if !decode_listed.contains_key(&row.file) {
+                problems.push(format!("{} ({} {}): {e}", row.file, op.id, row.kind));
+            }
+            Outcome::DecodeFailed
+        }
+        Ok(back) => match first_difference("", &original, &back) {
+            None => Outcome::Decoded,
+            Some(d) => {
+                if !round_listed.contains_key(&row.file) {
+                    problems.push(format!(
+                        "{} ({} {}): round trip: {d}",
+                        row.file, op.id, row.kind
+                    ));
+                }
+                Outcome::RoundTripChanged
+            }
+        },
+    }
+}
