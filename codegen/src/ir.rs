@@ -390,6 +390,8 @@ pub struct VersionIr {
 pub struct PaginationIr {
     pub style: PageStyle,
     pub items: String,
+    /// The type of one item, when the spec gives it apart from the answer's type.
+    pub item_type: Option<TypeRef>,
     pub first_page: u32,
     pub provenance: Provenance,
 }

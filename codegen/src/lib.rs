@@ -66,7 +66,7 @@ pub fn generate_all(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnost
 pub fn list_tsv(ir: &ir::Ir) -> String {
     let clean = |s: &str| s.replace(['\t', '\n', '\r'], " ");
     let mut out = String::from(
-        "api\tid\tname\tmethod\tpath\tstatus\tprovenance\tsuccess\trequest_type\tresponse_type\tcontent_types\taccepts\tdefault_version\tpaging\tasync\n",
+        "api\tid\tname\tmethod\tpath\tstatus\tprovenance\tsuccess\trequest_type\tresponse_type\tcontent_types\taccepts\tdefault_version\tpaging\titem_type\tasync\n",
     );
     for api in &ir.apis {
         for area in &api.areas {
@@ -81,7 +81,7 @@ pub fn list_tsv(ir: &ir::Ir) -> String {
                     emit::describe::provenance(&op.provenance, emit::describe::Style::Spec),
                 ]
                 .into_iter()
-                .chain(list_wire_cells(op));
+                .chain(list_wire_cells(op, api));
                 let row: Vec<String> = cells.map(|c| clean(&c)).collect();
                 out.push_str(&row.join("\t"));
                 out.push('\n');
@@ -92,7 +92,7 @@ pub fn list_tsv(ir: &ir::Ir) -> String {
 }
 
 /// The `success` ... `async` cells of an operation's `list` row.
-fn list_wire_cells(op: &ir::OpIr) -> [String; 8] {
+fn list_wire_cells(op: &ir::OpIr, api: &ir::ApiIr) -> [String; 9] {
     use ir::{BodyKind, ResponseKind};
     let success: Vec<String> = op
         .responses
@@ -151,8 +151,37 @@ fn list_wire_cells(op: &ir::OpIr) -> [String; 8] {
         accepts,
         default_version,
         paging,
+        item_cell(op, api),
         asynchronous.into(),
     ]
+}
+
+/// The `item_type` cell: what `.items()` yields for a paged operation (`raw` for untyped JSON),
+/// empty for the others.
+fn item_cell(op: &ir::OpIr, api: &ir::ApiIr) -> String {
+    let Some(p) = &op.pagination else {
+        return String::new();
+    };
+    if let Some(t) = &p.item_type {
+        return body_type_spelling(Some(t));
+    }
+    let element = match &op.success.ty {
+        Some(ir::TypeRef::Named { name, .. }) => api
+            .areas
+            .iter()
+            .flat_map(|a| &a.types)
+            .find(|t| &t.name == name)
+            .and_then(|t| match &t.kind {
+                ir::TypeKind::Object(fields, _) => fields.iter().find(|f| f.wire == p.items),
+                _ => None,
+            })
+            .and_then(|f| match &f.ty {
+                ir::TypeRef::Array(inner) => Some(&**inner),
+                _ => None,
+            }),
+        _ => None,
+    };
+    body_type_spelling(element)
 }
 
 /// A JSON body's Rust type for `list`: `raw` for untyped JSON, type names without module paths.

@@ -636,6 +636,10 @@ pub struct Pagination {
     /// Number of the first page (default 1).
     #[serde(default)]
     pub first_page: Option<u32>,
+    /// The type of one item, where the answer's type leaves its items raw (a page shared by
+    /// many queries): `.items()` decodes each item as this type.
+    #[serde(default)]
+    pub item_type: Option<TypeExpr>,
     #[serde(default)]
     pub provenance: Option<String>,
 }

@@ -323,6 +323,15 @@ fn run(
             Outcome::DecodeFailed
         }
         Ok(back) => match first_difference("", &original, &back) {
+            None if row.kind == "response" => match item_problem(op, &original) {
+                None => Outcome::Decoded,
+                Some(p) => {
+                    if !decode_listed.contains_key(&row.file) {
+                        problems.push(format!("{} ({} items): {p}", row.file, op.id));
+                    }
+                    Outcome::DecodeFailed
+                }
+            },
             None => Outcome::Decoded,
             Some(d) => {
                 if !round_listed.contains_key(&row.file) {
@@ -335,4 +344,23 @@ fn run(
             }
         },
     }
+}
+
+/// Where the spec types a paged answer's items apart from the answer (`pagination.item_type`),
+/// what `.items()` yields: each item decodes and writes back to itself.
+fn item_problem(op: &table::Op, page: &Value) -> Option<String> {
+    let (field, decode) = op.items?;
+    let items = page.get(field)?.as_array()?;
+    for (i, item) in items.iter().enumerate() {
+        let bytes = serde_json::to_vec(item).ok()?;
+        match decode(&bytes) {
+            Err(e) => return Some(format!("item {i}: {e}")),
+            Ok(back) => {
+                if let Some(d) = first_difference("", item, &back) {
+                    return Some(format!("item {i}: round trip: {d}"));
+                }
+            }
+        }
+    }
+    None
 }

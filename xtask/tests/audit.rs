@@ -223,21 +223,21 @@ fn list_shows_the_wire_columns() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(
         lines[0],
-        "api\tid\tname\tmethod\tpath\tstatus\tprovenance\tsuccess\trequest_type\tresponse_type\tcontent_types\taccepts\tdefault_version\tpaging\tasync"
+        "api\tid\tname\tmethod\tpath\tstatus\tprovenance\tsuccess\trequest_type\tresponse_type\tcontent_types\taccepts\tdefault_version\tpaging\titem_type\tasync"
     );
     for row in [
-        "demo\tdelete_widget\tDelete Widget\tDELETE\t/widgets/{widgetId}\tstable\tdocumented\t204\t\t()\t\t\tapplication/json\t\tno",
-        "demo\tget_widget_report\tGet Widget Report\tGET\t/widgets/{widgetId}/report\tstable\tdocumented\t200\t\tString\t\ttext/csv\ttext/csv\t\tno",
-        "demo\tupdate_widget\tUpdate Widget\tPUT\t/widgets/{widgetId}\tstable\tdocumented\t200\tWidget\tWidget\tapplication/vnd.ruckus.v1+json\tapplication/vnd.ruckus.v1+json\tapplication/vnd.ruckus.v1+json\t\tno",
-        "demo\tput_widget_picture\tPut Widget Picture\tPUT\t/widgets/{widgetId}/picture\tstable\tdocumented\t200\tBytes\t()\timage/png\t\timage/png\t\tno",
-        "demo\tquery_widgets\tQuery Widgets\tPOST\t/widgets/query\tstable\tdocumented\t200\tQueryWidgetsRequest\tWidgetPage\tapplication/json\tapplication/json\tapplication/json\tquery_body:data\tno",
-        "demo\tget_gadget\tGet Gadget\tGET\t/gadgets/{gadgetId}\tstable\tdocumented\t200\t\traw\t\tapplication/json\tapplication/json\t\tno",
-        "demo\tstart_gizmo_scan\tStart Gizmo Scan\tPOST\t/gizmos/scans\tstable\tdocumented\t202\t\traw\t\tapplication/json\tapplication/json\t\tyes",
+        "demo\tdelete_widget\tDelete Widget\tDELETE\t/widgets/{widgetId}\tstable\tdocumented\t204\t\t()\t\t\tapplication/json\t\t\tno",
+        "demo\tget_widget_report\tGet Widget Report\tGET\t/widgets/{widgetId}/report\tstable\tdocumented\t200\t\tString\t\ttext/csv\ttext/csv\t\t\tno",
+        "demo\tupdate_widget\tUpdate Widget\tPUT\t/widgets/{widgetId}\tstable\tdocumented\t200\tWidget\tWidget\tapplication/vnd.ruckus.v1+json\tapplication/vnd.ruckus.v1+json\tapplication/vnd.ruckus.v1+json\t\t\tno",
+        "demo\tput_widget_picture\tPut Widget Picture\tPUT\t/widgets/{widgetId}/picture\tstable\tdocumented\t200\tBytes\t()\timage/png\t\timage/png\t\t\tno",
+        "demo\tquery_widgets\tQuery Widgets\tPOST\t/widgets/query\tstable\tdocumented\t200\tQueryWidgetsRequest\tWidgetPage\tapplication/json\tapplication/json\tapplication/json\tquery_body:data\tWidget\tno",
+        "demo\tget_gadget\tGet Gadget\tGET\t/gadgets/{gadgetId}\tstable\tdocumented\t200\t\traw\t\tapplication/json\tapplication/json\t\t\tno",
+        "demo\tstart_gizmo_scan\tStart Gizmo Scan\tPOST\t/gizmos/scans\tstable\tdocumented\t202\t\traw\t\tapplication/json\tapplication/json\t\t\tyes",
     ] {
         assert!(lines.contains(&row), "no row {row:?} in:\n{stdout}");
     }
     assert!(
-        lines.iter().all(|l| l.split('\t').count() == 15),
+        lines.iter().all(|l| l.split('\t').count() == 16),
         "{stdout}"
     );
 }

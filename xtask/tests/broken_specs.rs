@@ -495,12 +495,12 @@ fn list_prints_a_header_and_one_row_per_operation() {
     assert_eq!(
         lines,
         [
-            "api\tid\tname\tmethod\tpath\tstatus\tprovenance\tsuccess\trequest_type\tresponse_type\tcontent_types\taccepts\tdefault_version\tpaging\tasync",
-            "demo\tlist_items\tList Items\tGET\t/items\tstable\tdocumented\t200\t\tVec<Item>\t\tapplication/json\tapplication/json\t\tno",
-            "demo\tget_item\tGet Item\tGET\t/items/{itemId}\tstable\tdocumented\t200\t\tItem\t\tapplication/json\tapplication/json\t\tno",
+            "api\tid\tname\tmethod\tpath\tstatus\tprovenance\tsuccess\trequest_type\tresponse_type\tcontent_types\taccepts\tdefault_version\tpaging\titem_type\tasync",
+            "demo\tlist_items\tList Items\tGET\t/items\tstable\tdocumented\t200\t\tVec<Item>\t\tapplication/json\tapplication/json\t\t\tno",
+            "demo\tget_item\tGet Item\tGET\t/items/{itemId}\tstable\tdocumented\t200\t\tItem\t\tapplication/json\tapplication/json\t\t\tno",
             // A union response is listed by its type name like any other named type.
-            "demo\tget_outline\tGet Outline\tGET\t/outlines/{outlineId}\tstable\tdocumented\t200\t\tOutline\t\tapplication/json\tapplication/json\t\tno",
-            "demo\tlist_labels\tList Labels\tGET\t/labels\tstable\tdocumented\t200\t\tVec<Label>\t\tapplication/json\tapplication/json\t\tno",
+            "demo\tget_outline\tGet Outline\tGET\t/outlines/{outlineId}\tstable\tdocumented\t200\t\tOutline\t\tapplication/json\tapplication/json\t\t\tno",
+            "demo\tlist_labels\tList Labels\tGET\t/labels\tstable\tdocumented\t200\t\tVec<Label>\t\tapplication/json\tapplication/json\t\t\tno",
         ],
         "unexpected listing:\n{stdout}"
     );

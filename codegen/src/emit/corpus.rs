@@ -85,6 +85,9 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
                 pub response: Option<Decode>,
                 /// The typed JSON request body, when it has one.
                 pub request: Option<Decode>,
+                /// For a paged answer whose items the spec types apart from the answer
+                /// (`pagination.item_type`): the items field and the decoder of one item.
+                pub items: Option<(&'static str, Decode)>,
             }
 
             fn round<T: serde::de::DeserializeOwned + serde::Serialize>(
@@ -130,6 +133,13 @@ fn entry(krate: &proc_macro2::Ident, api: &str, op: &OpIr) -> TokenStream {
         Some((BodyKind::Json, Some(t))) if typed(t) => decoder(krate, api, t),
         _ => quote!(None),
     };
+    let items = match op.pagination.as_ref().map(|p| (&p.items, &p.item_type)) {
+        Some((field, Some(t))) if typed(t) => {
+            let decode = decoder(krate, api, t);
+            quote!(#decode.map(|d| (#field, d)))
+        }
+        _ => quote!(None),
+    };
     quote! {
         Op {
             api: #api,
@@ -140,6 +150,7 @@ fn entry(krate: &proc_macro2::Ident, api: &str, op: &OpIr) -> TokenStream {
             accepts: &[#(#accepts),*],
             response: #response,
             request: #request,
+            items: #items,
         }
     }
 }

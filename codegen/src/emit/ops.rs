@@ -63,6 +63,9 @@ pub(super) fn output_with_response(op: &OpIr) -> TokenStream {
 /// The Rust type of the elements of a paged operation's items field: `X` when the response
 /// is an object whose `items` field is `array<X>`, else raw JSON.
 pub(super) fn item_type(op: &OpIr, api: &ApiIr, items: &str, area: &str) -> TokenStream {
+    if let Some(t) = op.pagination.as_ref().and_then(|p| p.item_type.as_ref()) {
+        return json_type(Some(t), area);
+    }
     let element = match op.success.ty.as_ref() {
         Some(TypeRef::Named { name, area: home }) => api
             .areas

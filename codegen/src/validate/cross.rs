@@ -272,6 +272,7 @@ pub(super) fn area_uses(area: &str, types: &[TypeIr], ops: &[OpIr]) -> Vec<Strin
             .iter()
             .filter_map(|b| b.ty.as_ref())
             .chain(o.success.ty.as_ref())
+            .chain(o.pagination.as_ref().and_then(|p| p.item_type.as_ref()))
         {
             walk(t, &mut out);
         }
@@ -329,6 +330,8 @@ pub(super) fn shared_type_users(areas: &mut [AreaIr]) {
                 .iter()
                 .filter_map(|b| b.ty.as_ref())
                 .chain(o.success.ty.as_ref())
+                .chain(o.pagination.as_ref().and_then(|p| p.item_type.as_ref()))
+                .chain(o.pagination.as_ref().and_then(|p| p.item_type.as_ref()))
             {
                 named_refs(t, &mut refs);
             }
@@ -436,6 +439,7 @@ pub(super) fn union_owns_tags(areas: &mut [AreaIr]) {
                 .iter()
                 .filter_map(|b| b.ty.as_ref())
                 .chain(o.responses.iter().filter_map(|r| r.ty.as_ref()))
+                .chain(o.pagination.as_ref().and_then(|p| p.item_type.as_ref()))
             {
                 named_refs(t, &mut refs);
             }

@@ -65,9 +65,19 @@ impl Validator {
             self.err(&at.with(&["pagination:", "items:"]), msg);
             ok = false;
         }
+        let item_type = match op.pagination.as_ref().and_then(|p| p.item_type.as_ref()) {
+            Some(t) => {
+                let item_at = at.with(&["pagination:", "item_type:"]);
+                let item = self.type_ref(t, &item_at, ctx, &format!("{builder}Item"), inline);
+                ok &= item.is_some();
+                item
+            }
+            None => None,
+        };
         let pagination = op.pagination.as_ref().map(|p| PaginationIr {
             style: p.style,
             items: p.items.clone(),
+            item_type,
             first_page: p.first_page.unwrap_or(1),
             provenance: self.provenance(&at.with(&["pagination:"]), p.provenance.as_deref()),
         });

@@ -161,25 +161,41 @@ fn op_roots<'v>(
     roots: &mut Vec<Root<'v>>,
     findings: &mut Findings,
 ) {
-    let mut wanted: Vec<(String, String, Option<u16>)> = Vec::new();
+    let mut wanted: Vec<(String, String, Target)> = Vec::new();
     if let Some(body) = &op.request
         && matches!(body.kind, None | Some(BodyKind::Json))
         && let Some(expr) = body.ty.as_ref().and_then(expr_text)
         && !imported_names(expr, curated).is_empty()
     {
-        wanted.push((expr.to_owned(), format!("{} request", op.id), None));
+        wanted.push((
+            expr.to_owned(),
+            format!("{} request", op.id),
+            Target::Request,
+        ));
     }
-    for r in op
+    let success = op
         .responses
         .iter()
-        .filter(|r| (200..300).contains(&r.status))
-    {
+        .filter(|r| (200..300).contains(&r.status));
+    for r in success.clone() {
         if let Some(expr) = r.ty.as_ref().and_then(expr_text)
             && !imported_names(expr, curated).is_empty()
         {
             let place = format!("{} response {}", op.id, r.status);
-            wanted.push((expr.to_owned(), place, Some(r.status)));
+            wanted.push((expr.to_owned(), place, Target::Response(r.status)));
         }
+    }
+    if let Some(p) = &op.pagination
+        && let Some(expr) = p.item_type.as_ref().and_then(expr_text)
+        && !imported_names(expr, curated).is_empty()
+        && let Some(r) = success.clone().next()
+    {
+        let place = format!("{} items", op.id);
+        wanted.push((
+            expr.to_owned(),
+            place,
+            Target::Items(r.status, p.items.clone()),
+        ));
     }
     if wanted.is_empty() {
         return;
@@ -196,15 +212,18 @@ fn op_roots<'v>(
     let (req_media, resp_media) = index::default_media(op);
     let operation = d.operation_id.as_deref().unwrap_or("-").to_owned();
     let version = index::version_of(op);
-    for (expr, place, status) in wanted {
-        let schema = match status {
-            None => index::request_schema(doc, d, &req_media),
-            Some(s) => index::response_schema(doc, d, s, &resp_media).or_else(|| {
-                op.responses
-                    .iter()
-                    .filter(|r| (200..300).contains(&r.status))
-                    .find_map(|r| index::response_schema(doc, d, r.status, &resp_media))
-            }),
+    let answer = |status: u16| {
+        index::response_schema(doc, d, status, &resp_media).or_else(|| {
+            success
+                .clone()
+                .find_map(|r| index::response_schema(doc, d, r.status, &resp_media))
+        })
+    };
+    for (expr, place, target) in wanted {
+        let schema = match &target {
+            Target::Request => index::request_schema(doc, d, &req_media),
+            Target::Response(s) => answer(*s),
+            Target::Items(s, field) => answer(*s).map(|page| item_of(doc, page, field)),
         };
         match schema {
             Some(schema) => roots.push(Root {
@@ -222,6 +241,23 @@ fn op_roots<'v>(
                 .push(format!("{place}: the description declares no schema")),
         }
     }
+}
+
+/// Which body of an operation a root is.
+enum Target {
+    Request,
+    Response(u16),
+    /// One item of the paged answer of this status, in this field (`pagination.item_type`).
+    Items(u16, String),
+}
+
+/// The schema of one item of a paged answer: the items field's elements; an array answer's
+/// elements; else the answer itself (some query operations declare the row, not the page).
+fn item_of<'v>(doc: &'v Document, page: &'v Schema, field: &str) -> &'v Schema {
+    if let Some(list) = convert::property(doc, page, field) {
+        return inner(doc, list, "array").unwrap_or(list);
+    }
+    inner(doc, page, "array").unwrap_or(page)
 }
 
 /// The roots in curated types: fields naming imported types, read from the schema the type

@@ -2603,6 +2603,99 @@ impl<'de> serde::Deserialize<'de> for ApBandCombination {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+/// Ap compatibility row, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApCompatibilityV1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApCompatibilityRow {
+    /// ID.
+    pub id: Option<String>,
+    /// Incompatible (format: int32).
+    pub incompatible: Option<i64>,
+    /// Incompatible features.
+    pub incompatible_features: Option<Vec<IncompatibleWifiFeature>>,
+    /// Total (format: int32).
+    pub total: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl serde::Serialize for ApCompatibilityRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApCompatibilityRow, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("incompatible", &v.incompatible);
+            w.optional("incompatibleFeatures", &v.incompatible_features);
+            w.optional("total", &v.total);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de> for ApCompatibilityRow {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApCompatibilityRow, ruckus_one_runtime::object::FieldError> {
+            let value = ApCompatibilityRow {
+                id: f.optional("id"),
+                incompatible: f.optional("incompatible"),
+                incompatible_features: f.optional("incompatibleFeatures"),
+                total: f.optional("total"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApCompatibilityRow"))
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl ApCompatibilityRow {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            incompatible: None,
+            incompatible_features: None,
+            total: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `incompatible`.
+    pub fn with_incompatible(mut self, value: impl Into<i64>) -> Self {
+        self.incompatible = Some(value.into());
+        self
+    }
+    /// Sets `incompatibleFeatures`.
+    pub fn with_incompatible_features(
+        mut self,
+        value: impl Into<Vec<IncompatibleWifiFeature>>,
+    ) -> Self {
+        self.incompatible_features = Some(value.into());
+        self
+    }
+    /// Sets `total`.
+    pub fn with_total(mut self, value: impl Into<i64>) -> Self {
+        self.total = Some(value.into());
+        self
+    }
+}
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 /// Ap creation, with the fields the official description lists.
 ///
@@ -2703,6 +2796,165 @@ impl ApCreation {
         self
     }
 }
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+/// Ap firmware schedule data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareScheduleData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApFirmwareScheduleData {
+    /// Start date time.
+    pub start_date_time: Option<String>,
+    /// Version info.
+    pub version_info: Option<ApFirmwareVersionInfoData>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl serde::Serialize for ApFirmwareScheduleData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApFirmwareScheduleData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("startDateTime", &v.start_date_time);
+            w.optional("versionInfo", &v.version_info);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl<'de> serde::Deserialize<'de> for ApFirmwareScheduleData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApFirmwareScheduleData, ruckus_one_runtime::object::FieldError> {
+            let value = ApFirmwareScheduleData {
+                start_date_time: f.optional("startDateTime"),
+                version_info: f.optional("versionInfo"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApFirmwareScheduleData"))
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ApFirmwareScheduleData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            start_date_time: None,
+            version_info: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `startDateTime`.
+    pub fn with_start_date_time(mut self, value: impl Into<String>) -> Self {
+        self.start_date_time = Some(value.into());
+        self
+    }
+    /// Sets `versionInfo`.
+    pub fn with_version_info(
+        mut self,
+        value: impl Into<ApFirmwareVersionInfoData>,
+    ) -> Self {
+        self.version_info = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+/// Ap firmware version info data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApFirmwareVersionInfoData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApFirmwareVersionInfoData {
+    /// Version.
+    pub version: Option<String>,
+    /// Type.
+    pub type_: Option<String>,
+    /// Category.
+    pub category: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl serde::Serialize for ApFirmwareVersionInfoData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApFirmwareVersionInfoData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("version", &v.version);
+            w.optional("type", &v.type_);
+            w.optional("category", &v.category);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl<'de> serde::Deserialize<'de> for ApFirmwareVersionInfoData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApFirmwareVersionInfoData, ruckus_one_runtime::object::FieldError> {
+            let value = ApFirmwareVersionInfoData {
+                version: f.optional("version"),
+                type_: f.optional("type"),
+                category: f.optional("category"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApFirmwareVersionInfoData"))
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ApFirmwareVersionInfoData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            version: None,
+            type_: None,
+            category: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<String>) -> Self {
+        self.version = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `category`.
+    pub fn with_category(mut self, value: impl Into<String>) -> Self {
+        self.category = Some(value.into());
+        self
+    }
+}
 /// Capabilities of one AP model, as read from the model capability operations. The document lists only the fields added in releases.
 ///
 /// Provenance: documented.
@@ -2797,6 +3049,79 @@ impl ApModelCapability {
     /// Sets `supportMesh`.
     pub fn with_support_mesh(mut self, value: impl Into<bool>) -> Self {
         self.support_mesh = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+/// Ap model firmware mapping data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApModelFirmwareMappingData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApModelFirmwareMappingData {
+    /// AP model.
+    pub ap_model: Option<String>,
+    /// Firmware.
+    pub firmware: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl serde::Serialize for ApModelFirmwareMappingData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ApModelFirmwareMappingData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("apModel", &v.ap_model);
+            w.optional("firmware", &v.firmware);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl<'de> serde::Deserialize<'de> for ApModelFirmwareMappingData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApModelFirmwareMappingData, ruckus_one_runtime::object::FieldError> {
+            let value = ApModelFirmwareMappingData {
+                ap_model: f.optional("apModel"),
+                firmware: f.optional("firmware"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApModelFirmwareMappingData"))
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl ApModelFirmwareMappingData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ap_model: None,
+            firmware: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apModel`.
+    pub fn with_ap_model(mut self, value: impl Into<String>) -> Self {
+        self.ap_model = Some(value.into());
+        self
+    }
+    /// Sets `firmware`.
+    pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
+        self.firmware = Some(value.into());
         self
     }
 }
@@ -3918,6 +4243,72 @@ impl ConfigurationErrorBody {
         self
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+/// Device aggregation ap firmware model, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DeviceAggregationApFirmwareModel).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DeviceAggregationApFirmwareModel {
+    /// Count (format: int32).
+    pub count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl serde::Serialize for DeviceAggregationApFirmwareModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DeviceAggregationApFirmwareModel,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("count", &v.count);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de> for DeviceAggregationApFirmwareModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DeviceAggregationApFirmwareModel,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = DeviceAggregationApFirmwareModel {
+                count: f.optional("count"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DeviceAggregationApFirmwareModel"))
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl DeviceAggregationApFirmwareModel {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+}
 #[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
 /// Device gps, with the fields the official description lists.
 ///
@@ -3985,6 +4376,76 @@ impl DeviceGps {
     /// Sets `longitude`.
     pub fn with_longitude(mut self, value: impl Into<String>) -> Self {
         self.longitude = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+/// Dhcp data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DhcpData {
+    /// Enabled.
+    pub enabled: Option<bool>,
+    /// Mode.
+    pub mode: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl serde::Serialize for DhcpData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("enabled", &v.enabled);
+            w.optional("mode", &v.mode);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl<'de> serde::Deserialize<'de> for DhcpData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpData, ruckus_one_runtime::object::FieldError> {
+            let value = DhcpData {
+                enabled: f.optional("enabled"),
+                mode: f.optional("mode"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpData"))
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl DhcpData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            mode: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `mode`.
+    pub fn with_mode(mut self, value: impl Into<String>) -> Self {
+        self.mode = Some(value.into());
         self
     }
 }
@@ -5677,6 +6138,82 @@ impl<'de> serde::Deserialize<'de> for IgmpSnooping {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+/// Incompatible wifi feature, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml IncompatibleWifiFeatureV1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct IncompatibleWifiFeature {
+    /// Feature name.
+    pub feature_name: Option<String>,
+    /// Incompatible devices.
+    pub incompatible_devices: Option<Vec<DeviceAggregationApFirmwareModel>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl serde::Serialize for IncompatibleWifiFeature {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &IncompatibleWifiFeature,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("featureName", &v.feature_name);
+            w.optional("incompatibleDevices", &v.incompatible_devices);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de> for IncompatibleWifiFeature {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IncompatibleWifiFeature, ruckus_one_runtime::object::FieldError> {
+            let value = IncompatibleWifiFeature {
+                feature_name: f.optional("featureName"),
+                incompatible_devices: f.optional("incompatibleDevices"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IncompatibleWifiFeature"))
+    }
+}
+#[cfg(any(feature = "network-wireless-aps", feature = "network-wireless-networks"))]
+impl IncompatibleWifiFeature {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_name: None,
+            incompatible_devices: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `featureName`.
+    pub fn with_feature_name(mut self, value: impl Into<String>) -> Self {
+        self.feature_name = Some(value.into());
+        self
+    }
+    /// Sets `incompatibleDevices`.
+    pub fn with_incompatible_devices(
+        mut self,
+        value: impl Into<Vec<DeviceAggregationApFirmwareModel>>,
+    ) -> Self {
+        self.incompatible_devices = Some(value.into());
+        self
+    }
+}
 #[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
 /// Lan port specific settings poe mode: the values the official description lists.
 ///
@@ -6031,6 +6568,66 @@ impl Link {
     /// Sets `templated`.
     pub fn with_templated(mut self, value: impl Into<bool>) -> Self {
         self.templated = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+/// Mesh data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MeshData {
+    /// Enabled.
+    pub enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl serde::Serialize for MeshData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MeshData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("enabled", &v.enabled);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl<'de> serde::Deserialize<'de> for MeshData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MeshData, ruckus_one_runtime::object::FieldError> {
+            let value = MeshData {
+                enabled: f.optional("enabled"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MeshData"))
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl MeshData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
         self
     }
 }
@@ -9351,6 +9948,86 @@ impl ResponseBo {
     /// Sets `tenantId`.
     pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
         self.tenant_id = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+/// Rogue detection data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueDetectionData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct RogueDetectionData {
+    /// Policy ID.
+    pub policy_id: Option<String>,
+    /// Policy name.
+    pub policy_name: Option<String>,
+    /// Enabled.
+    pub enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl serde::Serialize for RogueDetectionData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RogueDetectionData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("policyId", &v.policy_id);
+            w.optional("policyName", &v.policy_name);
+            w.optional("enabled", &v.enabled);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl<'de> serde::Deserialize<'de> for RogueDetectionData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RogueDetectionData, ruckus_one_runtime::object::FieldError> {
+            let value = RogueDetectionData {
+                policy_id: f.optional("policyId"),
+                policy_name: f.optional("policyName"),
+                enabled: f.optional("enabled"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RogueDetectionData"))
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl RogueDetectionData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            policy_id: None,
+            policy_name: None,
+            enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `policyId`.
+    pub fn with_policy_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_id = Some(value.into());
+        self
+    }
+    /// Sets `policyName`.
+    pub fn with_policy_name(mut self, value: impl Into<String>) -> Self {
+        self.policy_name = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
         self
     }
 }
@@ -13557,6 +14234,86 @@ impl SwitchVlanPortModelBo {
         self
     }
 }
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+/// Syslog server data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SyslogServerData {
+    /// Policy ID.
+    pub policy_id: Option<String>,
+    /// Policy name.
+    pub policy_name: Option<String>,
+    /// Enabled.
+    pub enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl serde::Serialize for SyslogServerData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SyslogServerData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("policyId", &v.policy_id);
+            w.optional("policyName", &v.policy_name);
+            w.optional("enabled", &v.enabled);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl<'de> serde::Deserialize<'de> for SyslogServerData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SyslogServerData, ruckus_one_runtime::object::FieldError> {
+            let value = SyslogServerData {
+                policy_id: f.optional("policyId"),
+                policy_name: f.optional("policyName"),
+                enabled: f.optional("enabled"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SyslogServerData"))
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl SyslogServerData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            policy_id: None,
+            policy_name: None,
+            enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `policyId`.
+    pub fn with_policy_id(mut self, value: impl Into<String>) -> Self {
+        self.policy_id = Some(value.into());
+        self
+    }
+    /// Sets `policyName`.
+    pub fn with_policy_name(mut self, value: impl Into<String>) -> Self {
+        self.policy_name = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+}
 #[cfg(any(feature = "network-events-alarms", feature = "network-switches"))]
 /// Term field, with the fields the official description lists.
 ///
@@ -15146,6 +15903,342 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsAllowedChannels {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+/// Venue row, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueRow {
+    /// Name.
+    pub name: Option<String>,
+    /// ID.
+    pub id: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// City.
+    pub city: Option<String>,
+    /// Country.
+    pub country: Option<String>,
+    /// Country code.
+    pub country_code: Option<String>,
+    /// Dp group ID.
+    pub dp_group_id: Option<String>,
+    /// Latitude.
+    pub latitude: Option<String>,
+    /// Longitude.
+    pub longitude: Option<String>,
+    /// Crt time.
+    pub crt_time: Option<String>,
+    /// Last upd time.
+    pub last_upd_time: Option<String>,
+    /// Type.
+    pub type_: Option<String>,
+    /// Tenant ID.
+    pub tenant_id: Option<String>,
+    /// Time zone.
+    pub time_zone: Option<String>,
+    /// Notes.
+    pub notes: Option<String>,
+    /// Mesh.
+    pub mesh: Option<MeshData>,
+    /// Switch profile name.
+    pub switch_profile_name: Option<String>,
+    /// Switch profile ID.
+    pub switch_profile_id: Option<String>,
+    /// DHCP.
+    pub dhcp: Option<DhcpData>,
+    /// Wifi firmware version.
+    pub wifi_firmware_version: Option<String>,
+    /// Rogue detection.
+    pub rogue_detection: Option<RogueDetectionData>,
+    /// Syslog server.
+    pub syslog_server: Option<SyslogServerData>,
+    /// Is template.
+    pub is_template: Option<bool>,
+    /// Current AP firmwares.
+    pub current_ap_firmwares: Option<Vec<ApModelFirmwareMappingData>>,
+    /// Is AP firmware up to date.
+    pub is_ap_firmware_up_to_date: Option<bool>,
+    /// Last AP firmware update.
+    pub last_ap_firmware_update: Option<String>,
+    /// Next AP firmware schedules.
+    pub next_ap_firmware_schedules: Option<Vec<ApFirmwareScheduleData>>,
+    /// Address line.
+    pub address_line: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl serde::Serialize for VenueRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueRow, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("id", &v.id);
+            w.optional("description", &v.description);
+            w.optional("city", &v.city);
+            w.optional("country", &v.country);
+            w.optional("countryCode", &v.country_code);
+            w.optional("dpGroupId", &v.dp_group_id);
+            w.optional("latitude", &v.latitude);
+            w.optional("longitude", &v.longitude);
+            w.optional("crtTime", &v.crt_time);
+            w.optional("lastUpdTime", &v.last_upd_time);
+            w.optional("type", &v.type_);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("timeZone", &v.time_zone);
+            w.optional("notes", &v.notes);
+            w.optional("mesh", &v.mesh);
+            w.optional("switchProfileName", &v.switch_profile_name);
+            w.optional("switchProfileId", &v.switch_profile_id);
+            w.optional("dhcp", &v.dhcp);
+            w.optional("wifiFirmwareVersion", &v.wifi_firmware_version);
+            w.optional("rogueDetection", &v.rogue_detection);
+            w.optional("syslogServer", &v.syslog_server);
+            w.optional("isTemplate", &v.is_template);
+            w.optional("currentApFirmwares", &v.current_ap_firmwares);
+            w.optional("isApFirmwareUpToDate", &v.is_ap_firmware_up_to_date);
+            w.optional("lastApFirmwareUpdate", &v.last_ap_firmware_update);
+            w.optional("nextApFirmwareSchedules", &v.next_ap_firmware_schedules);
+            w.optional("addressLine", &v.address_line);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl<'de> serde::Deserialize<'de> for VenueRow {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueRow, ruckus_one_runtime::object::FieldError> {
+            let value = VenueRow {
+                name: f.optional("name"),
+                id: f.optional("id"),
+                description: f.optional("description"),
+                city: f.optional("city"),
+                country: f.optional("country"),
+                country_code: f.optional("countryCode"),
+                dp_group_id: f.optional("dpGroupId"),
+                latitude: f.optional("latitude"),
+                longitude: f.optional("longitude"),
+                crt_time: f.optional("crtTime"),
+                last_upd_time: f.optional("lastUpdTime"),
+                type_: f.optional("type"),
+                tenant_id: f.optional("tenantId"),
+                time_zone: f.optional("timeZone"),
+                notes: f.optional("notes"),
+                mesh: f.optional("mesh"),
+                switch_profile_name: f.optional("switchProfileName"),
+                switch_profile_id: f.optional("switchProfileId"),
+                dhcp: f.optional("dhcp"),
+                wifi_firmware_version: f.optional("wifiFirmwareVersion"),
+                rogue_detection: f.optional("rogueDetection"),
+                syslog_server: f.optional("syslogServer"),
+                is_template: f.optional("isTemplate"),
+                current_ap_firmwares: f.optional("currentApFirmwares"),
+                is_ap_firmware_up_to_date: f.optional("isApFirmwareUpToDate"),
+                last_ap_firmware_update: f.optional("lastApFirmwareUpdate"),
+                next_ap_firmware_schedules: f.optional("nextApFirmwareSchedules"),
+                address_line: f.optional("addressLine"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueRow"))
+    }
+}
+#[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
+impl VenueRow {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            id: None,
+            description: None,
+            city: None,
+            country: None,
+            country_code: None,
+            dp_group_id: None,
+            latitude: None,
+            longitude: None,
+            crt_time: None,
+            last_upd_time: None,
+            type_: None,
+            tenant_id: None,
+            time_zone: None,
+            notes: None,
+            mesh: None,
+            switch_profile_name: None,
+            switch_profile_id: None,
+            dhcp: None,
+            wifi_firmware_version: None,
+            rogue_detection: None,
+            syslog_server: None,
+            is_template: None,
+            current_ap_firmwares: None,
+            is_ap_firmware_up_to_date: None,
+            last_ap_firmware_update: None,
+            next_ap_firmware_schedules: None,
+            address_line: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `city`.
+    pub fn with_city(mut self, value: impl Into<String>) -> Self {
+        self.city = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `countryCode`.
+    pub fn with_country_code(mut self, value: impl Into<String>) -> Self {
+        self.country_code = Some(value.into());
+        self
+    }
+    /// Sets `dpGroupId`.
+    pub fn with_dp_group_id(mut self, value: impl Into<String>) -> Self {
+        self.dp_group_id = Some(value.into());
+        self
+    }
+    /// Sets `latitude`.
+    pub fn with_latitude(mut self, value: impl Into<String>) -> Self {
+        self.latitude = Some(value.into());
+        self
+    }
+    /// Sets `longitude`.
+    pub fn with_longitude(mut self, value: impl Into<String>) -> Self {
+        self.longitude = Some(value.into());
+        self
+    }
+    /// Sets `crtTime`.
+    pub fn with_crt_time(mut self, value: impl Into<String>) -> Self {
+        self.crt_time = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `timeZone`.
+    pub fn with_time_zone(mut self, value: impl Into<String>) -> Self {
+        self.time_zone = Some(value.into());
+        self
+    }
+    /// Sets `notes`.
+    pub fn with_notes(mut self, value: impl Into<String>) -> Self {
+        self.notes = Some(value.into());
+        self
+    }
+    /// Sets `mesh`.
+    pub fn with_mesh(mut self, value: impl Into<MeshData>) -> Self {
+        self.mesh = Some(value.into());
+        self
+    }
+    /// Sets `switchProfileName`.
+    pub fn with_switch_profile_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_profile_name = Some(value.into());
+        self
+    }
+    /// Sets `switchProfileId`.
+    pub fn with_switch_profile_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_profile_id = Some(value.into());
+        self
+    }
+    /// Sets `dhcp`.
+    pub fn with_dhcp(mut self, value: impl Into<DhcpData>) -> Self {
+        self.dhcp = Some(value.into());
+        self
+    }
+    /// Sets `wifiFirmwareVersion`.
+    pub fn with_wifi_firmware_version(mut self, value: impl Into<String>) -> Self {
+        self.wifi_firmware_version = Some(value.into());
+        self
+    }
+    /// Sets `rogueDetection`.
+    pub fn with_rogue_detection(mut self, value: impl Into<RogueDetectionData>) -> Self {
+        self.rogue_detection = Some(value.into());
+        self
+    }
+    /// Sets `syslogServer`.
+    pub fn with_syslog_server(mut self, value: impl Into<SyslogServerData>) -> Self {
+        self.syslog_server = Some(value.into());
+        self
+    }
+    /// Sets `isTemplate`.
+    pub fn with_is_template(mut self, value: impl Into<bool>) -> Self {
+        self.is_template = Some(value.into());
+        self
+    }
+    /// Sets `currentApFirmwares`.
+    pub fn with_current_ap_firmwares(
+        mut self,
+        value: impl Into<Vec<ApModelFirmwareMappingData>>,
+    ) -> Self {
+        self.current_ap_firmwares = Some(value.into());
+        self
+    }
+    /// Sets `isApFirmwareUpToDate`.
+    pub fn with_is_ap_firmware_up_to_date(mut self, value: impl Into<bool>) -> Self {
+        self.is_ap_firmware_up_to_date = Some(value.into());
+        self
+    }
+    /// Sets `lastApFirmwareUpdate`.
+    pub fn with_last_ap_firmware_update(mut self, value: impl Into<String>) -> Self {
+        self.last_ap_firmware_update = Some(value.into());
+        self
+    }
+    /// Sets `nextApFirmwareSchedules`.
+    pub fn with_next_ap_firmware_schedules(
+        mut self,
+        value: impl Into<Vec<ApFirmwareScheduleData>>,
+    ) -> Self {
+        self.next_ap_firmware_schedules = Some(value.into());
+        self
+    }
+    /// Sets `addressLine`.
+    pub fn with_address_line(mut self, value: impl Into<String>) -> Self {
+        self.address_line = Some(value.into());
+        self
     }
 }
 #[cfg(

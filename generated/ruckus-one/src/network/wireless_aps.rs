@@ -90,6 +90,112 @@ impl AccessPoint {
         self
     }
 }
+/// Afc status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml AfcStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AfcStatus {
+    /// Afc state.
+    pub afc_state: Option<String>,
+    /// Available channels.
+    pub available_channels: Option<Vec<i64>>,
+    /// Geo location source.
+    pub geo_location_source: Option<String>,
+    /// Has geo location.
+    pub has_geo_location: Option<bool>,
+    /// Max power (format: int32).
+    pub max_power: Option<i64>,
+    /// Power state.
+    pub power_state: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AfcStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AfcStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("afcState", &v.afc_state);
+            w.optional("availableChannels", &v.available_channels);
+            w.optional("geoLocationSource", &v.geo_location_source);
+            w.optional("hasGeoLocation", &v.has_geo_location);
+            w.optional("maxPower", &v.max_power);
+            w.optional("powerState", &v.power_state);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AfcStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AfcStatus, ruckus_one_runtime::object::FieldError> {
+            let value = AfcStatus {
+                afc_state: f.optional("afcState"),
+                available_channels: f.optional("availableChannels"),
+                geo_location_source: f.optional("geoLocationSource"),
+                has_geo_location: f.optional("hasGeoLocation"),
+                max_power: f.optional("maxPower"),
+                power_state: f.optional("powerState"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AfcStatus"))
+    }
+}
+impl AfcStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            afc_state: None,
+            available_channels: None,
+            geo_location_source: None,
+            has_geo_location: None,
+            max_power: None,
+            power_state: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `afcState`.
+    pub fn with_afc_state(mut self, value: impl Into<String>) -> Self {
+        self.afc_state = Some(value.into());
+        self
+    }
+    /// Sets `availableChannels`.
+    pub fn with_available_channels(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.available_channels = Some(value.into());
+        self
+    }
+    /// Sets `geoLocationSource`.
+    pub fn with_geo_location_source(mut self, value: impl Into<String>) -> Self {
+        self.geo_location_source = Some(value.into());
+        self
+    }
+    /// Sets `hasGeoLocation`.
+    pub fn with_has_geo_location(mut self, value: impl Into<bool>) -> Self {
+        self.has_geo_location = Some(value.into());
+        self
+    }
+    /// Sets `maxPower`.
+    pub fn with_max_power(mut self, value: impl Into<i64>) -> Self {
+        self.max_power = Some(value.into());
+        self
+    }
+    /// Sets `powerState`.
+    pub fn with_power_state(mut self, value: impl Into<String>) -> Self {
+        self.power_state = Some(value.into());
+        self
+    }
+}
 /// BSS coloring of an AP.
 ///
 /// Provenance: documented.
@@ -1277,6 +1383,398 @@ impl ApInformation {
         self
     }
 }
+/// The LAN port status of an AP query row, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApLanPortStatus {
+    /// ID.
+    pub id: Option<String>,
+    /// Physical link.
+    pub physical_link: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApLanPortStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApLanPortStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("physicalLink", &v.physical_link);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApLanPortStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApLanPortStatus, ruckus_one_runtime::object::FieldError> {
+            let value = ApLanPortStatus {
+                id: f.optional("id"),
+                physical_link: f.optional("physicalLink"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApLanPortStatus"))
+    }
+}
+impl ApLanPortStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            physical_link: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `physicalLink`.
+    pub fn with_physical_link(mut self, value: impl Into<String>) -> Self {
+        self.physical_link = Some(value.into());
+        self
+    }
+}
+/// Ap lldp neighbor, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApLldpNeighbor).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApLldpNeighbor {
+    /// Detected time (format: date-time).
+    pub detected_time: Option<String>,
+    /// LLDP adv.
+    pub lldp_adv: Option<String>,
+    /// LLDP capability.
+    pub lldp_capability: Option<String>,
+    /// LLDP chassis ID.
+    pub lldp_chassis_id: Option<String>,
+    /// LLDP class.
+    pub lldp_class: Option<String>,
+    /// LLDP device type.
+    pub lldp_device_type: Option<String>,
+    /// LLDP interface.
+    pub lldp_interface: Option<String>,
+    /// LLDP MAU oper type.
+    pub lldp_mau_oper_type: Option<String>,
+    /// LLDP MDI power.
+    pub lldp_mdi_power: Option<String>,
+    /// LLDP MFS.
+    pub lldp_mfs: Option<String>,
+    /// LLDP mgmt IP.
+    pub lldp_mgmt_ip: Option<String>,
+    /// LLDP PD req power val.
+    pub lldp_pd_req_power_val: Option<String>,
+    /// LLDP PMD auto neg.
+    pub lldp_pmd_auto_neg: Option<String>,
+    /// LLDP PSE alloc power val.
+    pub lldp_pse_alloc_power_val: Option<String>,
+    /// LLDP port desc.
+    pub lldp_port_desc: Option<String>,
+    /// LLDP port ID.
+    pub lldp_port_id: Option<String>,
+    /// LLDP power pairs.
+    pub lldp_power_pairs: Option<String>,
+    /// LLDP power priority.
+    pub lldp_power_priority: Option<String>,
+    /// LLDP power source.
+    pub lldp_power_source: Option<String>,
+    /// LLDP power type.
+    pub lldp_power_type: Option<String>,
+    /// LLDP RID.
+    pub lldp_rid: Option<String>,
+    /// LLDP sys desc.
+    pub lldp_sys_desc: Option<String>,
+    /// LLDP sys name.
+    pub lldp_sys_name: Option<String>,
+    /// LLDP time.
+    pub lldp_time: Option<String>,
+    /// LLDP UPOE.
+    pub lldp_upoe: Option<String>,
+    /// LLDP via.
+    pub lldp_via: Option<String>,
+    /// Neighbor managed (default: false).
+    pub neighbor_managed: Option<bool>,
+    /// Neighbor serial number.
+    pub neighbor_serial_number: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApLldpNeighbor {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApLldpNeighbor, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("detectedTime", &v.detected_time);
+            w.optional("lldpAdv", &v.lldp_adv);
+            w.optional("lldpCapability", &v.lldp_capability);
+            w.optional("lldpChassisID", &v.lldp_chassis_id);
+            w.optional("lldpClass", &v.lldp_class);
+            w.optional("lldpDeviceType", &v.lldp_device_type);
+            w.optional("lldpInterface", &v.lldp_interface);
+            w.optional("lldpMAUOperType", &v.lldp_mau_oper_type);
+            w.optional("lldpMDIPower", &v.lldp_mdi_power);
+            w.optional("lldpMFS", &v.lldp_mfs);
+            w.optional("lldpMgmtIP", &v.lldp_mgmt_ip);
+            w.optional("lldpPDReqPowerVal", &v.lldp_pd_req_power_val);
+            w.optional("lldpPMDAutoNeg", &v.lldp_pmd_auto_neg);
+            w.optional("lldpPSEAllocPowerVal", &v.lldp_pse_alloc_power_val);
+            w.optional("lldpPortDesc", &v.lldp_port_desc);
+            w.optional("lldpPortID", &v.lldp_port_id);
+            w.optional("lldpPowerPairs", &v.lldp_power_pairs);
+            w.optional("lldpPowerPriority", &v.lldp_power_priority);
+            w.optional("lldpPowerSource", &v.lldp_power_source);
+            w.optional("lldpPowerType", &v.lldp_power_type);
+            w.optional("lldpRID", &v.lldp_rid);
+            w.optional("lldpSysDesc", &v.lldp_sys_desc);
+            w.optional("lldpSysName", &v.lldp_sys_name);
+            w.optional("lldpTime", &v.lldp_time);
+            w.optional("lldpUPOE", &v.lldp_upoe);
+            w.optional("lldpVia", &v.lldp_via);
+            w.optional("neighborManaged", &v.neighbor_managed);
+            w.optional("neighborSerialNumber", &v.neighbor_serial_number);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApLldpNeighbor {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApLldpNeighbor, ruckus_one_runtime::object::FieldError> {
+            let value = ApLldpNeighbor {
+                detected_time: f.optional("detectedTime"),
+                lldp_adv: f.optional("lldpAdv"),
+                lldp_capability: f.optional("lldpCapability"),
+                lldp_chassis_id: f.optional("lldpChassisID"),
+                lldp_class: f.optional("lldpClass"),
+                lldp_device_type: f.optional("lldpDeviceType"),
+                lldp_interface: f.optional("lldpInterface"),
+                lldp_mau_oper_type: f.optional("lldpMAUOperType"),
+                lldp_mdi_power: f.optional("lldpMDIPower"),
+                lldp_mfs: f.optional("lldpMFS"),
+                lldp_mgmt_ip: f.optional("lldpMgmtIP"),
+                lldp_pd_req_power_val: f.optional("lldpPDReqPowerVal"),
+                lldp_pmd_auto_neg: f.optional("lldpPMDAutoNeg"),
+                lldp_pse_alloc_power_val: f.optional("lldpPSEAllocPowerVal"),
+                lldp_port_desc: f.optional("lldpPortDesc"),
+                lldp_port_id: f.optional("lldpPortID"),
+                lldp_power_pairs: f.optional("lldpPowerPairs"),
+                lldp_power_priority: f.optional("lldpPowerPriority"),
+                lldp_power_source: f.optional("lldpPowerSource"),
+                lldp_power_type: f.optional("lldpPowerType"),
+                lldp_rid: f.optional("lldpRID"),
+                lldp_sys_desc: f.optional("lldpSysDesc"),
+                lldp_sys_name: f.optional("lldpSysName"),
+                lldp_time: f.optional("lldpTime"),
+                lldp_upoe: f.optional("lldpUPOE"),
+                lldp_via: f.optional("lldpVia"),
+                neighbor_managed: f.optional("neighborManaged"),
+                neighbor_serial_number: f.optional("neighborSerialNumber"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApLldpNeighbor"))
+    }
+}
+impl ApLldpNeighbor {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            detected_time: None,
+            lldp_adv: None,
+            lldp_capability: None,
+            lldp_chassis_id: None,
+            lldp_class: None,
+            lldp_device_type: None,
+            lldp_interface: None,
+            lldp_mau_oper_type: None,
+            lldp_mdi_power: None,
+            lldp_mfs: None,
+            lldp_mgmt_ip: None,
+            lldp_pd_req_power_val: None,
+            lldp_pmd_auto_neg: None,
+            lldp_pse_alloc_power_val: None,
+            lldp_port_desc: None,
+            lldp_port_id: None,
+            lldp_power_pairs: None,
+            lldp_power_priority: None,
+            lldp_power_source: None,
+            lldp_power_type: None,
+            lldp_rid: None,
+            lldp_sys_desc: None,
+            lldp_sys_name: None,
+            lldp_time: None,
+            lldp_upoe: None,
+            lldp_via: None,
+            neighbor_managed: None,
+            neighbor_serial_number: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `detectedTime`.
+    pub fn with_detected_time(mut self, value: impl Into<String>) -> Self {
+        self.detected_time = Some(value.into());
+        self
+    }
+    /// Sets `lldpAdv`.
+    pub fn with_lldp_adv(mut self, value: impl Into<String>) -> Self {
+        self.lldp_adv = Some(value.into());
+        self
+    }
+    /// Sets `lldpCapability`.
+    pub fn with_lldp_capability(mut self, value: impl Into<String>) -> Self {
+        self.lldp_capability = Some(value.into());
+        self
+    }
+    /// Sets `lldpChassisID`.
+    pub fn with_lldp_chassis_id(mut self, value: impl Into<String>) -> Self {
+        self.lldp_chassis_id = Some(value.into());
+        self
+    }
+    /// Sets `lldpClass`.
+    pub fn with_lldp_class(mut self, value: impl Into<String>) -> Self {
+        self.lldp_class = Some(value.into());
+        self
+    }
+    /// Sets `lldpDeviceType`.
+    pub fn with_lldp_device_type(mut self, value: impl Into<String>) -> Self {
+        self.lldp_device_type = Some(value.into());
+        self
+    }
+    /// Sets `lldpInterface`.
+    pub fn with_lldp_interface(mut self, value: impl Into<String>) -> Self {
+        self.lldp_interface = Some(value.into());
+        self
+    }
+    /// Sets `lldpMAUOperType`.
+    pub fn with_lldp_mau_oper_type(mut self, value: impl Into<String>) -> Self {
+        self.lldp_mau_oper_type = Some(value.into());
+        self
+    }
+    /// Sets `lldpMDIPower`.
+    pub fn with_lldp_mdi_power(mut self, value: impl Into<String>) -> Self {
+        self.lldp_mdi_power = Some(value.into());
+        self
+    }
+    /// Sets `lldpMFS`.
+    pub fn with_lldp_mfs(mut self, value: impl Into<String>) -> Self {
+        self.lldp_mfs = Some(value.into());
+        self
+    }
+    /// Sets `lldpMgmtIP`.
+    pub fn with_lldp_mgmt_ip(mut self, value: impl Into<String>) -> Self {
+        self.lldp_mgmt_ip = Some(value.into());
+        self
+    }
+    /// Sets `lldpPDReqPowerVal`.
+    pub fn with_lldp_pd_req_power_val(mut self, value: impl Into<String>) -> Self {
+        self.lldp_pd_req_power_val = Some(value.into());
+        self
+    }
+    /// Sets `lldpPMDAutoNeg`.
+    pub fn with_lldp_pmd_auto_neg(mut self, value: impl Into<String>) -> Self {
+        self.lldp_pmd_auto_neg = Some(value.into());
+        self
+    }
+    /// Sets `lldpPSEAllocPowerVal`.
+    pub fn with_lldp_pse_alloc_power_val(mut self, value: impl Into<String>) -> Self {
+        self.lldp_pse_alloc_power_val = Some(value.into());
+        self
+    }
+    /// Sets `lldpPortDesc`.
+    pub fn with_lldp_port_desc(mut self, value: impl Into<String>) -> Self {
+        self.lldp_port_desc = Some(value.into());
+        self
+    }
+    /// Sets `lldpPortID`.
+    pub fn with_lldp_port_id(mut self, value: impl Into<String>) -> Self {
+        self.lldp_port_id = Some(value.into());
+        self
+    }
+    /// Sets `lldpPowerPairs`.
+    pub fn with_lldp_power_pairs(mut self, value: impl Into<String>) -> Self {
+        self.lldp_power_pairs = Some(value.into());
+        self
+    }
+    /// Sets `lldpPowerPriority`.
+    pub fn with_lldp_power_priority(mut self, value: impl Into<String>) -> Self {
+        self.lldp_power_priority = Some(value.into());
+        self
+    }
+    /// Sets `lldpPowerSource`.
+    pub fn with_lldp_power_source(mut self, value: impl Into<String>) -> Self {
+        self.lldp_power_source = Some(value.into());
+        self
+    }
+    /// Sets `lldpPowerType`.
+    pub fn with_lldp_power_type(mut self, value: impl Into<String>) -> Self {
+        self.lldp_power_type = Some(value.into());
+        self
+    }
+    /// Sets `lldpRID`.
+    pub fn with_lldp_rid(mut self, value: impl Into<String>) -> Self {
+        self.lldp_rid = Some(value.into());
+        self
+    }
+    /// Sets `lldpSysDesc`.
+    pub fn with_lldp_sys_desc(mut self, value: impl Into<String>) -> Self {
+        self.lldp_sys_desc = Some(value.into());
+        self
+    }
+    /// Sets `lldpSysName`.
+    pub fn with_lldp_sys_name(mut self, value: impl Into<String>) -> Self {
+        self.lldp_sys_name = Some(value.into());
+        self
+    }
+    /// Sets `lldpTime`.
+    pub fn with_lldp_time(mut self, value: impl Into<String>) -> Self {
+        self.lldp_time = Some(value.into());
+        self
+    }
+    /// Sets `lldpUPOE`.
+    pub fn with_lldp_upoe(mut self, value: impl Into<String>) -> Self {
+        self.lldp_upoe = Some(value.into());
+        self
+    }
+    /// Sets `lldpVia`.
+    pub fn with_lldp_via(mut self, value: impl Into<String>) -> Self {
+        self.lldp_via = Some(value.into());
+        self
+    }
+    /// Sets `neighborManaged`.
+    pub fn with_neighbor_managed(mut self, value: impl Into<bool>) -> Self {
+        self.neighbor_managed = Some(value.into());
+        self
+    }
+    /// Sets `neighborSerialNumber`.
+    pub fn with_neighbor_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.neighbor_serial_number = Some(value.into());
+        self
+    }
+}
 /// Ap logs, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApLogs).
@@ -1425,6 +1923,70 @@ impl ApNeighborPage {
     pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
         self.total_pages = Some(value.into());
         self
+    }
+}
+/// Ap neighbor row: one of several shapes.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApNeighbor).
+///
+/// One of 2 types: the first, in the order below, that decodes the value.
+/// Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`
+/// and sent back unchanged.
+///
+/// Each variant is serialized as its own value.
+#[derive(Clone, PartialEq)]
+#[non_exhaustive]
+#[allow(clippy::large_enum_variant)]
+pub enum ApNeighborRow {
+    /// Variant type `ApRfNeighbor`; chosen when the value decodes as one (tried first).
+    ApRfNeighbor(ApRfNeighbor),
+    /// Variant type `ApLldpNeighbor`; chosen when the value decodes as one and no variant above does.
+    ApLldpNeighbor(ApLldpNeighbor),
+    /// A value that matches no variant, kept as received and sent back unchanged.
+    Unknown(serde_json::Value),
+}
+impl From<ApRfNeighbor> for ApNeighborRow {
+    fn from(value: ApRfNeighbor) -> Self {
+        Self::ApRfNeighbor(value)
+    }
+}
+impl From<ApLldpNeighbor> for ApNeighborRow {
+    fn from(value: ApLldpNeighbor) -> Self {
+        Self::ApLldpNeighbor(value)
+    }
+}
+impl std::fmt::Debug for ApNeighborRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::ApRfNeighbor(v) => f.debug_tuple("ApRfNeighbor").field(v).finish(),
+            Self::ApLldpNeighbor(v) => f.debug_tuple("ApLldpNeighbor").field(v).finish(),
+            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+        }
+    }
+}
+impl serde::Serialize for ApNeighborRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::ApRfNeighbor(v) => serde::Serialize::serialize(v, serializer),
+            Self::ApLldpNeighbor(v) => serde::Serialize::serialize(v, serializer),
+            Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+        }
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApNeighborRow {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::ApRfNeighbor(v));
+        }
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::ApLldpNeighbor(v));
+        }
+        Ok(Self::Unknown(value))
     }
 }
 /// Ap neighbors, with the fields the official description lists.
@@ -2173,6 +2735,567 @@ impl ApPictures {
         self
     }
 }
+/// Ap query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApQueryData {
+    /// Serial number.
+    pub serial_number: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// AP group ID.
+    pub ap_group_id: Option<String>,
+    /// Venue ID.
+    pub venue_id: Option<String>,
+    /// Switch serial number.
+    pub switch_serial_number: Option<String>,
+    /// Tags.
+    pub tags: Option<Vec<String>>,
+    /// Model.
+    pub model: Option<String>,
+    /// Support secure boot.
+    pub support_secure_boot: Option<bool>,
+    /// MAC address.
+    pub mac_address: Option<String>,
+    /// Firmware version.
+    pub firmware_version: Option<String>,
+    /// Uptime.
+    pub uptime: Option<i64>,
+    /// Last updated time (format: date-time).
+    pub last_updated_time: Option<String>,
+    /// Last seen time (format: date-time).
+    pub last_seen_time: Option<String>,
+    /// Status severity.
+    pub status_severity: Option<String>,
+    /// Status.
+    pub status: Option<String>,
+    /// Mesh enabled.
+    pub mesh_enabled: Option<bool>,
+    /// Mesh role.
+    pub mesh_role: Option<String>,
+    /// Client count (format: int32).
+    pub client_count: Option<i64>,
+    /// Network status.
+    pub network_status: Option<NetworkStatus>,
+    /// LAN port statuses.
+    pub lan_port_statuses: Option<Vec<ApLanPortStatus>>,
+    /// Radio statuses.
+    pub radio_statuses: Option<Vec<RadioStatus>>,
+    /// Afc status.
+    pub afc_status: Option<AfcStatus>,
+    /// Mesh status.
+    pub mesh_status: Option<MeshStatus>,
+    /// Cellular status.
+    pub cellular_status: Option<CellularStatus>,
+    /// Health status.
+    pub health_status: Option<ApQueryDataHealthStatus>,
+    /// Floor position.
+    pub floor_position: Option<FloorPosition>,
+    /// Lbs status.
+    pub lbs_status: Option<LbsStatus>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("name", &v.name);
+            w.optional("apGroupId", &v.ap_group_id);
+            w.optional("venueId", &v.venue_id);
+            w.optional("switchSerialNumber", &v.switch_serial_number);
+            w.optional("tags", &v.tags);
+            w.optional("model", &v.model);
+            w.optional("supportSecureBoot", &v.support_secure_boot);
+            w.optional("macAddress", &v.mac_address);
+            w.optional("firmwareVersion", &v.firmware_version);
+            w.optional("uptime", &v.uptime);
+            w.optional("lastUpdatedTime", &v.last_updated_time);
+            w.optional("lastSeenTime", &v.last_seen_time);
+            w.optional("statusSeverity", &v.status_severity);
+            w.optional("status", &v.status);
+            w.optional("meshEnabled", &v.mesh_enabled);
+            w.optional("meshRole", &v.mesh_role);
+            w.optional("clientCount", &v.client_count);
+            w.optional("networkStatus", &v.network_status);
+            w.optional("lanPortStatuses", &v.lan_port_statuses);
+            w.optional("radioStatuses", &v.radio_statuses);
+            w.optional("afcStatus", &v.afc_status);
+            w.optional("meshStatus", &v.mesh_status);
+            w.optional("cellularStatus", &v.cellular_status);
+            w.optional("healthStatus", &v.health_status);
+            w.optional("floorPosition", &v.floor_position);
+            w.optional("lbsStatus", &v.lbs_status);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApQueryData, ruckus_one_runtime::object::FieldError> {
+            let value = ApQueryData {
+                serial_number: f.optional("serialNumber"),
+                name: f.optional("name"),
+                ap_group_id: f.optional("apGroupId"),
+                venue_id: f.optional("venueId"),
+                switch_serial_number: f.optional("switchSerialNumber"),
+                tags: f.optional("tags"),
+                model: f.optional("model"),
+                support_secure_boot: f.optional("supportSecureBoot"),
+                mac_address: f.optional("macAddress"),
+                firmware_version: f.optional("firmwareVersion"),
+                uptime: f.optional("uptime"),
+                last_updated_time: f.optional("lastUpdatedTime"),
+                last_seen_time: f.optional("lastSeenTime"),
+                status_severity: f.optional("statusSeverity"),
+                status: f.optional("status"),
+                mesh_enabled: f.optional("meshEnabled"),
+                mesh_role: f.optional("meshRole"),
+                client_count: f.optional("clientCount"),
+                network_status: f.optional("networkStatus"),
+                lan_port_statuses: f.optional("lanPortStatuses"),
+                radio_statuses: f.optional("radioStatuses"),
+                afc_status: f.optional("afcStatus"),
+                mesh_status: f.optional("meshStatus"),
+                cellular_status: f.optional("cellularStatus"),
+                health_status: f.optional("healthStatus"),
+                floor_position: f.optional("floorPosition"),
+                lbs_status: f.optional("lbsStatus"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApQueryData"))
+    }
+}
+impl ApQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            serial_number: None,
+            name: None,
+            ap_group_id: None,
+            venue_id: None,
+            switch_serial_number: None,
+            tags: None,
+            model: None,
+            support_secure_boot: None,
+            mac_address: None,
+            firmware_version: None,
+            uptime: None,
+            last_updated_time: None,
+            last_seen_time: None,
+            status_severity: None,
+            status: None,
+            mesh_enabled: None,
+            mesh_role: None,
+            client_count: None,
+            network_status: None,
+            lan_port_statuses: None,
+            radio_statuses: None,
+            afc_status: None,
+            mesh_status: None,
+            cellular_status: None,
+            health_status: None,
+            floor_position: None,
+            lbs_status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `apGroupId`.
+    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_id = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `switchSerialNumber`.
+    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.switch_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `supportSecureBoot`.
+    pub fn with_support_secure_boot(mut self, value: impl Into<bool>) -> Self {
+        self.support_secure_boot = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `firmwareVersion`.
+    pub fn with_firmware_version(mut self, value: impl Into<String>) -> Self {
+        self.firmware_version = Some(value.into());
+        self
+    }
+    /// Sets `uptime`.
+    pub fn with_uptime(mut self, value: impl Into<i64>) -> Self {
+        self.uptime = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdatedTime`.
+    pub fn with_last_updated_time(mut self, value: impl Into<String>) -> Self {
+        self.last_updated_time = Some(value.into());
+        self
+    }
+    /// Sets `lastSeenTime`.
+    pub fn with_last_seen_time(mut self, value: impl Into<String>) -> Self {
+        self.last_seen_time = Some(value.into());
+        self
+    }
+    /// Sets `statusSeverity`.
+    pub fn with_status_severity(mut self, value: impl Into<String>) -> Self {
+        self.status_severity = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `meshEnabled`.
+    pub fn with_mesh_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.mesh_enabled = Some(value.into());
+        self
+    }
+    /// Sets `meshRole`.
+    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
+        self.mesh_role = Some(value.into());
+        self
+    }
+    /// Sets `clientCount`.
+    pub fn with_client_count(mut self, value: impl Into<i64>) -> Self {
+        self.client_count = Some(value.into());
+        self
+    }
+    /// Sets `networkStatus`.
+    pub fn with_network_status(mut self, value: impl Into<NetworkStatus>) -> Self {
+        self.network_status = Some(value.into());
+        self
+    }
+    /// Sets `lanPortStatuses`.
+    pub fn with_lan_port_statuses(
+        mut self,
+        value: impl Into<Vec<ApLanPortStatus>>,
+    ) -> Self {
+        self.lan_port_statuses = Some(value.into());
+        self
+    }
+    /// Sets `radioStatuses`.
+    pub fn with_radio_statuses(mut self, value: impl Into<Vec<RadioStatus>>) -> Self {
+        self.radio_statuses = Some(value.into());
+        self
+    }
+    /// Sets `afcStatus`.
+    pub fn with_afc_status(mut self, value: impl Into<AfcStatus>) -> Self {
+        self.afc_status = Some(value.into());
+        self
+    }
+    /// Sets `meshStatus`.
+    pub fn with_mesh_status(mut self, value: impl Into<MeshStatus>) -> Self {
+        self.mesh_status = Some(value.into());
+        self
+    }
+    /// Sets `cellularStatus`.
+    pub fn with_cellular_status(mut self, value: impl Into<CellularStatus>) -> Self {
+        self.cellular_status = Some(value.into());
+        self
+    }
+    /// Sets `healthStatus`.
+    pub fn with_health_status(
+        mut self,
+        value: impl Into<ApQueryDataHealthStatus>,
+    ) -> Self {
+        self.health_status = Some(value.into());
+        self
+    }
+    /// Sets `floorPosition`.
+    pub fn with_floor_position(mut self, value: impl Into<FloorPosition>) -> Self {
+        self.floor_position = Some(value.into());
+        self
+    }
+    /// Sets `lbsStatus`.
+    pub fn with_lbs_status(mut self, value: impl Into<LbsStatus>) -> Self {
+        self.lbs_status = Some(value.into());
+        self
+    }
+}
+/// Ap query data health status: the values the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApQueryData (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ApQueryDataHealthStatus {
+    /// `UNKNOWN`
+    Unknown2,
+    /// `POOR`
+    Poor,
+    /// `AVERAGE`
+    Average,
+    /// `EXCELLENT`
+    Excellent,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ApQueryDataHealthStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Unknown2 => "UNKNOWN",
+            Self::Poor => "POOR",
+            Self::Average => "AVERAGE",
+            Self::Excellent => "EXCELLENT",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ApQueryDataHealthStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "UNKNOWN" => Self::Unknown2,
+            "POOR" => Self::Poor,
+            "AVERAGE" => Self::Average,
+            "EXCELLENT" => Self::Excellent,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ApQueryDataHealthStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ApQueryDataHealthStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApQueryDataHealthStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Ap rf neighbor, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApRfNeighbor).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApRfNeighbor {
+    /// AP MAC.
+    pub ap_mac: Option<String>,
+    /// Channel 24G.
+    pub channel24_g: Option<String>,
+    /// Channel 5G.
+    pub channel5_g: Option<String>,
+    /// Channel 6G.
+    pub channel6_g: Option<String>,
+    /// Detected time (format: date-time).
+    pub detected_time: Option<String>,
+    /// Device name.
+    pub device_name: Option<String>,
+    /// IP.
+    pub ip: Option<String>,
+    /// Model.
+    pub model: Option<String>,
+    /// SNR 24G.
+    pub snr24_g: Option<String>,
+    /// SNR 5G.
+    pub snr5_g: Option<String>,
+    /// SNR 6G.
+    pub snr6_g: Option<String>,
+    /// Status.
+    pub status: Option<String>,
+    /// Venue name.
+    pub venue_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApRfNeighbor {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApRfNeighbor, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("apMac", &v.ap_mac);
+            w.optional("channel24G", &v.channel24_g);
+            w.optional("channel5G", &v.channel5_g);
+            w.optional("channel6G", &v.channel6_g);
+            w.optional("detectedTime", &v.detected_time);
+            w.optional("deviceName", &v.device_name);
+            w.optional("ip", &v.ip);
+            w.optional("model", &v.model);
+            w.optional("snr24G", &v.snr24_g);
+            w.optional("snr5G", &v.snr5_g);
+            w.optional("snr6G", &v.snr6_g);
+            w.optional("status", &v.status);
+            w.optional("venueName", &v.venue_name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApRfNeighbor {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApRfNeighbor, ruckus_one_runtime::object::FieldError> {
+            let value = ApRfNeighbor {
+                ap_mac: f.optional("apMac"),
+                channel24_g: f.optional("channel24G"),
+                channel5_g: f.optional("channel5G"),
+                channel6_g: f.optional("channel6G"),
+                detected_time: f.optional("detectedTime"),
+                device_name: f.optional("deviceName"),
+                ip: f.optional("ip"),
+                model: f.optional("model"),
+                snr24_g: f.optional("snr24G"),
+                snr5_g: f.optional("snr5G"),
+                snr6_g: f.optional("snr6G"),
+                status: f.optional("status"),
+                venue_name: f.optional("venueName"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApRfNeighbor"))
+    }
+}
+impl ApRfNeighbor {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ap_mac: None,
+            channel24_g: None,
+            channel5_g: None,
+            channel6_g: None,
+            detected_time: None,
+            device_name: None,
+            ip: None,
+            model: None,
+            snr24_g: None,
+            snr5_g: None,
+            snr6_g: None,
+            status: None,
+            venue_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apMac`.
+    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.ap_mac = Some(value.into());
+        self
+    }
+    /// Sets `channel24G`.
+    pub fn with_channel24_g(mut self, value: impl Into<String>) -> Self {
+        self.channel24_g = Some(value.into());
+        self
+    }
+    /// Sets `channel5G`.
+    pub fn with_channel5_g(mut self, value: impl Into<String>) -> Self {
+        self.channel5_g = Some(value.into());
+        self
+    }
+    /// Sets `channel6G`.
+    pub fn with_channel6_g(mut self, value: impl Into<String>) -> Self {
+        self.channel6_g = Some(value.into());
+        self
+    }
+    /// Sets `detectedTime`.
+    pub fn with_detected_time(mut self, value: impl Into<String>) -> Self {
+        self.detected_time = Some(value.into());
+        self
+    }
+    /// Sets `deviceName`.
+    pub fn with_device_name(mut self, value: impl Into<String>) -> Self {
+        self.device_name = Some(value.into());
+        self
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `snr24G`.
+    pub fn with_snr24_g(mut self, value: impl Into<String>) -> Self {
+        self.snr24_g = Some(value.into());
+        self
+    }
+    /// Sets `snr5G`.
+    pub fn with_snr5_g(mut self, value: impl Into<String>) -> Self {
+        self.snr5_g = Some(value.into());
+        self
+    }
+    /// Sets `snr6G`.
+    pub fn with_snr6_g(mut self, value: impl Into<String>) -> Self {
+        self.snr6_g = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+}
 /// Ap serial number, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApSerialNumber).
@@ -2441,6 +3564,292 @@ impl ApsImportResults {
         self
     }
 }
+/// Cellular status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml CellularStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct CellularStatus {
+    /// Active sim.
+    pub active_sim: Option<String>,
+    /// Imei.
+    pub imei: Option<String>,
+    /// Lte firmware.
+    pub lte_firmware: Option<String>,
+    /// Country.
+    pub country: Option<String>,
+    /// Operator.
+    pub operator: Option<String>,
+    /// Connection status.
+    pub connection_status: Option<String>,
+    /// Connection channel (format: int32).
+    pub connection_channel: Option<i64>,
+    /// Rf band.
+    pub rf_band: Option<String>,
+    /// WAN interface.
+    pub wan_interface: Option<String>,
+    /// IP address.
+    pub ip_address: Option<String>,
+    /// Netmask.
+    pub netmask: Option<String>,
+    /// Gateway.
+    pub gateway: Option<String>,
+    /// Roaming status.
+    pub roaming_status: Option<String>,
+    /// Radio uptime (format: int32).
+    pub radio_uptime: Option<i64>,
+    /// Uplink bandwidth.
+    pub uplink_bandwidth: Option<String>,
+    /// Downlink bandwidth.
+    pub downlink_bandwidth: Option<String>,
+    /// Signal strength.
+    pub signal_strength: Option<String>,
+    /// Ecio (format: int32).
+    pub ecio: Option<i64>,
+    /// Rscp (format: int32).
+    pub rscp: Option<i64>,
+    /// Rsrp (format: int32).
+    pub rsrp: Option<i64>,
+    /// Rsrq (format: int32).
+    pub rsrq: Option<i64>,
+    /// Sinr (format: int32).
+    pub sinr: Option<i64>,
+    /// Primary sim status.
+    pub primary_sim_status: Option<SimStatus>,
+    /// Secondary sim status.
+    pub secondary_sim_status: Option<SimStatus>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CellularStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CellularStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("activeSim", &v.active_sim);
+            w.optional("imei", &v.imei);
+            w.optional("lteFirmware", &v.lte_firmware);
+            w.optional("country", &v.country);
+            w.optional("operator", &v.operator);
+            w.optional("connectionStatus", &v.connection_status);
+            w.optional("connectionChannel", &v.connection_channel);
+            w.optional("rfBand", &v.rf_band);
+            w.optional("wanInterface", &v.wan_interface);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("netmask", &v.netmask);
+            w.optional("gateway", &v.gateway);
+            w.optional("roamingStatus", &v.roaming_status);
+            w.optional("radioUptime", &v.radio_uptime);
+            w.optional("uplinkBandwidth", &v.uplink_bandwidth);
+            w.optional("downlinkBandwidth", &v.downlink_bandwidth);
+            w.optional("signalStrength", &v.signal_strength);
+            w.optional("ecio", &v.ecio);
+            w.optional("rscp", &v.rscp);
+            w.optional("rsrp", &v.rsrp);
+            w.optional("rsrq", &v.rsrq);
+            w.optional("sinr", &v.sinr);
+            w.optional("primarySimStatus", &v.primary_sim_status);
+            w.optional("secondarySimStatus", &v.secondary_sim_status);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CellularStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CellularStatus, ruckus_one_runtime::object::FieldError> {
+            let value = CellularStatus {
+                active_sim: f.optional("activeSim"),
+                imei: f.optional("imei"),
+                lte_firmware: f.optional("lteFirmware"),
+                country: f.optional("country"),
+                operator: f.optional("operator"),
+                connection_status: f.optional("connectionStatus"),
+                connection_channel: f.optional("connectionChannel"),
+                rf_band: f.optional("rfBand"),
+                wan_interface: f.optional("wanInterface"),
+                ip_address: f.optional("ipAddress"),
+                netmask: f.optional("netmask"),
+                gateway: f.optional("gateway"),
+                roaming_status: f.optional("roamingStatus"),
+                radio_uptime: f.optional("radioUptime"),
+                uplink_bandwidth: f.optional("uplinkBandwidth"),
+                downlink_bandwidth: f.optional("downlinkBandwidth"),
+                signal_strength: f.optional("signalStrength"),
+                ecio: f.optional("ecio"),
+                rscp: f.optional("rscp"),
+                rsrp: f.optional("rsrp"),
+                rsrq: f.optional("rsrq"),
+                sinr: f.optional("sinr"),
+                primary_sim_status: f.optional("primarySimStatus"),
+                secondary_sim_status: f.optional("secondarySimStatus"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CellularStatus"))
+    }
+}
+impl CellularStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            active_sim: None,
+            imei: None,
+            lte_firmware: None,
+            country: None,
+            operator: None,
+            connection_status: None,
+            connection_channel: None,
+            rf_band: None,
+            wan_interface: None,
+            ip_address: None,
+            netmask: None,
+            gateway: None,
+            roaming_status: None,
+            radio_uptime: None,
+            uplink_bandwidth: None,
+            downlink_bandwidth: None,
+            signal_strength: None,
+            ecio: None,
+            rscp: None,
+            rsrp: None,
+            rsrq: None,
+            sinr: None,
+            primary_sim_status: None,
+            secondary_sim_status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `activeSim`.
+    pub fn with_active_sim(mut self, value: impl Into<String>) -> Self {
+        self.active_sim = Some(value.into());
+        self
+    }
+    /// Sets `imei`.
+    pub fn with_imei(mut self, value: impl Into<String>) -> Self {
+        self.imei = Some(value.into());
+        self
+    }
+    /// Sets `lteFirmware`.
+    pub fn with_lte_firmware(mut self, value: impl Into<String>) -> Self {
+        self.lte_firmware = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+    /// Sets `operator`.
+    pub fn with_operator(mut self, value: impl Into<String>) -> Self {
+        self.operator = Some(value.into());
+        self
+    }
+    /// Sets `connectionStatus`.
+    pub fn with_connection_status(mut self, value: impl Into<String>) -> Self {
+        self.connection_status = Some(value.into());
+        self
+    }
+    /// Sets `connectionChannel`.
+    pub fn with_connection_channel(mut self, value: impl Into<i64>) -> Self {
+        self.connection_channel = Some(value.into());
+        self
+    }
+    /// Sets `rfBand`.
+    pub fn with_rf_band(mut self, value: impl Into<String>) -> Self {
+        self.rf_band = Some(value.into());
+        self
+    }
+    /// Sets `wanInterface`.
+    pub fn with_wan_interface(mut self, value: impl Into<String>) -> Self {
+        self.wan_interface = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `netmask`.
+    pub fn with_netmask(mut self, value: impl Into<String>) -> Self {
+        self.netmask = Some(value.into());
+        self
+    }
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `roamingStatus`.
+    pub fn with_roaming_status(mut self, value: impl Into<String>) -> Self {
+        self.roaming_status = Some(value.into());
+        self
+    }
+    /// Sets `radioUptime`.
+    pub fn with_radio_uptime(mut self, value: impl Into<i64>) -> Self {
+        self.radio_uptime = Some(value.into());
+        self
+    }
+    /// Sets `uplinkBandwidth`.
+    pub fn with_uplink_bandwidth(mut self, value: impl Into<String>) -> Self {
+        self.uplink_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `downlinkBandwidth`.
+    pub fn with_downlink_bandwidth(mut self, value: impl Into<String>) -> Self {
+        self.downlink_bandwidth = Some(value.into());
+        self
+    }
+    /// Sets `signalStrength`.
+    pub fn with_signal_strength(mut self, value: impl Into<String>) -> Self {
+        self.signal_strength = Some(value.into());
+        self
+    }
+    /// Sets `ecio`.
+    pub fn with_ecio(mut self, value: impl Into<i64>) -> Self {
+        self.ecio = Some(value.into());
+        self
+    }
+    /// Sets `rscp`.
+    pub fn with_rscp(mut self, value: impl Into<i64>) -> Self {
+        self.rscp = Some(value.into());
+        self
+    }
+    /// Sets `rsrp`.
+    pub fn with_rsrp(mut self, value: impl Into<i64>) -> Self {
+        self.rsrp = Some(value.into());
+        self
+    }
+    /// Sets `rsrq`.
+    pub fn with_rsrq(mut self, value: impl Into<i64>) -> Self {
+        self.rsrq = Some(value.into());
+        self
+    }
+    /// Sets `sinr`.
+    pub fn with_sinr(mut self, value: impl Into<i64>) -> Self {
+        self.sinr = Some(value.into());
+        self
+    }
+    /// Sets `primarySimStatus`.
+    pub fn with_primary_sim_status(mut self, value: impl Into<SimStatus>) -> Self {
+        self.primary_sim_status = Some(value.into());
+        self
+    }
+    /// Sets `secondarySimStatus`.
+    pub fn with_secondary_sim_status(mut self, value: impl Into<SimStatus>) -> Self {
+        self.secondary_sim_status = Some(value.into());
+        self
+    }
+}
 /// Create venue ap response: one of several shapes.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml addAp (inline body schema)).
@@ -2513,6 +3922,158 @@ impl<'de> serde::Deserialize<'de> for CreateVenueApResponse {
         Ok(Self::Unknown(value))
     }
 }
+/// Floor position, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml FloorPosition).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct FloorPosition {
+    /// Floorplan ID.
+    pub floorplan_id: Option<String>,
+    /// X percent (format: float).
+    pub x_percent: Option<f64>,
+    /// Y percent (format: float).
+    pub y_percent: Option<f64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FloorPosition {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FloorPosition, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("floorplanId", &v.floorplan_id);
+            w.optional_number("xPercent", v.x_percent);
+            w.optional_number("yPercent", v.y_percent);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FloorPosition {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FloorPosition, ruckus_one_runtime::object::FieldError> {
+            let value = FloorPosition {
+                floorplan_id: f.optional("floorplanId"),
+                x_percent: f.optional("xPercent"),
+                y_percent: f.optional("yPercent"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FloorPosition"))
+    }
+}
+impl FloorPosition {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            floorplan_id: None,
+            x_percent: None,
+            y_percent: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `floorplanId`.
+    pub fn with_floorplan_id(mut self, value: impl Into<String>) -> Self {
+        self.floorplan_id = Some(value.into());
+        self
+    }
+    /// Sets `xPercent`.
+    pub fn with_x_percent(mut self, value: impl Into<f64>) -> Self {
+        self.x_percent = Some(value.into());
+        self
+    }
+    /// Sets `yPercent`.
+    pub fn with_y_percent(mut self, value: impl Into<f64>) -> Self {
+        self.y_percent = Some(value.into());
+        self
+    }
+}
+/// Grouped ap query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml GroupedApQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct GroupedApQueryData {
+    /// Grouped field.
+    pub grouped_field: Option<String>,
+    /// Grouped value.
+    pub grouped_value: Option<String>,
+    /// APs.
+    pub aps: Option<Vec<ApQueryData>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for GroupedApQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &GroupedApQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("groupedField", &v.grouped_field);
+            w.optional("groupedValue", &v.grouped_value);
+            w.optional("aps", &v.aps);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for GroupedApQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<GroupedApQueryData, ruckus_one_runtime::object::FieldError> {
+            let value = GroupedApQueryData {
+                grouped_field: f.optional("groupedField"),
+                grouped_value: f.optional("groupedValue"),
+                aps: f.optional("aps"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("GroupedApQueryData"))
+    }
+}
+impl GroupedApQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            grouped_field: None,
+            grouped_value: None,
+            aps: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `groupedField`.
+    pub fn with_grouped_field(mut self, value: impl Into<String>) -> Self {
+        self.grouped_field = Some(value.into());
+        self
+    }
+    /// Sets `groupedValue`.
+    pub fn with_grouped_value(mut self, value: impl Into<String>) -> Self {
+        self.grouped_value = Some(value.into());
+        self
+    }
+    /// Sets `aps`.
+    pub fn with_aps(mut self, value: impl Into<Vec<ApQueryData>>) -> Self {
+        self.aps = Some(value.into());
+        self
+    }
+}
 /// Import error, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ImportError).
@@ -2576,6 +4137,432 @@ impl ImportError {
     /// Sets `description`.
     pub fn with_description(mut self, value: impl Into<String>) -> Self {
         self.description = Some(value.into());
+        self
+    }
+}
+/// Lbs status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml LbsStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct LbsStatus {
+    /// Management connected.
+    pub management_connected: Option<bool>,
+    /// Server connected.
+    pub server_connected: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for LbsStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &LbsStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("managementConnected", &v.management_connected);
+            w.optional("serverConnected", &v.server_connected);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for LbsStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<LbsStatus, ruckus_one_runtime::object::FieldError> {
+            let value = LbsStatus {
+                management_connected: f.optional("managementConnected"),
+                server_connected: f.optional("serverConnected"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("LbsStatus"))
+    }
+}
+impl LbsStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            management_connected: None,
+            server_connected: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `managementConnected`.
+    pub fn with_management_connected(mut self, value: impl Into<bool>) -> Self {
+        self.management_connected = Some(value.into());
+        self
+    }
+    /// Sets `serverConnected`.
+    pub fn with_server_connected(mut self, value: impl Into<bool>) -> Self {
+        self.server_connected = Some(value.into());
+        self
+    }
+}
+/// Mesh ap query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshApQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MeshApQueryData {
+    /// Root.
+    pub root: Option<ApQueryData>,
+    /// Members.
+    pub members: Option<Vec<ApQueryData>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MeshApQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MeshApQueryData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("root", &v.root);
+            w.optional("members", &v.members);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MeshApQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MeshApQueryData, ruckus_one_runtime::object::FieldError> {
+            let value = MeshApQueryData {
+                root: f.optional("root"),
+                members: f.optional("members"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MeshApQueryData"))
+    }
+}
+impl MeshApQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            root: None,
+            members: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `root`.
+    pub fn with_root(mut self, value: impl Into<ApQueryData>) -> Self {
+        self.root = Some(value.into());
+        self
+    }
+    /// Sets `members`.
+    pub fn with_members(mut self, value: impl Into<Vec<ApQueryData>>) -> Self {
+        self.members = Some(value.into());
+        self
+    }
+}
+/// Mesh link status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshLinkStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MeshLinkStatus {
+    /// MAC address.
+    pub mac_address: Option<String>,
+    /// RSSI (format: int32).
+    pub rssi: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MeshLinkStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MeshLinkStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("macAddress", &v.mac_address);
+            w.optional("rssi", &v.rssi);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MeshLinkStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MeshLinkStatus, ruckus_one_runtime::object::FieldError> {
+            let value = MeshLinkStatus {
+                mac_address: f.optional("macAddress"),
+                rssi: f.optional("rssi"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MeshLinkStatus"))
+    }
+}
+impl MeshLinkStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            mac_address: None,
+            rssi: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+    /// Sets `rssi`.
+    pub fn with_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.rssi = Some(value.into());
+        self
+    }
+}
+/// Mesh neighbor, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshNeighbor).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MeshNeighbor {
+    /// RSSI (format: int32).
+    pub rssi: Option<i64>,
+    /// MAC address.
+    pub mac_address: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MeshNeighbor {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MeshNeighbor, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("rssi", &v.rssi);
+            w.optional("macAddress", &v.mac_address);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MeshNeighbor {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MeshNeighbor, ruckus_one_runtime::object::FieldError> {
+            let value = MeshNeighbor {
+                rssi: f.optional("rssi"),
+                mac_address: f.optional("macAddress"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MeshNeighbor"))
+    }
+}
+impl MeshNeighbor {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            rssi: None,
+            mac_address: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `rssi`.
+    pub fn with_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.rssi = Some(value.into());
+        self
+    }
+    /// Sets `macAddress`.
+    pub fn with_mac_address(mut self, value: impl Into<String>) -> Self {
+        self.mac_address = Some(value.into());
+        self
+    }
+}
+/// Mesh radio status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshRadioStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MeshRadioStatus {
+    /// Channel (format: int32).
+    pub channel: Option<i64>,
+    /// Band.
+    pub band: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MeshRadioStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MeshRadioStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("channel", &v.channel);
+            w.optional("band", &v.band);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MeshRadioStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MeshRadioStatus, ruckus_one_runtime::object::FieldError> {
+            let value = MeshRadioStatus {
+                channel: f.optional("channel"),
+                band: f.optional("band"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MeshRadioStatus"))
+    }
+}
+impl MeshRadioStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            channel: None,
+            band: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `channel`.
+    pub fn with_channel(mut self, value: impl Into<i64>) -> Self {
+        self.channel = Some(value.into());
+        self
+    }
+    /// Sets `band`.
+    pub fn with_band(mut self, value: impl Into<String>) -> Self {
+        self.band = Some(value.into());
+        self
+    }
+}
+/// Mesh status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MeshStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MeshStatus {
+    /// Neighbors.
+    pub neighbors: Option<Vec<MeshNeighbor>>,
+    /// Hop count (format: int32).
+    pub hop_count: Option<i64>,
+    /// Uplinks.
+    pub uplinks: Option<Vec<MeshLinkStatus>>,
+    /// Downlinks.
+    pub downlinks: Option<Vec<MeshLinkStatus>>,
+    /// Radios.
+    pub radios: Option<Vec<MeshRadioStatus>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MeshStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MeshStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("neighbors", &v.neighbors);
+            w.optional("hopCount", &v.hop_count);
+            w.optional("uplinks", &v.uplinks);
+            w.optional("downlinks", &v.downlinks);
+            w.optional("radios", &v.radios);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MeshStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MeshStatus, ruckus_one_runtime::object::FieldError> {
+            let value = MeshStatus {
+                neighbors: f.optional("neighbors"),
+                hop_count: f.optional("hopCount"),
+                uplinks: f.optional("uplinks"),
+                downlinks: f.optional("downlinks"),
+                radios: f.optional("radios"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MeshStatus"))
+    }
+}
+impl MeshStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            neighbors: None,
+            hop_count: None,
+            uplinks: None,
+            downlinks: None,
+            radios: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `neighbors`.
+    pub fn with_neighbors(mut self, value: impl Into<Vec<MeshNeighbor>>) -> Self {
+        self.neighbors = Some(value.into());
+        self
+    }
+    /// Sets `hopCount`.
+    pub fn with_hop_count(mut self, value: impl Into<i64>) -> Self {
+        self.hop_count = Some(value.into());
+        self
+    }
+    /// Sets `uplinks`.
+    pub fn with_uplinks(mut self, value: impl Into<Vec<MeshLinkStatus>>) -> Self {
+        self.uplinks = Some(value.into());
+        self
+    }
+    /// Sets `downlinks`.
+    pub fn with_downlinks(mut self, value: impl Into<Vec<MeshLinkStatus>>) -> Self {
+        self.downlinks = Some(value.into());
+        self
+    }
+    /// Sets `radios`.
+    pub fn with_radios(mut self, value: impl Into<Vec<MeshRadioStatus>>) -> Self {
+        self.radios = Some(value.into());
         self
     }
 }
@@ -2695,6 +4682,132 @@ impl NetworkInformation {
         self
     }
 }
+/// Network status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml NetworkStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct NetworkStatus {
+    /// IP address.
+    pub ip_address: Option<String>,
+    /// External IP address.
+    pub external_ip_address: Option<String>,
+    /// IP address type.
+    pub ip_address_type: Option<String>,
+    /// Netmask.
+    pub netmask: Option<String>,
+    /// Gateway.
+    pub gateway: Option<String>,
+    /// Primary DNS server.
+    pub primary_dns_server: Option<String>,
+    /// Secondary DNS server.
+    pub secondary_dns_server: Option<String>,
+    /// Management traffic VLAN (format: int32).
+    pub management_traffic_vlan: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NetworkStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NetworkStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("externalIpAddress", &v.external_ip_address);
+            w.optional("ipAddressType", &v.ip_address_type);
+            w.optional("netmask", &v.netmask);
+            w.optional("gateway", &v.gateway);
+            w.optional("primaryDnsServer", &v.primary_dns_server);
+            w.optional("secondaryDnsServer", &v.secondary_dns_server);
+            w.optional("managementTrafficVlan", &v.management_traffic_vlan);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NetworkStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NetworkStatus, ruckus_one_runtime::object::FieldError> {
+            let value = NetworkStatus {
+                ip_address: f.optional("ipAddress"),
+                external_ip_address: f.optional("externalIpAddress"),
+                ip_address_type: f.optional("ipAddressType"),
+                netmask: f.optional("netmask"),
+                gateway: f.optional("gateway"),
+                primary_dns_server: f.optional("primaryDnsServer"),
+                secondary_dns_server: f.optional("secondaryDnsServer"),
+                management_traffic_vlan: f.optional("managementTrafficVlan"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NetworkStatus"))
+    }
+}
+impl NetworkStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ip_address: None,
+            external_ip_address: None,
+            ip_address_type: None,
+            netmask: None,
+            gateway: None,
+            primary_dns_server: None,
+            secondary_dns_server: None,
+            management_traffic_vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `externalIpAddress`.
+    pub fn with_external_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.external_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressType`.
+    pub fn with_ip_address_type(mut self, value: impl Into<String>) -> Self {
+        self.ip_address_type = Some(value.into());
+        self
+    }
+    /// Sets `netmask`.
+    pub fn with_netmask(mut self, value: impl Into<String>) -> Self {
+        self.netmask = Some(value.into());
+        self
+    }
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `primaryDnsServer`.
+    pub fn with_primary_dns_server(mut self, value: impl Into<String>) -> Self {
+        self.primary_dns_server = Some(value.into());
+        self
+    }
+    /// Sets `secondaryDnsServer`.
+    pub fn with_secondary_dns_server(mut self, value: impl Into<String>) -> Self {
+        self.secondary_dns_server = Some(value.into());
+        self
+    }
+    /// Sets `managementTrafficVlan`.
+    pub fn with_management_traffic_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.management_traffic_vlan = Some(value.into());
+        self
+    }
+}
 /// Query response ap client query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApClientQueryData).
@@ -2803,6 +4916,378 @@ impl QueryResponseApClientQueryData {
     }
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<ApClientQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response ap query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseApQueryData {
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// Total count.
+    pub total_count: Option<i64>,
+    /// Page (format: int32).
+    pub page: Option<i64>,
+    /// Object ID.
+    pub object_id: Option<String>,
+    /// Data.
+    pub data: Option<Vec<ApQueryData>>,
+    /// Error message.
+    pub error_message: Option<String>,
+    /// Subsequent queries.
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseApQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseApQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseApQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QueryResponseApQueryData, ruckus_one_runtime::object::FieldError> {
+            let value = QueryResponseApQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseApQueryData"))
+    }
+}
+impl QueryResponseApQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<ApQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response grouped ap query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseGroupedApQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseGroupedApQueryData {
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// Total count.
+    pub total_count: Option<i64>,
+    /// Page (format: int32).
+    pub page: Option<i64>,
+    /// Object ID.
+    pub object_id: Option<String>,
+    /// Data.
+    pub data: Option<Vec<GroupedApQueryData>>,
+    /// Error message.
+    pub error_message: Option<String>,
+    /// Subsequent queries.
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseGroupedApQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseGroupedApQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseGroupedApQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseGroupedApQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = QueryResponseGroupedApQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseGroupedApQueryData"))
+    }
+}
+impl QueryResponseGroupedApQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<GroupedApQueryData>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Query response mesh ap query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMeshApQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseMeshApQueryData {
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// Total count.
+    pub total_count: Option<i64>,
+    /// Page (format: int32).
+    pub page: Option<i64>,
+    /// Object ID.
+    pub object_id: Option<String>,
+    /// Data.
+    pub data: Option<Vec<MeshApQueryData>>,
+    /// Error message.
+    pub error_message: Option<String>,
+    /// Subsequent queries.
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseMeshApQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseMeshApQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseMeshApQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseMeshApQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = QueryResponseMeshApQueryData {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseMeshApQueryData"))
+    }
+}
+impl QueryResponseMeshApQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<MeshApQueryData>>) -> Self {
         self.data = Some(value.into());
         self
     }
@@ -2982,6 +5467,132 @@ impl SignalStatus {
         self
     }
 }
+/// Sim status, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SimStatus).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SimStatus {
+    /// Iccid.
+    pub iccid: Option<String>,
+    /// Imsi.
+    pub imsi: Option<String>,
+    /// Tx bytes.
+    pub tx_bytes: Option<i64>,
+    /// Rx bytes.
+    pub rx_bytes: Option<i64>,
+    /// Card removal count (format: int32).
+    pub card_removal_count: Option<i64>,
+    /// DHCP timeout count (format: int32).
+    pub dhcp_timeout_count: Option<i64>,
+    /// Network lost count (format: int32).
+    pub network_lost_count: Option<i64>,
+    /// Switch count (format: int32).
+    pub switch_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SimStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SimStatus, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("iccid", &v.iccid);
+            w.optional("imsi", &v.imsi);
+            w.optional("txBytes", &v.tx_bytes);
+            w.optional("rxBytes", &v.rx_bytes);
+            w.optional("cardRemovalCount", &v.card_removal_count);
+            w.optional("dhcpTimeoutCount", &v.dhcp_timeout_count);
+            w.optional("networkLostCount", &v.network_lost_count);
+            w.optional("switchCount", &v.switch_count);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SimStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SimStatus, ruckus_one_runtime::object::FieldError> {
+            let value = SimStatus {
+                iccid: f.optional("iccid"),
+                imsi: f.optional("imsi"),
+                tx_bytes: f.optional("txBytes"),
+                rx_bytes: f.optional("rxBytes"),
+                card_removal_count: f.optional("cardRemovalCount"),
+                dhcp_timeout_count: f.optional("dhcpTimeoutCount"),
+                network_lost_count: f.optional("networkLostCount"),
+                switch_count: f.optional("switchCount"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SimStatus"))
+    }
+}
+impl SimStatus {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            iccid: None,
+            imsi: None,
+            tx_bytes: None,
+            rx_bytes: None,
+            card_removal_count: None,
+            dhcp_timeout_count: None,
+            network_lost_count: None,
+            switch_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `iccid`.
+    pub fn with_iccid(mut self, value: impl Into<String>) -> Self {
+        self.iccid = Some(value.into());
+        self
+    }
+    /// Sets `imsi`.
+    pub fn with_imsi(mut self, value: impl Into<String>) -> Self {
+        self.imsi = Some(value.into());
+        self
+    }
+    /// Sets `txBytes`.
+    pub fn with_tx_bytes(mut self, value: impl Into<i64>) -> Self {
+        self.tx_bytes = Some(value.into());
+        self
+    }
+    /// Sets `rxBytes`.
+    pub fn with_rx_bytes(mut self, value: impl Into<i64>) -> Self {
+        self.rx_bytes = Some(value.into());
+        self
+    }
+    /// Sets `cardRemovalCount`.
+    pub fn with_card_removal_count(mut self, value: impl Into<i64>) -> Self {
+        self.card_removal_count = Some(value.into());
+        self
+    }
+    /// Sets `dhcpTimeoutCount`.
+    pub fn with_dhcp_timeout_count(mut self, value: impl Into<i64>) -> Self {
+        self.dhcp_timeout_count = Some(value.into());
+        self
+    }
+    /// Sets `networkLostCount`.
+    pub fn with_network_lost_count(mut self, value: impl Into<i64>) -> Self {
+        self.network_lost_count = Some(value.into());
+        self
+    }
+    /// Sets `switchCount`.
+    pub fn with_switch_count(mut self, value: impl Into<i64>) -> Self {
+        self.switch_count = Some(value.into());
+        self
+    }
+}
 /// Traffic status, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TrafficStatus).
@@ -3086,6 +5697,94 @@ impl TrafficStatus {
     pub fn with_total_traffic(mut self, value: impl Into<i64>) -> Self {
         self.total_traffic = Some(value.into());
         self
+    }
+}
+/// Venue ap row: one of several shapes.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml GetAPs_1 (inline body schema)).
+///
+/// One of 3 types: the first, in the order below, that decodes the value.
+/// Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`
+/// and sent back unchanged.
+///
+/// Each variant is serialized as its own value.
+#[derive(Clone, PartialEq)]
+#[non_exhaustive]
+#[allow(clippy::large_enum_variant)]
+pub enum VenueApRow {
+    /// Variant type `QueryResponseApQueryData`; chosen when the value decodes as one (tried first).
+    QueryResponseApQueryData(QueryResponseApQueryData),
+    /// Variant type `QueryResponseGroupedApQueryData`; chosen when the value decodes as one and no variant above does.
+    QueryResponseGroupedApQueryData(QueryResponseGroupedApQueryData),
+    /// Variant type `QueryResponseMeshApQueryData`; chosen when the value decodes as one and no variant above does.
+    QueryResponseMeshApQueryData(QueryResponseMeshApQueryData),
+    /// A value that matches no variant, kept as received and sent back unchanged.
+    Unknown(serde_json::Value),
+}
+impl From<QueryResponseApQueryData> for VenueApRow {
+    fn from(value: QueryResponseApQueryData) -> Self {
+        Self::QueryResponseApQueryData(value)
+    }
+}
+impl From<QueryResponseGroupedApQueryData> for VenueApRow {
+    fn from(value: QueryResponseGroupedApQueryData) -> Self {
+        Self::QueryResponseGroupedApQueryData(value)
+    }
+}
+impl From<QueryResponseMeshApQueryData> for VenueApRow {
+    fn from(value: QueryResponseMeshApQueryData) -> Self {
+        Self::QueryResponseMeshApQueryData(value)
+    }
+}
+impl std::fmt::Debug for VenueApRow {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::QueryResponseApQueryData(v) => {
+                f.debug_tuple("QueryResponseApQueryData").field(v).finish()
+            }
+            Self::QueryResponseGroupedApQueryData(v) => {
+                f.debug_tuple("QueryResponseGroupedApQueryData").field(v).finish()
+            }
+            Self::QueryResponseMeshApQueryData(v) => {
+                f.debug_tuple("QueryResponseMeshApQueryData").field(v).finish()
+            }
+            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+        }
+    }
+}
+impl serde::Serialize for VenueApRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::QueryResponseApQueryData(v) => {
+                serde::Serialize::serialize(v, serializer)
+            }
+            Self::QueryResponseGroupedApQueryData(v) => {
+                serde::Serialize::serialize(v, serializer)
+            }
+            Self::QueryResponseMeshApQueryData(v) => {
+                serde::Serialize::serialize(v, serializer)
+            }
+            Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+        }
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApRow {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::QueryResponseApQueryData(v));
+        }
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::QueryResponseGroupedApQueryData(v));
+        }
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::QueryResponseMeshApQueryData(v));
+        }
+        Ok(Self::Unknown(value))
     }
 }
 /// Venue information, with the fields the official description lists.
@@ -5128,7 +7827,7 @@ impl<'a> QueryVenueAps<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, VenueApRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -5316,7 +8015,9 @@ impl<'a> QueryVenueApsCompatibilities<'a> {
     /// Every item of every page (the elements of `compatibilities`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::ApCompatibilityRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -5418,7 +8119,9 @@ impl<'a> QueryVenueApCompatibilities<'a> {
     /// Every item of every page (the elements of `compatibilities`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::ApCompatibilityRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -6840,7 +9543,7 @@ impl<'a> QueryApNeighbors<'a> {
     /// Every item of every page (the elements of `neighbors`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, ApNeighborRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

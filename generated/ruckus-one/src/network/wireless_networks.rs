@@ -1607,6 +1607,122 @@ impl<'de> serde::Deserialize<'de> for DpskWifiWlanWlanSecurity {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Dsae onboard network, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DsaeOnboardNetwork {
+    /// ID.
+    pub id: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Nw sub type.
+    pub nw_sub_type: Option<String>,
+    /// VLAN (format: int32).
+    pub vlan: Option<i64>,
+    /// VLAN pool.
+    pub vlan_pool: Option<VlanPoolData>,
+    /// Security protocol.
+    pub security_protocol: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DsaeOnboardNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DsaeOnboardNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("nwSubType", &v.nw_sub_type);
+            w.optional("vlan", &v.vlan);
+            w.optional("vlanPool", &v.vlan_pool);
+            w.optional("securityProtocol", &v.security_protocol);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DsaeOnboardNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DsaeOnboardNetwork, ruckus_one_runtime::object::FieldError> {
+            let value = DsaeOnboardNetwork {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                nw_sub_type: f.optional("nwSubType"),
+                vlan: f.optional("vlan"),
+                vlan_pool: f.optional("vlanPool"),
+                security_protocol: f.optional("securityProtocol"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DsaeOnboardNetwork"))
+    }
+}
+impl DsaeOnboardNetwork {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            nw_sub_type: None,
+            vlan: None,
+            vlan_pool: None,
+            security_protocol: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `nwSubType`.
+    pub fn with_nw_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.nw_sub_type = Some(value.into());
+        self
+    }
+    /// Sets `vlan`.
+    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.vlan = Some(value.into());
+        self
+    }
+    /// Sets `vlanPool`.
+    pub fn with_vlan_pool(mut self, value: impl Into<VlanPoolData>) -> Self {
+        self.vlan_pool = Some(value.into());
+        self
+    }
+    /// Sets `securityProtocol`.
+    pub fn with_security_protocol(mut self, value: impl Into<String>) -> Self {
+        self.security_protocol = Some(value.into());
+        self
+    }
+}
 /// File, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml File).
@@ -5850,6 +5966,85 @@ impl<'de> serde::Deserialize<'de> for SocialIdentitySource {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Venue ap group query data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueApGroupQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApGroupQueryData {
+    /// Venue ID.
+    pub venue_id: Option<String>,
+    /// AP group IDs.
+    pub ap_group_ids: Option<Vec<String>>,
+    /// Is all AP groups.
+    pub is_all_ap_groups: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApGroupQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApGroupQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("venueId", &v.venue_id);
+            w.optional("apGroupIds", &v.ap_group_ids);
+            w.optional("isAllApGroups", &v.is_all_ap_groups);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApGroupQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApGroupQueryData, ruckus_one_runtime::object::FieldError> {
+            let value = VenueApGroupQueryData {
+                venue_id: f.optional("venueId"),
+                ap_group_ids: f.optional("apGroupIds"),
+                is_all_ap_groups: f.optional("isAllApGroups"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApGroupQueryData"))
+    }
+}
+impl VenueApGroupQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            venue_id: None,
+            ap_group_ids: None,
+            is_all_ap_groups: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `apGroupIds`.
+    pub fn with_ap_group_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ap_group_ids = Some(value.into());
+        self
+    }
+    /// Sets `isAllApGroups`.
+    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
+        self.is_all_ap_groups = Some(value.into());
+        self
+    }
+}
 /// Body of the activation of a Wi-Fi network on a venue.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetwork).
@@ -6061,6 +6256,72 @@ impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettingsAllApGroupsRadioTy
         Ok(Self::from(s.as_str()))
     }
 }
+/// Vlan pool data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VlanPoolData {
+    /// Name.
+    pub name: Option<String>,
+    /// VLAN members.
+    pub vlan_members: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VlanPoolData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VlanPoolData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("vlanMembers", &v.vlan_members);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VlanPoolData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VlanPoolData, ruckus_one_runtime::object::FieldError> {
+            let value = VlanPoolData {
+                name: f.optional("name"),
+                vlan_members: f.optional("vlanMembers"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VlanPoolData"))
+    }
+}
+impl VlanPoolData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            vlan_members: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `vlanMembers`.
+    pub fn with_vlan_members(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.vlan_members = Some(value.into());
+        self
+    }
+}
 /// Answer of the Wi-Fi feature set query: the feature sets in `featureSets`.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
@@ -6143,6 +6404,62 @@ impl WifiFeatureSetPage {
     /// Sets `totalCount`.
     pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
         self.total_count = Some(value.into());
+        self
+    }
+}
+/// Wifi feature set row, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSetV1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct WifiFeatureSetRow {
+    /// Feature name.
+    pub feature_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiFeatureSetRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WifiFeatureSetRow, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("featureName", &v.feature_name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiFeatureSetRow {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiFeatureSetRow, ruckus_one_runtime::object::FieldError> {
+            let value = WifiFeatureSetRow {
+                feature_name: f.optional("featureName"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiFeatureSetRow"))
+    }
+}
+impl WifiFeatureSetRow {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `featureName`.
+    pub fn with_feature_name(mut self, value: impl Into<String>) -> Self {
+        self.feature_name = Some(value.into());
         self
     }
 }
@@ -6344,6 +6661,288 @@ impl<'de> serde::Deserialize<'de> for WifiNetwork {
                 _ => Self::Unknown(value),
             },
         )
+    }
+}
+/// Wifi network row, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkQueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct WifiNetworkRow {
+    /// Name.
+    pub name: Option<String>,
+    /// ID.
+    pub id: Option<String>,
+    /// VLAN (format: int32).
+    pub vlan: Option<i64>,
+    /// Nw type.
+    pub nw_type: Option<String>,
+    /// Nw sub type.
+    pub nw_sub_type: Option<String>,
+    /// Captive type.
+    pub captive_type: Option<String>,
+    /// Crt time.
+    pub crt_time: Option<String>,
+    /// Last upd time.
+    pub last_upd_time: Option<String>,
+    /// SSID.
+    pub ssid: Option<String>,
+    /// Ancillary SSID.
+    pub ancillary_ssid: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Client count (format: int32).
+    pub client_count: Option<i64>,
+    /// Default guest country.
+    pub default_guest_country: Option<String>,
+    /// Enable DHCP.
+    pub enable_dhcp: Option<bool>,
+    /// Tunnel WLAN enable.
+    pub tunnel_wlan_enable: Option<bool>,
+    /// Security protocol.
+    pub security_protocol: Option<String>,
+    /// Dsae onboard network.
+    pub dsae_onboard_network: Option<DsaeOnboardNetwork>,
+    /// Is owe master.
+    pub is_owe_master: Option<bool>,
+    /// Owe pair network ID.
+    pub owe_pair_network_id: Option<String>,
+    /// Venue AP groups.
+    pub venue_ap_groups: Option<Vec<VenueApGroupQueryData>>,
+    /// AP count (format: int32).
+    pub ap_count: Option<i64>,
+    /// Is enforced.
+    pub is_enforced: Option<bool>,
+    /// Is managed by template.
+    pub is_managed_by_template: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WifiNetworkRow {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WifiNetworkRow, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("id", &v.id);
+            w.optional("vlan", &v.vlan);
+            w.optional("nwType", &v.nw_type);
+            w.optional("nwSubType", &v.nw_sub_type);
+            w.optional("captiveType", &v.captive_type);
+            w.optional("crtTime", &v.crt_time);
+            w.optional("lastUpdTime", &v.last_upd_time);
+            w.optional("ssid", &v.ssid);
+            w.optional("ancillarySsid", &v.ancillary_ssid);
+            w.optional("description", &v.description);
+            w.optional("clientCount", &v.client_count);
+            w.optional("defaultGuestCountry", &v.default_guest_country);
+            w.optional("enableDhcp", &v.enable_dhcp);
+            w.optional("tunnelWlanEnable", &v.tunnel_wlan_enable);
+            w.optional("securityProtocol", &v.security_protocol);
+            w.optional("dsaeOnboardNetwork", &v.dsae_onboard_network);
+            w.optional("isOweMaster", &v.is_owe_master);
+            w.optional("owePairNetworkId", &v.owe_pair_network_id);
+            w.optional("venueApGroups", &v.venue_ap_groups);
+            w.optional("apCount", &v.ap_count);
+            w.optional("isEnforced", &v.is_enforced);
+            w.optional("isManagedByTemplate", &v.is_managed_by_template);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WifiNetworkRow {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WifiNetworkRow, ruckus_one_runtime::object::FieldError> {
+            let value = WifiNetworkRow {
+                name: f.optional("name"),
+                id: f.optional("id"),
+                vlan: f.optional("vlan"),
+                nw_type: f.optional("nwType"),
+                nw_sub_type: f.optional("nwSubType"),
+                captive_type: f.optional("captiveType"),
+                crt_time: f.optional("crtTime"),
+                last_upd_time: f.optional("lastUpdTime"),
+                ssid: f.optional("ssid"),
+                ancillary_ssid: f.optional("ancillarySsid"),
+                description: f.optional("description"),
+                client_count: f.optional("clientCount"),
+                default_guest_country: f.optional("defaultGuestCountry"),
+                enable_dhcp: f.optional("enableDhcp"),
+                tunnel_wlan_enable: f.optional("tunnelWlanEnable"),
+                security_protocol: f.optional("securityProtocol"),
+                dsae_onboard_network: f.optional("dsaeOnboardNetwork"),
+                is_owe_master: f.optional("isOweMaster"),
+                owe_pair_network_id: f.optional("owePairNetworkId"),
+                venue_ap_groups: f.optional("venueApGroups"),
+                ap_count: f.optional("apCount"),
+                is_enforced: f.optional("isEnforced"),
+                is_managed_by_template: f.optional("isManagedByTemplate"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WifiNetworkRow"))
+    }
+}
+impl WifiNetworkRow {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            id: None,
+            vlan: None,
+            nw_type: None,
+            nw_sub_type: None,
+            captive_type: None,
+            crt_time: None,
+            last_upd_time: None,
+            ssid: None,
+            ancillary_ssid: None,
+            description: None,
+            client_count: None,
+            default_guest_country: None,
+            enable_dhcp: None,
+            tunnel_wlan_enable: None,
+            security_protocol: None,
+            dsae_onboard_network: None,
+            is_owe_master: None,
+            owe_pair_network_id: None,
+            venue_ap_groups: None,
+            ap_count: None,
+            is_enforced: None,
+            is_managed_by_template: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `vlan`.
+    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.vlan = Some(value.into());
+        self
+    }
+    /// Sets `nwType`.
+    pub fn with_nw_type(mut self, value: impl Into<String>) -> Self {
+        self.nw_type = Some(value.into());
+        self
+    }
+    /// Sets `nwSubType`.
+    pub fn with_nw_sub_type(mut self, value: impl Into<String>) -> Self {
+        self.nw_sub_type = Some(value.into());
+        self
+    }
+    /// Sets `captiveType`.
+    pub fn with_captive_type(mut self, value: impl Into<String>) -> Self {
+        self.captive_type = Some(value.into());
+        self
+    }
+    /// Sets `crtTime`.
+    pub fn with_crt_time(mut self, value: impl Into<String>) -> Self {
+        self.crt_time = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
+        self
+    }
+    /// Sets `ssid`.
+    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ssid = Some(value.into());
+        self
+    }
+    /// Sets `ancillarySsid`.
+    pub fn with_ancillary_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ancillary_ssid = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `clientCount`.
+    pub fn with_client_count(mut self, value: impl Into<i64>) -> Self {
+        self.client_count = Some(value.into());
+        self
+    }
+    /// Sets `defaultGuestCountry`.
+    pub fn with_default_guest_country(mut self, value: impl Into<String>) -> Self {
+        self.default_guest_country = Some(value.into());
+        self
+    }
+    /// Sets `enableDhcp`.
+    pub fn with_enable_dhcp(mut self, value: impl Into<bool>) -> Self {
+        self.enable_dhcp = Some(value.into());
+        self
+    }
+    /// Sets `tunnelWlanEnable`.
+    pub fn with_tunnel_wlan_enable(mut self, value: impl Into<bool>) -> Self {
+        self.tunnel_wlan_enable = Some(value.into());
+        self
+    }
+    /// Sets `securityProtocol`.
+    pub fn with_security_protocol(mut self, value: impl Into<String>) -> Self {
+        self.security_protocol = Some(value.into());
+        self
+    }
+    /// Sets `dsaeOnboardNetwork`.
+    pub fn with_dsae_onboard_network(
+        mut self,
+        value: impl Into<DsaeOnboardNetwork>,
+    ) -> Self {
+        self.dsae_onboard_network = Some(value.into());
+        self
+    }
+    /// Sets `isOweMaster`.
+    pub fn with_is_owe_master(mut self, value: impl Into<bool>) -> Self {
+        self.is_owe_master = Some(value.into());
+        self
+    }
+    /// Sets `owePairNetworkId`.
+    pub fn with_owe_pair_network_id(mut self, value: impl Into<String>) -> Self {
+        self.owe_pair_network_id = Some(value.into());
+        self
+    }
+    /// Sets `venueApGroups`.
+    pub fn with_venue_ap_groups(
+        mut self,
+        value: impl Into<Vec<VenueApGroupQueryData>>,
+    ) -> Self {
+        self.venue_ap_groups = Some(value.into());
+        self
+    }
+    /// Sets `apCount`.
+    pub fn with_ap_count(mut self, value: impl Into<i64>) -> Self {
+        self.ap_count = Some(value.into());
+        self
+    }
+    /// Sets `isEnforced`.
+    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
+        self.is_enforced = Some(value.into());
+        self
+    }
+    /// Sets `isManagedByTemplate`.
+    pub fn with_is_managed_by_template(mut self, value: impl Into<bool>) -> Self {
+        self.is_managed_by_template = Some(value.into());
+        self
     }
 }
 /// Wifi wispr page, with the fields the official description lists.
@@ -9494,7 +10093,7 @@ impl<'a> QueryWifiNetworks<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, WifiNetworkRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -10244,7 +10843,9 @@ impl<'a> QueryWifiNetworkApCompatibilities<'a> {
     /// Every item of every page (the elements of `compatibilities`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::ApCompatibilityRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -10338,7 +10939,7 @@ impl<'a> QueryWifiFeatureSets<'a> {
     /// Every item of every page (the elements of `featureSets`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, WifiFeatureSetRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

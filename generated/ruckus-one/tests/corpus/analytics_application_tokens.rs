@@ -19,6 +19,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -36,6 +37,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::analytics::application_tokens::CreateApplicationTokenRequest,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -46,6 +48,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::analytics::common::ErrorBody> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -59,6 +62,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -72,5 +76,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
 }

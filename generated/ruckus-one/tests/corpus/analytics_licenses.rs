@@ -19,6 +19,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::analytics::licenses::LicenseHierarchyQuery> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -29,6 +30,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<Vec<ruckus_one::analytics::licenses::License>> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -39,6 +41,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<Vec<ruckus_one::analytics::licenses::License>> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -51,6 +54,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<Vec<ruckus_one::analytics::licenses::OrphanedApDeletion>> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -61,6 +65,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::analytics::licenses::License> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -76,5 +81,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::analytics::licenses::LicenseAssignmentUpdate>>
                 as Decode,
         ),
+        items: None,
     });
 }

@@ -18,6 +18,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -28,6 +29,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::analytics::common::ErrorBody> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -40,5 +42,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::analytics::onboarded_systems::OnboardedSystem> as Decode,
         ),
         request: None,
+        items: None,
     });
 }

@@ -17,6 +17,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::analytics::resource_groups::ResourceGroup>> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -31,6 +32,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::analytics::resource_groups::ResourceGroupInput> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -48,6 +50,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::analytics::resource_groups::ResourceGroupFilterQuery>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -60,6 +63,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::analytics::resource_groups::ResourceGroup> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -74,5 +78,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::analytics::resource_groups::ResourceGroupInput> as Decode,
         ),
+        items: None,
     });
 }

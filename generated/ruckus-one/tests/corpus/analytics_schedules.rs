@@ -17,6 +17,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::analytics::schedules::ScheduleBatchResult> as Decode,
         ),
         request: Some(round::<ruckus_one::analytics::schedules::ScheduleIds> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -29,6 +30,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::analytics::schedules::ScheduleBatchResult> as Decode,
         ),
         request: Some(round::<ruckus_one::analytics::schedules::ScheduleIds> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -41,6 +43,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::analytics::schedules::ScheduleList> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -55,6 +58,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::analytics::schedules::CreateScheduleRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -68,6 +72,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -78,6 +83,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::analytics::schedules::Schedule> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -92,5 +98,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::analytics::schedules::UpdateScheduleRequest> as Decode,
         ),
+        items: None,
     });
 }

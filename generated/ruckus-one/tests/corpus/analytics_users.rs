@@ -15,6 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::analytics::common::ErrorBody> as Decode),
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -27,6 +28,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::analytics::users::UserListItem>> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -39,6 +41,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::analytics::users::AddInternalUserRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -51,6 +54,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::analytics::users::InviteThirdPartyUserRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -63,6 +67,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::analytics::users::InternalUser>> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "analytics",
@@ -72,6 +77,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::analytics::users::User> as Decode),
-        request: Some(round::<ruckus_one::analytics::users::UpdateUserRequest> as Decode),
+        request: Some(
+            round::<ruckus_one::analytics::users::UpdateUserRequest> as Decode,
+        ),
+        items: None,
     });
 }

@@ -57,6 +57,9 @@ pub struct Op {
     pub response: Option<Decode>,
     /// The typed JSON request body, when it has one.
     pub request: Option<Decode>,
+    /// For a paged answer whose items the spec types apart from the answer
+    /// (`pagination.item_type`): the items field and the decoder of one item.
+    pub items: Option<(&'static str, Decode)>,
 }
 fn round<T: serde::de::DeserializeOwned + serde::Serialize>(
     body: &[u8],

@@ -19,6 +19,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -31,6 +32,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::access_control::AccessControlProfile> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -44,6 +46,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -56,6 +59,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::AccessControlProfile> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -69,6 +73,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::access_control::AccessControlProfileV1>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -83,6 +88,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -93,6 +99,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -103,6 +110,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -113,6 +121,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -123,6 +132,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -133,6 +143,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -143,6 +154,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -153,6 +165,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -163,6 +176,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -175,6 +189,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::ApplicationPolicy> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -187,6 +202,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::ApplicationPolicyV1> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -197,6 +213,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -211,6 +228,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -223,6 +241,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::access_control::ApplicationPolicy> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -235,6 +254,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::access_control::ApplicationPolicyV1> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -247,6 +267,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::ApplicationPolicy> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -259,6 +280,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::ApplicationPolicyV1> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -273,6 +295,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -285,6 +308,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::DevicePolicy> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -297,6 +321,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::DevicePolicyV1> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -307,6 +332,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -321,6 +347,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -333,6 +360,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::access_control::DevicePolicy> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -345,6 +373,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::access_control::DevicePolicyV1> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -357,6 +386,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::DevicePolicy> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -369,6 +399,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::DevicePolicyV1> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -383,6 +414,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -399,6 +431,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::L2AclPolicy> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -409,6 +442,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -423,6 +457,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -435,6 +470,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::access_control::L2AclPolicy> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -451,6 +487,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::L2AclPolicy> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -465,6 +502,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -481,6 +519,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::L3AclPolicy> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -491,6 +530,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -505,6 +545,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -517,6 +558,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::access_control::L3AclPolicy> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -533,6 +575,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::access_control::L3AclPolicy> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -547,6 +590,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -560,6 +604,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -573,6 +618,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -586,6 +632,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -599,5 +646,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::access_control::ApplicationLibrarySettings>
                 as Decode,
         ),
+        items: None,
     });
 }

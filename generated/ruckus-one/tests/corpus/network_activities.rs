@@ -15,6 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::activities::Activity> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -25,5 +26,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::activities::ActivityQuery> as Decode),
+        items: None,
     });
 }

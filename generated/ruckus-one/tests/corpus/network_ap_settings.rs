@@ -17,6 +17,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApAntennaTypeSettings> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -29,6 +30,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::ap_settings::ApAntennaTypeSettings> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -39,6 +41,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -49,6 +52,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -61,6 +65,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApBssColoringSettings> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -73,6 +78,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::ap_settings::ApBssColoringSettings> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -83,6 +89,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -93,6 +100,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -106,6 +114,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -119,6 +128,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApDirectedMulticastSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -132,6 +142,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -145,6 +156,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApExternalAntennaSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -157,6 +169,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApIotSettings> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -166,7 +179,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(round::<ruckus_one::network::ap_settings::ApIotSettings> as Decode),
+        request: Some(
+            round::<ruckus_one::network::ap_settings::ApIotSettings> as Decode,
+        ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -177,6 +193,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -187,6 +204,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -200,6 +218,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -213,6 +232,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApLanPortSpecificSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -225,6 +245,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApLedSettings> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -234,7 +255,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(round::<ruckus_one::network::ap_settings::ApLedSettings> as Decode),
+        request: Some(
+            round::<ruckus_one::network::ap_settings::ApLedSettings> as Decode,
+        ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -248,6 +272,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -261,6 +286,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApManagementTrafficVlanSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -273,6 +299,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApMeshSettings> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -285,6 +312,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::ap_settings::ApMeshSettings> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -297,6 +325,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApNetworkSettings> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -309,6 +338,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::ap_settings::ApNetworkSettings> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -321,6 +351,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApRadioSettings> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -333,6 +364,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::ap_settings::ApRadioSettings> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -345,6 +377,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApSmartMonitorSettings> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -357,6 +390,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::ap_settings::ApSmartMonitorSettings> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -370,6 +404,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -383,6 +418,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::VenueApSnmpAgentProfileSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -396,6 +432,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -409,6 +446,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApStickyClientSteeringSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -419,6 +457,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -431,6 +470,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApUsbPortSettings> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -443,6 +483,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::ap_settings::ApUsbPortSettings> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -455,6 +496,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApCapabilities> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -467,6 +509,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::ApDhcpSettings> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -479,6 +522,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::WifiAvailableChannels> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -491,5 +535,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::ap_settings::WifiAvailableChannelsV1> as Decode,
         ),
         request: None,
+        items: None,
     });
 }

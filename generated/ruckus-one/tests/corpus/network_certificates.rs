@@ -17,6 +17,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::certificates::Certificate> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -29,6 +30,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::certificates::CertDownloadRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -41,6 +43,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::certificates::UpdateServerCertificate> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -51,6 +54,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -61,6 +65,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -73,6 +78,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::certificates::CertificateAuthority> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -85,6 +91,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::certificates::CertificateAuthority> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -95,6 +102,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -107,6 +115,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::certificates::CaQueryResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -119,6 +128,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::certificates::CertificateTemplate> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -131,6 +141,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::certificates::CertificateAuthority> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -143,6 +154,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::certificates::CaQueryResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -153,6 +165,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: None,
         request: Some(round::<ruckus_one::network::certificates::Certificate> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -167,6 +180,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::certificates::CertificateQueryRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -179,6 +193,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::certificates::CertificateTemplate> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -192,6 +207,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::certificates::UpdateCertificateTemplate>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -202,6 +218,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -215,6 +232,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -225,6 +243,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: None,
         request: Some(round::<ruckus_one::network::certificates::ScepKey> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -237,6 +256,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::IdentityServicePage> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -247,6 +267,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::certificates::ScepKey> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -257,6 +278,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -271,6 +293,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::certificates::CertificateQueryRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -285,6 +308,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::certificates::CertificateQueryRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -299,6 +323,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::certificates::CertificateQueryRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -309,6 +334,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -322,6 +348,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -334,6 +361,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::certificates::RadiusProfileCaPage> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -348,6 +376,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::certificates::SamlIdpProfileRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -360,6 +389,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::certificates::SamlIdpProfileRequest> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -375,6 +405,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::certificates::SamlIdpProfileRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -390,6 +421,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::certificates::SamlIdpProfileAction> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -403,6 +435,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -416,6 +449,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -429,6 +463,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -442,6 +477,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -455,6 +491,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -465,6 +502,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -475,6 +513,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -485,5 +524,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
 }

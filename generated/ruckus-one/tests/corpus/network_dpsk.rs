@@ -15,6 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -25,6 +26,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -41,6 +43,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::dpsk::DpskPoolQueryResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -55,6 +58,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -69,6 +73,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: None,
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -83,6 +88,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: None,
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -97,6 +103,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -107,6 +114,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -117,6 +125,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -127,6 +136,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -137,6 +147,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<String> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -150,7 +161,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/json",
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(round::<ruckus_one::network::dpsk::DpskPassphraseCreate> as Decode),
+        request: Some(
+            round::<ruckus_one::network::dpsk::DpskPassphraseCreate> as Decode,
+        ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -167,6 +181,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::IdentityServicePage> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -183,6 +198,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::dpsk::DpskPassphraseQueryResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -197,6 +213,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::dpsk::DpskPassphrase> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -211,6 +228,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: None,
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -221,6 +239,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: None,
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -231,6 +250,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json"],
         response: None,
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -241,6 +261,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json"],
         response: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -251,6 +272,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json"],
         response: None,
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -261,6 +283,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json"],
         response: None,
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -271,6 +294,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -283,6 +307,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::dpsk::DpskPoolTemplateQueryResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -293,6 +318,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: None,
         request: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -303,6 +329,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json"],
         response: Some(round::<ruckus_one::network::dpsk::DpskPool> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -313,5 +340,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
 }

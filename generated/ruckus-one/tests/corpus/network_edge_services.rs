@@ -20,6 +20,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -35,6 +36,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::PersonalIdentityNetwork>
                 as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -53,6 +55,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery>
                 as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -68,6 +71,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -83,6 +87,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::PersonalIdentityNetwork>
                 as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -98,6 +103,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::PersonalIdentityNetwork>
                 as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -110,6 +116,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -122,6 +129,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -134,6 +142,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -148,6 +157,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::edge_services::EdgeSdLanService> as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -163,6 +173,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -181,6 +192,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery>
                 as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -195,6 +207,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::EdgeSdLanService> as Decode,
         ),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -209,6 +222,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::edge_services::EdgeSdLanService> as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -221,6 +235,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -233,6 +248,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -248,6 +264,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::EdgeSdLanNetworkActivation>
                 as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -260,6 +277,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -275,6 +293,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::EdgeSdLanNetworkActivation>
                 as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -289,6 +308,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::EdgeSdLanGuestSettings> as Decode,
         ),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -303,6 +323,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::edge_services::EdgeSdLanGuestSettings> as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -315,6 +336,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -327,6 +349,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -339,6 +362,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -351,6 +375,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -363,6 +388,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -381,6 +407,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::EdgeServiceCompatibilityQuery>
                 as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -393,6 +420,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -405,6 +433,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -417,6 +446,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -429,6 +459,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -441,6 +472,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -453,6 +485,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -465,6 +498,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -480,6 +514,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -495,6 +530,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::PatchClusterNetworkSettings>
                 as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -509,6 +545,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::PortConfig> as Decode,
         ),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -521,6 +558,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::edge_services::PortConfig> as Decode),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -535,6 +573,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::EdgeSubInterfacePage> as Decode,
         ),
         request: None,
+        items: Some(round::<ruckus_one::network::edge_services::SubInterface> as Decode)
+            .map(|d| ("content", d)),
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -549,6 +589,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::edge_services::SubInterface> as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -563,6 +604,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::edge_services::SubInterface> as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -575,6 +617,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -589,6 +632,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::edge_services::LinkAggregationGroup> as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -603,6 +647,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::LinkAggregationGroup> as Decode,
         ),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -618,6 +663,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::UpdateLinkAggregationGroup>
                 as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -633,6 +679,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::UpdateLinkAggregationGroup>
                 as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -645,6 +692,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -659,6 +707,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::edge_services::LagSubInterface> as Decode,
         ),
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -673,6 +722,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::edge_services::LagSubInterface> as Decode,
         ),
         request: None,
+        items: None,
     });
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
@@ -685,5 +735,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
 }

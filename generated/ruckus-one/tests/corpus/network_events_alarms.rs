@@ -15,6 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::events_alarms::EventData> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -25,6 +26,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::events_alarms::EventData> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -37,6 +39,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::events_alarms::EventMetasQuery> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -49,6 +52,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::events_alarms::EventMetasQuery> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -62,6 +66,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::events_alarms::EventsDynamicQueryPayload>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -74,6 +79,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::events_alarms::LastLoginResponse> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -84,6 +90,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::events_alarms::AlarmData> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -96,6 +103,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::events_alarms::EventMetasQuery> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -106,5 +114,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: Some(round::<String> as Decode),
+        items: None,
     });
 }

@@ -17,6 +17,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::IdentityServicePage> as Decode,
         ),
         request: None,
+        items: Some(round::<ruckus_one::network::identity::IdentityGroup> as Decode)
+            .map(|d| ("content", d)),
     });
     ops.push(Op {
         api: "network",
@@ -31,6 +33,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::identity::IdentityGroupSearch> as Decode,
         ),
+        items: Some(round::<ruckus_one::network::identity::IdentityGroup> as Decode)
+            .map(|d| ("content", d)),
     });
     ops.push(Op {
         api: "network",
@@ -41,6 +45,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -51,6 +56,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::identity::IdentityGroup> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -61,6 +67,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -71,6 +78,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -81,6 +89,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -91,6 +100,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -101,6 +111,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<Vec<ruckus_one::network::identity::Identity>> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -111,6 +122,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::identity::IdentityPage> as Decode),
         request: Some(round::<ruckus_one::network::identity::IdentitySearch> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -121,6 +133,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: Some(round::<ruckus_one::network::identity::Identity> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -131,6 +144,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::identity::Identity> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -141,6 +155,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -151,6 +166,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -161,6 +177,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: Some(round::<ruckus_one::network::identity::Identity> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -171,6 +188,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -181,6 +199,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -191,6 +210,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -203,6 +223,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<Vec<ruckus_one::network::identity::EthernetPort>> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -213,6 +234,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -223,6 +245,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -233,6 +256,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -244,7 +268,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         response: Some(
             round::<ruckus_one::network::identity::EvaluationReport> as Decode,
         ),
-        request: Some(round::<ruckus_one::network::identity::EvaluationReport> as Decode),
+        request: Some(
+            round::<ruckus_one::network::identity::EvaluationReport> as Decode,
+        ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -255,6 +282,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -265,6 +293,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -275,5 +304,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
 }

@@ -15,6 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -28,6 +29,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::mac_registrations::MacRegistrationPool>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -41,6 +43,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -56,6 +59,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::mac_registrations::MacRegistrationPool>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -69,6 +73,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::mac_registrations::MacRegistrationPool>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -82,6 +87,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -94,6 +100,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::mac_registrations::OperationResponse> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -104,6 +111,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -120,6 +128,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::mac_registrations::MacRegistrationSearch>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -133,6 +142,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -147,6 +157,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::mac_registrations::MacRegistration> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -161,6 +172,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::mac_registrations::MacRegistration> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -173,6 +185,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::mac_registrations::OperationResponse> as Decode,
         ),
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -183,6 +196,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: None,
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -195,6 +209,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::mac_registrations::MacRegistration> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -207,6 +222,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::mac_registrations::OperationResponse> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -219,6 +235,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::mac_registrations::Registration> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -235,6 +252,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::mac_registrations::MacRegistrationSearch>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -245,6 +263,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -255,6 +274,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -267,5 +287,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::mac_registrations::NetworkPoolPage> as Decode,
         ),
         request: None,
+        items: None,
     });
 }

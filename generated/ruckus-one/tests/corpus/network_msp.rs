@@ -15,6 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::msp::QueryResponseMspEc> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -25,6 +26,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::msp::MspView> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -35,6 +37,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::msp::UpdateMspRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -45,6 +48,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::msp::UpdateMspRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -55,6 +59,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::ResponseBo> as Decode),
         request: Some(round::<ruckus_one::network::msp::UpdateMspRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -65,6 +70,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::ResponseBo> as Decode),
         request: Some(round::<ruckus_one::network::msp::UpdateMspRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -75,6 +81,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -85,6 +92,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -95,6 +103,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: Some(round::<ruckus_one::network::msp::MspLegacyBody> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -105,6 +114,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -115,6 +125,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: Some(round::<ruckus_one::network::msp::MspLegacyBody> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -125,6 +136,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -135,6 +147,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -145,6 +158,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -155,6 +169,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -165,6 +180,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -175,6 +191,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -185,6 +202,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -195,6 +213,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -205,6 +224,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -215,6 +235,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -225,6 +246,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -235,6 +257,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -245,6 +268,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -255,6 +279,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -265,6 +290,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -275,6 +301,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -285,6 +312,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -295,5 +323,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
 }

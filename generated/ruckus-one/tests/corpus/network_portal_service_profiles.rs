@@ -15,6 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -30,6 +31,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::portal_service_profiles::PortalServiceProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -47,6 +49,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::portal_service_profiles::PortalServiceProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -57,6 +60,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -71,6 +75,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -88,6 +93,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -105,6 +111,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::portal_service_profiles::PortalServiceProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -115,6 +122,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -129,6 +137,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::portal_service_profiles::PortalServiceProfileImage,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -143,6 +152,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::portal_service_profiles::PortalServiceProfileImage,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -157,6 +167,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::portal_service_profiles::PortalServiceProfileImage,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -171,6 +182,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::portal_service_profiles::PortalServiceProfileImage,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -181,6 +193,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -191,6 +204,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -205,6 +219,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -221,6 +236,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::portal_service_profiles::PortalServiceProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -234,6 +250,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -247,6 +264,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::portal_service_profiles::PortalServiceProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -257,6 +275,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -271,6 +290,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::portal_service_profiles::PortalServiceProfileImage,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -285,6 +305,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::portal_service_profiles::PortalServiceProfileImage,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -299,6 +320,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::portal_service_profiles::PortalServiceProfileImage,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -313,6 +335,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::portal_service_profiles::PortalServiceProfileImage,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -323,6 +346,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -333,5 +357,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
 }

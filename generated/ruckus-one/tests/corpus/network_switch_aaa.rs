@@ -15,6 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -27,6 +28,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_aaa::AaaServerResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::AaaServer> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -37,6 +39,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AaaServerV1> as Decode),
         request: Some(round::<ruckus_one::network::common::AaaServerBo> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -47,6 +50,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -59,6 +63,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_aaa::AaaServerView> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -71,6 +76,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_aaa::AaaServerResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::AaaServer> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -81,6 +87,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AaaServerV1> as Decode),
         request: Some(round::<ruckus_one::network::common::AaaServerBo> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -91,6 +98,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -103,5 +111,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::AaaSettingResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::AaaSettingView> as Decode),
+        items: None,
     });
 }

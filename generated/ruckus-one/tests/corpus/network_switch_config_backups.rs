@@ -15,6 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -27,6 +28,12 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::SwitchConfigHistoryPage> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: Some(
+                round::<
+                    ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoView,
+                > as Decode,
+            )
+            .map(|d| ("list", d)),
     });
     ops.push(Op {
         api: "network",
@@ -40,6 +47,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -53,6 +61,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -65,6 +74,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switch_config_backups::ConfigBackup> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -75,6 +85,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -88,6 +99,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -98,6 +110,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -111,6 +124,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_config_backups::ConfigBackupAction>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -128,6 +142,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_config_backups::ConfigBackupComparison>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -141,5 +156,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
 }

@@ -21,6 +21,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switch_firmware::ChangeSchedule> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -33,6 +34,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switch_firmware::ChangeSchedule> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -45,6 +47,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switch_firmware::ChangeScheduleV1> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -57,6 +60,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switch_firmware::SkipScheduleUpgrade> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -70,6 +74,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -82,6 +87,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::network::switch_firmware::SwitchVersion>> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -95,6 +101,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -107,6 +114,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_firmware::VenueCurrentVersion> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -123,6 +131,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_firmware::UpgradeVenueQueryFilter>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -138,6 +147,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_firmware::UpgradeVenueQueryFilterV1>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -154,6 +164,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_firmware::UpgradeSwitchQueryFilter>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -169,6 +180,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_firmware::UpgradeSwitchQueryFilterV1>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -179,5 +191,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
 }

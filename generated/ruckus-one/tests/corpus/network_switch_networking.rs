@@ -18,6 +18,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -30,6 +31,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::network::switch_networking::VlanVePort>> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -44,6 +46,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switch_networking::SwitchVlan> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -54,6 +57,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -66,6 +70,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_networking::SwitchVlanView> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -80,6 +85,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switch_networking::SwitchVlan> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -90,6 +96,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -102,6 +109,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::network::switch_networking::VePortView>> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -116,6 +124,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<Vec<ruckus_one::network::switch_networking::VePort>> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -126,6 +135,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -138,6 +148,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_networking::VePortView> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -150,6 +161,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_networking::VePortResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::switch_networking::VePort> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -160,6 +172,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -173,6 +186,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -189,6 +203,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::network::switch_networking::StaticRouteView>>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -199,6 +214,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -211,6 +227,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_networking::StaticRouteView> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -226,6 +243,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switch_networking::StaticRouteView> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -236,6 +254,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -248,6 +267,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::network::switch_networking::LagView>> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -262,6 +282,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<Vec<ruckus_one::network::switch_networking::Lag>> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -272,6 +293,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -284,6 +306,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_networking::LagView> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -296,6 +319,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_networking::LagResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::switch_networking::Lag> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -306,6 +330,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -316,6 +341,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -330,6 +356,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switch_networking::DhcpServerView> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -340,6 +367,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -352,6 +380,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_networking::DhcpServerView> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -366,6 +395,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switch_networking::DhcpServerView> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -376,6 +406,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -386,6 +417,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -396,6 +428,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -406,6 +439,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -416,6 +450,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -428,6 +463,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::network::switch_networking::SwitchAclView>> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -441,6 +477,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -454,6 +491,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -467,6 +505,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switch_networking::DhcpServerStateView>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -480,6 +519,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -490,6 +530,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -500,6 +541,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -514,6 +556,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -524,6 +567,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -534,5 +578,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
 }

@@ -17,6 +17,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::network::switches::IcxSwitchView>> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -27,6 +28,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::switches::IcxSwitch> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -39,6 +41,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<Vec<ruckus_one::network::switches::IcxSwitchView>> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -49,6 +52,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -59,6 +63,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -69,6 +74,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::Switch> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -81,6 +87,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switches::IcxSwitchResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::switches::IcxSwitchView> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -91,6 +98,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::switches::IcxSwitchView> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -101,6 +109,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -113,6 +122,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switches::SwitchPositionViewV1001> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -123,6 +133,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<Vec<ruckus_one::network::switches::PortView>> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -133,6 +144,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::switches::PortResponse> as Decode),
         request: Some(round::<ruckus_one::network::switches::PortV1001> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -143,6 +155,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<Vec<ruckus_one::network::switches::PortView>> as Decode),
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -155,6 +168,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<Vec<ruckus_one::network::switches::SwitchPortSelection>> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -165,6 +179,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::switches::PortResponse> as Decode),
         request: Some(round::<Vec<ruckus_one::network::switches::Ports>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -177,6 +192,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switches::DeviceRequestView> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -189,6 +205,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<Vec<ruckus_one::network::switches::SwitchPortSelection>> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -201,6 +218,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switches::SwitchQueryResult> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -211,6 +229,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -223,6 +242,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::SwitchPortQueryResult> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -235,6 +255,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::SwitchClientQueryResult> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -245,6 +266,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -259,6 +281,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -271,6 +294,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switches::ImportSwitchResultView> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -281,6 +305,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -291,5 +316,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
 }

@@ -15,6 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -25,6 +26,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -39,6 +41,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -49,6 +52,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::common::Profile> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -59,6 +63,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::common::ProfileBo> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -69,6 +74,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::ProfileView> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -79,6 +85,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json"],
         response: Some(round::<ruckus_one::network::common::ProfileV1> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -93,5 +100,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
 }

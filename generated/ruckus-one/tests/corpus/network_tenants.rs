@@ -17,6 +17,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::tenants::MspEcAccountView> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -29,6 +30,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::tenants::UpdateMspEcRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -39,6 +41,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -51,6 +54,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::tenants::AddTenantRequestHolder> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -63,6 +67,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::tenants::MspEcDelegationResponse> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -75,6 +80,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::tenants::AssignMspEcListRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -85,6 +91,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: Some(round::<ruckus_one::network::tenants::EmailInvitation> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -95,6 +102,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<Vec<ruckus_one::network::tenants::AdminView>> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -105,6 +113,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::tenants::MspEcAdminView> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -117,6 +126,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::tenants::UpdateMspEcAdminRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -127,6 +137,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -139,6 +150,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::network::tenants::MspAdminRole>> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -151,6 +163,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::tenants::AssignedMspAdminsRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -161,6 +174,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -171,6 +185,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -181,6 +196,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<Vec<ruckus_one::network::tenants::Delegation>> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -191,6 +207,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<String> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -201,6 +218,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<String> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -213,6 +231,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::tenants::FirmwareUpgradeRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -226,6 +245,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::tenants::AssignMspEcToMultipleTechPartners>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -236,6 +256,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::tenants::MspAdminRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -246,6 +267,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::tenants::Tenant> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -258,6 +280,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::tenants::NotificationRecipientRbacdto> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -271,6 +294,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -283,6 +307,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<Vec<ruckus_one::network::tenants::NotificationRecipient>> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -300,6 +325,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::tenants::MobilePushNotificationEndpoint>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -312,6 +338,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::tenants::TenantManagementPage> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -324,6 +351,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::tenants::BetaFeatureResponse> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -338,6 +366,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::tenants::BetaFeatureRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -350,6 +379,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::tenants::TenantPrivacyFeatureResponse> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -364,6 +394,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::tenants::TenantPrivacyFeatureRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -378,6 +409,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::tenants::TenantPrivacyFeatureRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -388,6 +420,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::tenants::AdminView> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -398,6 +431,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::tenants::AdminView> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -408,6 +442,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<Vec<ruckus_one::network::tenants::AdminView>> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -418,6 +453,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<Vec<String>> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -428,6 +464,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::tenants::AdminView> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -438,6 +475,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -449,6 +487,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         response: Some(
             round::<ruckus_one::network::tenants::TenantManagementPage> as Decode,
         ),
-        request: Some(round::<ruckus_one::network::tenants::AdminQueryRequest> as Decode),
+        request: Some(
+            round::<ruckus_one::network::tenants::AdminQueryRequest> as Decode,
+        ),
+        items: None,
     });
 }

@@ -21,6 +21,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -37,6 +38,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 >,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -53,6 +55,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -69,6 +72,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 >,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -85,6 +89,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -101,6 +106,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 >,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -111,6 +117,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -121,6 +128,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -137,6 +145,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -153,6 +162,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 >,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -169,6 +179,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -185,6 +196,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 >,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -199,6 +211,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -213,6 +226,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -227,6 +241,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSpecificSettings,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -241,6 +256,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -255,6 +271,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSettings,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -265,6 +282,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -275,6 +293,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -285,5 +304,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
 }

@@ -18,6 +18,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -31,6 +32,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -44,6 +46,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -57,6 +60,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_ap_settings::VenueApCellularSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -71,6 +75,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -85,6 +90,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -99,6 +105,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -113,6 +120,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -126,6 +134,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -139,6 +148,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -149,6 +159,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -159,6 +170,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -169,6 +181,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -179,6 +192,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -192,6 +206,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -205,6 +220,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -219,6 +235,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -233,6 +250,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::venue_ap_settings::VenueApManagementTrafficVlanSettings,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -246,6 +264,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -259,6 +278,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -272,6 +292,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_ap_settings::VenueApMeshSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -285,6 +306,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_ap_settings::VenueApMeshSettingsV1>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -299,6 +321,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -313,6 +336,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -326,6 +350,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -339,6 +364,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -352,6 +378,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_ap_settings::VenueApRadioSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -365,6 +392,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_ap_settings::VenueApRadioSettingsV1>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -378,6 +406,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -391,6 +420,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -404,6 +434,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -417,6 +448,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -430,6 +462,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -443,6 +476,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -457,6 +491,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -471,5 +506,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::venue_ap_settings::VenueApTlsKeyEnhancedModeSettings,
             > as Decode,
         ),
+        items: None,
     });
 }

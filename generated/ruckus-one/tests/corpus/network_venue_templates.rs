@@ -17,6 +17,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_templates::VenueTemplateView> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -27,6 +28,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json"],
         response: Some(round::<ruckus_one::network::venue_templates::VenueV1> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -41,6 +43,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::venue_templates::VenueTemplate> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -53,6 +56,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::venue_templates::UpdateVenueSettingBo> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -63,6 +67,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AaaSettingView> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -75,6 +80,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_templates::AaaSetting> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -87,6 +93,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::AaaSettingResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::AaaSettingView> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -100,6 +107,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::AaaServer> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -110,6 +118,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json"],
         response: Some(round::<ruckus_one::network::common::AaaServerV1> as Decode),
         request: Some(round::<ruckus_one::network::common::AaaServerBo> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -120,6 +129,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -133,6 +143,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -146,6 +157,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::AaaServer> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -156,6 +168,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json"],
         response: Some(round::<ruckus_one::network::common::AaaServerV1> as Decode),
         request: Some(round::<ruckus_one::network::common::AaaServerBo> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -166,6 +179,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -179,6 +193,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -195,6 +210,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_templates::TemplateInstanceQuery>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -207,6 +223,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::venue_templates::EnforceRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -222,6 +239,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::venue_templates::ApplyRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -234,6 +252,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<Vec<ruckus_one::network::venue_templates::DiffReport>> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -244,6 +263,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -256,6 +276,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::venue_templates::VenueTemplateView2> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -266,6 +287,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: Some(round::<ruckus_one::network::common::VenueRow> as Decode)
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -278,6 +301,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_templates::VenueTemplateView2> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -290,6 +314,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::venue_templates::VenueTemplateView2> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -300,5 +325,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
 }

@@ -17,6 +17,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_aps::CreateVenueApResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::ApCreation> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -29,6 +30,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_aps::ApsImportResults> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -39,6 +41,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::common::VenueApGroup> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -49,6 +52,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::wireless_aps::ApGroup> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -59,6 +63,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: Some(round::<ruckus_one::network::wireless_aps::VenueApRow> as Decode)
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -72,6 +78,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -84,6 +91,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_aps::ApCompatibilityPage> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: Some(round::<ruckus_one::network::common::ApCompatibilityRow> as Decode)
+            .map(|d| ("compatibilities", d)),
     });
     ops.push(Op {
         api: "network",
@@ -96,6 +105,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_aps::ApCompatibilityPage> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: Some(round::<ruckus_one::network::common::ApCompatibilityRow> as Decode)
+            .map(|d| ("compatibilities", d)),
     });
     ops.push(Op {
         api: "network",
@@ -106,6 +117,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -118,6 +130,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_aps::AccessPoint> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -128,6 +141,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::wireless_aps::AccessPoint> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -138,6 +152,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -148,6 +163,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::wireless_aps::ApPictures> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -158,6 +174,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -168,6 +185,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -178,6 +196,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::wireless_aps::ApLogs> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -188,6 +207,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::wireless_aps::ApPackets> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -200,6 +220,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_aps::WifiDhcpClientLeases> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -212,6 +233,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_aps::WifiDhcpPoolUsages> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -222,6 +244,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::wireless_aps::ApClient> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -238,6 +261,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_aps::ApDiagnosisCommand> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -248,6 +272,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::wireless_aps::ApNeighbors> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -260,6 +285,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_aps::ApPacketAction> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -272,6 +298,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_aps::ApSystemCommand> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -284,6 +311,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_aps::ApNeighborPage> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: Some(round::<ruckus_one::network::wireless_aps::ApNeighborRow> as Decode)
+            .map(|d| ("neighbors", d)),
     });
     ops.push(Op {
         api: "network",
@@ -294,6 +323,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -304,6 +334,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -314,6 +345,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -324,6 +356,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -334,6 +367,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -344,6 +378,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -354,6 +389,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -364,6 +400,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -374,6 +411,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -384,6 +422,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -394,6 +433,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -404,6 +444,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -416,6 +457,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_aps::ApFloorPosition> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -428,6 +470,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_aps::ApFloorPosition> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -438,5 +481,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
 }

@@ -15,6 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -25,6 +26,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -35,6 +37,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -45,6 +48,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -55,6 +59,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -65,6 +70,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -77,6 +83,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_networks::WifiNetwork> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -89,6 +96,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_networks::WifiNetwork> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -101,6 +109,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_networks::WifiNetwork> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -111,6 +120,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -121,6 +131,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: Some(
+                round::<ruckus_one::network::wireless_networks::WifiNetworkRow> as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -133,6 +147,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_networks::NetworkActivation> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -143,6 +158,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -153,6 +169,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -165,6 +182,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_networks::NetworkActivation> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -177,6 +195,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_networks::NetworkActivation> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -190,6 +209,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -203,6 +223,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_networks::VenueWifiNetworkSettings>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -215,6 +236,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_networks::VenueWifiNetwork> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -225,6 +247,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -238,6 +261,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: Some(round::<ruckus_one::network::common::ApCompatibilityRow> as Decode)
+            .map(|d| ("compatibilities", d)),
     });
     ops.push(Op {
         api: "network",
@@ -250,6 +275,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_networks::WifiFeatureSetPage> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: Some(
+                round::<ruckus_one::network::wireless_networks::WifiFeatureSetRow>
+                    as Decode,
+            )
+            .map(|d| ("featureSets", d)),
     });
     ops.push(Op {
         api: "network",
@@ -260,6 +290,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -270,5 +301,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: None,
         request: None,
+        items: None,
     });
 }

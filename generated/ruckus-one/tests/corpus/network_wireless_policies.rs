@@ -18,6 +18,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::ClientIsolationProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -31,6 +32,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -44,6 +46,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::ClientIsolationProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -54,6 +57,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -68,6 +72,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -80,6 +85,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_policies::LbsServerProfile> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -92,6 +98,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::LbsServerProfile> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -104,6 +111,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_policies::LbsServerProfile> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -114,6 +122,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -128,6 +137,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -141,6 +151,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::MulticastDnsProxyProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -154,6 +165,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -167,6 +179,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::MulticastDnsProxyProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -177,6 +190,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -191,6 +205,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -203,6 +218,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_policies::RoguePolicy> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -215,6 +231,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::RoguePolicy> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -227,6 +244,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_policies::RoguePolicy> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -237,6 +255,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -251,6 +270,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -263,6 +283,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_policies::SnmpAgentProfile> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -275,6 +296,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::SnmpAgentProfile> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -287,6 +309,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_policies::SnmpAgentProfile> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -297,6 +320,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -311,6 +335,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -323,6 +348,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_policies::SoftGreProfile> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -335,6 +361,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::SoftGreProfile> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -347,6 +374,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_policies::SoftGreProfile> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -357,6 +385,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -371,6 +400,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -384,6 +414,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::TunnelServiceProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -397,6 +428,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -410,6 +442,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::TunnelServiceProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -423,6 +456,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::TunnelServiceProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -433,6 +467,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -446,6 +481,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -458,6 +494,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_policies::VlanPoolProfile> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -470,6 +507,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::VlanPoolProfile> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -482,6 +520,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_policies::VlanPoolProfile> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -492,6 +531,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -506,6 +546,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -519,6 +560,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::EthernetPortProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -532,6 +574,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -545,6 +588,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_policies::EthernetPortProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -555,6 +599,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -569,5 +614,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
 }

@@ -19,6 +19,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProvider,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -33,6 +34,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -47,6 +49,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::wireless_service_profiles::Hotspot20IdentityProvider,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -57,6 +60,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -67,6 +71,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -77,6 +82,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -91,6 +97,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -104,6 +111,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_service_profiles::Hotspot20Operator>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -117,6 +125,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -130,6 +139,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_service_profiles::Hotspot20Operator>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -140,6 +150,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -154,6 +165,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -167,6 +179,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_service_profiles::SyslogServerProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -181,6 +194,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -194,6 +208,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -208,6 +223,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -221,6 +237,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_service_profiles::SyslogServerProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -235,6 +252,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -249,6 +267,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -263,6 +282,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -276,6 +296,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_service_profiles::RadiusServerProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -288,6 +309,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_service_profiles::RadiusV1> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -301,6 +323,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -313,6 +336,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_service_profiles::RadiusV1> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -326,6 +350,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_service_profiles::RadiusServerProfile>
                 as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -338,6 +363,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_service_profiles::RadiusV1> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -352,6 +378,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -366,6 +393,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -380,6 +408,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -394,6 +423,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeep,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -408,6 +438,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -422,6 +453,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -436,6 +468,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -450,6 +483,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeep,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -464,6 +498,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -478,6 +513,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -492,6 +528,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -506,6 +543,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileV1,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -520,6 +558,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -534,6 +573,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -548,6 +588,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -562,6 +603,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileV1,
             > as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -576,6 +618,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -590,6 +633,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -600,6 +644,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -610,5 +655,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
 }

@@ -15,6 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::wireless_venues::Venue> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -25,6 +26,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::wireless_venues::Venue> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -35,6 +37,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(round::<ruckus_one::network::wireless_venues::Venue> as Decode),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -45,6 +48,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -55,6 +59,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
+        items: Some(round::<ruckus_one::network::common::VenueRow> as Decode)
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -69,6 +75,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_venues::UploadUrlRequest> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -81,6 +88,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_venues::SignedUrlResponse> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -95,6 +103,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::wireless_venues::FloorPlanQuery> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -110,6 +119,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<Vec<Vec<ruckus_one::network::common::QosMatchField>>> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -123,6 +133,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -136,6 +147,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "network",
@@ -149,5 +161,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: None,
+        items: None,
     });
 }

@@ -19,6 +19,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::resident_portal::portal::LoginResource> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -29,6 +30,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -39,6 +41,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -51,6 +54,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::resident_portal::portal::ResidentPortalAccess> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -61,6 +65,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/hal+json"],
         response: Some(round::<ruckus_one::resident_portal::portal::Property> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -73,6 +78,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::resident_portal::portal::PortalUiConfiguration> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -83,6 +89,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -93,6 +100,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/hal+json"],
         response: Some(round::<ruckus_one::resident_portal::portal::Unit> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -105,6 +113,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::resident_portal::portal::ResidentUnit> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -117,6 +126,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::resident_portal::portal::DevicesListResource> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -127,6 +137,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -137,6 +148,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::resident_portal::portal::UnitUser> as Decode),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -149,6 +161,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::resident_portal::portal::ResidentUnitUser> as Decode,
         ),
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -163,6 +176,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::resident_portal::portal::UnitUserQuery> as Decode,
         ),
+        items: Some(round::<ruckus_one::resident_portal::portal::UnitUser> as Decode)
+            .map(|d| ("content", d)),
     });
     ops.push(Op {
         api: "resident_portal",
@@ -175,6 +190,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::resident_portal::portal::DevicesListResource> as Decode,
         ),
         request: None,
+        items: None,
     });
     ops.push(Op {
         api: "resident_portal",
@@ -185,5 +201,6 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &[],
         response: None,
         request: None,
+        items: None,
     });
 }
