@@ -372,6 +372,9 @@ impl<'a> ActivitiesClient<'a> {
     /// - Response 200: `QueryResult`
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (Asynchronous writes).
+    ///
+    /// Notes:
+    /// - The rows are typed `Activity`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_activities(&self, body: &ActivityQuery) -> QueryActivities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -498,7 +501,7 @@ impl<'a> QueryActivities<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Activity> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

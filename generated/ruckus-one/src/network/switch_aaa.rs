@@ -291,6 +291,9 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueAaaServers::version`)
     /// - Pagination: `query_body`, items in `data`
+    ///
+    /// Notes:
+    /// - The rows are typed `AaaServerView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_venue_aaa_servers(
         &self,
         venue_id: &str,
@@ -552,7 +555,7 @@ impl<'a> QueryVenueAaaServers<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, AaaServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

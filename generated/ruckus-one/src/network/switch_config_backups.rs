@@ -1286,6 +1286,9 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchConfigBackups::version`)
     /// - Pagination: `query_body`, items in `data`
+    ///
+    /// Notes:
+    /// - The rows are typed `ConfigBackupView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -1630,7 +1633,7 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, ConfigBackupView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

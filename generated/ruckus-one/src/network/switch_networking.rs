@@ -3182,6 +3182,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchVlans::version`)
     /// - Pagination: `query_body`, items in `data`
+    ///
+    /// Notes:
+    /// - The rows are typed `SwitchVlanView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -3208,6 +3211,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchVePorts::version`)
     /// - Pagination: `query_body`, items in `data`
+    ///
+    /// Notes:
+    /// - The rows are typed `VePortView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -3234,6 +3240,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchDhcpServers::version`)
     /// - Pagination: `query_body`, items in `data`
+    ///
+    /// Notes:
+    /// - The rows are typed `DhcpServerView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -3449,6 +3458,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `QueryResponse`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryVenueVePorts::version`)
     /// - Pagination: `query_body`, items in `data`
+    ///
+    /// Notes:
+    /// - The rows are typed `VePortView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_venue_ve_ports(
         &self,
         venue_id: &str,
@@ -5897,7 +5909,7 @@ impl<'a> QueryVenueSwitchVlans<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, SwitchVlanView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -5991,7 +6003,7 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, VePortView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -6085,7 +6097,7 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, DhcpServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -6820,7 +6832,7 @@ impl<'a> QueryVenueVePorts<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, VePortView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

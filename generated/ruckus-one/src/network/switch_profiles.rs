@@ -1660,6 +1660,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QuerySwitchProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryProfiles_1_1).
+    ///
+    /// Notes:
+    /// - The rows are typed `ProfileView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_switch_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -2203,6 +2206,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryCliTemplates::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryCliTemplates_1_1).
+    ///
+    /// Notes:
+    /// - The rows are typed `AcxCliTemplateView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_cli_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -2388,6 +2394,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 200: `QueryResponse`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryWebAuthPageTemplates::version`)
     /// - Pagination: `query_body`, items in `data`
+    ///
+    /// Notes:
+    /// - The rows are typed `WebAuthPageTemplateView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_web_auth_page_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -3505,7 +3514,7 @@ impl<'a> QuerySwitchProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::ProfileView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -4916,7 +4925,7 @@ impl<'a> QueryCliTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, AcxCliTemplateView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -5617,7 +5626,7 @@ impl<'a> QueryWebAuthPageTemplates<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, WebAuthPageTemplateView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -9130,6 +9130,7 @@ impl<'a> TenantsClient<'a> {
     /// - includeSystemRoles and includePrivilegeGroups qualify includeSelectedAdmins.
     /// - mspEcTenantIds in the body scopes the list to those tenants.
     /// - The page type of the 200 answer depends on the flags; by default the rows are full administrator rows.
+    /// - The rows are typed `AdminView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_admins(&self, body: &AdminQueryRequest) -> QueryAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_ADMINS, &[]);
         req.json(body);
@@ -12209,7 +12210,7 @@ impl<'a> QueryAdmins<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, AdminView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -2629,6 +2629,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueTemplateAaaServers::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryVenueTemplateAaaServers (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
+    ///
+    /// Notes:
+    /// - The rows are typed `VenueTemplateAaaServerView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_venue_template_aaa_servers(
         &self,
         venue_id: &str,
@@ -3670,7 +3673,7 @@ impl<'a> QueryVenueTemplateAaaServers<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, VenueTemplateAaaServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -9087,6 +9087,7 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
+    /// - The rows are typed `NetworkActivation`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_network_activations(&self) -> QueryNetworkActivations<'a> {
@@ -10227,7 +10228,7 @@ impl<'a> QueryNetworkActivations<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, NetworkActivation> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

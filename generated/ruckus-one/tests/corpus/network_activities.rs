@@ -26,6 +26,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::activities::ActivityQuery> as Decode),
-        items: None,
+        items: Some(round::<ruckus_one::network::activities::Activity> as Decode)
+            .map(|d| ("data", d)),
     });
 }

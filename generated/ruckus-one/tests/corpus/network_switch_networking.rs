@@ -417,7 +417,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<ruckus_one::network::switch_networking::SwitchVlanView> as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -428,7 +431,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<ruckus_one::network::switch_networking::VePortView> as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -439,7 +445,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<ruckus_one::network::switch_networking::DhcpServerView> as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -556,7 +565,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<ruckus_one::network::switch_networking::VePortView> as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",

@@ -157,7 +157,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(round::<ruckus_one::network::common::ProfileView> as Decode)
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -422,7 +423,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<ruckus_one::network::switch_profiles::AcxCliTemplateView>
+                    as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -554,7 +559,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<ruckus_one::network::switch_profiles::WebAuthPageTemplateView>
+                    as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",

@@ -490,6 +490,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(
             round::<ruckus_one::network::tenants::AdminQueryRequest> as Decode,
         ),
-        items: None,
+        items: Some(round::<ruckus_one::network::tenants::AdminView> as Decode)
+            .map(|d| ("content", d)),
     });
 }
