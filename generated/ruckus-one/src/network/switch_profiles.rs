@@ -1451,7 +1451,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddSwitchProfileToVenue::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn add_switch_profile_to_venue(
         &self,
         venue_id: &str,
@@ -1474,7 +1474,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `switchProfileId`: Identifier of the switch profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSwitchProfileFromVenue::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn remove_switch_profile_from_venue(
         &self,
         venue_id: &str,
@@ -1500,7 +1500,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `array<string>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `AddCliTemplateToVenue::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn add_cli_template_to_venue(
         &self,
         venue_id: &str,
@@ -1526,7 +1526,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `array<string>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `RemoveCliTemplateFromVenue::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn remove_cli_template_from_venue(
         &self,
         venue_id: &str,
@@ -1590,7 +1590,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn create_switch_profile(
         &self,
         body: &super::common::Profile,
@@ -1613,7 +1613,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSwitchProfileV1::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn create_switch_profile_v1(
         &self,
         body: &super::common::ProfileBo,
@@ -1636,7 +1636,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteSwitchProfile::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileById_1_1 (the document's "GET, POST, DELETE /switchProfiles" read as GET and DELETE on the item)).
     pub fn delete_switch_profile(
         &self,
@@ -2161,7 +2161,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `AcxCliTemplate`
     /// - Response 202: `EmptyResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn create_cli_template(&self, body: &AcxCliTemplate) -> CreateCliTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2225,7 +2225,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `DeleteCliTemplates::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteCliTemplates_1).
     pub fn delete_cli_templates(&self, body: &Vec<String>) -> DeleteCliTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
@@ -2280,7 +2280,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `AcxCliTemplate`
     /// - Response 202: `EmptyResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_cli_template(
         &self,
         cli_template_id: &str,
@@ -2327,7 +2327,7 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 200: `AsyncResult`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteCliTemplate::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn delete_cli_template(&self, cli_template_id: &str) -> DeleteCliTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2754,13 +2754,21 @@ impl<'a> AddSwitchProfileToVenue<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -2773,15 +2781,24 @@ impl<'a> AddSwitchProfileToVenue<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -2843,13 +2860,21 @@ impl<'a> RemoveSwitchProfileFromVenue<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -2862,15 +2887,24 @@ impl<'a> RemoveSwitchProfileFromVenue<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -2932,13 +2966,21 @@ impl<'a> AddCliTemplateToVenue<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -2951,15 +2993,24 @@ impl<'a> AddCliTemplateToVenue<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -3021,13 +3072,21 @@ impl<'a> RemoveCliTemplateFromVenue<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -3040,15 +3099,24 @@ impl<'a> RemoveCliTemplateFromVenue<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -3222,13 +3290,21 @@ impl<'a> CreateSwitchProfile<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `200` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -3241,15 +3317,24 @@ impl<'a> CreateSwitchProfile<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -3311,13 +3396,21 @@ impl<'a> CreateSwitchProfileV1<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `200` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -3330,15 +3423,24 @@ impl<'a> CreateSwitchProfileV1<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -3406,13 +3508,21 @@ impl<'a> DeleteSwitchProfile<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `200` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -3425,15 +3535,24 @@ impl<'a> DeleteSwitchProfile<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -4740,13 +4859,21 @@ impl<'a> CreateCliTemplate<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::EmptyResponse,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -4759,15 +4886,24 @@ impl<'a> CreateCliTemplate<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::EmptyResponse,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5012,13 +5148,21 @@ impl<'a> DeleteCliTemplates<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `200` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5031,15 +5175,24 @@ impl<'a> DeleteCliTemplates<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5213,13 +5366,21 @@ impl<'a> UpdateCliTemplate<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::EmptyResponse,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5232,15 +5393,24 @@ impl<'a> UpdateCliTemplate<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::EmptyResponse,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5385,13 +5555,21 @@ impl<'a> DeleteCliTemplate<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `200` response.
+    /// Sends the request and decodes the `200` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5404,15 +5582,24 @@ impl<'a> DeleteCliTemplate<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }

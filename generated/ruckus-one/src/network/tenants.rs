@@ -8434,7 +8434,7 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `UpdateMspEcRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenant::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn update_tenant(
         &self,
@@ -8456,7 +8456,7 @@ impl<'a> TenantsClient<'a> {
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenant::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn delete_tenant(&self, tenant_id: &str) -> DeleteTenant<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -8473,7 +8473,7 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `AddTenantRequestHolder`
     /// - Response 202: `ResponseBov2` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenant::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn create_tenant(&self, body: &AddTenantRequestHolder) -> CreateTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_TENANT, &[]);
@@ -8504,7 +8504,7 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `AssignMspEcListRequest`
     /// - Response 202: `string` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantDelegations::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn update_tenant_delegations(
         &self,
@@ -8647,7 +8647,7 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `AssignedMspAdminsRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantAdminDelegations::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn update_tenant_admin_delegations(
         &self,
@@ -8766,7 +8766,7 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `FirmwareUpgradeRequest`
     /// - Response 202: `string` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateFirmwareUpgradeSchedule::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn create_firmware_upgrade_schedule(
         &self,
@@ -8789,7 +8789,7 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `AssignMspEcToMultipleTechPartners`
     /// - Response 202: `string` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTenantDelegations::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn patch_tenant_delegations(
         &self,
@@ -8810,7 +8810,7 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `MspAdminRequest`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll (a JSON object, not the string the description gives).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAdminDelegations::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
     pub fn patch_admin_delegations(
         &self,
@@ -8840,7 +8840,7 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `NotificationRecipientRbacdto`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn create_tenant_notification_recipient(
         &self,
         body: &NotificationRecipientRbacdto,
@@ -8885,7 +8885,7 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `array<NotificationRecipient>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantNotificationRecipients::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (tenant_management-0.3.0.yaml deleteNotificationRecipients).
     pub fn delete_tenant_notification_recipients(
         &self,
@@ -8929,7 +8929,7 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `QueryRequest`
     /// - Response 202: `TenantManagementPage` (The page of recipients (the service answers 202 with the page itself).)
     /// - Versions: `json`, `json` (default `json`; choose with `QueryTenantNotificationRecipients::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Pagination: `query_body`, items in `content`
     pub fn query_tenant_notification_recipients(
         &self,
@@ -9035,7 +9035,7 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `AdminView`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateAdmins::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_admins(&self, body: &AdminView) -> UpdateAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_ADMINS, &[]);
         req.json(body);
@@ -9048,7 +9048,7 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `AdminView`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateAdmin::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn create_admin(&self, body: &AdminView) -> CreateAdmin<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_ADMIN, &[]);
         req.json(body);
@@ -9077,7 +9077,7 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `array<string>`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteAdmins::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (tenant_management-0.3.0.yaml deleteBulkAdmin).
     pub fn delete_admins(&self, body: &Vec<String>) -> DeleteAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &DELETE_ADMINS, &[]);
@@ -9102,7 +9102,7 @@ impl<'a> TenantsClient<'a> {
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteAdmin::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn delete_admin(&self, admin_id: &str) -> DeleteAdmin<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9270,13 +9270,21 @@ impl<'a> UpdateTenant<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -9289,15 +9297,24 @@ impl<'a> UpdateTenant<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -9359,13 +9376,21 @@ impl<'a> DeleteTenant<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -9378,15 +9403,24 @@ impl<'a> DeleteTenant<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -9448,13 +9482,18 @@ impl<'a> CreateTenant<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<ResponseBov2, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<ResponseBov2, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -9467,15 +9506,21 @@ impl<'a> CreateTenant<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<ResponseBov2, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -9614,11 +9659,18 @@ impl<'a> UpdateTenantDelegations<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
-        self.req.send_json()
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<String, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -9628,15 +9680,21 @@ impl<'a> UpdateTenantDelegations<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<String, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -10082,13 +10140,21 @@ impl<'a> UpdateTenantAdminDelegations<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -10101,15 +10167,24 @@ impl<'a> UpdateTenantAdminDelegations<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -10546,11 +10621,18 @@ impl<'a> CreateFirmwareUpgradeSchedule<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
-        self.req.send_json()
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<String, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -10560,15 +10642,21 @@ impl<'a> CreateFirmwareUpgradeSchedule<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<String, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -10630,11 +10718,18 @@ impl<'a> PatchTenantDelegations<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
-    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
-        self.req.send_json()
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<String, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -10644,15 +10739,21 @@ impl<'a> PatchTenantDelegations<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<String, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -10714,13 +10815,21 @@ impl<'a> PatchAdminDelegations<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -10733,15 +10842,24 @@ impl<'a> PatchAdminDelegations<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -10854,13 +10972,21 @@ impl<'a> CreateTenantNotificationRecipient<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -10873,15 +10999,24 @@ impl<'a> CreateTenantNotificationRecipient<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -11023,13 +11158,21 @@ impl<'a> DeleteTenantNotificationRecipients<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -11042,15 +11185,24 @@ impl<'a> DeleteTenantNotificationRecipients<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -11214,13 +11366,21 @@ impl<'a> QueryTenantNotificationRecipients<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<TenantManagementPage, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                TenantManagementPage,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -11233,15 +11393,24 @@ impl<'a> QueryTenantNotificationRecipients<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                TenantManagementPage,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -11646,13 +11815,21 @@ impl<'a> UpdateAdmins<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -11665,15 +11842,24 @@ impl<'a> UpdateAdmins<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -11735,13 +11921,21 @@ impl<'a> CreateAdmin<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -11754,15 +11948,24 @@ impl<'a> CreateAdmin<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -11908,13 +12111,21 @@ impl<'a> DeleteAdmins<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -11927,15 +12138,24 @@ impl<'a> DeleteAdmins<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -12074,13 +12294,21 @@ impl<'a> DeleteAdmin<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -12093,15 +12321,24 @@ impl<'a> DeleteAdmin<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }

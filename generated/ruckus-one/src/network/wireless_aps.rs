@@ -3720,7 +3720,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Request body (json, required): `ApCreation`
     /// - Response 202: `CreateVenueApResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueAp::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     ///
     /// Notes:
     /// - The document describes this operation as "add or import".
@@ -3771,7 +3771,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Request body (json, required): `VenueApGroup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml createAPGroup (not named by the document; added so AP groups can be created; list them with query_venue_ap_groups)).
     ///
     /// Notes:
@@ -3799,7 +3799,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Request body (json, required): `ApGroup`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueApGroupV1::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml createAPGroup (not named by the document; added so AP groups can be created; list them with query_venue_ap_groups)).
     ///
     /// Notes:
@@ -3966,7 +3966,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Request body (json, required): `AccessPoint`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAp::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap(
         &self,
         venue_id: &str,
@@ -3992,7 +3992,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Query parameter `resetFirmware` (`boolean`, builder method `reset_firmware`)
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAp::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn delete_venue_ap(
         &self,
         venue_id: &str,
@@ -4038,7 +4038,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApPicture::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApPictures (multipart body with the part `file`)).
     ///
     /// Notes:
@@ -4065,7 +4065,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteApPicture::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn delete_ap_picture(
         &self,
         venue_id: &str,
@@ -4174,7 +4174,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Request body (json, required): `ApClient`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApClient::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn patch_ap_client(
         &self,
         venue_id: &str,
@@ -4226,7 +4226,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Request body (json, required): `ApNeighbors`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApNeighbors::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn patch_ap_neighbors(
         &self,
         venue_id: &str,
@@ -4252,7 +4252,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Request body (json, required): `ApPacketAction`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `PatchApPackets::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn patch_ap_packets(
         &self,
         venue_id: &str,
@@ -4329,7 +4329,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddSnmpAgentProfileToAp::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn add_snmp_agent_profile_to_ap(
         &self,
         venue_id: &str,
@@ -4354,7 +4354,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `snmpAgentProfileId`: Identifier of the SNMP agent profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSnmpAgentProfileFromAp::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn remove_snmp_agent_profile_from_ap(
         &self,
         venue_id: &str,
@@ -4381,7 +4381,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `iotControllerId`: Identifier of the IoT controller.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddIotControllerToAp::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn add_iot_controller_to_ap(
         &self,
         venue_id: &str,
@@ -4406,7 +4406,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `iotControllerId`: Identifier of the IoT controller.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveIotControllerFromAp::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn remove_iot_controller_from_ap(
         &self,
         venue_id: &str,
@@ -4432,7 +4432,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `id`: Identifier of the client isolation profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddClientIsolationProfileToApLanPort::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn add_client_isolation_profile_to_ap_lan_port(
         &self,
         venue_id: &str,
@@ -4461,7 +4461,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `id`: Identifier of the client isolation profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveClientIsolationProfileFromApLanPort::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn remove_client_isolation_profile_from_ap_lan_port(
         &self,
         venue_id: &str,
@@ -4491,7 +4491,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Request body (json, optional, builder method `body`): raw JSON (shape not shown)
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `AddSoftGreProfileToApLanPort::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn add_soft_gre_profile_to_ap_lan_port(
         &self,
         venue_id: &str,
@@ -4520,7 +4520,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `id`: Identifier of the SoftGRE profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSoftGreProfileFromApLanPort::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn remove_soft_gre_profile_from_ap_lan_port(
         &self,
         venue_id: &str,
@@ -4549,7 +4549,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `id`: Identifier of the Ethernet port profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddEthernetPortProfileToApLanPort::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn add_ethernet_port_profile_to_ap_lan_port(
         &self,
         venue_id: &str,
@@ -4578,7 +4578,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `id`: Identifier of the Ethernet port profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveEthernetPortProfileFromApLanPort::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn remove_ethernet_port_profile_from_ap_lan_port(
         &self,
         venue_id: &str,
@@ -4606,7 +4606,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `id`: Identifier of the multicast DNS proxy profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddMulticastDnsProxyProfileToAp::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn add_multicast_dns_proxy_profile_to_ap(
         &self,
         venue_id: &str,
@@ -4633,7 +4633,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `id`: Identifier of the multicast DNS proxy profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveMulticastDnsProxyProfileFromAp::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn remove_multicast_dns_proxy_profile_from_ap(
         &self,
         venue_id: &str,
@@ -4688,7 +4688,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Request body (json, required): `ApFloorPosition`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApFloorPosition::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
@@ -4718,7 +4718,7 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteApFloorPosition::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
@@ -4793,13 +4793,21 @@ impl<'a> CreateVenueAp<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<CreateVenueApResponse, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                CreateVenueApResponse,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -4812,15 +4820,24 @@ impl<'a> CreateVenueAp<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                CreateVenueApResponse,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -4938,13 +4955,21 @@ impl<'a> CreateVenueApGroup<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -4957,15 +4982,24 @@ impl<'a> CreateVenueApGroup<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5027,13 +5061,21 @@ impl<'a> CreateVenueApGroupV1<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5046,15 +5088,24 @@ impl<'a> CreateVenueApGroupV1<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5663,13 +5714,21 @@ impl<'a> UpdateVenueAp<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5682,15 +5741,24 @@ impl<'a> UpdateVenueAp<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5760,13 +5828,21 @@ impl<'a> DeleteVenueAp<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5779,15 +5855,24 @@ impl<'a> DeleteVenueAp<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5931,13 +6016,21 @@ impl<'a> UpdateApPicture<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5950,15 +6043,24 @@ impl<'a> UpdateApPicture<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6020,13 +6122,21 @@ impl<'a> DeleteApPicture<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6039,15 +6149,24 @@ impl<'a> DeleteApPicture<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6412,13 +6531,21 @@ impl<'a> PatchApClient<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6431,15 +6558,24 @@ impl<'a> PatchApClient<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6581,13 +6717,21 @@ impl<'a> PatchApNeighbors<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6600,15 +6744,24 @@ impl<'a> PatchApNeighbors<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6670,13 +6823,21 @@ impl<'a> PatchApPackets<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6689,15 +6850,24 @@ impl<'a> PatchApPackets<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6930,13 +7100,21 @@ impl<'a> AddSnmpAgentProfileToAp<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6949,15 +7127,24 @@ impl<'a> AddSnmpAgentProfileToAp<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7019,13 +7206,21 @@ impl<'a> RemoveSnmpAgentProfileFromAp<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7038,15 +7233,24 @@ impl<'a> RemoveSnmpAgentProfileFromAp<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7108,13 +7312,21 @@ impl<'a> AddIotControllerToAp<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7127,15 +7339,24 @@ impl<'a> AddIotControllerToAp<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7197,13 +7418,21 @@ impl<'a> RemoveIotControllerFromAp<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7216,15 +7445,24 @@ impl<'a> RemoveIotControllerFromAp<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7289,13 +7527,21 @@ impl<'a> AddClientIsolationProfileToApLanPort<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7308,15 +7554,24 @@ impl<'a> AddClientIsolationProfileToApLanPort<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7381,13 +7636,21 @@ impl<'a> RemoveClientIsolationProfileFromApLanPort<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7400,15 +7663,24 @@ impl<'a> RemoveClientIsolationProfileFromApLanPort<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7475,13 +7747,21 @@ impl<'a> AddSoftGreProfileToApLanPort<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7494,15 +7774,24 @@ impl<'a> AddSoftGreProfileToApLanPort<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7564,13 +7853,21 @@ impl<'a> RemoveSoftGreProfileFromApLanPort<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7583,15 +7880,24 @@ impl<'a> RemoveSoftGreProfileFromApLanPort<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7653,13 +7959,21 @@ impl<'a> AddEthernetPortProfileToApLanPort<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7672,15 +7986,24 @@ impl<'a> AddEthernetPortProfileToApLanPort<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7745,13 +8068,21 @@ impl<'a> RemoveEthernetPortProfileFromApLanPort<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7764,15 +8095,24 @@ impl<'a> RemoveEthernetPortProfileFromApLanPort<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7834,13 +8174,21 @@ impl<'a> AddMulticastDnsProxyProfileToAp<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7853,15 +8201,24 @@ impl<'a> AddMulticastDnsProxyProfileToAp<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7926,13 +8283,21 @@ impl<'a> RemoveMulticastDnsProxyProfileFromAp<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7945,15 +8310,24 @@ impl<'a> RemoveMulticastDnsProxyProfileFromAp<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -8092,13 +8466,21 @@ impl<'a> UpdateApFloorPosition<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -8111,15 +8493,24 @@ impl<'a> UpdateApFloorPosition<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -8181,13 +8572,21 @@ impl<'a> DeleteApFloorPosition<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -8200,15 +8599,24 @@ impl<'a> DeleteApFloorPosition<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
