@@ -64,7 +64,8 @@ impl WaitOptions {
 ///
 /// Polls as `client` acts (its delegated tenant, if any). An activity belongs to the tenant the
 /// request was made for: after a request sent with [`Request::tenant`], poll with
-/// [`wait_for_activity_as`], or send it with [`Request::send_and_wait`].
+/// [`wait_for_activity_as`], or wait with the [`Accepted`](crate::Accepted) its
+/// [`Request::send_accepted`] returned, which remembers the tenant.
 pub async fn wait_for_activity<T: DeserializeOwned>(
     client: &Client,
     op: &'static Operation,
@@ -88,39 +89,6 @@ pub async fn wait_for_activity_as<T: DeserializeOwned>(
         .map(|id| Tenant::new(id, "delegated tenant id"))
         .transpose()?;
     wait(client, op, request_id, tenant, options).await
-}
-
-impl Request<'_> {
-    /// Sends an asynchronous request and waits for it to finish.
-    ///
-    /// Reads the `requestId` of the JSON answer (typically `202 Accepted`),
-    /// then polls `activity` (the API's `GET .../activities/{requestId}`)
-    /// exactly like [`wait_for_activity`](crate::wait_for_activity), acting
-    /// for the same tenant as this request: the one set with
-    /// [`Request::tenant`], else the client's delegated tenant. An answer
-    /// without a string `requestId` is an [`Error::Decode`] keeping the body.
-    pub async fn send_and_wait<T: DeserializeOwned>(
-        self,
-        activity: &'static Operation,
-        options: &WaitOptions,
-    ) -> Result<T, Error> {
-        let client = self.client();
-        let tenant = self.acting_tenant();
-        let raw = self.send_raw().await?;
-        let request_id = match serde_json::from_slice::<Value>(raw.body()) {
-            Ok(Value::Object(map)) => match map.get("requestId") {
-                Some(Value::String(id)) if !id.is_empty() => Some(id.clone()),
-                _ => None,
-            },
-            _ => None,
-        };
-        let Some(request_id) = request_id else {
-            return Err(raw.into_decode_error(
-                "the answer has no `requestId` string to wait for the activity with",
-            ));
-        };
-        wait(client, activity, &request_id, tenant, options).await
-    }
 }
 
 /// Waits for the activity, polling for `tenant` (else as `client` acts).

@@ -28,8 +28,10 @@
 //!   error body decoded as the operation's declared shape or any other known
 //!   one, and the raw body.
 //! - **Paging** ([`Request::pages`], [`paging::pages`]).
-//! - **Asynchronous writes** ([`Request::send_and_wait`], [`wait_for_activity`],
-//!   [`wait_for_activity_as`]).
+//! - **Asynchronous writes** ([`Request::send_accepted`], whose [`Accepted`]
+//!   answer remembers its request id and tenant and waits as that tenant;
+//!   [`Request::send_and_wait`], which returns both as [`Completed`];
+//!   [`wait_for_activity`], [`wait_for_activity_as`] for a request id alone).
 //! - **Raw requests** ([`RawRequest`]) for endpoints the generated client
 //!   lacks, through the same authentication, retries and errors.
 //! - **Response metadata**: every `send_*` has a `send_*_with_response`
@@ -100,7 +102,8 @@
 //!   [`MediaTypes`], [`Method`], [`ErrorFamily`], [`Paging`], [`PageStyle`];
 //!   [`Request`] ([`Request::new`] and the methods `tenant`, `query`,
 //!   `header`, `json`, `form`, `multipart`, `binary`, `version`, `pages`,
-//!   `send_json`, `send_bytes`, `send_text`, `send_empty`, `send_and_wait`;
+//!   `send_json`, `send_bytes`, `send_text`, `send_empty`, `send_accepted`,
+//!   `send_and_wait`;
 //!   for builders that expose them, also `timeout`, `attempt_timeout`,
 //!   `retry`, `max_body_size`, `send_with_meta`, `send_json_with_response`,
 //!   `send_text_with_response`, `send_bytes_with_response`,
@@ -111,7 +114,8 @@
 //! - Also application API (the generated crate wraps, returns or re-exports
 //!   them): [`Client`] (`Client::new`), [`Config`], [`Credentials`],
 //!   [`Region`], [`RetryPolicy`], [`Secret`], [`Error`], [`Pages`],
-//!   [`Multipart`], [`UnknownValue`], [`WaitOptions`], [`Response`],
+//!   [`Multipart`], [`UnknownValue`], [`WaitOptions`], [`Accepted`],
+//!   [`Completed`], [`Response`],
 //!   [`MissingField`] (the error of a generated model builder's `build`).
 //!
 //! Application API only: [`RawRequest`], [`ApiError`], [`DecodeError`],
@@ -119,6 +123,7 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod accepted;
 mod activity;
 mod auth;
 mod body;
@@ -157,6 +162,7 @@ pub use request::Request;
 
 // Also part of that contract, and application API too: the generated crate
 // wraps, returns or re-exports them.
+pub use accepted::{Accepted, Completed};
 pub use activity::WaitOptions;
 pub use client::Client;
 pub use config::{Config, Credentials, DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY_SIZE, Region, env};

@@ -7,6 +7,7 @@ use bytes::Bytes;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use crate::accepted::{Accepted, Completed};
 use crate::activity::WaitOptions;
 use crate::client::Client;
 use crate::error::Error;
@@ -210,14 +211,25 @@ impl<'a> RawRequest<'a> {
         self.inner.send_empty_with_response().await
     }
 
+    /// Sends an asynchronous request and keeps what it takes to wait for
+    /// it, as [`Request::send_accepted`] does: [`Accepted::wait`] polls
+    /// `activity` as the tenant of this request.
+    pub async fn send_accepted<T: DeserializeOwned, A>(
+        self,
+        activity: &'static Operation,
+    ) -> Result<Accepted<T, A>, Error> {
+        self.inner.send_accepted(activity).await
+    }
+
     /// Sends an asynchronous request and waits for its activity, as
     /// [`Request::send_and_wait`] does (polling `activity` for the same
-    /// tenant as this request).
-    pub async fn send_and_wait<T: DeserializeOwned>(
+    /// tenant as this request): the answer decoded as `T` with the
+    /// activity decoded as `A`.
+    pub async fn send_and_wait<T: DeserializeOwned, A: DeserializeOwned>(
         self,
         activity: &'static Operation,
         options: &WaitOptions,
-    ) -> Result<T, Error> {
+    ) -> Result<Completed<T, A>, Error> {
         self.inner.send_and_wait(activity, options).await
     }
 }

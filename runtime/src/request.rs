@@ -411,8 +411,9 @@ impl<'a> Request<'a> {
             .or_else(|| self.client.tenant().cloned())
     }
 
-    // `Request::send_and_wait` is in `activity.rs`, `Request::pages` and
-    // `Request::items` in `paging/request_pages.rs`.
+    // `Request::send_accepted` and `Request::send_and_wait` are in
+    // `accepted.rs`, `Request::pages` and `Request::items` in
+    // `paging/request_pages.rs`.
 
     /// The first value of query parameter `name`, as encoded.
     pub(crate) fn query_value(&self, name: &str) -> Option<&str> {

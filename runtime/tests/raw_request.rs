@@ -306,13 +306,14 @@ async fn send_and_wait_polls_for_the_raw_requests_tenant() {
     let options = WaitOptions::default()
         .initial_interval(Duration::from_millis(5))
         .timeout(Duration::from_millis(300));
-    let done: Value = RawRequest::new(&client(&server), &API, Method::Post, "/venues")
+    let done = RawRequest::new(&client(&server), &API, Method::Post, "/venues")
         .json(&json!({"name": "v"}))
         .tenant("tenant-raw")
-        .send_and_wait(&GET_ACTIVITY, &options)
+        .send_and_wait::<Value, Value>(&GET_ACTIVITY, &options)
         .await
         .unwrap();
-    assert_eq!(done["status"], "SUCCESS");
+    assert_eq!(done.accepted()["requestId"], "req-9");
+    assert_eq!(done.activity()["status"], "SUCCESS");
     let polls = received(&server, "/api/activities").await;
     assert_eq!(polls.len(), 1);
     assert_eq!(header(&polls[0], TENANT), Some("tenant-raw"));
@@ -329,7 +330,8 @@ fn raw_request_futures_are_send() {
     let request = || RawRequest::new(&client, &API, Method::Get, "/x");
     assert_send(&request().send_json::<Value>());
     assert_send(&request().send_text());
-    assert_send(&request().send_and_wait::<Value>(&GET_ACTIVITY, &WaitOptions::default()));
+    assert_send(&request().send_and_wait::<Value, Value>(&GET_ACTIVITY, &WaitOptions::default()));
+    assert_send(&request().send_accepted::<Value, Value>(&GET_ACTIVITY));
 }
 
 #[tokio::test]

@@ -353,7 +353,7 @@ async fn texts_of_every_place(client: &Client) -> Vec<(String, String)> {
         .initial_interval(Duration::from_millis(5))
         .timeout(Duration::from_millis(30));
     let err = Request::new(client, &common::POST_THING, &[])
-        .send_and_wait::<Value>(&GET_ACTIVITY, &never)
+        .send_and_wait::<Value, Value>(&GET_ACTIVITY, &never)
         .await
         .unwrap_err();
     let Error::Activity(activity) = &err else {

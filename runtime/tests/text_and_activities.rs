@@ -152,11 +152,12 @@ async fn send_and_wait_polls_for_the_per_call_tenant() {
     let mut request = Request::new(&client, &POST_THING, &[]);
     request.json(&json!({"name": "t"}));
     request.tenant("tenant-b");
-    let done: Value = request
-        .send_and_wait(&GET_ACTIVITY, &quick())
+    let done = request
+        .send_and_wait::<Value, Value>(&GET_ACTIVITY, &quick())
         .await
         .unwrap();
-    assert_eq!(done["useCase"], "ADD_THING");
+    assert_eq!(done.accepted()["requestId"], "req-1");
+    assert_eq!(done.activity()["useCase"], "ADD_THING");
     assert_eq!(polls.load(Ordering::SeqCst), 2);
     let writes = received(&server, "/api/things").await;
     assert_eq!(header(&writes[0], TENANT), Some("tenant-b"));
@@ -167,6 +168,92 @@ async fn send_and_wait_polls_for_the_per_call_tenant() {
 }
 
 #[tokio::test]
+async fn send_and_wait_returns_the_accepted_answer_with_the_activity() {
+    let server = server().await;
+    Mock::given(method("POST"))
+        .and(path("/api/things"))
+        .respond_with(
+            ResponseTemplate::new(202)
+                .set_body_json(json!({"requestId": "req-7", "response": {"id": "thing-42"}})),
+        )
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/api/activities/req-7"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(json!({"requestId": "req-7", "status": "SUCCESS"})),
+        )
+        .mount(&server)
+        .await;
+    #[derive(serde::Deserialize, Debug, PartialEq, Clone)]
+    struct Created {
+        id: String,
+    }
+    #[derive(serde::Deserialize, Debug, PartialEq, Clone)]
+    struct Answer {
+        #[serde(rename = "requestId")]
+        request_id: String,
+        response: Created,
+    }
+    let done = Request::new(&client(&server), &POST_THING, &[])
+        .send_and_wait::<Answer, Value>(&GET_ACTIVITY, &quick())
+        .await
+        .unwrap();
+    assert_eq!(done.accepted().response.id, "thing-42");
+    assert_eq!(done.activity()["status"], "SUCCESS");
+    let (answer, activity) = done.into_parts();
+    assert_eq!(answer.request_id, "req-7");
+    assert_eq!(activity["requestId"], "req-7");
+    assert_eq!(received(&server, "/api/activities/req-7").await.len(), 1);
+}
+
+#[tokio::test]
+async fn an_accepted_write_is_waited_for_as_the_tenant_it_was_sent_as() {
+    let (server, polls) = async_server(
+        "tenant-b",
+        vec![
+            json!({"requestId": "req-1", "status": "INPROGRESS"}),
+            json!({"requestId": "req-1", "status": "SUCCESS"}),
+        ],
+    )
+    .await;
+    let client = delegated(&server, "tenant-a");
+    let mut request = Request::new(&client, &POST_THING, &[]);
+    request.tenant("tenant-b");
+    let accepted = request
+        .send_accepted::<Value, Value>(&GET_ACTIVITY)
+        .await
+        .unwrap();
+    assert_eq!(accepted.request_id(), Some("req-1"));
+    assert_eq!(accepted.tenant(), Some("tenant-b"));
+    assert_eq!(accepted["response"], json!({}));
+    assert!(received(&server, "/api/activities").await.is_empty());
+    fn assert_send<T: Send>(_: &T) {}
+    assert_send(&accepted.wait(&quick()));
+    let activity = accepted.wait(&quick()).await.unwrap();
+    assert_eq!(activity["status"], "SUCCESS");
+    assert_eq!(polls.load(Ordering::SeqCst), 2);
+    assert_eq!(
+        poll_tenants(&server).await,
+        [Some("tenant-b".to_owned()), Some("tenant-b".to_owned())]
+    );
+    assert_eq!(accepted.into_inner()["requestId"], "req-1");
+
+    // Without a per-call tenant, the client's delegated tenant is remembered.
+    let accepted = Request::new(&client, &POST_THING, &[])
+        .send_accepted::<Value, Value>(&GET_ACTIVITY)
+        .await
+        .unwrap();
+    assert_eq!(accepted.tenant(), Some("tenant-a"));
+    let without = Request::new(&client.without_tenant(), &POST_THING, &[])
+        .send_accepted::<Value, Value>(&GET_ACTIVITY)
+        .await
+        .unwrap();
+    assert_eq!(without.tenant(), None);
+}
+
+#[tokio::test]
 async fn send_and_wait_polls_for_the_clients_tenant_without_a_per_call_one() {
     let (server, _) = async_server(
         "tenant-a",
@@ -174,10 +261,11 @@ async fn send_and_wait_polls_for_the_clients_tenant_without_a_per_call_one() {
     )
     .await;
     let client = delegated(&server, "tenant-a");
-    let done: Value = Request::new(&client, &POST_THING, &[])
-        .send_and_wait(&GET_ACTIVITY, &quick())
+    let (_, done) = Request::new(&client, &POST_THING, &[])
+        .send_and_wait::<Value, Value>(&GET_ACTIVITY, &quick())
         .await
-        .unwrap();
+        .unwrap()
+        .into_parts();
     assert_eq!(done["status"], "SUCCESS");
     assert_eq!(poll_tenants(&server).await, [Some("tenant-a".to_owned())]);
 }
@@ -200,7 +288,7 @@ async fn send_and_wait_reports_a_failed_activity_with_its_parsed_errors() {
     let mut request = Request::new(&client, &POST_THING, &[]);
     request.tenant("tenant-b");
     let err = request
-        .send_and_wait::<Value>(&GET_ACTIVITY, &quick())
+        .send_and_wait::<Value, Value>(&GET_ACTIVITY, &quick())
         .await
         .unwrap_err();
     let Error::Activity(activity) = &err else {
@@ -242,7 +330,7 @@ async fn failed_activity_with_an_array_or_plain_error_text() {
         let (server, _) =
             async_server("tenant-a", vec![json!({"status": "FAIL", "error": error})]).await;
         let err = Request::new(&delegated(&server, "tenant-a"), &POST_THING, &[])
-            .send_and_wait::<Value>(&GET_ACTIVITY, &quick())
+            .send_and_wait::<Value, Value>(&GET_ACTIVITY, &quick())
             .await
             .unwrap_err();
         let Error::Activity(activity) = &err else {
@@ -266,8 +354,19 @@ async fn send_and_wait_needs_a_request_id() {
         )
         .mount(&server)
         .await;
+    let accepted = Request::new(&client(&server), &POST_THING, &[])
+        .send_accepted::<Value, Value>(&GET_ACTIVITY)
+        .await
+        .unwrap();
+    assert_eq!(accepted.request_id(), None);
+    assert_eq!(accepted["requestId"], 5);
+    let err = accepted.wait(&quick()).await.unwrap_err();
+    let Error::Decode(decode) = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(decode.raw_body(), br#"{"requestId":5}"#);
     let err = Request::new(&client(&server), &POST_THING, &[])
-        .send_and_wait::<Value>(&GET_ACTIVITY, &quick())
+        .send_and_wait::<Value, Value>(&GET_ACTIVITY, &quick())
         .await
         .unwrap_err();
     let Error::Decode(decode) = &err else {

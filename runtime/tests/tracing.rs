@@ -217,7 +217,7 @@ async fn activity_polls_are_traced() {
         .initial_interval(Duration::from_millis(1))
         .max_interval(Duration::from_millis(1));
     request
-        .send_and_wait::<Value>(&GET_ACTIVITY, &options)
+        .send_and_wait::<Value, Value>(&GET_ACTIVITY, &options)
         .await
         .unwrap();
 

@@ -2,8 +2,9 @@
 //!
 //! `create_wifi_network` (`POST /wifiNetworks`) answers `202 Accepted` with a `requestId`; the
 //! work goes on in the background. `send_and_wait` sends the request, then polls
-//! `GET /activities/{requestId}` until the activity succeeds (or fails, or the wait times out:
-//! both are `Error::Activity`).
+//! `GET /activities/{requestId}` (as the tenant the request was sent as) until the activity
+//! succeeds (or fails, or the wait times out: both are `Error::Activity`). It returns the 202
+//! answer, with the new network's id, and the finished activity.
 //!
 //! Live, this creates a real WPA2 network named `rust-example-<seconds>`. It is not activated
 //! on any venue, so no AP broadcasts it; delete it afterwards.
@@ -51,19 +52,27 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     // First poll at once, then pauses of 1 s growing 1.5 times each (at most 10 s); gives up
     // after 5 minutes.
     let wait = WaitOptions::default();
-    let activity = client
+    let (accepted, activity) = client
         .network()
         .wireless_networks()
         .create_wifi_network(&network)
         .send_and_wait(&wait)
-        .await?;
+        .await?
+        .into_parts();
+    // The 202 answer's `response` carries the created network's id.
+    let id = accepted
+        .response
+        .as_ref()
+        .and_then(|response| response.get("id"))
+        .and_then(|id| id.as_str())
+        .unwrap_or("?");
 
     let status = activity
         .status
         .as_ref()
         .map_or("unknown", |status| status.as_str());
     println!(
-        "create_network_and_wait: created Wi-Fi network {name}: activity {} {status} ({} to {})",
+        "create_network_and_wait: created Wi-Fi network {name} (id {id}): activity {} {status} ({} to {})",
         activity.request_id.as_deref().unwrap_or("?"),
         activity.start_datetime.as_deref().unwrap_or("?"),
         activity.end_datetime.as_deref().unwrap_or("?"),

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
-use wiremock::matchers::{method, path};
+use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
 /// Answers the given responses in order, repeating the last one.
@@ -93,13 +93,10 @@ async fn accepted_write_then_waiter_tolerates_early_404s_until_success() {
         .send()
         .await
         .unwrap();
-    assert_eq!(accepted.request_id, "req-1");
+    assert_eq!(accepted.request_id(), Some("req-1"));
+    assert_eq!(accepted.tenant(), None);
     assert_eq!(accepted.response, Some(json!({"id": "w-9"})));
-    let done = client
-        .demo()
-        .wait_for_activity(&accepted.request_id, &quick())
-        .await
-        .unwrap();
+    let done = accepted.wait(&quick()).await.unwrap();
     assert_eq!(done.status.as_deref(), Some("SUCCESS"));
     assert_eq!(
         done.additional_fields.get("requestId"),
@@ -110,6 +107,121 @@ async fn accepted_write_then_waiter_tolerates_early_404s_until_success() {
         4,
         "two 404s, one in progress, one success"
     );
+}
+
+#[tokio::test]
+async fn send_and_wait_returns_the_created_id_with_the_activity() {
+    let (server, client) = fixture().await;
+    Mock::given(method("POST"))
+        .and(path("/demo/widgets"))
+        .respond_with(
+            ResponseTemplate::new(202)
+                .set_body_json(json!({"requestId": "req-1", "response": {"id": "w-9"}})),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    let polls = sequence(
+        &server,
+        "GET",
+        "/demo/activities/req-1",
+        vec![activity("INPROGRESS"), activity("SUCCESS")],
+    )
+    .await;
+    let done = client
+        .demo()
+        .calls()
+        .create_widget(&Widget::new("w".to_owned()))
+        .send_and_wait(&quick())
+        .await
+        .unwrap();
+    assert_eq!(done.accepted().request_id, "req-1");
+    assert_eq!(done.accepted().response, Some(json!({"id": "w-9"})));
+    assert_eq!(done.activity().status.as_deref(), Some("SUCCESS"));
+    let (accepted, activity) = done.into_parts();
+    assert_eq!(accepted.response.unwrap()["id"], "w-9");
+    assert_eq!(
+        activity.additional_fields.get("requestId"),
+        Some(&json!("req-1"))
+    );
+    assert_eq!(polls.load(Ordering::SeqCst), 2);
+}
+
+#[tokio::test]
+async fn an_accepted_write_for_a_customer_is_waited_for_as_that_customer() {
+    let (server, client) = fixture().await;
+    Mock::given(method("POST"))
+        .and(path("/demo/widgets"))
+        .and(header(TENANT, "customer"))
+        .respond_with(
+            ResponseTemplate::new(202)
+                .set_body_json(json!({"requestId": "req-6", "response": {"id": "w-6"}})),
+        )
+        .expect(1)
+        .mount(&server)
+        .await;
+    // The activity belongs to the customer: polled as anyone else, it is not found.
+    Mock::given(method("GET"))
+        .and(path("/demo/activities/req-6"))
+        .and(header(TENANT, "customer"))
+        .respond_with(activity("SUCCESS"))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    Mock::given(method("GET"))
+        .and(path("/demo/activities/req-6"))
+        .respond_with(ResponseTemplate::new(404))
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    let accepted = client
+        .demo()
+        .calls()
+        .create_widget(&Widget::new("w".to_owned()))
+        .tenant("customer")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(accepted.tenant(), Some("customer"));
+    assert_eq!(accepted.request_id(), Some("req-6"));
+    let done = accepted.wait(&quick()).await.unwrap();
+    assert_eq!(done.status.as_deref(), Some("SUCCESS"));
+    let polls = activity_polls(&server, "/demo/activities/req-6").await;
+    assert_eq!(polls, [Some("customer".to_owned())]);
+
+    // Waiting by id alone polls as the client acts (no tenant header): never found.
+    let err = client
+        .demo()
+        .wait_for_activity("req-6", &quick().timeout(Duration::from_millis(30)))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::Activity(a) if a.is_timeout()),
+        "{err:?}"
+    );
+    let polls = activity_polls(&server, "/demo/activities/req-6").await;
+    assert_eq!(polls[0], Some("customer".to_owned()));
+    assert!(
+        polls.len() > 1 && polls[1..].iter().all(Option::is_none),
+        "{polls:?}"
+    );
+}
+
+const TENANT: &str = "x-rks-tenantid";
+
+/// The tenant header of every request the server received at `at`, in order.
+async fn activity_polls(server: &MockServer, at: &str) -> Vec<Option<String>> {
+    let received = server.received_requests().await.unwrap_or_default();
+    received
+        .iter()
+        .filter(|r| r.url.path() == at)
+        .map(|r| {
+            r.headers
+                .get(TENANT)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned)
+        })
+        .collect()
 }
 
 #[tokio::test]

@@ -563,7 +563,7 @@ async fn send_and_wait_polls_the_activity_as_the_tenant_of_the_call() {
     .await;
     let options = ruckus_one_runtime::WaitOptions::default()
         .initial_interval(std::time::Duration::from_millis(1));
-    let activity = client
+    let done = client
         .demo()
         .calls()
         .create_widget(&Widget::new("New".to_owned()))
@@ -571,7 +571,8 @@ async fn send_and_wait_polls_the_activity_as_the_tenant_of_the_call() {
         .send_and_wait(&options)
         .await
         .unwrap();
-    assert_eq!(activity.status.as_deref(), Some("SUCCESS"));
+    assert_eq!(done.accepted().request_id, "req-5");
+    assert_eq!(done.activity().status.as_deref(), Some("SUCCESS"));
 }
 
 #[tokio::test]

@@ -5,7 +5,7 @@
 use super::gates;
 use super::ops::{
     body_arg, item_type, output, output_with_response, param_doc, param_type,
-    query_and_header_params, send_and_wait,
+    query_and_header_params, send_and_wait, waiter,
 };
 use super::text::{code, doc, ident, prose};
 use crate::ir::{ApiIr, AreaIr, OpIr, PageStyle, ResponseKind};
@@ -178,7 +178,15 @@ fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) 
     let (out_ty, send_call) = output(op, area);
     let send_with_response = output_with_response(op);
     let pages = paging_methods(op, api, area, &out_ty);
-    let send_doc = send_doc(op);
+    // An asynchronous write's `send` answers an `Accepted`, which waits as the call's tenant.
+    let (sent_ty, send_call, send_doc) = match waiter(op, api, area) {
+        Some((descriptor, activity)) => (
+            quote!(ruckus_one_runtime::Accepted<#out_ty, #activity>),
+            quote!(send_accepted(&#descriptor)),
+            accepted_doc(op),
+        ),
+        None => (out_ty.clone(), quote!(#send_call()), send_doc(op)),
+    };
     let tenant_doc = doc(&[
         "Acts for a delegated tenant on this call only (overrides the client's).".to_owned(),
     ]);
@@ -209,8 +217,8 @@ fn builder_impl(op: &OpIr, api: &ApiIr, home: &AreaIr, setters: &[TokenStream]) 
             #send_doc
             pub fn send(
                 self,
-            ) -> impl std::future::Future<Output = Result<#out_ty, ruckus_one_runtime::Error>> {
-                self.req.#send_call()
+            ) -> impl std::future::Future<Output = Result<#sent_ty, ruckus_one_runtime::Error>> {
+                self.req.#send_call
             }
 
             /// Like `send`, also returning the answer's status, headers and request id.
@@ -296,4 +304,15 @@ fn send_doc(op: &OpIr) -> TokenStream {
         }
         ResponseKind::Empty => format!("Sends the request; the `{status}` response has no body."),
     }])
+}
+
+/// The documentation of an asynchronous write's `send`, which answers an `Accepted`.
+fn accepted_doc(op: &OpIr) -> TokenStream {
+    let status = op.success.status;
+    doc(&[
+        format!("Sends the request and decodes the `{status}` response into an `Accepted`,"),
+        "which dereferences to it and remembers its `requestId` and the tenant this request acts"
+            .into(),
+        "for: `Accepted::wait` polls the activity as that tenant.".into(),
+    ])
 }

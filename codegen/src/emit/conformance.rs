@@ -129,6 +129,8 @@ impl<'a> Samples<'a> {
         if !self.sampleable(op) {
             return None;
         }
+        // An asynchronous write answers an `Accepted`: the decoded answer is inside.
+        let inner = super::ops::waiter(op, self.api, area).map(|_| quote!(.into_inner()));
         let area = ident(area);
         let version = &op.versions[0];
         let (path, mut args) = self.request_path(op);
@@ -166,7 +168,7 @@ impl<'a> Samples<'a> {
                     answer: #answer,
                 };
                 let _mock = support::expect(&server, &expect).await;
-                let out = client.#api().#area().#name(#(#args),*) #(#setters)* .send().await.expect(#id);
+                let out = client.#api().#area().#name(#(#args),*) #(#setters)* .send().await.expect(#id) #inner;
                 #check
             }
         })

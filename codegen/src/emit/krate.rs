@@ -104,7 +104,7 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
         #![cfg_attr(docsrs, feature(doc_cfg))]
         #![warn(missing_docs)]
         pub use ruckus_one_runtime as runtime;
-        pub use ruckus_one_runtime::{ApiError, Config, Credentials, Error, ErrorBody, Method, MissingField, Multipart, RawRequest, Region, Response, RetryPolicy, Secret, WaitOptions};
+        pub use ruckus_one_runtime::{Accepted, ApiError, Completed, Config, Credentials, Error, ErrorBody, Method, MissingField, Multipart, RawRequest, Region, Response, RetryPolicy, Secret, WaitOptions};
 
         #(#mods)*
 

@@ -117,13 +117,13 @@ pub(super) fn query_and_header_params(op: &OpIr) -> impl Iterator<Item = (&Param
         .map(|p| (p, p.location.as_str()))
 }
 
-/// `send_and_wait` for an asynchronous (202) operation of an API that has an activity operation.
-pub(super) fn send_and_wait(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
-    let Some((home, act)) = api.activity() else {
-        return quote!();
-    };
-    if !op.asynchronous || act.id == op.id {
-        return quote!();
+/// How an asynchronous (202) JSON operation of an API with an activity operation waits: the
+/// activity operation's descriptor (as named from `area`) and the Rust type of the activity.
+/// `None` for every other operation (and for the activity operation itself).
+pub(super) fn waiter(op: &OpIr, api: &ApiIr, area: &str) -> Option<(TokenStream, TokenStream)> {
+    let (home, act) = api.activity()?;
+    if !op.asynchronous || act.id == op.id || op.success.kind != ResponseKind::Json {
+        return None;
     }
     let stat = ident(&act.static_name);
     let descriptor = if home.name == area {
@@ -132,24 +132,40 @@ pub(super) fn send_and_wait(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
         let home = ident(&home.name);
         quote!(super::#home::#stat)
     };
-    let out = output(act, area).0;
+    Some((descriptor, output(act, area).0))
+}
+
+/// `send_and_wait` of an operation that has a [`waiter`] (nothing otherwise).
+pub(super) fn send_and_wait(op: &OpIr, api: &ApiIr, area: &str) -> TokenStream {
+    let (Some((descriptor, activity)), Some((_, act))) = (waiter(op, api, area), api.activity())
+    else {
+        return quote!();
+    };
+    let out = output(op, area).0;
     let d = doc(&[
-        "Sends the request, then waits for the asynchronous work it started to finish.".into(),
+        "Sends the request, then waits for the asynchronous work it started to finish: `send`,"
+            .into(),
+        "then `Accepted::wait`.".into(),
         String::new(),
         format!(
-            "Polls `{} {}` with the answer's `requestId`, acting for the same tenant as this request;",
+            "Polls `{} {}` with the answer's `requestId`, acting for the same tenant as this request.",
             act.method.as_str(),
             act.path
         ),
-        "returns the activity on success; a failed activity or the timeout is `Error::Activity`."
+        "Returns the decoded answer (with, say, the id of what the write created) and the finished"
             .into(),
+        "activity; a failed activity or the timeout is `Error::Activity`, an answer without a"
+            .into(),
+        "`requestId` an `Error::Decode` keeping the body.".into(),
     ]);
     quote! {
         #d
         pub fn send_and_wait(
             self,
             options: &ruckus_one_runtime::WaitOptions,
-        ) -> impl std::future::Future<Output = Result<#out, ruckus_one_runtime::Error>> {
+        ) -> impl std::future::Future<
+            Output = Result<ruckus_one_runtime::Completed<#out, #activity>, ruckus_one_runtime::Error>,
+        > {
             self.req.send_and_wait(&#descriptor, options)
         }
     }
@@ -170,6 +186,10 @@ pub fn emit_waiter(op: &OpIr, area: &str) -> TokenStream {
         "while the activity is created count as \"not yet\". Returns the activity on `SUCCESS`;"
             .into(),
         "`FAIL` and the timeout are `Error::Activity` (with the activity's error text).".into(),
+        String::new(),
+        "Polls as this client acts (its delegated tenant, if any): to wait for a write you sent"
+            .into(),
+        "with `.tenant(..)`, call `wait` on the `Accepted` answer its `send` returned.".into(),
         String::new(),
         format!("- {}", provenance_line(&op.provenance)),
     ]);
@@ -391,7 +411,10 @@ fn media_lines(op: &OpIr) -> Vec<String> {
 fn fact_lines(op: &OpIr, api: &ApiIr) -> Vec<String> {
     let mut l = Vec::new();
     if op.asynchronous && api.activity_operation.is_some() {
-        l.push("- Asynchronous (202): `send_and_wait` also waits for the work to finish.".into());
+        l.push(
+            "- Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity."
+                .into(),
+        );
     } else if op.asynchronous {
         l.push("- Asynchronous (202): the answer's `requestId` identifies the work.".into());
     }

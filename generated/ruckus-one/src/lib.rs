@@ -35,8 +35,9 @@
 #![warn(missing_docs)]
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{
-    ApiError, Config, Credentials, Error, ErrorBody, Method, MissingField, Multipart,
-    RawRequest, Region, Response, RetryPolicy, Secret, WaitOptions,
+    Accepted, ApiError, Completed, Config, Credentials, Error, ErrorBody, Method,
+    MissingField, Multipart, RawRequest, Region, Response, RetryPolicy, Secret,
+    WaitOptions,
 };
 pub mod analytics;
 pub mod network;

@@ -4095,7 +4095,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `AccessControlProfile`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4117,7 +4117,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `AccessControlProfileV1`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateAccessControlProfileV1::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_access_control_profile_v1(
         &self,
         access_control_profile_id: &str,
@@ -4140,7 +4140,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteAccessControlProfile::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn delete_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4160,7 +4160,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddApplicationPolicyToAccessControlProfile::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn add_application_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4183,7 +4183,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveApplicationPolicyFromAccessControlProfile::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn remove_application_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4206,7 +4206,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddDevicePolicyToAccessControlProfile::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn add_device_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4229,7 +4229,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveDevicePolicyFromAccessControlProfile::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn remove_device_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4252,7 +4252,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddL2AclPolicyToAccessControlProfile::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn add_l2_acl_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4275,7 +4275,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveL2AclPolicyFromAccessControlProfile::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn remove_l2_acl_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4298,7 +4298,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddL3AclPolicyToAccessControlProfile::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn add_l3_acl_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4321,7 +4321,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveL3AclPolicyFromAccessControlProfile::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn remove_l3_acl_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4343,7 +4343,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `ApplicationPolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn create_application_policy(
         &self,
         body: &ApplicationPolicy,
@@ -4363,7 +4363,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `ApplicationPolicyV1`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateApplicationPolicyV1::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn create_application_policy_v1(
         &self,
         body: &ApplicationPolicyV1,
@@ -4461,7 +4461,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `ApplicationPolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicy (the document writes the item form as {id})).
     pub fn update_application_policy(
         &self,
@@ -4484,7 +4484,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `ApplicationPolicyV1`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApplicationPolicyV1::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicy (the document writes the item form as {id})).
     pub fn update_application_policy_v1(
         &self,
@@ -4506,7 +4506,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `applicationPolicyId`: Identifier of the application policy.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteApplicationPolicy::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteApplicationPolicy (the document writes the item form as {id})).
     pub fn delete_application_policy(
         &self,
@@ -4526,7 +4526,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `DevicePolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn create_device_policy(&self, body: &DevicePolicy) -> CreateDevicePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4543,7 +4543,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `DevicePolicyV1`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateDevicePolicyV1::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn create_device_policy_v1(
         &self,
         body: &DevicePolicyV1,
@@ -4635,7 +4635,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `DevicePolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicy (the document writes the item form as {id})).
     pub fn update_device_policy(
         &self,
@@ -4658,7 +4658,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `DevicePolicyV1`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateDevicePolicyV1::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicy (the document writes the item form as {id})).
     pub fn update_device_policy_v1(
         &self,
@@ -4680,7 +4680,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `devicePolicyId`: Identifier of the device policy.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteDevicePolicy::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteDevicePolicy (the document writes the item form as {id})).
     pub fn delete_device_policy(
         &self,
@@ -4700,7 +4700,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `L2AclPolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateL2AclPolicy::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn create_l2_acl_policy(&self, body: &L2AclPolicy) -> CreateL2AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4773,7 +4773,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `L2AclPolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateL2AclPolicy::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateL2AclPolicy (the document writes the item form as {id})).
     pub fn update_l2_acl_policy(
         &self,
@@ -4795,7 +4795,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `l2AclPolicyId`: Identifier of the layer 2 ACL policy.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteL2AclPolicy::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteL2AclPolicy (the document writes the item form as {id})).
     pub fn delete_l2_acl_policy(&self, l2_acl_policy_id: &str) -> DeleteL2AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -4812,7 +4812,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `L3AclPolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateL3AclPolicy::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn create_l3_acl_policy(&self, body: &L3AclPolicy) -> CreateL3AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4885,7 +4885,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `L3AclPolicy`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateL3AclPolicy::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateL3AclPolicy (the document writes the item form as {id})).
     pub fn update_l3_acl_policy(
         &self,
@@ -4907,7 +4907,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `l3AclPolicyId`: Identifier of the layer 3 ACL policy.
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteL3AclPolicy::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteL3AclPolicy (the document writes the item form as {id})).
     pub fn delete_l3_acl_policy(&self, l3_acl_policy_id: &str) -> DeleteL3AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -4987,7 +4987,7 @@ impl<'a> AccessControlClient<'a> {
     /// - Request body (json, required): `ApplicationLibrarySettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApplicationLibrarySettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn patch_application_library_settings(
         &self,
         body: &ApplicationLibrarySettings,
@@ -5271,13 +5271,21 @@ impl<'a> UpdateAccessControlProfile<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5290,15 +5298,24 @@ impl<'a> UpdateAccessControlProfile<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5360,13 +5377,21 @@ impl<'a> UpdateAccessControlProfileV1<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5379,15 +5404,24 @@ impl<'a> UpdateAccessControlProfileV1<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5455,13 +5489,21 @@ impl<'a> DeleteAccessControlProfile<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5474,15 +5516,24 @@ impl<'a> DeleteAccessControlProfile<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5547,13 +5598,21 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5566,15 +5625,24 @@ impl<'a> AddApplicationPolicyToAccessControlProfile<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5639,13 +5707,21 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5658,15 +5734,24 @@ impl<'a> RemoveApplicationPolicyFromAccessControlProfile<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5731,13 +5816,21 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5750,15 +5843,24 @@ impl<'a> AddDevicePolicyToAccessControlProfile<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5823,13 +5925,21 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5842,15 +5952,24 @@ impl<'a> RemoveDevicePolicyFromAccessControlProfile<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5915,13 +6034,21 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5934,15 +6061,24 @@ impl<'a> AddL2AclPolicyToAccessControlProfile<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6007,13 +6143,21 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6026,15 +6170,24 @@ impl<'a> RemoveL2AclPolicyFromAccessControlProfile<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6099,13 +6252,21 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6118,15 +6279,24 @@ impl<'a> AddL3AclPolicyToAccessControlProfile<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6191,13 +6361,21 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6210,15 +6388,24 @@ impl<'a> RemoveL3AclPolicyFromAccessControlProfile<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6259,13 +6446,21 @@ impl<'a> CreateApplicationPolicy<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6278,15 +6473,24 @@ impl<'a> CreateApplicationPolicy<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6348,13 +6552,21 @@ impl<'a> CreateApplicationPolicyV1<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6367,15 +6579,24 @@ impl<'a> CreateApplicationPolicyV1<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6704,13 +6925,21 @@ impl<'a> UpdateApplicationPolicy<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6723,15 +6952,24 @@ impl<'a> UpdateApplicationPolicy<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6793,13 +7031,21 @@ impl<'a> UpdateApplicationPolicyV1<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6812,15 +7058,24 @@ impl<'a> UpdateApplicationPolicyV1<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6888,13 +7143,21 @@ impl<'a> DeleteApplicationPolicy<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6907,15 +7170,24 @@ impl<'a> DeleteApplicationPolicy<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6956,13 +7228,21 @@ impl<'a> CreateDevicePolicy<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6975,15 +7255,24 @@ impl<'a> CreateDevicePolicy<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7045,13 +7334,21 @@ impl<'a> CreateDevicePolicyV1<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7064,15 +7361,24 @@ impl<'a> CreateDevicePolicyV1<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7398,13 +7704,21 @@ impl<'a> UpdateDevicePolicy<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7417,15 +7731,24 @@ impl<'a> UpdateDevicePolicy<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7487,13 +7810,21 @@ impl<'a> UpdateDevicePolicyV1<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7506,15 +7837,24 @@ impl<'a> UpdateDevicePolicyV1<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7582,13 +7922,21 @@ impl<'a> DeleteDevicePolicy<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7601,15 +7949,24 @@ impl<'a> DeleteDevicePolicy<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7677,13 +8034,21 @@ impl<'a> CreateL2AclPolicy<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7696,15 +8061,24 @@ impl<'a> CreateL2AclPolicy<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -8001,13 +8375,21 @@ impl<'a> UpdateL2AclPolicy<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -8020,15 +8402,24 @@ impl<'a> UpdateL2AclPolicy<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -8096,13 +8487,21 @@ impl<'a> DeleteL2AclPolicy<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -8115,15 +8514,24 @@ impl<'a> DeleteL2AclPolicy<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -8191,13 +8599,21 @@ impl<'a> CreateL3AclPolicy<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -8210,15 +8626,24 @@ impl<'a> CreateL3AclPolicy<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -8515,13 +8940,21 @@ impl<'a> UpdateL3AclPolicy<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -8534,15 +8967,24 @@ impl<'a> UpdateL3AclPolicy<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -8610,13 +9052,21 @@ impl<'a> DeleteL3AclPolicy<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -8629,15 +9079,24 @@ impl<'a> DeleteL3AclPolicy<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -8949,13 +9408,21 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -8968,15 +9435,24 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }

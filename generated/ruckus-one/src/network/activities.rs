@@ -392,6 +392,9 @@ impl<'a> super::NetworkClient<'a> {
     /// while the activity is created count as "not yet". Returns the activity on `SUCCESS`;
     /// `FAIL` and the timeout are `Error::Activity` (with the activity's error text).
     ///
+    /// Polls as this client acts (its delegated tenant, if any): to wait for a write you sent
+    /// with `.tenant(..)`, call `wait` on the `Accepted` answer its `send` returned.
+    ///
     /// - Provenance: reference (Asynchronous writes).
     pub async fn wait_for_activity(
         &self,

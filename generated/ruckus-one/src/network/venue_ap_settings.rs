@@ -3723,7 +3723,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApBssColoringSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApBssColoringSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -3769,7 +3769,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApCellularSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApCellularSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -3817,7 +3817,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApClientAdmissionControlSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApClientAdmissionControlSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -3865,7 +3865,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApDirectedMulticastSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApDirectedMulticastSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -3913,7 +3913,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApDosProtectionSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApDosProtectionSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -4051,7 +4051,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApLoadBalancingSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApLoadBalancingSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -4099,7 +4099,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApManagementTrafficVlanSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApManagementTrafficVlanSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -4165,7 +4165,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApMeshSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueApMeshSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -4189,7 +4189,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApMeshSettingsV1`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
@@ -4235,7 +4235,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApMulticastDnsFencingSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApMulticastDnsFencingSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -4309,7 +4309,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApRadioSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueApRadioSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
@@ -4336,7 +4336,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApRadioSettingsV1`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
@@ -4385,7 +4385,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApRadiusOptionSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApRadiusOptions::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_radius_options(
         &self,
         venue_id: &str,
@@ -4431,7 +4431,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApRebootTimeoutSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApRebootTimeoutSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -4479,7 +4479,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApSmartMonitorSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApSmartMonitorSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -4527,7 +4527,7 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Request body (json, required): `VenueApTlsKeyEnhancedModeSettings`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApTlsKeyEnhancedSettings::version`)
-    /// - Asynchronous (202): `send_and_wait` also waits for the work to finish.
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     pub fn update_venue_ap_tls_key_enhanced_settings(
         &self,
         venue_id: &str,
@@ -4678,13 +4678,21 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -4697,15 +4705,24 @@ impl<'a> UpdateVenueApBssColoringSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -4844,13 +4861,21 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -4863,15 +4888,24 @@ impl<'a> UpdateVenueApCellularSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5016,13 +5050,21 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5035,15 +5077,24 @@ impl<'a> UpdateVenueApClientAdmissionControlSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5188,13 +5239,21 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5207,15 +5266,24 @@ impl<'a> UpdateVenueApDirectedMulticastSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5357,13 +5425,21 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5376,15 +5452,24 @@ impl<'a> UpdateVenueApDosProtectionSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5760,13 +5845,21 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5779,15 +5872,24 @@ impl<'a> UpdateVenueApLoadBalancingSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -5932,13 +6034,21 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -5951,15 +6061,24 @@ impl<'a> UpdateVenueApManagementTrafficVlanSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6154,13 +6273,21 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6173,15 +6300,24 @@ impl<'a> UpdateVenueApMeshSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6222,13 +6358,21 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6241,15 +6385,24 @@ impl<'a> UpdateVenueApMeshSettingsV1<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6394,13 +6547,21 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6413,15 +6574,24 @@ impl<'a> UpdateVenueApMulticastDnsFencingSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6632,13 +6802,21 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6651,15 +6829,24 @@ impl<'a> UpdateVenueApRadioSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6700,13 +6887,21 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6719,15 +6914,24 @@ impl<'a> UpdateVenueApRadioSettingsV1<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -6866,13 +7070,21 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -6885,15 +7097,24 @@ impl<'a> UpdateVenueApRadiusOptions<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7035,13 +7256,21 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7054,15 +7283,24 @@ impl<'a> UpdateVenueApRebootTimeoutSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7201,13 +7439,21 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7220,15 +7466,24 @@ impl<'a> UpdateVenueApSmartMonitorSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
@@ -7370,13 +7625,21 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
         self.req.retry(policy);
         self
     }
-    /// Sends the request and decodes the `202` response.
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::common::AsyncResult, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
-        self.req.send_json()
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
     }
     /// Like `send`, also returning the answer's status, headers and request id.
     pub fn send_with_response(
@@ -7389,15 +7652,24 @@ impl<'a> UpdateVenueApTlsKeyEnhancedSettings<'a> {
     > {
         self.req.send_json_with_response()
     }
-    /// Sends the request, then waits for the asynchronous work it started to finish.
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
     ///
-    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request;
-    /// returns the activity on success; a failed activity or the timeout is `Error::Activity`.
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
     pub fn send_and_wait(
         self,
         options: &ruckus_one_runtime::WaitOptions,
     ) -> impl std::future::Future<
-        Output = Result<super::activities::Activity, ruckus_one_runtime::Error>,
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }

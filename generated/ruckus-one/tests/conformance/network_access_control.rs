@@ -125,7 +125,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("update_access_control_profile");
+            .expect("update_access_control_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_access_control_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -159,7 +160,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("update_access_control_profile_v1");
+            .expect("update_access_control_profile_v1")
+            .into_inner();
         support::same_json(&out, &expect, "update_access_control_profile_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -188,7 +190,8 @@ async fn network_access_control() {
             .delete_access_control_profile("accessControlProfileId 1/x")
             .send()
             .await
-            .expect("delete_access_control_profile");
+            .expect("delete_access_control_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_access_control_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -220,7 +223,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("add_application_policy_to_access_control_profile");
+            .expect("add_application_policy_to_access_control_profile")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -256,7 +260,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("remove_application_policy_from_access_control_profile");
+            .expect("remove_application_policy_from_access_control_profile")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -292,7 +297,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("add_device_policy_to_access_control_profile");
+            .expect("add_device_policy_to_access_control_profile")
+            .into_inner();
         support::same_json(&out, &expect, "add_device_policy_to_access_control_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -324,7 +330,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("remove_device_policy_from_access_control_profile");
+            .expect("remove_device_policy_from_access_control_profile")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -360,7 +367,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("add_l2_acl_policy_to_access_control_profile");
+            .expect("add_l2_acl_policy_to_access_control_profile")
+            .into_inner();
         support::same_json(&out, &expect, "add_l2_acl_policy_to_access_control_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -392,7 +400,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("remove_l2_acl_policy_from_access_control_profile");
+            .expect("remove_l2_acl_policy_from_access_control_profile")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -428,7 +437,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("add_l3_acl_policy_to_access_control_profile");
+            .expect("add_l3_acl_policy_to_access_control_profile")
+            .into_inner();
         support::same_json(&out, &expect, "add_l3_acl_policy_to_access_control_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -460,7 +470,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("remove_l3_acl_policy_from_access_control_profile");
+            .expect("remove_l3_acl_policy_from_access_control_profile")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -497,7 +508,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("create_application_policy");
+            .expect("create_application_policy")
+            .into_inner();
         support::same_json(&out, &expect, "create_application_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -530,7 +542,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("create_application_policy_v1");
+            .expect("create_application_policy_v1")
+            .into_inner();
         support::same_json(&out, &expect, "create_application_policy_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -682,7 +695,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("update_application_policy");
+            .expect("update_application_policy")
+            .into_inner();
         support::same_json(&out, &expect, "update_application_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -716,7 +730,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("update_application_policy_v1");
+            .expect("update_application_policy_v1")
+            .into_inner();
         support::same_json(&out, &expect, "update_application_policy_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -745,7 +760,8 @@ async fn network_access_control() {
             .delete_application_policy("applicationPolicyId 1/x")
             .send()
             .await
-            .expect("delete_application_policy");
+            .expect("delete_application_policy")
+            .into_inner();
         support::same_json(&out, &expect, "delete_application_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -778,7 +794,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("create_device_policy");
+            .expect("create_device_policy")
+            .into_inner();
         support::same_json(&out, &expect, "create_device_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -810,7 +827,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("create_device_policy_v1");
+            .expect("create_device_policy_v1")
+            .into_inner();
         support::same_json(&out, &expect, "create_device_policy_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -959,7 +977,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("update_device_policy");
+            .expect("update_device_policy")
+            .into_inner();
         support::same_json(&out, &expect, "update_device_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -992,7 +1011,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("update_device_policy_v1");
+            .expect("update_device_policy_v1")
+            .into_inner();
         support::same_json(&out, &expect, "update_device_policy_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1020,7 +1040,8 @@ async fn network_access_control() {
             .delete_device_policy("devicePolicyId 1/x")
             .send()
             .await
-            .expect("delete_device_policy");
+            .expect("delete_device_policy")
+            .into_inner();
         support::same_json(&out, &expect, "delete_device_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1052,7 +1073,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("create_l2_acl_policy");
+            .expect("create_l2_acl_policy")
+            .into_inner();
         support::same_json(&out, &expect, "create_l2_acl_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1172,7 +1194,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("update_l2_acl_policy");
+            .expect("update_l2_acl_policy")
+            .into_inner();
         support::same_json(&out, &expect, "update_l2_acl_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1200,7 +1223,8 @@ async fn network_access_control() {
             .delete_l2_acl_policy("l2AclPolicyId 1/x")
             .send()
             .await
-            .expect("delete_l2_acl_policy");
+            .expect("delete_l2_acl_policy")
+            .into_inner();
         support::same_json(&out, &expect, "delete_l2_acl_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1232,7 +1256,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("create_l3_acl_policy");
+            .expect("create_l3_acl_policy")
+            .into_inner();
         support::same_json(&out, &expect, "create_l3_acl_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1352,7 +1377,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("update_l3_acl_policy");
+            .expect("update_l3_acl_policy")
+            .into_inner();
         support::same_json(&out, &expect, "update_l3_acl_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1380,7 +1406,8 @@ async fn network_access_control() {
             .delete_l3_acl_policy("l3AclPolicyId 1/x")
             .send()
             .await
-            .expect("delete_l3_acl_policy");
+            .expect("delete_l3_acl_policy")
+            .into_inner();
         support::same_json(&out, &expect, "delete_l3_acl_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1506,7 +1533,8 @@ async fn network_access_control() {
             )
             .send()
             .await
-            .expect("patch_application_library_settings");
+            .expect("patch_application_library_settings")
+            .into_inner();
         support::same_json(&out, &expect, "patch_application_library_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

@@ -63,7 +63,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_antenna_type_settings");
+            .expect("update_ap_antenna_type_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_antenna_type_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -180,7 +181,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_bss_coloring_settings");
+            .expect("update_ap_bss_coloring_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_bss_coloring_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -300,7 +302,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_directed_multicast_settings");
+            .expect("update_ap_directed_multicast_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_directed_multicast_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -364,7 +367,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_external_antenna_settings");
+            .expect("update_ap_external_antenna_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_external_antenna_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -427,7 +431,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_iot_settings");
+            .expect("update_ap_iot_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_iot_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -543,7 +548,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_lan_port_specific_settings");
+            .expect("update_ap_lan_port_specific_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_lan_port_specific_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -606,7 +612,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_led_settings");
+            .expect("update_ap_led_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_led_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -669,7 +676,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_management_traffic_vlan_settings");
+            .expect("update_ap_management_traffic_vlan_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_management_traffic_vlan_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -732,7 +740,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_mesh_settings");
+            .expect("update_ap_mesh_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_mesh_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -795,7 +804,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_network_settings");
+            .expect("update_ap_network_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_network_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -858,7 +868,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_radio_settings");
+            .expect("update_ap_radio_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_radio_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -921,7 +932,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_smart_monitor_settings");
+            .expect("update_ap_smart_monitor_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_smart_monitor_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -985,7 +997,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_snmp_agent_profile_settings");
+            .expect("update_ap_snmp_agent_profile_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_snmp_agent_profile_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1049,7 +1062,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_sticky_client_steering_settings");
+            .expect("update_ap_sticky_client_steering_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_sticky_client_steering_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1078,7 +1092,8 @@ async fn network_ap_settings() {
             .delete_ap_sticky_client_steering_settings("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
-            .expect("delete_ap_sticky_client_steering_settings");
+            .expect("delete_ap_sticky_client_steering_settings")
+            .into_inner();
         support::same_json(&out, &expect, "delete_ap_sticky_client_steering_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1142,7 +1157,8 @@ async fn network_ap_settings() {
             )
             .send()
             .await
-            .expect("update_ap_usb_port_settings");
+            .expect("update_ap_usb_port_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_usb_port_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

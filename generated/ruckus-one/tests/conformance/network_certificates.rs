@@ -88,7 +88,8 @@ async fn network_certificates() {
             )
             .send()
             .await
-            .expect("patch_certificate");
+            .expect("patch_certificate")
+            .into_inner();
         support::same_json(&out, &expect, "patch_certificate");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -114,7 +115,8 @@ async fn network_certificates() {
             .delete_certificate("certId 1/x")
             .send()
             .await
-            .expect("delete_certificate");
+            .expect("delete_certificate")
+            .into_inner();
         support::same_json(&out, &expect, "delete_certificate");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -166,7 +168,8 @@ async fn network_certificates() {
             )
             .send()
             .await
-            .expect("create_certificate_authority");
+            .expect("create_certificate_authority")
+            .into_inner();
         support::same_json(&out, &expect, "create_certificate_authority");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -221,7 +224,8 @@ async fn network_certificates() {
             .delete_certificate_authority("caId 1/x")
             .send()
             .await
-            .expect("delete_certificate_authority");
+            .expect("delete_certificate_authority")
+            .into_inner();
         support::same_json(&out, &expect, "delete_certificate_authority");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -285,7 +289,8 @@ async fn network_certificates() {
             )
             .send()
             .await
-            .expect("create_certificate_template");
+            .expect("create_certificate_template")
+            .into_inner();
         support::same_json(&out, &expect, "create_certificate_template");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -316,7 +321,8 @@ async fn network_certificates() {
             )
             .send()
             .await
-            .expect("create_sub_certificate_authority");
+            .expect("create_sub_certificate_authority")
+            .into_inner();
         support::same_json(&out, &expect, "create_sub_certificate_authority");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -381,7 +387,8 @@ async fn network_certificates() {
             )
             .send()
             .await
-            .expect("create_certificate");
+            .expect("create_certificate")
+            .into_inner();
         support::same_json(&out, &expect, "create_certificate");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -475,7 +482,8 @@ async fn network_certificates() {
             )
             .send()
             .await
-            .expect("patch_certificate_template");
+            .expect("patch_certificate_template")
+            .into_inner();
         support::same_json(&out, &expect, "patch_certificate_template");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -501,7 +509,8 @@ async fn network_certificates() {
             .delete_certificate_template("templateId 1/x")
             .send()
             .await
-            .expect("delete_certificate_template");
+            .expect("delete_certificate_template")
+            .into_inner();
         support::same_json(&out, &expect, "delete_certificate_template");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -565,7 +574,8 @@ async fn network_certificates() {
             )
             .send()
             .await
-            .expect("create_scep_key");
+            .expect("create_scep_key")
+            .into_inner();
         support::same_json(&out, &expect, "create_scep_key");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -647,7 +657,8 @@ async fn network_certificates() {
             .delete_scep_key("templateId 1/x", "scepKeyId 1/x")
             .send()
             .await
-            .expect("delete_scep_key");
+            .expect("delete_scep_key")
+            .into_inner();
         support::same_json(&out, &expect, "delete_scep_key");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -1170,7 +1181,8 @@ async fn network_certificates() {
             )
             .send()
             .await
-            .expect("add_saml_idp_profile_to_wifi_network");
+            .expect("add_saml_idp_profile_to_wifi_network")
+            .into_inner();
         support::same_json(&out, &expect, "add_saml_idp_profile_to_wifi_network");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1202,7 +1214,8 @@ async fn network_certificates() {
             )
             .send()
             .await
-            .expect("add_certificate_template_to_wifi_network");
+            .expect("add_certificate_template_to_wifi_network")
+            .into_inner();
         support::same_json(&out, &expect, "add_certificate_template_to_wifi_network");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1234,7 +1247,8 @@ async fn network_certificates() {
             )
             .send()
             .await
-            .expect("remove_certificate_template_from_wifi_network");
+            .expect("remove_certificate_template_from_wifi_network")
+            .into_inner();
         support::same_json(
             &out,
             &expect,

@@ -147,7 +147,8 @@ async fn network_dpsk() {
             )
             .send()
             .await
-            .expect("update_dpsk_service");
+            .expect("update_dpsk_service")
+            .into_inner();
         support::same_json(&out, &expect, "update_dpsk_service");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -178,7 +179,8 @@ async fn network_dpsk() {
             )
             .send()
             .await
-            .expect("patch_dpsk_service");
+            .expect("patch_dpsk_service")
+            .into_inner();
         support::same_json(&out, &expect, "patch_dpsk_service");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -204,7 +206,8 @@ async fn network_dpsk() {
             .delete_dpsk_service("poolId 1/x")
             .send()
             .await
-            .expect("delete_dpsk_service");
+            .expect("delete_dpsk_service")
+            .into_inner();
         support::same_json(&out, &expect, "delete_dpsk_service");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -344,7 +347,8 @@ async fn network_dpsk() {
             )
             .send()
             .await
-            .expect("create_dpsk_service_passphrases");
+            .expect("create_dpsk_service_passphrases")
+            .into_inner();
         support::same_json(&out, &expect, "create_dpsk_service_passphrases");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -465,7 +469,8 @@ async fn network_dpsk() {
             .delete_dpsk_service_passphrases("poolId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
-            .expect("delete_dpsk_service_passphrases");
+            .expect("delete_dpsk_service_passphrases")
+            .into_inner();
         support::same_json(&out, &expect, "delete_dpsk_service_passphrases");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -496,7 +501,8 @@ async fn network_dpsk() {
             )
             .send()
             .await
-            .expect("create_identity_group_dpsk_service");
+            .expect("create_identity_group_dpsk_service")
+            .into_inner();
         support::same_json(&out, &expect, "create_identity_group_dpsk_service");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -526,7 +532,8 @@ async fn network_dpsk() {
             )
             .send()
             .await
-            .expect("create_template_dpsk_service");
+            .expect("create_template_dpsk_service")
+            .into_inner();
         support::same_json(&out, &expect, "create_template_dpsk_service");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -585,7 +592,8 @@ async fn network_dpsk() {
             )
             .send()
             .await
-            .expect("update_template_dpsk_service");
+            .expect("update_template_dpsk_service")
+            .into_inner();
         support::same_json(&out, &expect, "update_template_dpsk_service");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -616,7 +624,8 @@ async fn network_dpsk() {
             )
             .send()
             .await
-            .expect("patch_template_dpsk_service");
+            .expect("patch_template_dpsk_service")
+            .into_inner();
         support::same_json(&out, &expect, "patch_template_dpsk_service");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -642,7 +651,8 @@ async fn network_dpsk() {
             .delete_template_dpsk_service("poolTemplateId 1/x")
             .send()
             .await
-            .expect("delete_template_dpsk_service");
+            .expect("delete_template_dpsk_service")
+            .into_inner();
         support::same_json(&out, &expect, "delete_template_dpsk_service");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -706,7 +716,8 @@ async fn network_dpsk() {
             )
             .send()
             .await
-            .expect("create_template_identity_group_dpsk_service");
+            .expect("create_template_identity_group_dpsk_service")
+            .into_inner();
         support::same_json(&out, &expect, "create_template_identity_group_dpsk_service");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
@@ -762,7 +773,8 @@ async fn network_dpsk() {
             .add_dpsk_pool_to_identity_group("id 1/x", "dpskPoolId 1/x")
             .send()
             .await
-            .expect("add_dpsk_pool_to_identity_group");
+            .expect("add_dpsk_pool_to_identity_group")
+            .into_inner();
         support::same_json(&out, &expect, "add_dpsk_pool_to_identity_group");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

@@ -65,7 +65,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("create_personal_identity_network");
+            .expect("create_personal_identity_network")
+            .into_inner();
         support::same_json(&out, &expect, "create_personal_identity_network");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -171,7 +172,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("update_personal_identity_network");
+            .expect("update_personal_identity_network")
+            .into_inner();
         support::same_json(&out, &expect, "update_personal_identity_network");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -207,7 +209,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("patch_personal_identity_network");
+            .expect("patch_personal_identity_network")
+            .into_inner();
         support::same_json(&out, &expect, "patch_personal_identity_network");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -238,7 +241,8 @@ async fn network_edge_services() {
             .delete_personal_identity_network("pinId 1/x")
             .send()
             .await
-            .expect("delete_personal_identity_network");
+            .expect("delete_personal_identity_network")
+            .into_inner();
         support::same_json(&out, &expect, "delete_personal_identity_network");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -273,7 +277,8 @@ async fn network_edge_services() {
             .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
-            .expect("activate_wifi_network_on_personal_identity_network");
+            .expect("activate_wifi_network_on_personal_identity_network")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -311,7 +316,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("deactivate_wifi_network_on_personal_identity_network");
+            .expect("deactivate_wifi_network_on_personal_identity_network")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -350,7 +356,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("create_edge_sd_lan_service");
+            .expect("create_edge_sd_lan_service")
+            .into_inner();
         support::same_json(&out, &expect, "create_edge_sd_lan_service");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -491,7 +498,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("update_edge_sd_lan_service");
+            .expect("update_edge_sd_lan_service")
+            .into_inner();
         support::same_json(&out, &expect, "update_edge_sd_lan_service");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -523,7 +531,8 @@ async fn network_edge_services() {
             .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
-            .expect("patch_edge_sd_lan_service");
+            .expect("patch_edge_sd_lan_service")
+            .into_inner();
         support::same_json(&out, &expect, "patch_edge_sd_lan_service");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -554,7 +563,8 @@ async fn network_edge_services() {
             .delete_edge_sd_lan_service("sdLanServiceId 1/x")
             .send()
             .await
-            .expect("delete_edge_sd_lan_service");
+            .expect("delete_edge_sd_lan_service")
+            .into_inner();
         support::same_json(&out, &expect, "delete_edge_sd_lan_service");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -591,7 +601,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("activate_wifi_network_on_edge_sd_lan_service");
+            .expect("activate_wifi_network_on_edge_sd_lan_service")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -629,7 +640,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("deactivate_wifi_network_on_edge_sd_lan_service");
+            .expect("deactivate_wifi_network_on_edge_sd_lan_service")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -671,7 +683,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("activate_venue_wifi_network_on_edge_sd_lan_service");
+            .expect("activate_venue_wifi_network_on_edge_sd_lan_service")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -742,7 +755,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("patch_edge_sd_lan_service_guest_settings");
+            .expect("patch_edge_sd_lan_service_guest_settings")
+            .into_inner();
         support::same_json(&out, &expect, "patch_edge_sd_lan_service_guest_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -778,7 +792,8 @@ async fn network_edge_services() {
             .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
-            .expect("activate_guest_venue_edge_cluster_on_edge_sd_lan_service");
+            .expect("activate_guest_venue_edge_cluster_on_edge_sd_lan_service")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -817,7 +832,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service");
+            .expect("deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -856,7 +872,8 @@ async fn network_edge_services() {
             .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
-            .expect("activate_guest_tunnel_profile_on_edge_sd_lan_service");
+            .expect("activate_guest_tunnel_profile_on_edge_sd_lan_service")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -894,7 +911,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("deactivate_guest_tunnel_profile_on_edge_sd_lan_service");
+            .expect("deactivate_guest_tunnel_profile_on_edge_sd_lan_service")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -930,7 +948,8 @@ async fn network_edge_services() {
             .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
-            .expect("create_edge_hqos_profile");
+            .expect("create_edge_hqos_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_edge_hqos_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1028,7 +1047,8 @@ async fn network_edge_services() {
             .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
-            .expect("update_edge_hqos_profile");
+            .expect("update_edge_hqos_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_edge_hqos_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1058,7 +1078,8 @@ async fn network_edge_services() {
             .delete_edge_hqos_profile("profileId 1/x")
             .send()
             .await
-            .expect("delete_edge_hqos_profile");
+            .expect("delete_edge_hqos_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_edge_hqos_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1093,7 +1114,8 @@ async fn network_edge_services() {
             .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
-            .expect("activate_venue_edge_cluster_on_edge_hqos_profile");
+            .expect("activate_venue_edge_cluster_on_edge_hqos_profile")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -1132,7 +1154,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("deactivate_venue_edge_cluster_on_edge_hqos_profile");
+            .expect("deactivate_venue_edge_cluster_on_edge_hqos_profile")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -1171,7 +1194,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("activate_tunnel_profile_on_venue_edge_cluster");
+            .expect("activate_tunnel_profile_on_venue_edge_cluster")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -1210,7 +1234,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("deactivate_tunnel_profile_on_venue_edge_cluster");
+            .expect("deactivate_tunnel_profile_on_venue_edge_cluster")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -1282,7 +1307,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("patch_venue_edge_cluster_network_settings");
+            .expect("patch_venue_edge_cluster_network_settings")
+            .into_inner();
         support::same_json(&out, &expect, "patch_venue_edge_cluster_network_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1355,7 +1381,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("patch_venue_edge_port_configs");
+            .expect("patch_venue_edge_port_configs")
+            .into_inner();
         support::same_json(&out, &expect, "patch_venue_edge_port_configs");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1430,7 +1457,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("create_venue_edge_port_sub_interface");
+            .expect("create_venue_edge_port_sub_interface")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue_edge_port_sub_interface");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1470,7 +1498,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("patch_venue_edge_port_sub_interface");
+            .expect("patch_venue_edge_port_sub_interface")
+            .into_inner();
         support::same_json(&out, &expect, "patch_venue_edge_port_sub_interface");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1507,7 +1536,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("delete_venue_edge_port_sub_interface");
+            .expect("delete_venue_edge_port_sub_interface")
+            .into_inner();
         support::same_json(&out, &expect, "delete_venue_edge_port_sub_interface");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1545,7 +1575,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("create_venue_edge_lag");
+            .expect("create_venue_edge_lag")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue_edge_lag");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1619,7 +1650,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("update_venue_edge_lag");
+            .expect("update_venue_edge_lag")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_edge_lag");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1657,7 +1689,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("patch_venue_edge_lag");
+            .expect("patch_venue_edge_lag")
+            .into_inner();
         support::same_json(&out, &expect, "patch_venue_edge_lag");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1692,7 +1725,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("delete_venue_edge_lag");
+            .expect("delete_venue_edge_lag")
+            .into_inner();
         support::same_json(&out, &expect, "delete_venue_edge_lag");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1730,7 +1764,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("create_venue_edge_lag_sub_interface");
+            .expect("create_venue_edge_lag_sub_interface")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue_edge_lag_sub_interface");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1804,7 +1839,8 @@ async fn network_edge_services() {
             )
             .send()
             .await
-            .expect("delete_venue_edge_lag_sub_interface");
+            .expect("delete_venue_edge_lag_sub_interface")
+            .into_inner();
         support::same_json(&out, &expect, "delete_venue_edge_lag_sub_interface");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

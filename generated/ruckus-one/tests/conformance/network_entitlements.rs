@@ -729,7 +729,8 @@ async fn network_entitlements() {
             .list_entitlement_summaries()
             .send()
             .await
-            .expect("list_entitlement_summaries");
+            .expect("list_entitlement_summaries")
+            .into_inner();
         support::same_json(&out, &expect, "list_entitlement_summaries");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),

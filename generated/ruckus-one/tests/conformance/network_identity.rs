@@ -196,7 +196,8 @@ async fn network_identity() {
             .add_policy_set_to_identity_group("id 1/x", "policySetId 1/x")
             .send()
             .await
-            .expect("add_policy_set_to_identity_group");
+            .expect("add_policy_set_to_identity_group")
+            .into_inner();
         support::same_json(&out, &expect, "add_policy_set_to_identity_group");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -225,7 +226,8 @@ async fn network_identity() {
             .remove_policy_set_from_identity_group("id 1/x", "policySetId 1/x")
             .send()
             .await
-            .expect("remove_policy_set_from_identity_group");
+            .expect("remove_policy_set_from_identity_group")
+            .into_inner();
         support::same_json(&out, &expect, "remove_policy_set_from_identity_group");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -561,7 +563,8 @@ async fn network_identity() {
             )
             .send()
             .await
-            .expect("update_identity_venue_ethernet_ports");
+            .expect("update_identity_venue_ethernet_ports")
+            .into_inner();
         support::same_json(&out, &expect, "update_identity_venue_ethernet_ports");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

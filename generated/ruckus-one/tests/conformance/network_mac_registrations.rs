@@ -28,7 +28,8 @@ async fn network_mac_registrations() {
             .add_mac_registration_pool_to_identity_group("id 1/x", "poolId 1/x")
             .send()
             .await
-            .expect("add_mac_registration_pool_to_identity_group");
+            .expect("add_mac_registration_pool_to_identity_group")
+            .into_inner();
         support::same_json(&out, &expect, "add_mac_registration_pool_to_identity_group");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -62,7 +63,8 @@ async fn network_mac_registrations() {
             )
             .send()
             .await
-            .expect("create_identity_group_mac_registration_pool");
+            .expect("create_identity_group_mac_registration_pool")
+            .into_inner();
         support::same_json(&out, &expect, "create_identity_group_mac_registration_pool");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -124,7 +126,8 @@ async fn network_mac_registrations() {
             )
             .send()
             .await
-            .expect("create_mac_registration_pool");
+            .expect("create_mac_registration_pool")
+            .into_inner();
         support::same_json(&out, &expect, "create_mac_registration_pool");
         assert_eq!(
             out, < ruckus_one::network::mac_registrations::OperationResponse as
@@ -215,7 +218,8 @@ async fn network_mac_registrations() {
             .delete_mac_registration_pool("id 1/x")
             .send()
             .await
-            .expect("delete_mac_registration_pool");
+            .expect("delete_mac_registration_pool")
+            .into_inner();
         support::same_json(&out, &expect, "delete_mac_registration_pool");
         assert_eq!(
             out, < ruckus_one::network::mac_registrations::OperationResponse as
@@ -337,7 +341,8 @@ async fn network_mac_registrations() {
             )
             .send()
             .await
-            .expect("create_mac_registration");
+            .expect("create_mac_registration")
+            .into_inner();
         support::same_json(&out, &expect, "create_mac_registration");
         assert_eq!(
             out, < ruckus_one::network::mac_registrations::OperationResponse as
@@ -402,7 +407,8 @@ async fn network_mac_registrations() {
             .delete_mac_registrations("poolId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
-            .expect("delete_mac_registrations");
+            .expect("delete_mac_registrations")
+            .into_inner();
         support::same_json(&out, &expect, "delete_mac_registrations");
         assert_eq!(
             out, < ruckus_one::network::mac_registrations::OperationResponse as
@@ -488,7 +494,8 @@ async fn network_mac_registrations() {
             .delete_mac_registration("poolId 1/x", "id 1/x")
             .send()
             .await
-            .expect("delete_mac_registration");
+            .expect("delete_mac_registration")
+            .into_inner();
         support::same_json(&out, &expect, "delete_mac_registration");
         assert_eq!(
             out, < ruckus_one::network::mac_registrations::OperationResponse as
@@ -580,7 +587,8 @@ async fn network_mac_registrations() {
             .add_policy_set_to_mac_registration_pool("id 1/x", "policySetId 1/x")
             .send()
             .await
-            .expect("add_policy_set_to_mac_registration_pool");
+            .expect("add_policy_set_to_mac_registration_pool")
+            .into_inner();
         support::same_json(&out, &expect, "add_policy_set_to_mac_registration_pool");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -609,7 +617,8 @@ async fn network_mac_registrations() {
             .remove_policy_set_from_mac_registration_pool("id 1/x", "policySetId 1/x")
             .send()
             .await
-            .expect("remove_policy_set_from_mac_registration_pool");
+            .expect("remove_policy_set_from_mac_registration_pool")
+            .into_inner();
         support::same_json(
             &out,
             &expect,

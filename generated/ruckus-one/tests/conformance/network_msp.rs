@@ -92,7 +92,8 @@ async fn network_msp() {
             )
             .send()
             .await
-            .expect("update_brandings");
+            .expect("update_brandings")
+            .into_inner();
         support::same_json(&out, &expect, "update_brandings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -124,7 +125,8 @@ async fn network_msp() {
             )
             .send()
             .await
-            .expect("create_branding");
+            .expect("create_branding")
+            .into_inner();
         support::same_json(&out, &expect, "create_branding");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

@@ -215,7 +215,8 @@ async fn network_portal_service_profiles() {
             )
             .send()
             .await
-            .expect("update_portal_service_profile");
+            .expect("update_portal_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_portal_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -244,7 +245,8 @@ async fn network_portal_service_profiles() {
             .delete_portal_service_profile("portalServiceProfileId 1/x")
             .send()
             .await
-            .expect("delete_portal_service_profile");
+            .expect("delete_portal_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_portal_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -568,7 +570,8 @@ async fn network_portal_service_profiles() {
             )
             .send()
             .await
-            .expect("update_template_portal_service_profile");
+            .expect("update_template_portal_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_template_portal_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -597,7 +600,8 @@ async fn network_portal_service_profiles() {
             .delete_template_portal_service_profile("portalServiceProfileId 1/x")
             .send()
             .await
-            .expect("delete_template_portal_service_profile");
+            .expect("delete_template_portal_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_template_portal_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

@@ -175,7 +175,8 @@ async fn network_switch_config_backups() {
             )
             .send()
             .await
-            .expect("create_venue_switch_config_backup");
+            .expect("create_venue_switch_config_backup")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue_switch_config_backup");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -312,7 +313,8 @@ async fn network_switch_config_backups() {
             )
             .send()
             .await
-            .expect("patch_venue_switch_config_backup");
+            .expect("patch_venue_switch_config_backup")
+            .into_inner();
         support::same_json(&out, &expect, "patch_venue_switch_config_backup");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

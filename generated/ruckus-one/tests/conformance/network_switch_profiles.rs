@@ -122,7 +122,8 @@ async fn network_switch_profiles() {
             .add_switch_profile_to_venue("venueId 1/x", "switchProfileId 1/x")
             .send()
             .await
-            .expect("add_switch_profile_to_venue");
+            .expect("add_switch_profile_to_venue")
+            .into_inner();
         support::same_json(&out, &expect, "add_switch_profile_to_venue");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -151,7 +152,8 @@ async fn network_switch_profiles() {
             .remove_switch_profile_from_venue("venueId 1/x", "switchProfileId 1/x")
             .send()
             .await
-            .expect("remove_switch_profile_from_venue");
+            .expect("remove_switch_profile_from_venue")
+            .into_inner();
         support::same_json(&out, &expect, "remove_switch_profile_from_venue");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -186,7 +188,8 @@ async fn network_switch_profiles() {
             )
             .send()
             .await
-            .expect("add_cli_template_to_venue");
+            .expect("add_cli_template_to_venue")
+            .into_inner();
         support::same_json(&out, &expect, "add_cli_template_to_venue");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -221,7 +224,8 @@ async fn network_switch_profiles() {
             )
             .send()
             .await
-            .expect("remove_cli_template_from_venue");
+            .expect("remove_cli_template_from_venue")
+            .into_inner();
         support::same_json(&out, &expect, "remove_cli_template_from_venue");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -310,7 +314,8 @@ async fn network_switch_profiles() {
             )
             .send()
             .await
-            .expect("create_switch_profile");
+            .expect("create_switch_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_switch_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -342,7 +347,8 @@ async fn network_switch_profiles() {
             )
             .send()
             .await
-            .expect("create_switch_profile_v1");
+            .expect("create_switch_profile_v1")
+            .into_inner();
         support::same_json(&out, &expect, "create_switch_profile_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -370,7 +376,8 @@ async fn network_switch_profiles() {
             .delete_switch_profile("switchProfileId 1/x")
             .send()
             .await
-            .expect("delete_switch_profile");
+            .expect("delete_switch_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_switch_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -980,7 +987,8 @@ async fn network_switch_profiles() {
             )
             .send()
             .await
-            .expect("create_cli_template");
+            .expect("create_cli_template")
+            .into_inner();
         support::same_json(&out, &expect, "create_cli_template");
         assert_eq!(
             out, < ruckus_one::network::common::EmptyResponse as support::Sample >
@@ -1075,7 +1083,8 @@ async fn network_switch_profiles() {
             .delete_cli_templates(&vec!["sample".to_owned()])
             .send()
             .await
-            .expect("delete_cli_templates");
+            .expect("delete_cli_templates")
+            .into_inner();
         support::same_json(&out, &expect, "delete_cli_templates");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1166,7 +1175,8 @@ async fn network_switch_profiles() {
             )
             .send()
             .await
-            .expect("update_cli_template");
+            .expect("update_cli_template")
+            .into_inner();
         support::same_json(&out, &expect, "update_cli_template");
         assert_eq!(
             out, < ruckus_one::network::common::EmptyResponse as support::Sample >
@@ -1228,7 +1238,8 @@ async fn network_switch_profiles() {
             .delete_cli_template("cliTemplateId 1/x")
             .send()
             .await
-            .expect("delete_cli_template");
+            .expect("delete_cli_template")
+            .into_inner();
         support::same_json(&out, &expect, "delete_cli_template");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

@@ -102,7 +102,8 @@ async fn network_switches() {
             )
             .send()
             .await
-            .expect("create_venue_switch");
+            .expect("create_venue_switch")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue_switch");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -132,7 +133,8 @@ async fn network_switches() {
             .delete_venue_switches("venueId 1/x", &vec!["sample".to_owned()])
             .send()
             .await
-            .expect("delete_venue_switches");
+            .expect("delete_venue_switches")
+            .into_inner();
         support::same_json(&out, &expect, "delete_venue_switches");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -161,7 +163,8 @@ async fn network_switches() {
             .body(ruckus_one_runtime::Multipart::new().text("file", "sample"))
             .send()
             .await
-            .expect("create_venue_switch_import_request");
+            .expect("create_venue_switch_import_request")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue_switch_import_request");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -258,7 +261,8 @@ async fn network_switches() {
             )
             .send()
             .await
-            .expect("add_venue_switch");
+            .expect("add_venue_switch")
+            .into_inner();
         support::same_json(&out, &expect, "add_venue_switch");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -286,7 +290,8 @@ async fn network_switches() {
             .delete_venue_switch("venueId 1/x", "switchId 1/x")
             .send()
             .await
-            .expect("delete_venue_switch");
+            .expect("delete_venue_switch")
+            .into_inner();
         support::same_json(&out, &expect, "delete_venue_switch");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -320,7 +325,8 @@ async fn network_switches() {
             )
             .send()
             .await
-            .expect("update_venue_switch_positions");
+            .expect("update_venue_switch_positions")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_switch_positions");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -553,7 +559,8 @@ async fn network_switches() {
             )
             .send()
             .await
-            .expect("create_venue_switch_device_request");
+            .expect("create_venue_switch_device_request")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue_switch_device_request");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

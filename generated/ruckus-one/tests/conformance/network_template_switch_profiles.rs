@@ -28,7 +28,8 @@ async fn network_template_switch_profiles() {
             .add_switch_profile_to_venue_template("venueId 1/x", "switchProfileId 1/x")
             .send()
             .await
-            .expect("add_switch_profile_to_venue_template");
+            .expect("add_switch_profile_to_venue_template")
+            .into_inner();
         support::same_json(&out, &expect, "add_switch_profile_to_venue_template");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -60,7 +61,8 @@ async fn network_template_switch_profiles() {
             )
             .send()
             .await
-            .expect("remove_switch_profile_from_venue_template");
+            .expect("remove_switch_profile_from_venue_template")
+            .into_inner();
         support::same_json(&out, &expect, "remove_switch_profile_from_venue_template");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -126,7 +128,8 @@ async fn network_template_switch_profiles() {
             )
             .send()
             .await
-            .expect("create_template_switch_profile");
+            .expect("create_template_switch_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_template_switch_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -159,7 +162,8 @@ async fn network_template_switch_profiles() {
             )
             .send()
             .await
-            .expect("create_template_switch_profile_v1");
+            .expect("create_template_switch_profile_v1")
+            .into_inner();
         support::same_json(&out, &expect, "create_template_switch_profile_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -246,7 +250,8 @@ async fn network_template_switch_profiles() {
             .delete_template_switch_profile("switchProfileId 1/x")
             .send()
             .await
-            .expect("delete_template_switch_profile");
+            .expect("delete_template_switch_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_template_switch_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

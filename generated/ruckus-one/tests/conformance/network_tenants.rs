@@ -61,7 +61,8 @@ async fn network_tenants() {
             )
             .send()
             .await
-            .expect("update_tenant");
+            .expect("update_tenant")
+            .into_inner();
         support::same_json(&out, &expect, "update_tenant");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -89,7 +90,8 @@ async fn network_tenants() {
             .delete_tenant("tenantId 1/x")
             .send()
             .await
-            .expect("delete_tenant");
+            .expect("delete_tenant")
+            .into_inner();
         support::same_json(&out, &expect, "delete_tenant");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -121,7 +123,8 @@ async fn network_tenants() {
             )
             .send()
             .await
-            .expect("create_tenant");
+            .expect("create_tenant")
+            .into_inner();
         support::same_json(&out, &expect, "create_tenant");
         assert_eq!(
             out, < ruckus_one::network::tenants::ResponseBov2 as support::Sample >
@@ -181,7 +184,8 @@ async fn network_tenants() {
             )
             .send()
             .await
-            .expect("update_tenant_delegations");
+            .expect("update_tenant_delegations")
+            .into_inner();
         support::same_json(&out, &expect, "update_tenant_delegations");
         assert_eq!(
             out, "sample".to_owned(),
@@ -386,7 +390,8 @@ async fn network_tenants() {
             )
             .send()
             .await
-            .expect("update_tenant_admin_delegations");
+            .expect("update_tenant_admin_delegations")
+            .into_inner();
         support::same_json(&out, &expect, "update_tenant_admin_delegations");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -559,7 +564,8 @@ async fn network_tenants() {
             )
             .send()
             .await
-            .expect("create_firmware_upgrade_schedule");
+            .expect("create_firmware_upgrade_schedule")
+            .into_inner();
         support::same_json(&out, &expect, "create_firmware_upgrade_schedule");
         assert_eq!(
             out, "sample".to_owned(),
@@ -589,7 +595,8 @@ async fn network_tenants() {
             )
             .send()
             .await
-            .expect("patch_tenant_delegations");
+            .expect("patch_tenant_delegations")
+            .into_inner();
         support::same_json(&out, &expect, "patch_tenant_delegations");
         assert_eq!(
             out, "sample".to_owned(),
@@ -621,7 +628,8 @@ async fn network_tenants() {
             )
             .send()
             .await
-            .expect("patch_admin_delegations");
+            .expect("patch_admin_delegations")
+            .into_inner();
         support::same_json(&out, &expect, "patch_admin_delegations");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -681,7 +689,8 @@ async fn network_tenants() {
             )
             .send()
             .await
-            .expect("create_tenant_notification_recipient");
+            .expect("create_tenant_notification_recipient")
+            .into_inner();
         support::same_json(&out, &expect, "create_tenant_notification_recipient");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -756,7 +765,8 @@ async fn network_tenants() {
             )
             .send()
             .await
-            .expect("delete_tenant_notification_recipients");
+            .expect("delete_tenant_notification_recipients")
+            .into_inner();
         support::same_json(&out, &expect, "delete_tenant_notification_recipients");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -823,7 +833,8 @@ async fn network_tenants() {
             )
             .send()
             .await
-            .expect("query_tenant_notification_recipients");
+            .expect("query_tenant_notification_recipients")
+            .into_inner();
         support::same_json(&out, &expect, "query_tenant_notification_recipients");
         assert_eq!(
             out, < ruckus_one::network::tenants::TenantManagementPage as support::Sample
@@ -1012,7 +1023,8 @@ async fn network_tenants() {
             )
             .send()
             .await
-            .expect("update_admins");
+            .expect("update_admins")
+            .into_inner();
         support::same_json(&out, &expect, "update_admins");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1044,7 +1056,8 @@ async fn network_tenants() {
             )
             .send()
             .await
-            .expect("create_admin");
+            .expect("create_admin")
+            .into_inner();
         support::same_json(&out, &expect, "create_admin");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1107,7 +1120,8 @@ async fn network_tenants() {
             .delete_admins(&vec!["sample".to_owned()])
             .send()
             .await
-            .expect("delete_admins");
+            .expect("delete_admins")
+            .into_inner();
         support::same_json(&out, &expect, "delete_admins");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1163,7 +1177,8 @@ async fn network_tenants() {
             .delete_admin("adminId 1/x")
             .send()
             .await
-            .expect("delete_admin");
+            .expect("delete_admin")
+            .into_inner();
         support::same_json(&out, &expect, "delete_admin");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

@@ -62,7 +62,8 @@ async fn network_venue_ap_groups() {
             )
             .send()
             .await
-            .expect("update_venue_ap_group");
+            .expect("update_venue_ap_group")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_group");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -90,7 +91,8 @@ async fn network_venue_ap_groups() {
             .delete_venue_ap_group("venueId 1/x", "apGroupId 1/x")
             .send()
             .await
-            .expect("delete_venue_ap_group");
+            .expect("delete_venue_ap_group")
+            .into_inner();
         support::same_json(&out, &expect, "delete_venue_ap_group");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -124,7 +126,8 @@ async fn network_venue_ap_groups() {
             )
             .send()
             .await
-            .expect("create_venue_ap_group_ap");
+            .expect("create_venue_ap_group_ap")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue_ap_group_ap");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -152,7 +155,8 @@ async fn network_venue_ap_groups() {
             .add_ap_to_venue_ap_group("venueId 1/x", "apGroupId 1/x", "serialNumber 1/x")
             .send()
             .await
-            .expect("add_ap_to_venue_ap_group");
+            .expect("add_ap_to_venue_ap_group")
+            .into_inner();
         support::same_json(&out, &expect, "add_ap_to_venue_ap_group");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

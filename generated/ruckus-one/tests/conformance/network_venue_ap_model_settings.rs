@@ -79,7 +79,8 @@ async fn network_venue_ap_model_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_model_antenna_type_settings");
+            .expect("update_venue_ap_model_antenna_type_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_model_antenna_type_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -159,7 +160,8 @@ async fn network_venue_ap_model_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_model_band_mode_settings");
+            .expect("update_venue_ap_model_band_mode_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_model_band_mode_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -243,7 +245,8 @@ async fn network_venue_ap_model_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_model_external_antenna_settings");
+            .expect("update_venue_ap_model_external_antenna_settings")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -380,7 +383,8 @@ async fn network_venue_ap_model_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_model_led_settings");
+            .expect("update_venue_ap_model_led_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_model_led_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -460,7 +464,8 @@ async fn network_venue_ap_model_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_model_usb_port_settings");
+            .expect("update_venue_ap_model_usb_port_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_model_usb_port_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -558,7 +563,8 @@ async fn network_venue_ap_model_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_model_lan_port_specific_settings");
+            .expect("update_venue_ap_model_lan_port_specific_settings")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -628,7 +634,8 @@ async fn network_venue_ap_model_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_model_port_settings");
+            .expect("update_venue_ap_model_port_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_model_port_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -662,7 +669,8 @@ async fn network_venue_ap_model_settings() {
             )
             .send()
             .await
-            .expect("add_ethernet_port_profile_to_venue_ap_model_lan_port");
+            .expect("add_ethernet_port_profile_to_venue_ap_model_lan_port")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -700,7 +708,8 @@ async fn network_venue_ap_model_settings() {
             )
             .send()
             .await
-            .expect("remove_ethernet_port_profile_from_venue_ap_model_lan_port");
+            .expect("remove_ethernet_port_profile_from_venue_ap_model_lan_port")
+            .into_inner();
         support::same_json(
             &out,
             &expect,

@@ -62,7 +62,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_bss_coloring_settings");
+            .expect("update_venue_ap_bss_coloring_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_bss_coloring_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -125,7 +126,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_cellular_settings");
+            .expect("update_venue_ap_cellular_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_cellular_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -193,7 +195,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_client_admission_control_settings");
+            .expect("update_venue_ap_client_admission_control_settings")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -261,7 +264,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_directed_multicast_settings");
+            .expect("update_venue_ap_directed_multicast_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_directed_multicast_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -324,7 +328,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_dos_protection_settings");
+            .expect("update_venue_ap_dos_protection_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_dos_protection_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -493,7 +498,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_load_balancing_settings");
+            .expect("update_venue_ap_load_balancing_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_load_balancing_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -561,7 +567,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_management_traffic_vlan_settings");
+            .expect("update_venue_ap_management_traffic_vlan_settings")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -657,7 +664,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_mesh_settings");
+            .expect("update_venue_ap_mesh_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_mesh_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -691,7 +699,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_mesh_settings_v1");
+            .expect("update_venue_ap_mesh_settings_v1")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_mesh_settings_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -755,7 +764,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_multicast_dns_fencing_settings");
+            .expect("update_venue_ap_multicast_dns_fencing_settings")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -851,7 +861,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_radio_settings");
+            .expect("update_venue_ap_radio_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_radio_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -885,7 +896,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_radio_settings_v1");
+            .expect("update_venue_ap_radio_settings_v1")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_radio_settings_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -948,7 +960,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_radius_options");
+            .expect("update_venue_ap_radius_options")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_radius_options");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1011,7 +1024,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_reboot_timeout_settings");
+            .expect("update_venue_ap_reboot_timeout_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_reboot_timeout_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1074,7 +1088,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_smart_monitor_settings");
+            .expect("update_venue_ap_smart_monitor_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_smart_monitor_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1138,7 +1153,8 @@ async fn network_venue_ap_settings() {
             )
             .send()
             .await
-            .expect("update_venue_ap_tls_key_enhanced_settings");
+            .expect("update_venue_ap_tls_key_enhanced_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_tls_key_enhanced_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

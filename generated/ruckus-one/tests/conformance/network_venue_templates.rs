@@ -549,7 +549,8 @@ async fn network_venue_templates() {
             )
             .send()
             .await
-            .expect("update_template_enforcement_settings");
+            .expect("update_template_enforcement_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_template_enforcement_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -647,7 +648,8 @@ async fn network_venue_templates() {
             .patch_template_tenant_diff_reports("templateId 1/x", "tenantId 1/x")
             .send()
             .await
-            .expect("patch_template_tenant_diff_reports");
+            .expect("patch_template_tenant_diff_reports")
+            .into_inner();
         support::same_json(&out, &expect, "patch_template_tenant_diff_reports");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -680,7 +682,8 @@ async fn network_venue_templates() {
             )
             .send()
             .await
-            .expect("create_venue_template");
+            .expect("create_venue_template")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue_template");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -774,7 +777,8 @@ async fn network_venue_templates() {
             )
             .send()
             .await
-            .expect("update_venue_template");
+            .expect("update_venue_template")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_template");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -802,7 +806,8 @@ async fn network_venue_templates() {
             .delete_venue_template("venueTemplateId 1/x")
             .send()
             .await
-            .expect("delete_venue_template");
+            .expect("delete_venue_template")
+            .into_inner();
         support::same_json(&out, &expect, "delete_venue_template");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

@@ -33,7 +33,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("create_venue_ap");
+            .expect("create_venue_ap")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue_ap");
         assert_eq!(
             out, < ruckus_one::network::wireless_aps::CreateVenueApResponse as
@@ -96,7 +97,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("create_venue_ap_group");
+            .expect("create_venue_ap_group")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue_ap_group");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -129,7 +131,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("create_venue_ap_group_v1");
+            .expect("create_venue_ap_group_v1")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue_ap_group_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -356,7 +359,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("update_venue_ap");
+            .expect("update_venue_ap")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_ap");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -384,7 +388,8 @@ async fn network_wireless_aps() {
             .delete_venue_ap("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
-            .expect("delete_venue_ap");
+            .expect("delete_venue_ap")
+            .into_inner();
         support::same_json(&out, &expect, "delete_venue_ap");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -441,7 +446,8 @@ async fn network_wireless_aps() {
             .body(ruckus_one_runtime::Multipart::new().text("file", "sample"))
             .send()
             .await
-            .expect("update_ap_picture");
+            .expect("update_ap_picture")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_picture");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -469,7 +475,8 @@ async fn network_wireless_aps() {
             .delete_ap_picture("venueId 1/x", "serialNumber 1/x")
             .send()
             .await
-            .expect("delete_ap_picture");
+            .expect("delete_ap_picture")
+            .into_inner();
         support::same_json(&out, &expect, "delete_ap_picture");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -618,7 +625,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("patch_ap_client");
+            .expect("patch_ap_client")
+            .into_inner();
         support::same_json(&out, &expect, "patch_ap_client");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -688,7 +696,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("patch_ap_neighbors");
+            .expect("patch_ap_neighbors")
+            .into_inner();
         support::same_json(&out, &expect, "patch_ap_neighbors");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -722,7 +731,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("patch_ap_packets");
+            .expect("patch_ap_packets")
+            .into_inner();
         support::same_json(&out, &expect, "patch_ap_packets");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -820,7 +830,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("add_snmp_agent_profile_to_ap");
+            .expect("add_snmp_agent_profile_to_ap")
+            .into_inner();
         support::same_json(&out, &expect, "add_snmp_agent_profile_to_ap");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -853,7 +864,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("remove_snmp_agent_profile_from_ap");
+            .expect("remove_snmp_agent_profile_from_ap")
+            .into_inner();
         support::same_json(&out, &expect, "remove_snmp_agent_profile_from_ap");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -886,7 +898,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("add_iot_controller_to_ap");
+            .expect("add_iot_controller_to_ap")
+            .into_inner();
         support::same_json(&out, &expect, "add_iot_controller_to_ap");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -918,7 +931,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("remove_iot_controller_from_ap");
+            .expect("remove_iot_controller_from_ap")
+            .into_inner();
         support::same_json(&out, &expect, "remove_iot_controller_from_ap");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -952,7 +966,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("add_client_isolation_profile_to_ap_lan_port");
+            .expect("add_client_isolation_profile_to_ap_lan_port")
+            .into_inner();
         support::same_json(&out, &expect, "add_client_isolation_profile_to_ap_lan_port");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -986,7 +1001,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("remove_client_isolation_profile_from_ap_lan_port");
+            .expect("remove_client_isolation_profile_from_ap_lan_port")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -1025,7 +1041,8 @@ async fn network_wireless_aps() {
             .body(&serde_json::json!({ "sample" : true }))
             .send()
             .await
-            .expect("add_soft_gre_profile_to_ap_lan_port");
+            .expect("add_soft_gre_profile_to_ap_lan_port")
+            .into_inner();
         support::same_json(&out, &expect, "add_soft_gre_profile_to_ap_lan_port");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1059,7 +1076,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("remove_soft_gre_profile_from_ap_lan_port");
+            .expect("remove_soft_gre_profile_from_ap_lan_port")
+            .into_inner();
         support::same_json(&out, &expect, "remove_soft_gre_profile_from_ap_lan_port");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1093,7 +1111,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("add_ethernet_port_profile_to_ap_lan_port");
+            .expect("add_ethernet_port_profile_to_ap_lan_port")
+            .into_inner();
         support::same_json(&out, &expect, "add_ethernet_port_profile_to_ap_lan_port");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1127,7 +1146,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("remove_ethernet_port_profile_from_ap_lan_port");
+            .expect("remove_ethernet_port_profile_from_ap_lan_port")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -1164,7 +1184,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("add_multicast_dns_proxy_profile_to_ap");
+            .expect("add_multicast_dns_proxy_profile_to_ap")
+            .into_inner();
         support::same_json(&out, &expect, "add_multicast_dns_proxy_profile_to_ap");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1197,7 +1218,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("remove_multicast_dns_proxy_profile_from_ap");
+            .expect("remove_multicast_dns_proxy_profile_from_ap")
+            .into_inner();
         support::same_json(&out, &expect, "remove_multicast_dns_proxy_profile_from_ap");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1261,7 +1283,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("update_ap_floor_position");
+            .expect("update_ap_floor_position")
+            .into_inner();
         support::same_json(&out, &expect, "update_ap_floor_position");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1293,7 +1316,8 @@ async fn network_wireless_aps() {
             )
             .send()
             .await
-            .expect("delete_ap_floor_position");
+            .expect("delete_ap_floor_position")
+            .into_inner();
         support::same_json(&out, &expect, "delete_ap_floor_position");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

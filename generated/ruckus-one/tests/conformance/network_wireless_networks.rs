@@ -190,7 +190,8 @@ async fn network_wireless_networks() {
             )
             .send()
             .await
-            .expect("create_wifi_network");
+            .expect("create_wifi_network")
+            .into_inner();
         support::same_json(&out, &expect, "create_wifi_network");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -223,7 +224,8 @@ async fn network_wireless_networks() {
             )
             .send()
             .await
-            .expect("update_wifi_network");
+            .expect("update_wifi_network")
+            .into_inner();
         support::same_json(&out, &expect, "update_wifi_network");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -279,7 +281,8 @@ async fn network_wireless_networks() {
             .delete_wifi_network("wifiNetworkId 1/x")
             .send()
             .await
-            .expect("delete_wifi_network");
+            .expect("delete_wifi_network")
+            .into_inner();
         support::same_json(&out, &expect, "delete_wifi_network");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -525,7 +528,8 @@ async fn network_wireless_networks() {
             )
             .send()
             .await
-            .expect("update_venue_wifi_network_settings");
+            .expect("update_venue_wifi_network_settings")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue_wifi_network_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -559,7 +563,8 @@ async fn network_wireless_networks() {
             )
             .send()
             .await
-            .expect("activate_wifi_network_on_venue");
+            .expect("activate_wifi_network_on_venue")
+            .into_inner();
         support::same_json(&out, &expect, "activate_wifi_network_on_venue");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -588,7 +593,8 @@ async fn network_wireless_networks() {
             .deactivate_wifi_network_on_venue("venueId 1/x", "wifiNetworkId 1/x")
             .send()
             .await
-            .expect("deactivate_wifi_network_on_venue");
+            .expect("deactivate_wifi_network_on_venue")
+            .into_inner();
         support::same_json(&out, &expect, "deactivate_wifi_network_on_venue");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

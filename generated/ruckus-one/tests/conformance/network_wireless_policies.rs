@@ -32,7 +32,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("create_client_isolation_profile");
+            .expect("create_client_isolation_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_client_isolation_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -95,7 +96,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("update_client_isolation_profile");
+            .expect("update_client_isolation_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_client_isolation_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -124,7 +126,8 @@ async fn network_wireless_policies() {
             .delete_client_isolation_profile("clientIsolationProfileId 1/x")
             .send()
             .await
-            .expect("delete_client_isolation_profile");
+            .expect("delete_client_isolation_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_client_isolation_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -191,7 +194,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("create_lbs_server_profile");
+            .expect("create_lbs_server_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_lbs_server_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -254,7 +258,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("update_lbs_server_profile");
+            .expect("update_lbs_server_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_lbs_server_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -283,7 +288,8 @@ async fn network_wireless_policies() {
             .delete_lbs_server_profile("lbsServerProfileId 1/x")
             .send()
             .await
-            .expect("delete_lbs_server_profile");
+            .expect("delete_lbs_server_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_lbs_server_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -350,7 +356,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("create_multicast_dns_proxy_profile");
+            .expect("create_multicast_dns_proxy_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_multicast_dns_proxy_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -413,7 +420,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("update_multicast_dns_proxy_profile");
+            .expect("update_multicast_dns_proxy_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_multicast_dns_proxy_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -442,7 +450,8 @@ async fn network_wireless_policies() {
             .delete_multicast_dns_proxy_profile("multicastDnsProxyProfileId 1/x")
             .send()
             .await
-            .expect("delete_multicast_dns_proxy_profile");
+            .expect("delete_multicast_dns_proxy_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_multicast_dns_proxy_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -509,7 +518,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("create_rogue_policy");
+            .expect("create_rogue_policy")
+            .into_inner();
         support::same_json(&out, &expect, "create_rogue_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -570,7 +580,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("update_rogue_policy");
+            .expect("update_rogue_policy")
+            .into_inner();
         support::same_json(&out, &expect, "update_rogue_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -598,7 +609,8 @@ async fn network_wireless_policies() {
             .delete_rogue_policy("roguePolicyId 1/x")
             .send()
             .await
-            .expect("delete_rogue_policy");
+            .expect("delete_rogue_policy")
+            .into_inner();
         support::same_json(&out, &expect, "delete_rogue_policy");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -664,7 +676,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("create_snmp_agent_profile");
+            .expect("create_snmp_agent_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_snmp_agent_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -727,7 +740,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("update_snmp_agent_profile");
+            .expect("update_snmp_agent_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_snmp_agent_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -756,7 +770,8 @@ async fn network_wireless_policies() {
             .delete_snmp_agent_profile("snmpAgentProfileId 1/x")
             .send()
             .await
-            .expect("delete_snmp_agent_profile");
+            .expect("delete_snmp_agent_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_snmp_agent_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -823,7 +838,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("create_soft_gre_profile");
+            .expect("create_soft_gre_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_soft_gre_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -885,7 +901,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("update_soft_gre_profile");
+            .expect("update_soft_gre_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_soft_gre_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -913,7 +930,8 @@ async fn network_wireless_policies() {
             .delete_soft_gre_profile("softGreProfileId 1/x")
             .send()
             .await
-            .expect("delete_soft_gre_profile");
+            .expect("delete_soft_gre_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_soft_gre_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -979,7 +997,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("create_tunnel_service_profile");
+            .expect("create_tunnel_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_tunnel_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1042,7 +1061,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("update_tunnel_service_profile");
+            .expect("update_tunnel_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_tunnel_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1076,7 +1096,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("patch_tunnel_service_profile");
+            .expect("patch_tunnel_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "patch_tunnel_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1105,7 +1126,8 @@ async fn network_wireless_policies() {
             .delete_tunnel_service_profile("tunnelServiceProfileId 1/x")
             .send()
             .await
-            .expect("delete_tunnel_service_profile");
+            .expect("delete_tunnel_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_tunnel_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1171,7 +1193,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("create_vlan_pool_profile");
+            .expect("create_vlan_pool_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_vlan_pool_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1233,7 +1256,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("update_vlan_pool_profile");
+            .expect("update_vlan_pool_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_vlan_pool_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1261,7 +1285,8 @@ async fn network_wireless_policies() {
             .delete_vlan_pool_profile("vlanPoolProfileId 1/x")
             .send()
             .await
-            .expect("delete_vlan_pool_profile");
+            .expect("delete_vlan_pool_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_vlan_pool_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1327,7 +1352,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("create_ethernet_port_profile");
+            .expect("create_ethernet_port_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_ethernet_port_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1390,7 +1416,8 @@ async fn network_wireless_policies() {
             )
             .send()
             .await
-            .expect("update_ethernet_port_profile");
+            .expect("update_ethernet_port_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_ethernet_port_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1419,7 +1446,8 @@ async fn network_wireless_policies() {
             .delete_ethernet_port_profile("ethernetPortProfileId 1/x")
             .send()
             .await
-            .expect("delete_ethernet_port_profile");
+            .expect("delete_ethernet_port_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_ethernet_port_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >

@@ -32,7 +32,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("create_hotspot20_identity_provider");
+            .expect("create_hotspot20_identity_provider")
+            .into_inner();
         support::same_json(&out, &expect, "create_hotspot20_identity_provider");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -96,7 +97,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("update_hotspot20_identity_provider");
+            .expect("update_hotspot20_identity_provider")
+            .into_inner();
         support::same_json(&out, &expect, "update_hotspot20_identity_provider");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -125,7 +127,8 @@ async fn network_wireless_service_profiles() {
             .delete_hotspot20_identity_provider("hotspot20IdentityProviderId 1/x")
             .send()
             .await
-            .expect("delete_hotspot20_identity_provider");
+            .expect("delete_hotspot20_identity_provider")
+            .into_inner();
         support::same_json(&out, &expect, "delete_hotspot20_identity_provider");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -157,7 +160,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("add_radius_server_profile_to_hotspot20_identity_provider");
+            .expect("add_radius_server_profile_to_hotspot20_identity_provider")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -193,7 +197,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("remove_radius_server_profile_from_hotspot20_identity_provider");
+            .expect("remove_radius_server_profile_from_hotspot20_identity_provider")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -264,7 +269,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("create_hotspot20_operator");
+            .expect("create_hotspot20_operator")
+            .into_inner();
         support::same_json(&out, &expect, "create_hotspot20_operator");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -327,7 +333,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("update_hotspot20_operator");
+            .expect("update_hotspot20_operator")
+            .into_inner();
         support::same_json(&out, &expect, "update_hotspot20_operator");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -356,7 +363,8 @@ async fn network_wireless_service_profiles() {
             .delete_hotspot20_operator("hotspot20OperatorId 1/x")
             .send()
             .await
-            .expect("delete_hotspot20_operator");
+            .expect("delete_hotspot20_operator")
+            .into_inner();
         support::same_json(&out, &expect, "delete_hotspot20_operator");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -423,7 +431,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("create_syslog_server_profile");
+            .expect("create_syslog_server_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_syslog_server_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -456,7 +465,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("create_syslog_server_profile_v1");
+            .expect("create_syslog_server_profile_v1")
+            .into_inner();
         support::same_json(&out, &expect, "create_syslog_server_profile_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -548,7 +558,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("update_syslog_server_profile");
+            .expect("update_syslog_server_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_syslog_server_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -582,7 +593,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("update_syslog_server_profile_v1");
+            .expect("update_syslog_server_profile_v1")
+            .into_inner();
         support::same_json(&out, &expect, "update_syslog_server_profile_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -611,7 +623,8 @@ async fn network_wireless_service_profiles() {
             .delete_syslog_server_profile("syslogServerProfileId 1/x")
             .send()
             .await
-            .expect("delete_syslog_server_profile");
+            .expect("delete_syslog_server_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_syslog_server_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -678,7 +691,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("create_radius_server_profile");
+            .expect("create_radius_server_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_radius_server_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -711,7 +725,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("create_radius_server_profile_v1");
+            .expect("create_radius_server_profile_v1")
+            .into_inner();
         support::same_json(&out, &expect, "create_radius_server_profile_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -803,7 +818,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("update_radius_server_profile");
+            .expect("update_radius_server_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_radius_server_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -837,7 +853,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("update_radius_server_profile_v1");
+            .expect("update_radius_server_profile_v1")
+            .into_inner();
         support::same_json(&out, &expect, "update_radius_server_profile_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -866,7 +883,8 @@ async fn network_wireless_service_profiles() {
             .delete_radius_server_profile("radiusId 1/x")
             .send()
             .await
-            .expect("delete_radius_server_profile");
+            .expect("delete_radius_server_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_radius_server_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -933,7 +951,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("create_dhcp_config_service_profile");
+            .expect("create_dhcp_config_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_dhcp_config_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -966,7 +985,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("create_dhcp_config_service_profile_v1");
+            .expect("create_dhcp_config_service_profile_v1")
+            .into_inner();
         support::same_json(&out, &expect, "create_dhcp_config_service_profile_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1060,7 +1080,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("update_dhcp_config_service_profile");
+            .expect("update_dhcp_config_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_dhcp_config_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1094,7 +1115,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("update_dhcp_config_service_profile_v1");
+            .expect("update_dhcp_config_service_profile_v1")
+            .into_inner();
         support::same_json(&out, &expect, "update_dhcp_config_service_profile_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1123,7 +1145,8 @@ async fn network_wireless_service_profiles() {
             .delete_dhcp_config_service_profile("dhcpConfigServiceProfileId 1/x")
             .send()
             .await
-            .expect("delete_dhcp_config_service_profile");
+            .expect("delete_dhcp_config_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_dhcp_config_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1190,7 +1213,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("create_wifi_calling_service_profile");
+            .expect("create_wifi_calling_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "create_wifi_calling_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1223,7 +1247,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("create_wifi_calling_service_profile_v1");
+            .expect("create_wifi_calling_service_profile_v1")
+            .into_inner();
         support::same_json(&out, &expect, "create_wifi_calling_service_profile_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1317,7 +1342,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("update_wifi_calling_service_profile");
+            .expect("update_wifi_calling_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "update_wifi_calling_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1351,7 +1377,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("update_wifi_calling_service_profile_v1");
+            .expect("update_wifi_calling_service_profile_v1")
+            .into_inner();
         support::same_json(&out, &expect, "update_wifi_calling_service_profile_v1");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1380,7 +1407,8 @@ async fn network_wireless_service_profiles() {
             .delete_wifi_calling_service_profile("wifiCallingServiceProfileId 1/x")
             .send()
             .await
-            .expect("delete_wifi_calling_service_profile");
+            .expect("delete_wifi_calling_service_profile")
+            .into_inner();
         support::same_json(&out, &expect, "delete_wifi_calling_service_profile");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -1446,7 +1474,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("add_radius_server_profile_to_ethernet_port_profile");
+            .expect("add_radius_server_profile_to_ethernet_port_profile")
+            .into_inner();
         support::same_json(
             &out,
             &expect,
@@ -1482,7 +1511,8 @@ async fn network_wireless_service_profiles() {
             )
             .send()
             .await
-            .expect("remove_radius_server_profile_from_ethernet_port_profile");
+            .expect("remove_radius_server_profile_from_ethernet_port_profile")
+            .into_inner();
         support::same_json(
             &out,
             &expect,

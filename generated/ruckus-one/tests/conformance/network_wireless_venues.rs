@@ -32,7 +32,8 @@ async fn network_wireless_venues() {
             )
             .send()
             .await
-            .expect("create_venue");
+            .expect("create_venue")
+            .into_inner();
         support::same_json(&out, &expect, "create_venue");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -93,7 +94,8 @@ async fn network_wireless_venues() {
             )
             .send()
             .await
-            .expect("update_venue");
+            .expect("update_venue")
+            .into_inner();
         support::same_json(&out, &expect, "update_venue");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
@@ -121,7 +123,8 @@ async fn network_wireless_venues() {
             .delete_venue("venueId 1/x")
             .send()
             .await
-            .expect("delete_venue");
+            .expect("delete_venue")
+            .into_inner();
         support::same_json(&out, &expect, "delete_venue");
         assert_eq!(
             out, < ruckus_one::network::common::AsyncResult as support::Sample >
