@@ -336,8 +336,9 @@ fn rename_expr(e: &mut TypeExpr, renames: &BTreeMap<String, String>) {
     }
 }
 
-/// `array<Old>` -> `array<New>`: each name between `<` and `>` is looked up.
-fn rename_in(expr: &str, renames: &BTreeMap<String, String>) -> String {
+/// `array<Old>` -> `array<New>`: each name between `<` and `>` is looked up (also what the
+/// importer renames its drafts with).
+pub fn rename_in(expr: &str, renames: &BTreeMap<String, String>) -> String {
     let mut out = String::with_capacity(expr.len());
     let mut word = String::new();
     for c in expr.chars().chain(std::iter::once('<')) {

@@ -240,19 +240,8 @@ pub(super) fn rename_refs(kind: &mut Kind, renames: &BTreeMap<String, String>) {
     }
 }
 
-/// `array<Old>` -> `array<New>`: every name of the expression that `renames` maps.
+/// `array<Old>` -> `array<New>`: every name of the expression that `renames` maps (the rule
+/// the loader applies to overrides' renames).
 pub(super) fn rename_expr(ty: &str, renames: &BTreeMap<String, String>) -> String {
-    let mut out = String::with_capacity(ty.len());
-    let mut word = String::new();
-    for c in ty.chars().chain(std::iter::once('<')) {
-        if c == '<' || c == '>' {
-            out.push_str(renames.get(&word).map_or(&word, |n| n));
-            word.clear();
-            out.push(c);
-        } else {
-            word.push(c);
-        }
-    }
-    out.pop();
-    out
+    ruckus_codegen::overrides::rename_in(ty, renames)
 }
