@@ -50,8 +50,9 @@ pub fn files(ir: &Ir) -> Vec<(String, TokenStream)> {
                     use super::{Decode, Op, round};
 
                     /// Appends the area's operations.
-                    // (`ops` is unused in an area whose operations are all behind a feature.)
-                    #[allow(unused_variables)]
+                    // (`ops` is unused, and could be a slice, in an area whose operations are
+                    // all behind a feature.)
+                    #[allow(unused_variables, clippy::ptr_arg)]
                     pub(super) fn push(ops: &mut Vec<Op>) {
                         #(#entries)*
                     }

@@ -2805,6 +2805,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     ///
     /// Notes:
+    /// - The rows are typed `Assignment`, the resource this area's list operation answers (inferred: no description types the query's rows; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_tenant_entitlement_assignments(
         &self,
@@ -2851,6 +2852,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     ///
     /// Notes:
+    /// - The rows are typed `Assignment`, the resource this area's list operation answers (inferred: no description types the query's rows; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_self_entitlement_assignments(
         &self,
@@ -2921,6 +2923,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     ///
     /// Notes:
+    /// - The rows are typed `Entitlement`, the resource this area's list operation answers (inferred: no description types the query's rows; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_entitlements(&self) -> QueryEntitlements<'a> {
@@ -3003,6 +3006,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - Provenance: reference (manage_entitlements_api-0.2.0.yaml getBanners_1 (its deprecation note points to /entitlements/banners/query: the document's query list distributes the /entitlements prefix)).
     ///
     /// Notes:
+    /// - The rows are typed `LicenseBanner`, the resource this area's list operation answers (inferred: no description types the query's rows; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - Rows are banners (see the EntitlementBanner type); the row shape beyond deviceType and licenseType is not shown.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_banners(&self) -> QueryBanners<'a> {
@@ -3373,7 +3377,7 @@ impl<'a> QueryTenantEntitlementAssignments<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Assignment> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -3512,7 +3516,7 @@ impl<'a> QuerySelfEntitlementAssignments<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Assignment> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -3707,7 +3711,7 @@ impl<'a> QueryEntitlements<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Entitlement> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -4040,7 +4044,7 @@ impl<'a> QueryBanners<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, LicenseBanner> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

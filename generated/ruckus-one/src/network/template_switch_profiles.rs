@@ -89,6 +89,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryTemplateSwitchProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml QueryProfileTemplates_1_1 (the document names the /templates/switchProfiles family without methods; the description lists it by this query, not by GET)).
+    ///
+    /// Notes:
+    /// - The rows are typed `ProfileView`, the resource this area's list operation answers (inferred: no description types the query's rows; the vendor's answers in ../shared/reference/payloads decode with it).
     pub fn query_template_switch_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -499,7 +502,7 @@ impl<'a> QueryTemplateSwitchProfiles<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::ProfileView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -4,7 +4,7 @@
 #[allow(unused_imports)]
 use super::{Decode, Op, round};
 /// Appends the area's operations.
-#[allow(unused_variables)]
+#[allow(unused_variables, clippy::ptr_arg)]
 pub(super) fn push(ops: &mut Vec<Op>) {
     #[cfg(feature = "experimental")]
     #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]

@@ -4,7 +4,7 @@
 #[allow(unused_imports)]
 use super::{Decode, Op, round};
 /// Appends the area's operations.
-#[allow(unused_variables)]
+#[allow(unused_variables, clippy::ptr_arg)]
 pub(super) fn push(ops: &mut Vec<Op>) {
     ops.push(Op {
         api: "network",
@@ -41,7 +41,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(round::<ruckus_one::network::common::ProfileView> as Decode)
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",

@@ -4,7 +4,7 @@
 #[allow(unused_imports)]
 use super::{Decode, Op, round};
 /// Appends the area's operations.
-#[allow(unused_variables)]
+#[allow(unused_variables, clippy::ptr_arg)]
 pub(super) fn push(ops: &mut Vec<Op>) {
     ops.push(Op {
         api: "network",
