@@ -4820,6 +4820,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListScepKeys::version`)
     /// - Pagination: `spring`, items in `content`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeys).
+    ///
+    /// Notes:
+    /// - The items are typed `ScepKey`, the resource this area's read operation answers (inferred: the description leaves the page's items untyped; the vendor's answers in ../shared/reference/payloads decode with it where there are any).
     pub fn list_scep_keys(&self, template_id: &str) -> ListScepKeys<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -7147,7 +7150,7 @@ impl<'a> ListScepKeys<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, ScepKey> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

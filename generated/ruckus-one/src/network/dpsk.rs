@@ -1856,6 +1856,9 @@ impl<'a> DpskClient<'a> {
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml listAllPassphrases).
+    ///
+    /// Notes:
+    /// - The items are typed `DpskPassphrase`, the resource this area's read operation answers (inferred: the description leaves the page's items untyped; the vendor's answers in ../shared/reference/payloads decode with it where there are any).
     pub fn list_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -3313,7 +3316,7 @@ impl<'a> ListDpskServicePassphrases<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, DpskPassphrase> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -8931,6 +8931,9 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `json`, `json` (default `json`; choose with `QueryTenantNotificationRecipients::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Pagination: `query_body`, items in `content`
+    ///
+    /// Notes:
+    /// - The items are typed `NotificationRecipient`, the resource this area's read operation answers (inferred: the description leaves the page's items untyped; the vendor's answers in ../shared/reference/payloads decode with it where there are any).
     pub fn query_tenant_notification_recipients(
         &self,
         body: &super::common::QueryRequest,
@@ -11354,7 +11357,7 @@ impl<'a> QueryTenantNotificationRecipients<'a> {
     /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, NotificationRecipient> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -256,7 +256,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::IdentityServicePage> as Decode,
         ),
         request: None,
-        items: None,
+        items: Some(round::<ruckus_one::network::certificates::ScepKey> as Decode)
+            .map(|d| ("content", d)),
     });
     ops.push(Op {
         api: "network",

@@ -181,7 +181,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::IdentityServicePage> as Decode,
         ),
         request: None,
-        items: None,
+        items: Some(round::<ruckus_one::network::dpsk::DpskPassphrase> as Decode)
+            .map(|d| ("content", d)),
     });
     ops.push(Op {
         api: "network",

@@ -338,7 +338,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::tenants::TenantManagementPage> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<ruckus_one::network::tenants::NotificationRecipient> as Decode,
+            )
+            .map(|d| ("content", d)),
     });
     ops.push(Op {
         api: "network",
