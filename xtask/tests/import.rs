@@ -207,3 +207,42 @@ fn a_description_nested_too_deep_is_refused_by_name() {
         "{out}"
     );
 }
+
+#[test]
+fn a_write_whose_result_does_not_validate_changes_nothing() {
+    let Some(openapi) = descriptions() else {
+        return;
+    };
+    let (_tmp, spec) = spec_copy();
+    // A stale tree (an imported file deleted) and a curated override of a type no import makes:
+    // the import would restore the file, but the spec with it does not validate.
+    std::fs::remove_file(spec.join("network/imported/msp.yaml")).expect("remove");
+    let area = spec.join("network/msp.yaml");
+    let text = std::fs::read_to_string(&area).expect("read area");
+    let at = text.find("\noverrides:\n").expect("overrides key") + "\noverrides:\n".len();
+    let edited = format!(
+        "{}- type: NoSuchImportedType\n  rename: Anything\n{}",
+        &text[..at],
+        &text[at..]
+    );
+    std::fs::write(&area, edited).expect("write");
+    let before = files(&spec);
+    let top = spec.join("ruckus-one.yaml");
+    let (ok, log) = xtask(&[
+        "import",
+        "--spec",
+        top.to_str().expect("utf-8"),
+        "--openapi",
+        openapi.to_str().expect("utf-8"),
+        "--write",
+    ]);
+    assert!(
+        !ok,
+        "the import wrote a spec that does not validate:\n{log}"
+    );
+    assert!(
+        log.contains("NoSuchImportedType") && log.contains("nothing was written"),
+        "{log}"
+    );
+    assert!(files(&spec) == before, "a failed import changed the tree");
+}
