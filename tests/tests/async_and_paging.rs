@@ -62,9 +62,8 @@ async fn fixture() -> (MockServer, Client) {
     (server, Client::new(config).expect("valid configuration"))
 }
 
-#[tokio::test]
-async fn accepted_write_then_waiter_tolerates_early_404s_until_success() {
-    let (server, client) = fixture().await;
+/// `POST /demo/widgets` answers 202 once: activity `req-1`, created widget `w-9`.
+async fn accept_widget_write(server: &MockServer) {
     Mock::given(method("POST"))
         .and(path("/demo/widgets"))
         .respond_with(
@@ -72,8 +71,14 @@ async fn accepted_write_then_waiter_tolerates_early_404s_until_success() {
                 .set_body_json(json!({"requestId": "req-1", "response": {"id": "w-9"}})),
         )
         .expect(1)
-        .mount(&server)
+        .mount(server)
         .await;
+}
+
+#[tokio::test]
+async fn accepted_write_then_waiter_tolerates_early_404s_until_success() {
+    let (server, client) = fixture().await;
+    accept_widget_write(&server).await;
     let polls = sequence(
         &server,
         "GET",
@@ -112,15 +117,7 @@ async fn accepted_write_then_waiter_tolerates_early_404s_until_success() {
 #[tokio::test]
 async fn send_and_wait_returns_the_created_id_with_the_activity() {
     let (server, client) = fixture().await;
-    Mock::given(method("POST"))
-        .and(path("/demo/widgets"))
-        .respond_with(
-            ResponseTemplate::new(202)
-                .set_body_json(json!({"requestId": "req-1", "response": {"id": "w-9"}})),
-        )
-        .expect(1)
-        .mount(&server)
-        .await;
+    accept_widget_write(&server).await;
     let polls = sequence(
         &server,
         "GET",
