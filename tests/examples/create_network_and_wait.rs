@@ -45,7 +45,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .with_passphrase("example-passphrase-change-me")
         .with_vlan_id(1);
     let network = WifiNetwork::from(
-        PskWifiNetwork::new(name.clone(), wlan)
+        PskWifiNetwork::new(wlan)
+            .with_name(name.clone())
             .with_description("Created by the ruckus-one example create_network_and_wait"),
     );
 

@@ -473,7 +473,7 @@ async fn wireless_networks_get_wifi_network_decodes_a_psk_network() {
     let WifiNetwork::Psk(network) = &decoded else {
         panic!("not the PSK variant: {decoded:?}")
     };
-    assert_eq!(network.name, "Residents");
+    assert_eq!(network.name.as_deref(), Some("Residents"));
     let wlan = &network.wlan;
     assert_eq!(wlan.ssid, "HarborView-Residents");
     assert_eq!(wlan.vlan_id, Some(20));

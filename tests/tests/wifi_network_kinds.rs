@@ -72,10 +72,20 @@ fn a_kind_this_client_does_not_know_is_kept_and_its_secrets_are_not_shown() {
 #[test]
 fn the_variant_names_its_kind_on_the_wire_whatever_was_set() {
     use ruckus_one::network::wireless_networks::{OpenWifiNetwork, OpenWifiWlan};
-    let network = WifiNetwork::from(OpenWifiNetwork::new(
-        "Cafe".into(),
-        OpenWifiWlan::new("cafe".into()),
-    ));
+    let network =
+        WifiNetwork::from(OpenWifiNetwork::new(OpenWifiWlan::new("cafe".into())).with_name("Cafe"));
     let value = serde_json::to_value(&network).expect("serialise");
     assert_eq!(value["type"], "open");
+}
+
+#[test]
+fn a_network_answered_without_a_name_keeps_its_null() {
+    // The vendor's UI answers (get_wifi_network/06.json) include a network whose name is null.
+    let text = r#"{"type":"guest","id":"n1","name":null,"guestPortal":{"guestNetworkType":"GuestPass"},"wlan":{"ssid":"s"}}"#;
+    let network: WifiNetwork = serde_json::from_str(text).expect("decode");
+    let WifiNetwork::Guest(guest) = &network else {
+        panic!("not the guest variant: {network:?}")
+    };
+    assert_eq!(guest.name, None);
+    assert_eq!(serde_json::to_string(&network).expect("serialise"), text);
 }

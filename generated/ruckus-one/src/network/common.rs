@@ -1371,7 +1371,9 @@ impl AclRuleBo {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1410,7 +1412,9 @@ pub struct AclRuleView {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1437,7 +1441,9 @@ impl serde::Serialize for AclRuleView {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1471,7 +1477,9 @@ impl<'de> serde::Deserialize<'de> for AclRuleView {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1556,6 +1564,7 @@ impl AclRuleView {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1581,6 +1590,7 @@ pub enum AclType {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1599,6 +1609,7 @@ impl AclType {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1618,6 +1629,7 @@ impl From<&str> for AclType {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1630,6 +1642,7 @@ impl std::fmt::Display for AclType {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1642,6 +1655,7 @@ impl serde::Serialize for AclType {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1655,7 +1669,9 @@ impl<'de> serde::Deserialize<'de> for AclType {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1682,7 +1698,9 @@ pub struct AclView {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1703,7 +1721,9 @@ impl serde::Serialize for AclView {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -1731,7 +1751,9 @@ impl<'de> serde::Deserialize<'de> for AclView {
 }
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -7719,6 +7741,7 @@ impl Profile {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -7742,6 +7765,7 @@ pub enum ProfileAclRuleViewAction {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -7759,6 +7783,7 @@ impl ProfileAclRuleViewAction {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -7777,6 +7802,7 @@ impl From<&str> for ProfileAclRuleViewAction {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -7789,6 +7815,7 @@ impl std::fmt::Display for ProfileAclRuleViewAction {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -7801,6 +7828,7 @@ impl serde::Serialize for ProfileAclRuleViewAction {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -7816,6 +7844,7 @@ impl<'de> serde::Deserialize<'de> for ProfileAclRuleViewAction {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -7843,6 +7872,7 @@ pub enum ProfileAclRuleViewProtocol {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -7862,6 +7892,7 @@ impl ProfileAclRuleViewProtocol {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -7882,6 +7913,7 @@ impl From<&str> for ProfileAclRuleViewProtocol {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -7894,6 +7926,7 @@ impl std::fmt::Display for ProfileAclRuleViewProtocol {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -7906,6 +7939,7 @@ impl serde::Serialize for ProfileAclRuleViewProtocol {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]

@@ -1812,6 +1812,79 @@ impl EntitlementAlmExtraEntitlementInfo {
         self
     }
 }
+/// A note about the tenant's licenses that needs the administrator's attention.
+///
+/// Provenance: inferred (the rows of payloads ui-fixtures/query_attention_notes/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct EntitlementAttentionNote {
+    /// One-line summary of the note.
+    ///
+    /// Wire name `summary`; `string`; optional.
+    pub summary: Option<String>,
+    /// Full text of the note.
+    ///
+    /// Wire name `details`; `string`; optional.
+    pub details: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EntitlementAttentionNote {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EntitlementAttentionNote,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("summary", &v.summary);
+            w.optional("details", &v.details);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EntitlementAttentionNote {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EntitlementAttentionNote, ruckus_one_runtime::object::FieldError> {
+            let value = EntitlementAttentionNote {
+                summary: f.optional("summary"),
+                details: f.optional("details"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EntitlementAttentionNote"))
+    }
+}
+impl EntitlementAttentionNote {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            summary: None,
+            details: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `summary`.
+    pub fn with_summary(mut self, value: impl Into<String>) -> Self {
+        self.summary = Some(value.into());
+        self
+    }
+    /// Sets `details`.
+    pub fn with_details(mut self, value: impl Into<String>) -> Self {
+        self.details = Some(value.into());
+        self
+    }
+}
 /// A licensing banner. The document names only the fields changed in releases; other fields are kept as received.
 ///
 /// Provenance: documented.
@@ -2301,6 +2374,200 @@ impl<'de> serde::Deserialize<'de> for LicenseType {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// A number of licenses that expire on one date.
+///
+/// Provenance: inferred (payloads ui-fixtures/query_mileage_reports/01.json (availableBreakUp)).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MileageAvailableQuantity {
+    /// Number of licenses.
+    ///
+    /// Wire name `quantity`; `integer`; optional.
+    pub quantity: Option<i64>,
+    /// Day they expire, as a date (`YYYY-MM-DD`).
+    ///
+    /// Wire name `expirationDate`; `string`; optional.
+    pub expiration_date: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MileageAvailableQuantity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MileageAvailableQuantity,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("quantity", &v.quantity);
+            w.optional("expirationDate", &v.expiration_date);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MileageAvailableQuantity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MileageAvailableQuantity, ruckus_one_runtime::object::FieldError> {
+            let value = MileageAvailableQuantity {
+                quantity: f.optional("quantity"),
+                expiration_date: f.optional("expirationDate"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MileageAvailableQuantity"))
+    }
+}
+impl MileageAvailableQuantity {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            quantity: None,
+            expiration_date: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `quantity`.
+    pub fn with_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.quantity = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate`.
+    pub fn with_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+}
+/// License use of one period (a row of the mileage report query).
+///
+/// Provenance: inferred (the rows of payloads ui-fixtures/query_mileage_reports/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MileageReport {
+    /// Kind of license the row counts (for example `APSW`).
+    ///
+    /// Wire name `licenseType`; `string`; optional.
+    pub license_type: Option<String>,
+    /// Last day of the period, as a date (`YYYY-MM-DD`).
+    ///
+    /// Wire name `lastDate`; `string`; optional.
+    pub last_date: Option<String>,
+    /// Number of devices counted in the period.
+    ///
+    /// Wire name `device`; `integer`; optional.
+    pub device: Option<i64>,
+    /// Licenses used in the period.
+    ///
+    /// Wire name `usedQuantity`; `integer`; optional.
+    pub used_quantity: Option<i64>,
+    /// Licenses available in the period.
+    ///
+    /// Wire name `quantity`; `integer`; optional.
+    pub quantity: Option<i64>,
+    /// The available licenses split by expiration date.
+    ///
+    /// Wire name `availableBreakUp`; `array<MileageAvailableQuantity>`; optional.
+    pub available_break_up: Option<Vec<MileageAvailableQuantity>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MileageReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MileageReport, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("licenseType", &v.license_type);
+            w.optional("lastDate", &v.last_date);
+            w.optional("device", &v.device);
+            w.optional("usedQuantity", &v.used_quantity);
+            w.optional("quantity", &v.quantity);
+            w.optional("availableBreakUp", &v.available_break_up);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MileageReport {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MileageReport, ruckus_one_runtime::object::FieldError> {
+            let value = MileageReport {
+                license_type: f.optional("licenseType"),
+                last_date: f.optional("lastDate"),
+                device: f.optional("device"),
+                used_quantity: f.optional("usedQuantity"),
+                quantity: f.optional("quantity"),
+                available_break_up: f.optional("availableBreakUp"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MileageReport"))
+    }
+}
+impl MileageReport {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            license_type: None,
+            last_date: None,
+            device: None,
+            used_quantity: None,
+            quantity: None,
+            available_break_up: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `licenseType`.
+    pub fn with_license_type(mut self, value: impl Into<String>) -> Self {
+        self.license_type = Some(value.into());
+        self
+    }
+    /// Sets `lastDate`.
+    pub fn with_last_date(mut self, value: impl Into<String>) -> Self {
+        self.last_date = Some(value.into());
+        self
+    }
+    /// Sets `device`.
+    pub fn with_device(mut self, value: impl Into<i64>) -> Self {
+        self.device = Some(value.into());
+        self
+    }
+    /// Sets `usedQuantity`.
+    pub fn with_used_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.used_quantity = Some(value.into());
+        self
+    }
+    /// Sets `quantity`.
+    pub fn with_quantity(mut self, value: impl Into<i64>) -> Self {
+        self.quantity = Some(value.into());
+        self
+    }
+    /// Sets `availableBreakUp`.
+    pub fn with_available_break_up(
+        mut self,
+        value: impl Into<Vec<MileageAvailableQuantity>>,
+    ) -> Self {
+        self.available_break_up = Some(value.into());
+        self
     }
 }
 /// Msp entitlement, with the fields the official description lists.
@@ -2970,6 +3237,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - Provenance: inferred (the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix, as the official description's deprecation notes show for utilizations and banners (manage_entitlements_api-0.2.0.yaml getSummary, getBanners_1); this query itself is not in that copy).
     ///
     /// Notes:
+    /// - The rows are typed `MileageReport` (inferred from the vendor's answers in ../shared/reference/payloads/ui-fixtures/query_mileage_reports; no description shows them).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_mileage_reports(&self) -> QueryMileageReports<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3044,6 +3312,7 @@ impl<'a> EntitlementsClient<'a> {
     /// - Provenance: inferred (the document's list "POST /entitlements/query, /utilizations/query, ..." distributes the /entitlements prefix, as the official description's deprecation notes show for utilizations and banners (manage_entitlements_api-0.2.0.yaml getSummary, getBanners_1); this query itself is not in that copy).
     ///
     /// Notes:
+    /// - The rows are typed `EntitlementAttentionNote` (inferred from the vendor's answers in ../shared/reference/payloads/ui-fixtures/query_attention_notes; no description shows them).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_attention_notes(&self) -> QueryAttentionNotes<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3888,7 +4157,7 @@ impl<'a> QueryMileageReports<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, MileageReport> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -4200,7 +4469,7 @@ impl<'a> QueryAttentionNotes<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, EntitlementAttentionNote> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

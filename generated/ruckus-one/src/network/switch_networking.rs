@@ -3269,6 +3269,9 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `QueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchAcls::version`)
     /// - Pagination: `query_body`, items in `data`
+    ///
+    /// Notes:
+    /// - The rows are typed `AclView`, the switch service's ACL read type (inferred: the description leaves the query's rows untyped; the vendor's answer in ../shared/reference/payloads/ui-fixtures/query_switch_acls_legacy decodes with it).
     pub fn query_venue_switch_acls(
         &self,
         venue_id: &str,
@@ -6191,7 +6194,7 @@ impl<'a> QueryVenueSwitchAcls<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::AclView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -4995,6 +4995,230 @@ impl SwitchQueryResult {
         self
     }
 }
+/// One switch of a stack.
+///
+/// Provenance: inferred (payloads ui-fixtures/query_venue_switch_members/01.json (members)).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueStackMember {
+    /// Identifier of the member (its serial number).
+    ///
+    /// Wire name `id`; `string`; optional.
+    pub id: Option<String>,
+    /// Serial number of the member.
+    ///
+    /// Wire name `serialNumber`; `string`; optional.
+    pub serial_number: Option<String>,
+    /// Serial number of the stack's active switch.
+    ///
+    /// Wire name `activeSerial`; `string`; optional.
+    pub active_serial: Option<String>,
+    /// Switch model, for example `ICX7150-C12P`.
+    ///
+    /// Wire name `model`; `string`; optional.
+    pub model: Option<String>,
+    /// Name of the venue of the stack.
+    ///
+    /// Wire name `venueName`; `string`; optional.
+    pub venue_name: Option<String>,
+    /// MAC address of the member; empty when not known.
+    ///
+    /// Wire name `switchMac`; `string`; optional.
+    pub switch_mac: Option<String>,
+    /// Whether the member's operational status is known.
+    ///
+    /// Wire name `operStatusFound`; `boolean`; optional.
+    pub oper_status_found: Option<bool>,
+    /// Uptime of the member as text; empty when not known.
+    ///
+    /// Wire name `uptime`; `string`; optional.
+    pub uptime: Option<String>,
+    /// Position of the member in the stack, as text (`"1"` first).
+    ///
+    /// Wire name `order`; `string`; optional.
+    pub order: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueStackMember {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueStackMember, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("activeSerial", &v.active_serial);
+            w.optional("model", &v.model);
+            w.optional("venueName", &v.venue_name);
+            w.optional("switchMac", &v.switch_mac);
+            w.optional("operStatusFound", &v.oper_status_found);
+            w.optional("uptime", &v.uptime);
+            w.optional("order", &v.order);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueStackMember {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueStackMember, ruckus_one_runtime::object::FieldError> {
+            let value = VenueStackMember {
+                id: f.optional("id"),
+                serial_number: f.optional("serialNumber"),
+                active_serial: f.optional("activeSerial"),
+                model: f.optional("model"),
+                venue_name: f.optional("venueName"),
+                switch_mac: f.optional("switchMac"),
+                oper_status_found: f.optional("operStatusFound"),
+                uptime: f.optional("uptime"),
+                order: f.optional("order"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueStackMember"))
+    }
+}
+impl VenueStackMember {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            serial_number: None,
+            active_serial: None,
+            model: None,
+            venue_name: None,
+            switch_mac: None,
+            oper_status_found: None,
+            uptime: None,
+            order: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `activeSerial`.
+    pub fn with_active_serial(mut self, value: impl Into<String>) -> Self {
+        self.active_serial = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `switchMac`.
+    pub fn with_switch_mac(mut self, value: impl Into<String>) -> Self {
+        self.switch_mac = Some(value.into());
+        self
+    }
+    /// Sets `operStatusFound`.
+    pub fn with_oper_status_found(mut self, value: impl Into<bool>) -> Self {
+        self.oper_status_found = Some(value.into());
+        self
+    }
+    /// Sets `uptime`.
+    pub fn with_uptime(mut self, value: impl Into<String>) -> Self {
+        self.uptime = Some(value.into());
+        self
+    }
+    /// Sets `order`.
+    pub fn with_order(mut self, value: impl Into<String>) -> Self {
+        self.order = Some(value.into());
+        self
+    }
+}
+/// A switch stack of a venue and its members (a row of the venue switch member query).
+///
+/// Provenance: inferred (the rows of payloads ui-fixtures/query_venue_switch_members/01.json).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueSwitchStack {
+    /// Serial number of the stack's active switch.
+    ///
+    /// Wire name `activeSerial`; `string`; optional.
+    pub active_serial: Option<String>,
+    /// The switches of the stack, in stack order.
+    ///
+    /// Wire name `members`; `array<VenueStackMember>`; optional.
+    pub members: Option<Vec<VenueStackMember>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueSwitchStack {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueSwitchStack, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("activeSerial", &v.active_serial);
+            w.optional("members", &v.members);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueSwitchStack {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueSwitchStack, ruckus_one_runtime::object::FieldError> {
+            let value = VenueSwitchStack {
+                active_serial: f.optional("activeSerial"),
+                members: f.optional("members"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueSwitchStack"))
+    }
+}
+impl VenueSwitchStack {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            active_serial: None,
+            members: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `activeSerial`.
+    pub fn with_active_serial(mut self, value: impl Into<String>) -> Self {
+        self.active_serial = Some(value.into());
+        self
+    }
+    /// Sets `members`.
+    pub fn with_members(mut self, value: impl Into<Vec<VenueStackMember>>) -> Self {
+        self.members = Some(value.into());
+        self
+    }
+}
 /// switches: the 26 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().switches()`; each method returns a request builder, and nothing
@@ -5458,6 +5682,7 @@ impl<'a> SwitchesClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     ///
     /// Notes:
+    /// - The rows are typed `VenueSwitchStack` (inferred from the vendor's answers in ../shared/reference/payloads/ui-fixtures/query_venue_switch_members; no description shows them).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     pub fn query_venue_switch_members(&self) -> QueryVenueSwitchMembers<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -7271,7 +7496,7 @@ impl<'a> QueryVenueSwitchMembers<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, VenueSwitchStack> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -1200,6 +1200,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
     ///
     /// Notes:
+    /// - The rows are typed `SwitchVlanView` like those of the venue form query_venue_switch_vlans it mirrors (inferred: same resource; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_vlans (`POST /venues/{venueId}/switches/{switchId}/vlans/query`)."
@@ -1229,6 +1230,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
     ///
     /// Notes:
+    /// - The rows are typed `VePortView` like those of the venue form query_venue_switch_ve_ports it mirrors (inferred: same resource; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_ve_ports (`POST /venues/{venueId}/switches/{switchId}/vePorts/query`)."
@@ -1258,6 +1260,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
     ///
     /// Notes:
+    /// - The rows are typed `DhcpServerView` like those of the venue form query_venue_switch_dhcp_servers it mirrors (inferred: same resource; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_dhcp_servers (`POST /venues/{venueId}/switches/{switchId}/dhcpServers/query`)."
@@ -1289,6 +1292,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
     ///
     /// Notes:
+    /// - The rows are typed `AclView` like those of the venue form query_venue_switch_acls it mirrors (inferred: same resource; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_acls (`POST /venues/{venueId}/switches/{switchId}/acls/query`)."
@@ -1318,6 +1322,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
     ///
     /// Notes:
+    /// - The rows are typed `ConfigBackupView` like those of the venue form query_venue_switch_config_backups it mirrors (inferred: same resource; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_backups (`POST /venues/{venueId}/switches/{switchId}/configBackups/query`)."
@@ -1487,6 +1492,7 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// - Provenance: inferred (mirror of the venue form without /venues/{venueId} (the document lists the venue-less forms only as mirrors of the collections above; the mirror set is a reading)).
     ///
     /// Notes:
+    /// - The rows are typed `ConfigurationHistoryInfoView` like those of the venue form query_venue_switch_config_hist_details it mirrors (inferred: same resource; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_hist_details (`POST /venues/{venueId}/switches/{switchId}/configHistDetails/query`)."
@@ -4364,7 +4370,9 @@ impl<'a> QuerySwitchVlansLegacy<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::switch_networking::SwitchVlanView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -4442,7 +4450,9 @@ impl<'a> QuerySwitchVePortsLegacy<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::switch_networking::VePortView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -4520,7 +4530,9 @@ impl<'a> QuerySwitchDhcpServersLegacy<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::switch_networking::DhcpServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -4598,7 +4610,7 @@ impl<'a> QuerySwitchAclsLegacy<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::AclView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -4676,7 +4688,9 @@ impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::switch_config_backups::ConfigBackupView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -5046,7 +5060,12 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
     /// Every item of every page (the elements of `list`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::switch_config_backups::ConfigurationHistoryInfoView,
+    > {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -4318,6 +4318,68 @@ impl ManualSchedule {
         self
     }
 }
+/// Multi-factor recovery codes of a tenant: JSON text of a list of codes (as the description types them) or the list itself; the service has answered both.
+///
+/// Provenance: reference (payloads ui-fixtures/get_self_tenant/01.json (list), 06.json (text)).
+///
+/// One of 2 types: the first, in the order below, that decodes the value.
+/// Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`
+/// and sent back unchanged.
+///
+/// Each variant is serialized as its own value.
+#[derive(Clone, PartialEq)]
+#[non_exhaustive]
+#[allow(clippy::large_enum_variant)]
+pub enum MfaRecoveryCodes {
+    /// Variant type `MfaRecoveryCodesText`; chosen when the value decodes as one (tried first).
+    Text(MfaRecoveryCodesText),
+    /// Variant type `MfaRecoveryCodesList`; chosen when the value decodes as one and no variant above does.
+    List(MfaRecoveryCodesList),
+    /// A value that matches no variant, kept as received and sent back unchanged.
+    Unknown(serde_json::Value),
+}
+impl std::fmt::Debug for MfaRecoveryCodes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Text(v) => f.debug_tuple("Text").field(v).finish(),
+            Self::List(v) => f.debug_tuple("List").field(v).finish(),
+            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+        }
+    }
+}
+impl serde::Serialize for MfaRecoveryCodes {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Text(v) => serde::Serialize::serialize(v, serializer),
+            Self::List(v) => serde::Serialize::serialize(v, serializer),
+            Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+        }
+    }
+}
+impl<'de> serde::Deserialize<'de> for MfaRecoveryCodes {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::Text(v));
+        }
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::List(v));
+        }
+        Ok(Self::Unknown(value))
+    }
+}
+/// Recovery codes, one per entry.
+///
+/// Provenance: reference (payloads ui-fixtures/get_self_tenant/01.json, 03-05.json).
+pub type MfaRecoveryCodesList = Vec<String>;
+/// Recovery codes as JSON text, for example `\["825910","333815"\]`.
+///
+/// Provenance: reference (payloads ui-fixtures/get_self_tenant/06-08.json; tenant_management-0.3.0.yaml TenantMFA).
+pub type MfaRecoveryCodesText = String;
 /// Mobile push notification endpoint, with the fields the official description lists.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml MobilePushNotificationEndpoint).
@@ -6709,8 +6771,8 @@ pub struct Tenant {
     pub expiration_enforcement: Option<bool>,
     /// Expiration enforcement date (format: date-time).
     pub expiration_enforcement_date: Option<String>,
-    /// Preferences.
-    pub preferences: Option<String>,
+    /// Preferences. Provenance: reference (payloads ui-fixtures/get_self_tenant/01.json, 03-05.json (an object), 06-08.json (JSON text, as tenant_management-0.3.0.yaml TenantDetailsDTO types it)).
+    pub preferences: Option<TenantPreferences>,
     /// Is activated.
     pub is_activated: Option<bool>,
     /// Ruckus user.
@@ -7076,7 +7138,7 @@ impl Tenant {
         self
     }
     /// Sets `preferences`.
-    pub fn with_preferences(mut self, value: impl Into<String>) -> Self {
+    pub fn with_preferences(mut self, value: impl Into<TenantPreferences>) -> Self {
         self.preferences = Some(value.into());
         self
     }
@@ -7428,8 +7490,8 @@ impl TenantManagementPage {
 pub struct TenantMfa {
     /// MFA status.
     pub mfa_status: Option<String>,
-    /// Recovery codes.
-    pub recovery_codes: Option<String>,
+    /// Recovery codes. Provenance: reference (payloads ui-fixtures/get_self_tenant/01.json, 03-05.json (a list), 06-08.json (JSON text, as tenant_management-0.3.0.yaml TenantMFA types it)).
+    pub recovery_codes: Option<MfaRecoveryCodes>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -7479,7 +7541,7 @@ impl TenantMfa {
         self
     }
     /// Sets `recoveryCodes`.
-    pub fn with_recovery_codes(mut self, value: impl Into<String>) -> Self {
+    pub fn with_recovery_codes(mut self, value: impl Into<MfaRecoveryCodes>) -> Self {
         self.recovery_codes = Some(value.into());
         self
     }
@@ -7765,6 +7827,68 @@ impl TenantPageableObject {
         self
     }
 }
+/// Preferences of a tenant (for example the map region): JSON text of an object (as the description types them) or the object itself; the service has answered both.
+///
+/// Provenance: reference (payloads ui-fixtures/get_self_tenant/01.json (object), 06.json (text)).
+///
+/// One of 2 types: the first, in the order below, that decodes the value.
+/// Forward compatible: a value none of them decodes is kept as raw JSON in `Unknown`
+/// and sent back unchanged.
+///
+/// Each variant is serialized as its own value.
+#[derive(Clone, PartialEq)]
+#[non_exhaustive]
+#[allow(clippy::large_enum_variant)]
+pub enum TenantPreferences {
+    /// Variant type `TenantPreferencesText`; chosen when the value decodes as one (tried first).
+    Text(TenantPreferencesText),
+    /// Variant type `TenantPreferencesObject`; chosen when the value decodes as one and no variant above does.
+    Object(TenantPreferencesObject),
+    /// A value that matches no variant, kept as received and sent back unchanged.
+    Unknown(serde_json::Value),
+}
+impl std::fmt::Debug for TenantPreferences {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Text(v) => f.debug_tuple("Text").field(v).finish(),
+            Self::Object(v) => f.debug_tuple("Object").field(v).finish(),
+            Self::Unknown(v) => ruckus_one_runtime::union::debug_unknown(f, v, &[]),
+        }
+    }
+}
+impl serde::Serialize for TenantPreferences {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::Text(v) => serde::Serialize::serialize(v, serializer),
+            Self::Object(v) => serde::Serialize::serialize(v, serializer),
+            Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
+        }
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantPreferences {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let value = <serde_json::Value as serde::Deserialize>::deserialize(
+            deserializer,
+        )?;
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::Text(v));
+        }
+        if let Some(v) = ruckus_one_runtime::union::try_decode(&value) {
+            return Ok(Self::Object(v));
+        }
+        Ok(Self::Unknown(value))
+    }
+}
+/// Preferences as an object; its fields are not typed here.
+///
+/// Provenance: reference (payloads ui-fixtures/get_self_tenant/01.json, 03-05.json).
+pub type TenantPreferencesObject = serde_json::Value;
+/// Preferences as JSON text, for example `{"global":{"mapRegion":"UA"}}`.
+///
+/// Provenance: reference (payloads ui-fixtures/get_self_tenant/06-08.json; tenant_management-0.3.0.yaml TenantDetailsDTO).
+pub type TenantPreferencesText = String;
 /// Tenant privacy feature request, with the fields the official description lists.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml PrivacyFeatureRequest).

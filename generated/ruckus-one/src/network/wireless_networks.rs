@@ -15,8 +15,8 @@
 pub struct AaaWifiNetwork {
     /// ID.
     pub id: Option<String>,
-    /// Name.
-    pub name: String,
+    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
+    pub name: Option<String>,
     /// Description (max_length: 256; min_length: 0).
     pub description: Option<String>,
     /// Use certificate template (default: false).
@@ -50,7 +50,7 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
         ) -> Result<AaaWifiNetwork, ruckus_one_runtime::object::FieldError> {
             let value = AaaWifiNetwork {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: f.optional("name"),
                 description: f.optional("description"),
                 use_certificate_template: f.optional("useCertificateTemplate"),
                 wlan: f.required("wlan")?,
@@ -65,10 +65,10 @@ impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
 }
 impl AaaWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, wlan: AaaWifiWlan) -> Self {
+    pub fn new(wlan: AaaWifiWlan) -> Self {
         Self {
             id: None,
-            name,
+            name: None,
             description: None,
             use_certificate_template: None,
             wlan,
@@ -78,6 +78,11 @@ impl AaaWifiNetwork {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
     /// Sets `description`.
@@ -1375,8 +1380,8 @@ impl DpskOpenWifiWlanAdvancedCustomization {
 pub struct DpskWifiNetwork {
     /// ID.
     pub id: Option<String>,
-    /// Name.
-    pub name: String,
+    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
+    pub name: Option<String>,
     /// Description (max_length: 256; min_length: 0).
     pub description: Option<String>,
     /// Use DPSK service (default: false).
@@ -1410,7 +1415,7 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
         ) -> Result<DpskWifiNetwork, ruckus_one_runtime::object::FieldError> {
             let value = DpskWifiNetwork {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: f.optional("name"),
                 description: f.optional("description"),
                 use_dpsk_service: f.optional("useDpskService"),
                 wlan: f.required("wlan")?,
@@ -1425,10 +1430,10 @@ impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
 }
 impl DpskWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, wlan: DpskWifiWlan) -> Self {
+    pub fn new(wlan: DpskWifiWlan) -> Self {
         Self {
             id: None,
-            name,
+            name: None,
             description: None,
             use_dpsk_service: None,
             wlan,
@@ -1438,6 +1443,11 @@ impl DpskWifiNetwork {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
     /// Sets `description`.
@@ -2064,8 +2074,8 @@ impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDurationUnit {
 pub struct GuestWifiNetwork {
     /// ID.
     pub id: Option<String>,
-    /// Name.
-    pub name: String,
+    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
+    pub name: Option<String>,
     /// Description (max_length: 256; min_length: 0).
     pub description: Option<String>,
     /// Enable DHCP (default: false).
@@ -2102,7 +2112,7 @@ impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
         ) -> Result<GuestWifiNetwork, ruckus_one_runtime::object::FieldError> {
             let value = GuestWifiNetwork {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: f.optional("name"),
                 description: f.optional("description"),
                 enable_dhcp: f.optional("enableDhcp"),
                 guest_portal: f.required("guestPortal")?,
@@ -2118,14 +2128,10 @@ impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
 }
 impl GuestWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        name: String,
-        guest_portal: GuestWifiPortal,
-        wlan: GuestWifiWlan,
-    ) -> Self {
+    pub fn new(guest_portal: GuestWifiPortal, wlan: GuestWifiWlan) -> Self {
         Self {
             id: None,
-            name,
+            name: None,
             description: None,
             enable_dhcp: None,
             guest_portal,
@@ -2136,6 +2142,11 @@ impl GuestWifiNetwork {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
     /// Sets `description`.
@@ -2962,8 +2973,8 @@ impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapabilityStatus {
 pub struct Hotspot20WifiNetwork {
     /// ID.
     pub id: Option<String>,
-    /// Name.
-    pub name: String,
+    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
+    pub name: Option<String>,
     /// Accounting interim updates (default: 5; format: int32; maximum: 1440; minimum: 0).
     pub accounting_interim_updates: Option<i64>,
     /// Description (max_length: 256; min_length: 0).
@@ -3000,7 +3011,7 @@ impl<'de> serde::Deserialize<'de> for Hotspot20WifiNetwork {
         ) -> Result<Hotspot20WifiNetwork, ruckus_one_runtime::object::FieldError> {
             let value = Hotspot20WifiNetwork {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: f.optional("name"),
                 accounting_interim_updates: f.optional("accountingInterimUpdates"),
                 description: f.optional("description"),
                 hotspot20_settings: f.required("hotspot20Settings")?,
@@ -3017,13 +3028,12 @@ impl<'de> serde::Deserialize<'de> for Hotspot20WifiNetwork {
 impl Hotspot20WifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(
-        name: String,
         hotspot20_settings: NetworkHotspot20Settings,
         wlan: Hotspot20WifiWlan,
     ) -> Self {
         Self {
             id: None,
-            name,
+            name: None,
             accounting_interim_updates: None,
             description: None,
             hotspot20_settings,
@@ -3034,6 +3044,11 @@ impl Hotspot20WifiNetwork {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
     /// Sets `accountingInterimUpdates`.
@@ -4037,8 +4052,8 @@ impl OauthAppConfig {
 pub struct OpenWifiNetwork {
     /// ID.
     pub id: Option<String>,
-    /// Name.
-    pub name: String,
+    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
+    pub name: Option<String>,
     /// Description (max_length: 256; min_length: 0).
     pub description: Option<String>,
     /// Is owe master (default: false).
@@ -4075,7 +4090,7 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetwork {
         ) -> Result<OpenWifiNetwork, ruckus_one_runtime::object::FieldError> {
             let value = OpenWifiNetwork {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: f.optional("name"),
                 description: f.optional("description"),
                 is_owe_master: f.optional("isOweMaster"),
                 owe_pair_network_id: f.optional("owePairNetworkId"),
@@ -4091,10 +4106,10 @@ impl<'de> serde::Deserialize<'de> for OpenWifiNetwork {
 }
 impl OpenWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, wlan: OpenWifiWlan) -> Self {
+    pub fn new(wlan: OpenWifiWlan) -> Self {
         Self {
             id: None,
-            name,
+            name: None,
             description: None,
             is_owe_master: None,
             owe_pair_network_id: None,
@@ -4105,6 +4120,11 @@ impl OpenWifiNetwork {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
     /// Sets `description`.
@@ -4299,8 +4319,8 @@ impl<'de> serde::Deserialize<'de> for OpenWifiWlanWlanSecurity {
 pub struct PskWifiNetwork {
     /// ID.
     pub id: Option<String>,
-    /// Name.
-    pub name: String,
+    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
+    pub name: Option<String>,
     /// Description (max_length: 256; min_length: 0).
     pub description: Option<String>,
     /// WLAN.
@@ -4331,7 +4351,7 @@ impl<'de> serde::Deserialize<'de> for PskWifiNetwork {
         ) -> Result<PskWifiNetwork, ruckus_one_runtime::object::FieldError> {
             let value = PskWifiNetwork {
                 id: f.optional("id"),
-                name: f.required("name")?,
+                name: f.optional("name"),
                 description: f.optional("description"),
                 wlan: f.required("wlan")?,
                 additional_fields: f.rest(),
@@ -4345,10 +4365,10 @@ impl<'de> serde::Deserialize<'de> for PskWifiNetwork {
 }
 impl PskWifiNetwork {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, wlan: PskWifiWlan) -> Self {
+    pub fn new(wlan: PskWifiWlan) -> Self {
         Self {
             id: None,
-            name,
+            name: None,
             description: None,
             wlan,
             additional_fields: std::collections::BTreeMap::new(),
@@ -4357,6 +4377,11 @@ impl PskWifiNetwork {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
         self
     }
     /// Sets `description`.

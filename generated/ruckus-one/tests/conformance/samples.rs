@@ -10652,12 +10652,24 @@ impl support::Sample for ruckus_one::network::tenants::TenantMspEc {
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::MfaRecoveryCodes {
+    fn sample() -> Self {
+        Self::Text("sample".to_owned())
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("sample")
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample for ruckus_one::network::tenants::TenantMfa {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_mfa_status("sample".to_owned())
-                .with_recovery_codes("sample".to_owned());
+                .with_recovery_codes(
+                    <ruckus_one::network::tenants::MfaRecoveryCodes as support::Sample>::sample(),
+                );
             value
                 .additional_fields
                 .insert(
@@ -10670,7 +10682,10 @@ impl support::Sample for ruckus_one::network::tenants::TenantMfa {
     fn sample_json() -> serde_json::Value {
         support::object([
             ("mfaStatus", serde_json::Value::from("sample")),
-            ("recoveryCodes", serde_json::Value::from("sample")),
+            (
+                "recoveryCodes",
+                <ruckus_one::network::tenants::MfaRecoveryCodes as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -10724,6 +10739,16 @@ impl support::Sample for ruckus_one::network::tenants::Account {
             ("parentId", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::TenantPreferences {
+    fn sample() -> Self {
+        Self::Text("sample".to_owned())
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("sample")
     }
 }
 #[cfg(feature = "network-tenants")]
@@ -10810,7 +10835,9 @@ impl support::Sample for ruckus_one::network::tenants::Tenant {
                 .with_property_code("sample".to_owned())
                 .with_expiration_enforcement(true)
                 .with_expiration_enforcement_date("sample".to_owned())
-                .with_preferences("sample".to_owned())
+                .with_preferences(
+                    <ruckus_one::network::tenants::TenantPreferences as support::Sample>::sample(),
+                )
                 .with_is_activated(true)
                 .with_ruckus_user(true)
                 .with_delegations_to(
@@ -10910,7 +10937,10 @@ impl support::Sample for ruckus_one::network::tenants::Tenant {
             ("propertyCode", serde_json::Value::from("sample")),
             ("expirationEnforcement", serde_json::Value::from(true)),
             ("expirationEnforcementDate", serde_json::Value::from("sample")),
-            ("preferences", serde_json::Value::from("sample")),
+            (
+                "preferences",
+                <ruckus_one::network::tenants::TenantPreferences as support::Sample>::sample_json(),
+            ),
             ("isActivated", serde_json::Value::from(true)),
             ("ruckusUser", serde_json::Value::from(true)),
             (
@@ -12929,10 +12959,10 @@ impl support::Sample for ruckus_one::network::wireless_networks::AaaWifiNetwork 
     fn sample() -> Self {
         {
             let mut value = Self::new(
-                    "sample".to_owned(),
                     <ruckus_one::network::wireless_networks::AaaWifiWlan as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
                 .with_description("sample".to_owned())
                 .with_use_certificate_template(true);
             value
@@ -21851,6 +21881,7 @@ impl support::Sample for ruckus_one::network::common::QueryResponse {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -21868,6 +21899,7 @@ impl support::Sample for ruckus_one::network::common::AclType {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -21885,6 +21917,7 @@ impl support::Sample for ruckus_one::network::common::ProfileAclRuleViewAction {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -23611,7 +23644,9 @@ impl support::Sample for ruckus_one::network::common::ProfileView {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -23670,7 +23705,9 @@ impl support::Sample for ruckus_one::network::common::AclRuleView {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
     any(
+        feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]

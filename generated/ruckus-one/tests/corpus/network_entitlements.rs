@@ -95,7 +95,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(round::<ruckus_one::network::entitlements::MileageReport> as Decode)
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -140,7 +141,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<ruckus_one::network::entitlements::EntitlementAttentionNote>
+                    as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",

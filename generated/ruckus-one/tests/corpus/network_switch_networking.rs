@@ -459,7 +459,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(round::<ruckus_one::network::common::AclView> as Decode)
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",

@@ -466,7 +466,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<ruckus_one::network::switch_networking::SwitchVlanView> as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -477,7 +480,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<ruckus_one::network::switch_networking::VePortView> as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -488,7 +494,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<ruckus_one::network::switch_networking::DhcpServerView> as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -499,7 +508,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(round::<ruckus_one::network::common::AclView> as Decode)
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -510,7 +520,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<ruckus_one::network::switch_config_backups::ConfigBackupView>
+                    as Decode,
+            )
+            .map(|d| ("data", d)),
     });
     ops.push(Op {
         api: "network",
@@ -578,7 +592,12 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::SwitchConfigHistoryPage> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: None,
+        items: Some(
+                round::<
+                    ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoView,
+                > as Decode,
+            )
+            .map(|d| ("list", d)),
     });
     ops.push(Op {
         api: "network",
