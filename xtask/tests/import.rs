@@ -135,12 +135,12 @@ fn an_override_survives_a_re_import() {
     let text = std::fs::read_to_string(&area).expect("read area");
     let imported = std::fs::read_to_string(spec.join("network/imported/wireless_networks.yaml"))
         .expect("read imported");
-    // The import makes `AaaWifiNetwork.name` required; the override says the service may omit it.
+    // The import makes `DnsProxyRule.domainName` required; the override says the service may omit it.
     assert!(
-        imported.contains("- name: AaaWifiNetwork") && imported.contains("required: true"),
+        imported.contains("- name: DnsProxyRule") && imported.contains("required: true"),
         "the fixture assumption no longer holds"
     );
-    let correction = "- type: AaaWifiNetwork\n  fields:\n  - name: name\n    required: false\n    provenance: 'inferred: a test override'\n";
+    let correction = "- type: DnsProxyRule\n  fields:\n  - name: domainName\n    required: false\n    provenance: 'inferred: a test override'\n";
     let edited = match text.find("\noverrides:\n") {
         Some(at) => {
             let at = at + "\noverrides:\n".len();
@@ -171,10 +171,10 @@ fn an_override_survives_a_re_import() {
     assert!(ok, "generate failed:\n{log}");
     let rust = std::fs::read_to_string(out.join("ruckus-one/src/network/wireless_networks.rs"))
         .expect("generated area");
-    let model = &rust[rust.find("pub struct AaaWifiNetwork {").expect("model")..];
+    let model = &rust[rust.find("pub struct DnsProxyRule {").expect("model")..];
     let model = &model[..model.find("\n}").expect("end of model")];
     assert!(
-        model.contains("pub name: Option<String>,"),
+        model.contains("pub domain_name: Option<String>,"),
         "the override is not applied:\n{model}"
     );
 }
