@@ -9,6 +9,7 @@ use crate::auth::TokenSource;
 use crate::config::{Config, Region};
 use crate::error::Error;
 use crate::operation::{Api, AuthSettings};
+use crate::pacing::Pacer;
 use crate::path::check_base_url;
 use crate::redact::Redactor;
 use crate::tenant::{Tenant, check_tenant_id};
@@ -38,6 +39,8 @@ pub(crate) struct Shared {
     /// A `User-Agent` to send with every request (with a caller-built
     /// client whose user agent was chosen in the configuration).
     pub(crate) user_agent: Option<HeaderValue>,
+    /// The rate-limit buckets, per (service, tenant).
+    pub(crate) pacer: Pacer,
 }
 
 impl Client {
@@ -96,6 +99,7 @@ impl Client {
             user_agent_header.clone(),
             config.unit_token.as_ref(),
         );
+        let pacer = Pacer::new(config.pacing.clone());
         Ok(Client {
             shared: Arc::new(Shared {
                 http,
@@ -103,6 +107,7 @@ impl Client {
                 tenant_header,
                 tokens,
                 user_agent: user_agent_header,
+                pacer,
             }),
             tenant,
         })

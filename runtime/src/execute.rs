@@ -13,7 +13,8 @@ use crate::client::{Client, Shared};
 use crate::config::MAX_ERROR_BODY_SIZE;
 use crate::deadline::Deadline;
 use crate::error::{ApiError, Error};
-use crate::operation::{ApiAuth, ErrorFamily, Method};
+use crate::operation::{ApiAuth, ErrorFamily, Method, Service};
+use crate::tenant::Tenant;
 use crate::redact::Redactor;
 use crate::response::RawResponse;
 use crate::retry::{RetryPolicy, parse_retry_after};
@@ -47,6 +48,10 @@ pub(crate) struct Prepared {
     pub(crate) operation: &'static str,
     /// Path template (the path of raw requests), for traces.
     pub(crate) path_template: String,
+    /// The service whose rate limit paces it (`None`: raw requests, not paced).
+    pub(crate) service: Option<&'static Service>,
+    /// The delegated tenant it acts for (its bucket), `None` for the token's own.
+    pub(crate) tenant: Option<Tenant>,
 }
 
 /// How one attempt failed.
@@ -117,6 +122,7 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
         duration_ms = tracing::field::Empty,
         error = tracing::field::Empty,
         code = tracing::field::Empty,
+        paced_ms = tracing::field::Empty,
     );
     let started = std::time::Instant::now();
     let result = deadline
@@ -212,7 +218,12 @@ async fn attempts(
         ApiAuth::ClientCredentials => None,
         ApiAuth::UnitToken => Some(unit_token_header(client, req.api)?),
     };
+    let tenant = req.tenant.as_ref().map_or("", Tenant::id);
+    let mut paced = Duration::ZERO;
     loop {
+        if let Some(service) = req.service {
+            pace(shared, service, tenant, deadline, span, &mut paced).await?;
+        }
         sent += 1;
         span.record("attempts", sent);
         let failure =
@@ -228,6 +239,11 @@ async fn attempts(
             renewed_token = true;
             shared.tokens.invalidate(token);
             continue;
+        }
+        if let (Some(service), Some(429)) = (req.service, failure.error.status()) {
+            shared
+                .pacer
+                .throttled(service, tenant, failure.retry_after);
         }
         failed += 1;
         let retryable = !failure.no_token
@@ -274,6 +290,51 @@ async fn attempts(
             }
         }
     }
+}
+
+/// Takes one call from the bucket of (`service`, `tenant`), waiting until the service's limit
+/// allows it; the time waited is added to `paced` and recorded on the call's span
+/// (`paced_ms`). A wait that would end after the call's deadline gives the call back and fails
+/// at once with [`Error::Timeout`].
+async fn pace(
+    shared: &Shared,
+    service: &'static Service,
+    tenant: &str,
+    deadline: &Deadline,
+    span: &Span,
+    paced: &mut Duration,
+) -> Result<(), Error> {
+    let Some(reservation) = shared.pacer.reserve(service, tenant) else {
+        return Ok(());
+    };
+    let wait = reservation.wait;
+    if wait.is_zero() {
+        return Ok(());
+    }
+    if !deadline.allows_wait(wait) {
+        shared.pacer.release(service, tenant);
+        tracing::info!(
+            target: "ruckus_one_runtime",
+            service = service.name,
+            wait_ms = millis(wait),
+            "not sending: the rate budget frees up after the call's deadline"
+        );
+        return Err(Error::Timeout);
+    }
+    tracing::debug!(
+        target: "ruckus_one_runtime",
+        service = service.name,
+        wait_ms = millis(wait),
+        "waiting for rate budget"
+    );
+    tokio::time::sleep(wait).await;
+    *paced += wait;
+    span.record("paced_ms", millis(*paced));
+    Ok(())
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// Obtains the token if needed and sends `req` once.

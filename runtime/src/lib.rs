@@ -138,6 +138,7 @@ mod model;
 mod multipart;
 pub mod object;
 mod operation;
+mod pacing;
 pub mod paging;
 mod path;
 mod raw;
@@ -155,7 +156,8 @@ pub mod union;
 // public module above).
 pub use activity::{wait_for_activity, wait_for_activity_as};
 pub use operation::{
-    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Method, Operation,
+    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, LimitScope, MediaTypes, Method, Operation,
+    RateLimit, Service,
 };
 pub use paging::{PageStyle, Paging};
 pub use request::Request;
@@ -170,6 +172,7 @@ pub use enums::UnknownValue;
 pub use error::Error;
 pub use model::MissingField;
 pub use multipart::Multipart;
+pub use pacing::Pacing;
 pub use paging::Pages;
 pub use retry::RetryPolicy;
 pub use secret::Secret;

@@ -461,7 +461,7 @@ impl<'a> Request<'a> {
             Target::Operation(op) => (op.id, op.path.to_owned()),
             Target::Dynamic(_) => ("raw", self.path.clone()),
         };
-        let (method, api, family, accept, declared_type) = match &self.target {
+        let (method, api, family, accept, declared_type, service) = match &self.target {
             Target::Operation(op) => {
                 let version = op.versions.get(self.version).ok_or_else(|| {
                     Error::invalid(format!("operation `{}` declares no media types", op.id))
@@ -472,6 +472,7 @@ impl<'a> Request<'a> {
                     op.error_family,
                     version.accept,
                     version.content_type,
+                    Some(op.service),
                 )
             }
             Target::Dynamic(dynamic) => (
@@ -480,6 +481,7 @@ impl<'a> Request<'a> {
                 ErrorFamily::ErrorsArray,
                 dynamic.accept.as_str(),
                 dynamic.content_type.as_deref(),
+                None,
             ),
         };
         let mut url = path::join(&self.client.base_url(api), &self.path);
@@ -494,7 +496,8 @@ impl<'a> Request<'a> {
             headers.insert(CONTENT_TYPE, value);
         }
         let shared = self.client.shared();
-        if let Some(tenant) = self.tenant.as_ref().or(self.client.tenant()) {
+        let tenant = self.tenant.or_else(|| self.client.tenant().cloned());
+        if let Some(tenant) = &tenant {
             headers.insert(shared.tenant_header.clone(), tenant.header().clone());
         }
         Ok(Prepared {
@@ -508,6 +511,8 @@ impl<'a> Request<'a> {
             options: self.options,
             operation,
             path_template,
+            service,
+            tenant,
         })
     }
 }

@@ -275,7 +275,9 @@ fn api_static(api: &ApiIr) -> TokenStream {
         ),
     ]);
     let auth = ident(api.auth.value.variant());
+    let services = api.services.iter().map(service_static);
     quote! {
+        #(#services)*
         #api_doc
         pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
             name: #name,
@@ -283,6 +285,48 @@ fn api_static(api: &ApiIr) -> TokenStream {
             prefix: #prefix,
             hosts: ruckus_one_runtime::Hosts { asia: #asia, europe: #europe, north_america: #na },
             auth: ruckus_one_runtime::ApiAuth::#auth,
+        };
+    }
+}
+
+/// A service's static: its name and published rate limit, documented with the provenance.
+fn service_static(service: &crate::ir::ServiceIr) -> TokenStream {
+    let stat = ident(&service.static_name);
+    let name = &service.name;
+    let (limit_line, limit) = match service.rate_limit {
+        Some((max, per_second, scope)) => {
+            let variant = ident(scope.variant());
+            (
+                format!(
+                    "Rate limit: {max} calls at once, {per_second} back per second, per {}; {}",
+                    scope.as_str(),
+                    provenance_line(&service.provenance)
+                ),
+                quote!(Some(ruckus_one_runtime::RateLimit {
+                    max: #max,
+                    per_second: #per_second,
+                    scope: ruckus_one_runtime::LimitScope::#variant,
+                })),
+            )
+        }
+        None => (
+            format!(
+                "No published rate limit; {}",
+                provenance_line(&service.provenance)
+            ),
+            quote!(None),
+        ),
+    };
+    let service_doc = doc(&[
+        format!("Service `{name}`: {}", prose(&service.description)),
+        String::new(),
+        limit_line,
+    ]);
+    quote! {
+        #service_doc
+        pub static #stat: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+            name: #name,
+            rate_limit: #limit,
         };
     }
 }

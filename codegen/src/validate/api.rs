@@ -26,6 +26,7 @@ impl Validator {
         root: &std::path::Path,
     ) -> ApiIr {
         let families = self.families(api, at);
+        let services = self.services(api, at);
         self.title(&api.title, &at.with(&["title:"]));
         let vendor = &api.media_vendor.value;
         if !plain_name(vendor, "-.", MAX_REPEATED_CHARS) {
@@ -40,6 +41,8 @@ impl Validator {
             families: BTreeMap::new(),
             default_family: api.default_error_family.clone(),
             op_ids: BTreeSet::new(),
+            services: services.iter().map(|s| s.name.clone()).collect(),
+            area_service: None,
         };
         for f in &families {
             ctx.families.entry(f.name.clone()).or_insert(f.kind);
@@ -67,6 +70,7 @@ impl Validator {
         let activity_operation = self.activity_operation(api, &area_irs, at);
         ApiIr {
             activity_operation,
+            services,
             auth: self.api_auth(api, at),
             status_codes: self.status_codes(api, at),
             client: format!("{}Client", names::camel(&api.name)),
@@ -188,6 +192,8 @@ impl Validator {
         ctx: &mut ApiCtx,
     ) -> AreaIr {
         self.title(&area.title, &At::file(file).with(&["title:"]));
+        self.area_service(area, &At::file(file), ctx);
+        ctx.area_service = area.service.clone();
         let mut types: Vec<TypeIr> = Vec::new();
         for t in &area.types {
             let tat = At::type_def(file, t);

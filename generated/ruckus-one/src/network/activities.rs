@@ -422,6 +422,7 @@ pub(super) static GET_ACTIVITY: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ACTIVITIES,
 };
 /// Request builder for `ActivitiesClient::get_activity` (Get activity).
 ///
@@ -476,6 +477,7 @@ static QUERY_ACTIVITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ACTIVITIES,
 };
 /// Request builder for `ActivitiesClient::query_activities` (Query activities).
 ///

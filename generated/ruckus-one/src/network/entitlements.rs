@@ -3344,6 +3344,7 @@ static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_tenant_entitlement_assignments` (Query entitlement assignments of a tenant).
 ///
@@ -3422,6 +3423,7 @@ static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::create_self_entitlement_assignment` (Create entitlement assignment of the own tenant).
 ///
@@ -3483,6 +3485,7 @@ static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_self_entitlement_assignments` (Query entitlement assignments of the own tenant).
 ///
@@ -3561,6 +3564,7 @@ static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::delete_self_entitlement_assignment` (Delete entitlement assignment of the own tenant).
 ///
@@ -3617,6 +3621,7 @@ static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::patch_self_entitlement_assignment` (Update entitlement assignment of the own tenant (partial)).
 ///
@@ -3678,6 +3683,7 @@ static QUERY_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_entitlements` (Query entitlements).
 ///
@@ -3760,6 +3766,7 @@ static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Representations offered by `query_entitlement_utilizations`; the first is the default.
 ///
@@ -3855,6 +3862,7 @@ static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_mileage_reports` (Query mileage reports).
 ///
@@ -3933,6 +3941,7 @@ static QUERY_COMPLIANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_compliances` (Query compliances).
 ///
@@ -4011,6 +4020,7 @@ static QUERY_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_banners` (Query banners).
 ///
@@ -4089,6 +4099,7 @@ static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_availability_reports` (Query availability reports).
 ///
@@ -4167,6 +4178,7 @@ static QUERY_ATTENTION_NOTES: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_attention_notes` (Query attention notes).
 ///
@@ -4245,6 +4257,7 @@ static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::get_entitlement_settings` (Get entitlement settings).
 ///
@@ -4301,6 +4314,7 @@ static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::patch_entitlement_settings` (Update entitlement settings (partial)).
 ///
@@ -4362,6 +4376,7 @@ static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_license_usage_reports` (List license usage reports).
 ///
@@ -4418,6 +4433,7 @@ static LIST_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_banners` (List banners).
 ///
@@ -4490,6 +4506,7 @@ static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_assignments` (List assignments).
 ///
@@ -4546,6 +4563,7 @@ static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::create_entitlement_assignment` (Create assignment).
 ///
@@ -4602,6 +4620,7 @@ static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::delete_entitlement_assignments` (Delete assignments).
 ///
@@ -4653,6 +4672,7 @@ static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::patch_entitlement_assignments` (Update assignments (partial)).
 ///
@@ -4709,6 +4729,7 @@ static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_assignment_summaries` (List assignment summaries).
 ///
@@ -4765,6 +4786,7 @@ static LIST_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlements` (List entitlements).
 ///
@@ -4821,6 +4843,7 @@ static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_summaries` (List entitlement summaries).
 ///
@@ -4903,6 +4926,7 @@ static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_license_usage_reports` (List license usage reports (older path)).
 ///
@@ -4959,6 +4983,7 @@ static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_msp_entitlements` (List MSP entitlements).
 ///
@@ -5015,6 +5040,7 @@ static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_msp_entitlement_summaries` (List MSP entitlement summaries).
 ///
@@ -5071,6 +5097,7 @@ static LIST_MSP_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_msp_banners` (List MSP banners).
 ///

@@ -1955,6 +1955,7 @@ static LIST_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switches_legacy` (List switches (venue-less)).
 ///
@@ -2011,6 +2012,7 @@ static CREATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_legacy` (Add switches (venue-less)).
 ///
@@ -2072,6 +2074,7 @@ static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switches_legacy` (Delete switches (venue-less)).
 ///
@@ -2128,6 +2131,7 @@ static GET_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_legacy` (Get switch (venue-less)).
 ///
@@ -2184,6 +2188,7 @@ static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_legacy` (Update switch (venue-less)).
 ///
@@ -2245,6 +2250,7 @@ static ADD_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::add_switch_legacy` (Post switch (venue-less)).
 ///
@@ -2306,6 +2312,7 @@ static DELETE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_legacy` (Delete switch (venue-less)).
 ///
@@ -2362,6 +2369,7 @@ static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_positions_legacy` (Update switch positions (venue-less)).
 ///
@@ -2423,6 +2431,7 @@ static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_port_settings_legacy` (Get switch port settings (venue-less)).
 ///
@@ -2479,6 +2488,7 @@ static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_port_settings_legacy` (Update switch port settings (venue-less)).
 ///
@@ -2540,6 +2550,7 @@ static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_port_settings_legacy` (Post switch port settings (venue-less)).
 ///
@@ -2601,6 +2612,7 @@ static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_vlans_legacy` (List switch VLANs (venue-less)).
 ///
@@ -2657,6 +2669,7 @@ static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_vlan_legacy` (Add switch VLAN (venue-less)).
 ///
@@ -2718,6 +2731,7 @@ static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_vlans_legacy` (Delete switch VLANs (venue-less)).
 ///
@@ -2774,6 +2788,7 @@ static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_vlan_legacy` (Get switch VLAN (venue-less)).
 ///
@@ -2830,6 +2845,7 @@ static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_vlan_legacy` (Update switch VLAN (venue-less)).
 ///
@@ -2891,6 +2907,7 @@ static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_vlan_legacy` (Delete switch VLAN (venue-less)).
 ///
@@ -2947,6 +2964,7 @@ static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_ve_ports_legacy` (List switch VE ports (venue-less)).
 ///
@@ -3003,6 +3021,7 @@ static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_ve_port_legacy` (Add switch VE port (venue-less)).
 ///
@@ -3064,6 +3083,7 @@ static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_ve_ports_legacy` (Delete switch VE ports (venue-less)).
 ///
@@ -3120,6 +3140,7 @@ static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_ve_port_legacy` (Get switch VE port (venue-less)).
 ///
@@ -3176,6 +3197,7 @@ static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_ve_port_legacy` (Update switch VE port (venue-less)).
 ///
@@ -3237,6 +3259,7 @@ static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_ve_port_legacy` (Delete switch VE port (venue-less)).
 ///
@@ -3293,6 +3316,7 @@ static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_static_routes_legacy` (List switch static routes (venue-less)).
 ///
@@ -3349,6 +3373,7 @@ static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_static_route_legacy` (Add switch static route (venue-less)).
 ///
@@ -3410,6 +3435,7 @@ static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_static_routes_legacy` (Delete switch static routes (venue-less)).
 ///
@@ -3466,6 +3492,7 @@ static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_static_route_legacy` (Get switch static route (venue-less)).
 ///
@@ -3522,6 +3549,7 @@ static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_static_route_legacy` (Update switch static route (venue-less)).
 ///
@@ -3583,6 +3611,7 @@ static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_static_route_legacy` (Delete switch static route (venue-less)).
 ///
@@ -3639,6 +3668,7 @@ static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_lags_legacy` (List switch LAGs (venue-less)).
 ///
@@ -3695,6 +3725,7 @@ static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_lag_legacy` (Add switch LAG (venue-less)).
 ///
@@ -3756,6 +3787,7 @@ static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_lags_legacy` (Delete switch LAGs (venue-less)).
 ///
@@ -3812,6 +3844,7 @@ static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_lag_legacy` (Get switch LAG (venue-less)).
 ///
@@ -3868,6 +3901,7 @@ static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_lag_legacy` (Update switch LAG (venue-less)).
 ///
@@ -3929,6 +3963,7 @@ static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_lag_legacy` (Delete switch LAG (venue-less)).
 ///
@@ -3985,6 +4020,7 @@ static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_dhcp_servers_legacy` (List switch DHCP servers (venue-less)).
 ///
@@ -4041,6 +4077,7 @@ static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_dhcp_server_legacy` (Add switch DHCP server (venue-less)).
 ///
@@ -4102,6 +4139,7 @@ static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_dhcp_servers_legacy` (Delete switch DHCP servers (venue-less)).
 ///
@@ -4158,6 +4196,7 @@ static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_dhcp_server_legacy` (Get switch DHCP server (venue-less)).
 ///
@@ -4214,6 +4253,7 @@ static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_dhcp_server_legacy` (Update switch DHCP server (venue-less)).
 ///
@@ -4275,6 +4315,7 @@ static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_dhcp_server_legacy` (Delete switch DHCP server (venue-less)).
 ///
@@ -4331,6 +4372,7 @@ static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_vlans_legacy` (Query switch VLANs (venue-less)).
 ///
@@ -4409,6 +4451,7 @@ static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_ve_ports_legacy` (Query switch VE ports (venue-less)).
 ///
@@ -4487,6 +4530,7 @@ static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_dhcp_servers_legacy` (Query switch DHCP servers (venue-less)).
 ///
@@ -4565,6 +4609,7 @@ static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_acls_legacy` (Query switch ACLs (venue-less)).
 ///
@@ -4643,6 +4688,7 @@ static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_config_backups_legacy` (Query switch configuration backups (venue-less)).
 ///
@@ -4721,6 +4767,7 @@ static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_acls_legacy` (List switch ACLs (venue-less)).
 ///
@@ -4777,6 +4824,7 @@ static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_acl_unions_legacy` (List switch ACL unions (venue-less)).
 ///
@@ -4833,6 +4881,7 @@ static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_vlan_unions_legacy` (List switch VLAN unions (venue-less)).
 ///
@@ -4889,6 +4938,7 @@ static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_device_request_legacy` (Sync or reboot switch (venue-less)).
 ///
@@ -4950,6 +5000,7 @@ static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::patch_switch_dhcp_server_states_legacy` (Change switch DHCP server state (venue-less)).
 ///
@@ -5011,6 +5062,7 @@ static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_config_hist_details_legacy` (Query switch configuration history (venue-less)).
 ///
@@ -5094,6 +5146,7 @@ static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_transaction_config_hist_details_legacy` (List configuration history of a transaction (venue-less)).
 ///
@@ -5150,6 +5203,7 @@ static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_config_backups_legacy` (List switch configuration backups (venue-less)).
 ///
@@ -5206,6 +5260,7 @@ static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_config_backup_legacy` (Back up switch configuration (venue-less)).
 ///
@@ -5267,6 +5322,7 @@ static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_config_backups_legacy` (Delete switch configuration backups (venue-less)).
 ///
@@ -5323,6 +5379,7 @@ static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_config_backup_legacy` (Get switch configuration backup (venue-less)).
 ///
@@ -5379,6 +5436,7 @@ static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_config_backup_legacy` (Delete switch configuration backup (venue-less)).
 ///
@@ -5435,6 +5493,7 @@ static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::patch_switch_config_backup_legacy` (Restore switch configuration backup (venue-less)).
 ///
@@ -5496,6 +5555,7 @@ static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_config_backup_comparison_legacy` (Compare switch configuration backups (venue-less)).
 ///
@@ -5557,6 +5617,7 @@ static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_config_backup_formatted_configs_legacy` (Get formatted backup configuration (venue-less)).
 ///
@@ -5613,6 +5674,7 @@ static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_dhcp_server_lease_tables_legacy` (List switch DHCP lease tables (venue-less)).
 ///
@@ -5669,6 +5731,7 @@ static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_debug_request_legacy` (Request switch troubleshooting (venue-less)).
 ///
@@ -5730,6 +5793,7 @@ static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_debug_request_legacy` (Get switch troubleshooting result (venue-less)).
 ///
@@ -5786,6 +5850,7 @@ static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::export_switches_csv_legacy` (Export switches as CSV (venue-less)).
 ///
@@ -5847,6 +5912,7 @@ static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_ports_legacy` (Query switch ports (venue-less)).
 ///
@@ -5927,6 +5993,7 @@ static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_clients_legacy` (Query switch clients (venue-less)).
 ///

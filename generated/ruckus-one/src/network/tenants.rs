@@ -9156,6 +9156,7 @@ static GET_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `get_tenant`; the first is the default.
 ///
@@ -9233,6 +9234,7 @@ static UPDATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `update_tenant`; the first is the default.
 ///
@@ -9339,6 +9341,7 @@ static DELETE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `delete_tenant`; the first is the default.
 ///
@@ -9445,6 +9448,7 @@ static CREATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `create_tenant`; the first is the default.
 ///
@@ -9545,6 +9549,7 @@ static LIST_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `list_tenant_delegations`; the first is the default.
 ///
@@ -9622,6 +9627,7 @@ static UPDATE_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `update_tenant_delegations`; the first is the default.
 ///
@@ -9715,6 +9721,7 @@ static RESEND_TENANT_INVITATION: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `TenantsClient::resend_tenant_invitation` (Resend invitation).
 ///
@@ -9770,6 +9777,7 @@ static LIST_TENANT_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `list_tenant_admins`; the first is the default.
 ///
@@ -9847,6 +9855,7 @@ static GET_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `get_tenant_admin`; the first is the default.
 ///
@@ -9920,6 +9929,7 @@ static UPDATE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `TenantsClient::update_tenant_admin` (Update tenant administrator).
 ///
@@ -9971,6 +9981,7 @@ static DELETE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `TenantsClient::delete_tenant_admin` (Delete tenant administrator).
 ///
@@ -10026,6 +10037,7 @@ static LIST_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `list_tenant_admin_delegations`; the first is the default.
 ///
@@ -10103,6 +10115,7 @@ static UPDATE_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `update_tenant_admin_delegations`; the first is the default.
 ///
@@ -10209,6 +10222,7 @@ static UPDATE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `update_tenant_activation`; the first is the default.
 ///
@@ -10286,6 +10300,7 @@ static DELETE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `delete_tenant_activation`; the first is the default.
 ///
@@ -10363,6 +10378,7 @@ static GET_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `get_tenant_support_status`; the first is the default.
 ///
@@ -10440,6 +10456,7 @@ static UPDATE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `update_tenant_support_status`; the first is the default.
 ///
@@ -10512,6 +10529,7 @@ static DELETE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `delete_tenant_support_status`; the first is the default.
 ///
@@ -10584,6 +10602,7 @@ static CREATE_FIRMWARE_UPGRADE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `create_firmware_upgrade_schedule`; the first is the default.
 ///
@@ -10681,6 +10700,7 @@ static PATCH_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `patch_tenant_delegations`; the first is the default.
 ///
@@ -10778,6 +10798,7 @@ static PATCH_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `patch_admin_delegations`; the first is the default.
 ///
@@ -10884,6 +10905,7 @@ static GET_SELF_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `get_self_tenant`; the first is the default.
 ///
@@ -10952,6 +10974,7 @@ static CREATE_TENANT_NOTIFICATION_RECIPIENT: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Request builder for `TenantsClient::create_tenant_notification_recipient` (Create notification recipient).
 ///
@@ -11041,6 +11064,7 @@ static LIST_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `list_tenant_notification_recipients`; the first is the default.
 ///
@@ -11118,6 +11142,7 @@ static DELETE_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `delete_tenant_notification_recipients`; the first is the default.
 ///
@@ -11227,6 +11252,7 @@ static CREATE_TENANT_MOBILE_PUSH_NOTIFICATION: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `create_tenant_mobile_push_notification`; the first is the default.
 ///
@@ -11312,6 +11338,7 @@ static QUERY_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `query_tenant_notification_recipients`; the first is the default.
 ///
@@ -11431,6 +11458,7 @@ static GET_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Request builder for `TenantsClient::get_tenant_beta_features` (Get beta features).
 ///
@@ -11487,6 +11515,7 @@ static UPDATE_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Request builder for `TenantsClient::update_tenant_beta_features` (Update beta features).
 ///
@@ -11547,6 +11576,7 @@ static GET_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `get_tenant_privacy_settings`; the first is the default.
 ///
@@ -11624,6 +11654,7 @@ static CREATE_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `create_tenant_privacy_settings`; the first is the default.
 ///
@@ -11701,6 +11732,7 @@ static PATCH_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `patch_tenant_privacy_settings`; the first is the default.
 ///
@@ -11778,6 +11810,7 @@ static UPDATE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `update_admins`; the first is the default.
 ///
@@ -11884,6 +11917,7 @@ static CREATE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `create_admin`; the first is the default.
 ///
@@ -11990,6 +12024,7 @@ static LIST_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `list_admins`; the first is the default.
 ///
@@ -12074,6 +12109,7 @@ static DELETE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `delete_admins`; the first is the default.
 ///
@@ -12180,6 +12216,7 @@ static GET_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `get_admin`; the first is the default.
 ///
@@ -12257,6 +12294,7 @@ static DELETE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `delete_admin`; the first is the default.
 ///
@@ -12363,6 +12401,7 @@ static QUERY_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `query_admins`; the first is the default.
 ///

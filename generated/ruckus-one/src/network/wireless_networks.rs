@@ -9355,6 +9355,7 @@ static LIST_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::list_networks` (List networks).
 ///
@@ -9411,6 +9412,7 @@ static CREATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::create_network` (Create network).
 ///
@@ -9472,6 +9474,7 @@ static DELETE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::delete_networks` (Delete networks).
 ///
@@ -9528,6 +9531,7 @@ static GET_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::get_network` (Get network).
 ///
@@ -9584,6 +9588,7 @@ static UPDATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::update_network` (Update network).
 ///
@@ -9645,6 +9650,7 @@ static DELETE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::delete_network` (Delete network).
 ///
@@ -9705,6 +9711,7 @@ static CREATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_wifi_network`; the first is the default.
 ///
@@ -9811,6 +9818,7 @@ static UPDATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_wifi_network`; the first is the default.
 ///
@@ -9917,6 +9925,7 @@ static GET_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network`; the first is the default.
 ///
@@ -9994,6 +10003,7 @@ static DELETE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_wifi_network`; the first is the default.
 ///
@@ -10100,6 +10110,7 @@ static QUERY_WIFI_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_wifi_networks`; the first is the default.
 ///
@@ -10190,6 +10201,7 @@ static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::create_network_activation` (Create network activation).
 ///
@@ -10246,6 +10258,7 @@ static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::query_network_activations` (Query network activations).
 ///
@@ -10324,6 +10337,7 @@ static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::create_network_activation_mappings` (Network activation mappings).
 ///
@@ -10385,6 +10399,7 @@ static GET_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::get_network_activation` (Get network activation).
 ///
@@ -10441,6 +10456,7 @@ static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::update_network_activation` (Update network activation).
 ///
@@ -10501,6 +10517,7 @@ static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_wifi_network_settings`; the first is the default.
 ///
@@ -10578,6 +10595,7 @@ static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_wifi_network_settings`; the first is the default.
 ///
@@ -10684,6 +10702,7 @@ static ACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_wifi_network_on_venue`; the first is the default.
 ///
@@ -10795,6 +10814,7 @@ static DEACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_wifi_network_on_venue`; the first is the default.
 ///
@@ -10901,6 +10921,7 @@ static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `query_wifi_network_ap_compatibilities`; the first is the default.
 ///
@@ -10997,6 +11018,7 @@ static QUERY_WIFI_FEATURE_SETS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `query_wifi_feature_sets`; the first is the default.
 ///
@@ -11087,6 +11109,7 @@ static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::list_network_qos_map_sets` (List QoS map sets).
 ///
@@ -11143,6 +11166,7 @@ static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::list_network_wispr_providers` (List WISPr providers).
 ///
