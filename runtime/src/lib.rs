@@ -127,6 +127,7 @@ mod accepted;
 mod activity;
 mod auth;
 mod body;
+mod bulk_wait;
 mod client;
 mod config;
 mod deadline;
@@ -134,6 +135,7 @@ mod enums;
 mod error;
 mod error_body;
 mod execute;
+mod fan_out;
 mod model;
 mod multipart;
 pub mod object;
@@ -155,6 +157,7 @@ pub mod union;
 // application code. Their crate-root paths must not change (`union` is a
 // public module above).
 pub use activity::{wait_for_activity, wait_for_activity_as};
+pub use bulk_wait::wait_all;
 pub use operation::{
     Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, LimitScope, MediaTypes, Method, Operation,
     RateLimit, Service,
@@ -166,6 +169,8 @@ pub use request::Request;
 // wraps, returns or re-exports them.
 pub use accepted::{Accepted, Completed};
 pub use activity::WaitOptions;
+pub use bulk_wait::{BULK_QUERY_SIZE, PendingActivity};
+pub use fan_out::{ForTenant, TenantOutcome, for_each_tenant};
 pub use client::Client;
 pub use config::{Config, Credentials, DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY_SIZE, Region, env};
 pub use enums::UnknownValue;

@@ -296,6 +296,10 @@ fn service_static(service: &crate::ir::ServiceIr) -> TokenStream {
     let (limit_line, limit) = match service.rate_limit {
         Some((max, per_second, scope)) => {
             let variant = ident(scope.variant());
+            let (max, per_second) = (
+                proc_macro2::Literal::u32_unsuffixed(max),
+                proc_macro2::Literal::u32_unsuffixed(per_second),
+            );
             (
                 format!(
                     "Rate limit: {max} calls at once, {per_second} back per second, per {}; {}",
