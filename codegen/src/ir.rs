@@ -82,6 +82,8 @@ pub struct ApiIr {
     pub status_codes: Vec<(u16, String, Provenance)>,
     /// The operation `wait_for_activity` polls.
     pub activity_operation: Option<String>,
+    /// The activity query `wait_all` sends.
+    pub activity_query_operation: Option<String>,
     /// The vendor services of the API (one, named after it, when the spec declares none).
     pub services: Vec<ServiceIr>,
     pub families: Vec<FamilyIr>,

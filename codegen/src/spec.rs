@@ -4,7 +4,8 @@
 //! `deny_unknown_fields` so that a typo is a diagnostic instead of a silently ignored key.
 
 pub use crate::closed::{
-    AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ParamLocation, ResponseKind,
+    AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ParamLocation,
+    ResponseKind,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -90,6 +91,11 @@ pub struct Api {
     /// `wait_for_activity`, which polls it until an asynchronous request finishes.
     #[serde(default)]
     pub activity_operation: Option<String>,
+    /// Id of the `POST .../activities/query` operation (in the activity operation's area): the
+    /// generated client then offers `wait_all`, which follows many activities with one query
+    /// per round.
+    #[serde(default)]
+    pub activity_query_operation: Option<String>,
     /// The API's status-code table (documentation).
     #[serde(default)]
     pub status_codes: Vec<StatusCode>,

@@ -135,7 +135,11 @@ async fn rounds<A: DeserializeOwned>(
         round += 1;
         let chunks: Vec<(Option<&Tenant>, &[usize])> = groups
             .values()
-            .flat_map(|g| g.open.chunks(BULK_QUERY_SIZE).map(|c| (g.tenant.as_ref(), c)))
+            .flat_map(|g| {
+                g.open
+                    .chunks(BULK_QUERY_SIZE)
+                    .map(|c| (g.tenant.as_ref(), c))
+            })
             .collect();
         queries += chunks.len();
         let answers: Vec<Result<Vec<Value>, Error>> = futures_util::stream::iter(chunks)

@@ -14,10 +14,10 @@ use crate::config::MAX_ERROR_BODY_SIZE;
 use crate::deadline::Deadline;
 use crate::error::{ApiError, Error};
 use crate::operation::{ApiAuth, ErrorFamily, Method, Service};
-use crate::tenant::Tenant;
 use crate::redact::Redactor;
 use crate::response::RawResponse;
 use crate::retry::{RetryPolicy, parse_retry_after};
+use crate::tenant::Tenant;
 
 /// Settings of one call that override the client's.
 #[derive(Clone, Debug, Default)]
@@ -241,9 +241,7 @@ async fn attempts(
             continue;
         }
         if let (Some(service), Some(429)) = (req.service, failure.error.status()) {
-            shared
-                .pacer
-                .throttled(service, tenant, failure.retry_after);
+            shared.pacer.throttled(service, tenant, failure.retry_after);
         }
         failed += 1;
         let retryable = !failure.no_token

@@ -240,7 +240,11 @@ mod tests {
 
     fn waits(pacer: &Pacer, tenant: &str, n: usize) -> Vec<Duration> {
         (0..n)
-            .map(|_| pacer.reserve(&WIFI, tenant).map_or(Duration::MAX, |r| r.wait))
+            .map(|_| {
+                pacer
+                    .reserve(&WIFI, tenant)
+                    .map_or(Duration::MAX, |r| r.wait)
+            })
             .collect()
     }
 
@@ -254,8 +258,10 @@ mod tests {
         // Another tenant has its own bucket.
         assert!(waits(&pacer, "b", 10).iter().all(Duration::is_zero));
         tokio::time::advance(Duration::from_secs(1)).await;
-        // 12 taken, 5 back: the next caller waits for the 13th.
-        assert_eq!(waits(&pacer, "a", 1)[0], Duration::from_millis(400));
+        // 12 taken of 10, 5 back: 3 left, the fourth caller waits.
+        let later = waits(&pacer, "a", 4);
+        assert!(later[..3].iter().all(Duration::is_zero));
+        assert_eq!(later[3], Duration::from_millis(200));
     }
 
     #[tokio::test(start_paused = true)]
@@ -271,7 +277,10 @@ mod tests {
                 .headroom(1.0)
                 .limit("views", RateLimit::per_tenant(1, 1)),
         );
-        assert_eq!(custom.reserve(&VIEWS, "").map(|r| r.wait), Some(Duration::ZERO));
+        assert_eq!(
+            custom.reserve(&VIEWS, "").map(|r| r.wait),
+            Some(Duration::ZERO)
+        );
         assert_eq!(
             custom.reserve(&VIEWS, "").map(|r| r.wait),
             Some(Duration::from_secs(1))

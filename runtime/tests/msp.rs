@@ -10,9 +10,8 @@ use std::time::Duration;
 
 use common::loopback::{Answer, Loopback};
 use ruckus_one_runtime::{
-    Api, ApiAuth, AuthSettings, Client, Config, Credentials, Error, ErrorFamily, Hosts,
-    MediaTypes, Method, Operation, PendingActivity, Request, Service, WaitOptions,
-    for_each_tenant, wait_all,
+    Api, ApiAuth, AuthSettings, Client, Config, Credentials, Error, ErrorFamily, Hosts, MediaTypes,
+    Method, Operation, PendingActivity, Request, Service, WaitOptions, for_each_tenant, wait_all,
 };
 use serde_json::{Value, json};
 
@@ -73,10 +72,8 @@ fn client(url: &str) -> Client {
 
 #[tokio::test(start_paused = true)]
 async fn fan_out_runs_every_tenant_with_bounded_concurrency_and_one_token() {
-    let server = Loopback::start(|hit| {
-        Answer::json(200, json!({"tenant": hit.tenant}).to_string())
-    })
-    .await;
+    let server =
+        Loopback::start(|hit| Answer::json(200, json!({"tenant": hit.tenant}).to_string())).await;
     let client = client(&server.url);
     let mut tenants: Vec<String> = (0..30).map(|i| format!("customer-{i}")).collect();
     tenants.insert(7, " bad id".to_owned());
@@ -87,9 +84,13 @@ async fn fan_out_runs_every_tenant_with_bounded_concurrency_and_one_token() {
         async move {
             let now = running.fetch_add(1, Ordering::SeqCst) + 1;
             most.fetch_max(now, Ordering::SeqCst);
-            let first: Value = Request::new(&customer, &GET_VENUES, &[]).send_json().await?;
+            let first: Value = Request::new(&customer, &GET_VENUES, &[])
+                .send_json()
+                .await?;
             tokio::time::sleep(Duration::from_millis(50)).await;
-            let _: Value = Request::new(&customer, &GET_VENUES, &[]).send_json().await?;
+            let _: Value = Request::new(&customer, &GET_VENUES, &[])
+                .send_json()
+                .await?;
             running.fetch_sub(1, Ordering::SeqCst);
             Ok(first["tenant"].as_str().unwrap_or_default().to_owned())
         }
@@ -116,7 +117,10 @@ async fn activity_server() -> Loopback {
     let asked: Arc<Mutex<HashMap<String, usize>>> = Arc::default();
     Loopback::start(move |hit| {
         let body: Value = serde_json::from_slice(&hit.body).unwrap_or_default();
-        let ids = body["filters"]["id"].as_array().cloned().unwrap_or_default();
+        let ids = body["filters"]["id"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
         let mut asked = asked.lock().expect("asked");
         let rows: Vec<Value> = ids
             .iter()
@@ -133,7 +137,10 @@ async fn activity_server() -> Loopback {
                 }
             })
             .collect();
-        Answer::json(200, json!({"totalCount": rows.len(), "page": 1, "data": rows}).to_string())
+        Answer::json(
+            200,
+            json!({"totalCount": rows.len(), "page": 1, "data": rows}).to_string(),
+        )
     })
     .await
 }
@@ -169,8 +176,14 @@ async fn wait_all_follows_many_activities_with_one_query_per_tenant_and_round() 
     // a query), 1 for customer-b's 50.
     assert_eq!(calls.len(), 9, "{} queries", calls.len());
     assert!(calls.iter().all(|h| h.path == "/activities/query"));
-    let for_b = calls.iter().filter(|h| h.tenant.as_deref() == Some("customer-b"));
-    assert_eq!(for_b.count(), 3, "queries act for the tenant the writes were sent as");
+    let for_b = calls
+        .iter()
+        .filter(|h| h.tenant.as_deref() == Some("customer-b"));
+    assert_eq!(
+        for_b.count(),
+        3,
+        "queries act for the tenant the writes were sent as"
+    );
     assert_eq!(server.token_requests(), 1);
 }
 
@@ -183,9 +196,10 @@ async fn wait_all_times_out_the_activities_still_open() {
         .timeout(Duration::from_secs(10))
         .initial_interval(Duration::from_secs(2))
         .max_interval(Duration::from_secs(2));
-    let results: Vec<Result<Value, Error>> = wait_all(&client, &QUERY_ACTIVITIES, pending, &options)
-        .await
-        .expect("queries");
+    let results: Vec<Result<Value, Error>> =
+        wait_all(&client, &QUERY_ACTIVITIES, pending, &options)
+            .await
+            .expect("queries");
     assert!(matches!(&results[0], Err(Error::Activity(a)) if a.is_timeout()));
     assert_eq!(server.calls().len(), 6, "a query every 2 s for 10 s");
 }

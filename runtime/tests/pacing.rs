@@ -66,7 +66,10 @@ async fn limited_server() -> Loopback {
         if bucket.take() {
             Answer::json(200, r#"{"id":"x"}"#)
         } else {
-            Answer::json(429, r#"{"errors":[{"code":"TOO_MANY","message":"slow down"}]}"#)
+            Answer::json(
+                429,
+                r#"{"errors":[{"code":"TOO_MANY","message":"slow down"}]}"#,
+            )
         }
     })
     .await
@@ -81,7 +84,10 @@ fn client(url: &str, pacing: Pacing) -> Client {
     Client::new(config, &AUTH).expect("client")
 }
 
-async fn get(client: &Client, n: usize) -> Vec<Result<serde_json::Value, ruckus_one_runtime::Error>> {
+async fn get(
+    client: &Client,
+    n: usize,
+) -> Vec<Result<serde_json::Value, ruckus_one_runtime::Error>> {
     join_all((0..n).map(|i| {
         let id = i.to_string();
         async move { Request::new(client, &GET_THING, &[&id]).send_json().await }
@@ -156,13 +162,25 @@ async fn retries_do_not_multiply() {
     let client = Client::new(config, &AUTH).expect("client");
     let started = Instant::now();
     let results = get(&client, 12).await;
-    assert!(results.iter().all(|r| r.as_ref().err().and_then(|e| e.status()) == Some(429)));
+    assert!(
+        results
+            .iter()
+            .all(|r| r.as_ref().err().and_then(|e| e.status()) == Some(429))
+    );
     assert_eq!(server.calls().len(), 36, "3 attempts per call, no more");
     assert_eq!(server.token_requests(), 1);
     // The first 429 held the bucket for a second: no call was sent again before that.
     let first = server.calls()[0].at;
-    let resent: Vec<_> = server.calls().iter().skip(12).map(|h| h.at - first).collect();
-    assert!(resent.iter().all(|d| *d >= Duration::from_secs(1)), "{resent:?}");
+    let resent: Vec<_> = server
+        .calls()
+        .iter()
+        .skip(12)
+        .map(|h| h.at - first)
+        .collect();
+    assert!(
+        resent.iter().all(|d| *d >= Duration::from_secs(1)),
+        "{resent:?}"
+    );
     assert!(started.elapsed() < Duration::from_secs(30));
 }
 

@@ -68,8 +68,10 @@ impl Validator {
         self.cross_area_checks(&area_irs, areas, &ctx);
         super::cross::union_owns_tags(&mut area_irs);
         let activity_operation = self.activity_operation(api, &area_irs, at);
+        let activity_query_operation = self.activity_query_operation(api, &area_irs, at);
         ApiIr {
             activity_operation,
+            activity_query_operation,
             services,
             auth: self.api_auth(api, at),
             status_codes: self.status_codes(api, at),

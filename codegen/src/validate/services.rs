@@ -3,7 +3,7 @@
 
 use super::rules::MAX_REPEATED_CHARS;
 use super::{ApiCtx, At, Validator};
-use crate::ir::{LimitScope, Provenance, ServiceIr};
+use crate::ir::{AreaIr, Lifecycle, LimitScope, Method, Provenance, ServiceIr};
 use crate::names;
 use crate::spec;
 
@@ -124,6 +124,53 @@ impl Validator {
             },
         };
         format!("SERVICE_{}", names::shouty(&chosen))
+    }
+}
+
+impl Validator {
+    /// The activity query `wait_all` sends: a generated, non-experimental POST without path
+    /// parameters, in the area of the activity operation.
+    pub(super) fn activity_query_operation(
+        &mut self,
+        api: &spec::Api,
+        areas: &[AreaIr],
+        at: &At<'_>,
+    ) -> Option<String> {
+        let id = api.activity_query_operation.as_ref()?;
+        let home = |wanted: &str| {
+            areas
+                .iter()
+                .find(|a| a.operations.iter().any(|o| o.id == wanted))
+                .map(|a| a.name.as_str())
+        };
+        let op = areas
+            .iter()
+            .flat_map(|a| &a.operations)
+            .find(|o| &o.id == id);
+        let fits = op.is_some_and(|o| {
+            o.method == Method::Post
+                && o.path_params.is_empty()
+                && o.is_generated()
+                && !matches!(o.lifecycle, Lifecycle::Experimental { .. })
+        });
+        let qat = at.with(&["activity_query_operation:"]);
+        if !fits {
+            self.err(
+                &qat,
+                format!("activity query operation `{id}` must be a generated, non-experimental POST without path parameters"),
+            );
+            return None;
+        }
+        match api.activity_operation.as_deref() {
+            Some(activity) if home(activity) == home(id) => Some(id.clone()),
+            _ => {
+                self.err(
+                    &qat,
+                    "the activity query operation needs an `activity_operation` in the same area",
+                );
+                None
+            }
+        }
     }
 }
 

@@ -73,7 +73,10 @@ pub static GET_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static GET_THINGS: Operation = Operation {
@@ -83,7 +86,10 @@ pub static GET_THINGS: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static POST_THING: Operation = Operation {
@@ -93,7 +99,10 @@ pub static POST_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static PUT_THING: Operation = Operation {
@@ -103,7 +112,10 @@ pub static PUT_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static PATCH_THING: Operation = Operation {
@@ -113,7 +125,10 @@ pub static PATCH_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static DELETE_THING: Operation = Operation {
@@ -123,7 +138,10 @@ pub static DELETE_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static GET_ENTITLEMENT: Operation = Operation {
@@ -133,7 +151,10 @@ pub static GET_ENTITLEMENT: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorObject,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static GET_IDENTITY: Operation = Operation {
@@ -143,7 +164,10 @@ pub static GET_IDENTITY: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::StatusMessage,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static GET_USERS: Operation = Operation {
@@ -153,7 +177,10 @@ pub static GET_USERS: Operation = Operation {
     api: &AI,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static CREATE_VENUE: Operation = Operation {
@@ -172,7 +199,10 @@ pub static CREATE_VENUE: Operation = Operation {
         },
     ],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static POST_FORM: Operation = Operation {
@@ -185,7 +215,10 @@ pub static POST_FORM: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static UPLOAD: Operation = Operation {
@@ -198,7 +231,10 @@ pub static UPLOAD: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static PUT_BLOB: Operation = Operation {
@@ -211,7 +247,10 @@ pub static PUT_BLOB: Operation = Operation {
         accept: "*/*",
     }],
     error_family: ErrorFamily::ErrorsArray,
-    service: &ruckus_one_runtime::Service { name: "test", rate_limit: None },
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 /// Retries without noticeable waits.

@@ -392,8 +392,8 @@ pub struct NetworkEventsAlarmsFeatureIsOff;
 pub static SERVICE_WIFI: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "wifi",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 200u32,
-        per_second: 100u32,
+        max: 200,
+        per_second: 100,
         scope: ruckus_one_runtime::LimitScope::Tenant,
     }),
 };
@@ -403,8 +403,8 @@ pub static SERVICE_WIFI: ruckus_one_runtime::Service = ruckus_one_runtime::Servi
 pub static SERVICE_VENUE: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "venue",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 200u32,
-        per_second: 100u32,
+        max: 200,
+        per_second: 100,
         scope: ruckus_one_runtime::LimitScope::Tenant,
     }),
 };
@@ -414,8 +414,8 @@ pub static SERVICE_VENUE: ruckus_one_runtime::Service = ruckus_one_runtime::Serv
 pub static SERVICE_TENANT: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "tenant",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 200u32,
-        per_second: 100u32,
+        max: 200,
+        per_second: 100,
         scope: ruckus_one_runtime::LimitScope::Tenant,
     }),
 };
@@ -425,8 +425,8 @@ pub static SERVICE_TENANT: ruckus_one_runtime::Service = ruckus_one_runtime::Ser
 pub static SERVICE_GUEST: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "guest",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 200u32,
-        per_second: 100u32,
+        max: 200,
+        per_second: 100,
         scope: ruckus_one_runtime::LimitScope::Tenant,
     }),
 };
@@ -436,8 +436,8 @@ pub static SERVICE_GUEST: ruckus_one_runtime::Service = ruckus_one_runtime::Serv
 pub static SERVICE_EDGE: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "edge",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 200u32,
-        per_second: 100u32,
+        max: 200,
+        per_second: 100,
         scope: ruckus_one_runtime::LimitScope::Tenant,
     }),
 };
@@ -447,8 +447,8 @@ pub static SERVICE_EDGE: ruckus_one_runtime::Service = ruckus_one_runtime::Servi
 pub static SERVICE_EXTERNAL_AUTH: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "external_auth",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 200u32,
-        per_second: 100u32,
+        max: 200,
+        per_second: 100,
         scope: ruckus_one_runtime::LimitScope::Tenant,
     }),
 };
@@ -458,8 +458,8 @@ pub static SERVICE_EXTERNAL_AUTH: ruckus_one_runtime::Service = ruckus_one_runti
 pub static SERVICE_FILE: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "file",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 200u32,
-        per_second: 100u32,
+        max: 200,
+        per_second: 100,
         scope: ruckus_one_runtime::LimitScope::Tenant,
     }),
 };
@@ -469,8 +469,8 @@ pub static SERVICE_FILE: ruckus_one_runtime::Service = ruckus_one_runtime::Servi
 pub static SERVICE_SWITCH: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "switch",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 20u32,
-        per_second: 10u32,
+        max: 20,
+        per_second: 10,
         scope: ruckus_one_runtime::LimitScope::Tenant,
     }),
 };
@@ -480,8 +480,8 @@ pub static SERVICE_SWITCH: ruckus_one_runtime::Service = ruckus_one_runtime::Ser
 pub static SERVICE_POLICY: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "policy",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 40u32,
-        per_second: 20u32,
+        max: 40,
+        per_second: 20,
         scope: ruckus_one_runtime::LimitScope::Tenant,
     }),
 };
@@ -491,8 +491,8 @@ pub static SERVICE_POLICY: ruckus_one_runtime::Service = ruckus_one_runtime::Ser
 pub static SERVICE_WORKFLOW: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "workflow",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 100u32,
-        per_second: 50u32,
+        max: 100,
+        per_second: 50,
         scope: ruckus_one_runtime::LimitScope::Tenant,
     }),
 };
@@ -502,8 +502,8 @@ pub static SERVICE_WORKFLOW: ruckus_one_runtime::Service = ruckus_one_runtime::S
 pub static SERVICE_WORKFLOW_ACTIONS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "workflow_actions",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 60u32,
-        per_second: 30u32,
+        max: 60,
+        per_second: 30,
         scope: ruckus_one_runtime::LimitScope::Property,
     }),
 };
@@ -513,8 +513,8 @@ pub static SERVICE_WORKFLOW_ACTIONS: ruckus_one_runtime::Service = ruckus_one_ru
 pub static SERVICE_ADMIN_ENROLLMENT: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "admin_enrollment",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 60u32,
-        per_second: 30u32,
+        max: 60,
+        per_second: 30,
         scope: ruckus_one_runtime::LimitScope::Property,
     }),
 };
@@ -524,8 +524,8 @@ pub static SERVICE_ADMIN_ENROLLMENT: ruckus_one_runtime::Service = ruckus_one_ru
 pub static SERVICE_DEVICE_ENROLLMENT: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "device_enrollment",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 60u32,
-        per_second: 30u32,
+        max: 60,
+        per_second: 30,
         scope: ruckus_one_runtime::LimitScope::Workflow,
     }),
 };
@@ -535,8 +535,8 @@ pub static SERVICE_DEVICE_ENROLLMENT: ruckus_one_runtime::Service = ruckus_one_r
 pub static SERVICE_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "radius_attribute_groups",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 60u32,
-        per_second: 30u32,
+        max: 60,
+        per_second: 30,
         scope: ruckus_one_runtime::LimitScope::Tenant,
     }),
 };

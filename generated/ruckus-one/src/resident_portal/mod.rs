@@ -25,8 +25,8 @@ pub struct ResidentPortalPortalFeatureIsOff;
 pub static SERVICE_RESIDENT_PORTAL: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
     name: "resident_portal",
     rate_limit: Some(ruckus_one_runtime::RateLimit {
-        max: 100u32,
-        per_second: 80u32,
+        max: 100,
+        per_second: 80,
         scope: ruckus_one_runtime::LimitScope::Property,
     }),
 };
