@@ -55,6 +55,17 @@ pub async fn generated_ap(client: &Client) -> Result<AccessPoint, Failure> {
         .await?)
 }
 
+/// The generated client's `get_activity` on an answer of `{}` (all of `Activity`'s fields are
+/// optional): the per-call cost with next to nothing to decode.
+pub async fn generated_empty(client: &Client) -> Result<Activity, Failure> {
+    Ok(client
+        .network()
+        .activities()
+        .get_activity("empty")
+        .send()
+        .await?)
+}
+
 /// Polling with the generated client's waiter, without pauses between polls.
 pub async fn generated_wait(client: &Client, request_id: &str) -> Result<Activity, Failure> {
     let options = WaitOptions::default()
@@ -117,6 +128,18 @@ impl Hand {
             .get(format!("{}/venues/venue-1/aps/302139000123", self.base))
             .header(AUTHORIZATION, self.bearer.clone())
             .header(ACCEPT, V1)
+            .send()
+            .await?;
+        decode(response).await
+    }
+
+    /// `GET /activities/empty` (`{}`) into `Activity`.
+    pub async fn empty(&self) -> Result<Activity, Failure> {
+        let response = self
+            .http
+            .get(format!("{}/activities/empty", self.base))
+            .header(AUTHORIZATION, self.bearer.clone())
+            .header(ACCEPT, "application/json")
             .send()
             .await?;
         decode(response).await

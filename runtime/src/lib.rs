@@ -17,6 +17,14 @@
 //!   and jitter, honouring `Retry-After` (seconds or HTTP date) up to
 //!   [`RetryPolicy::max_retry_after`] (a longer demand returns the error at
 //!   once).
+//! - **Pacing** ([`Pacing`], [`Config::pacing`]): every [`Operation`] names its [`Service`]
+//!   and the [`RateLimit`] it publishes; calls wait for budget in a token bucket per (service,
+//!   tenant) shared by all clones of a [`Client`] instead of provoking `429`s. A `429` empties
+//!   the bucket (a `Retry-After` holds it); pacing never adds attempts.
+//! - **At MSP scale**: [`for_each_tenant`] runs one piece of work per customer tenant with
+//!   bounded concurrency and one token; [`wait_all`] follows many asynchronous writes
+//!   ([`PendingActivity`], from [`Accepted::pending`]) with one activity query per tenant and
+//!   round for up to [`BULK_QUERY_SIZE`] request ids.
 //! - **Bounded waits and memory**: every call has a deadline
 //!   ([`Config::call_timeout`], 120 s) covering the token request, all
 //!   attempts (30 s each) and the waits between them; bodies are read in
@@ -51,9 +59,10 @@
 //! Every call runs in a `ruckus_one.call` span (target `ruckus_one_runtime`,
 //! level INFO) with the fields `operation` (the operation id, `raw` for
 //! raw requests), `method`, `path` (the path template), `api`, `attempts`,
-//! `status` (of the last answer), `request_id`, `duration_ms`, and on
+//! `status` (of the last answer), `request_id`, `duration_ms`, `paced_ms` (time
+//! spent waiting for rate budget, when any), and on
 //! failure `error` (its kind) and `code` (the service's error code). Inside
-//! it: INFO events `retrying` (`attempt`, `delay_ms`, `reason`,
+//! it: DEBUG events `waiting for rate budget` (`service`, `wait_ms`), INFO events `retrying` (`attempt`, `delay_ms`, `reason`,
 //! `retry_after_s`) and `not retrying: ...`, DEBUG events for token
 //! requests (`requesting an access token`, `access token obtained` with
 //! `lifetime_s`), a `retrying the access token request` INFO event, a WARN
@@ -99,7 +108,9 @@
 //!
 //! - For generated code, not for application code: the static descriptions
 //!   [`Api`], [`Hosts`], [`AuthSettings`], [`ApiAuth`], [`Operation`],
-//!   [`MediaTypes`], [`Method`], [`ErrorFamily`], [`Paging`], [`PageStyle`];
+//!   [`MediaTypes`], [`Method`], [`ErrorFamily`], [`Paging`], [`PageStyle`],
+//!   [`Service`], [`RateLimit`], [`LimitScope`]; [`wait_all`], [`for_each_tenant`] and
+//!   [`ForTenant`];
 //!   [`Request`] ([`Request::new`] and the methods `tenant`, `query`,
 //!   `header`, `json`, `form`, `multipart`, `binary`, `version`, `pages`,
 //!   `send_json`, `send_bytes`, `send_text`, `send_empty`, `send_accepted`,
@@ -115,7 +126,7 @@
 //!   them): [`Client`] (`Client::new`), [`Config`], [`Credentials`],
 //!   [`Region`], [`RetryPolicy`], [`Secret`], [`Error`], [`Pages`],
 //!   [`Multipart`], [`UnknownValue`], [`WaitOptions`], [`Accepted`],
-//!   [`Completed`], [`Response`],
+//!   [`Completed`], [`Response`], [`Pacing`], [`PendingActivity`], [`TenantOutcome`],
 //!   [`MissingField`] (the error of a generated model builder's `build`).
 //!
 //! Application API only: [`RawRequest`], [`ApiError`], [`DecodeError`],
