@@ -47,7 +47,7 @@ pub(crate) struct Prepared {
     /// Operation id (`raw` for raw requests), for traces.
     pub(crate) operation: &'static str,
     /// Path template (the path of raw requests), for traces.
-    pub(crate) path_template: String,
+    pub(crate) path_template: std::borrow::Cow<'static, str>,
     /// The service whose rate limit paces it (`None`: raw requests, not paced).
     pub(crate) service: Option<&'static Service>,
     /// The delegated tenant it acts for (its bucket), `None` for the token's own.
@@ -114,7 +114,7 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
         "ruckus_one.call",
         operation = req.operation,
         method = req.method.as_str(),
-        path = req.path_template.as_str(),
+        path = &*req.path_template,
         api = req.api,
         attempts = tracing::field::Empty,
         status = tracing::field::Empty,
@@ -124,12 +124,15 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
         code = tracing::field::Empty,
         paced_ms = tracing::field::Empty,
     );
-    let started = std::time::Instant::now();
-    let result = deadline
-        .run(attempts(client, &req, &settings, &deadline, &span))
+    // No timer covers the whole call: each step is bounded by the deadline itself (an
+    // attempt's timeout is capped to the time left, and reqwest's covers the body too; waits
+    // for budget or before a retry that would end after it are not made; a token request,
+    // when one is needed, runs under it), which saves a timer per call.
+    let started = (!span.is_disabled()).then(std::time::Instant::now);
+    let result = attempts(client, &req, &settings, &deadline, &span)
         .instrument(span.clone())
         .await;
-    if !span.is_disabled() {
+    if let Some(started) = started {
         record_outcome(&span, &result, started.elapsed(), &client.redactor());
     }
     result
@@ -344,12 +347,12 @@ async fn attempt(
     deadline: &Deadline,
     span: &Span,
 ) -> Result<RawResponse, Failed> {
-    let token = match unit_token {
-        Some(_) => None,
-        None => Some(
-            shared
-                .tokens
-                .get(&shared.http, deadline, settings.policy)
+    let token = match (unit_token, shared.tokens.cached()) {
+        (Some(_), _) => None,
+        (None, Some(token)) => Some(token),
+        (None, None) => Some(
+            deadline
+                .run(shared.tokens.get(&shared.http, deadline, settings.policy))
                 .await
                 .map_err(|error| Failed {
                     no_token: true,
@@ -376,9 +379,9 @@ async fn attempt(
     }
     let limit = settings.max_body_size;
     let outcome = async {
-        let response = builder.send().await?;
+        let mut response = builder.send().await?;
         let status = response.status().as_u16();
-        let headers = response.headers().clone();
+        let headers = std::mem::take(response.headers_mut());
         let success = (200..300).contains(&status);
         let read_limit = if success {
             limit
