@@ -8,6 +8,7 @@
 //! into its Markdown table; progress goes to stderr. Exits with an error when a correctness
 //! check fails (1,000 concurrent first calls must make exactly one token request).
 
+mod alloc;
 mod clients;
 mod options;
 mod paging;
@@ -18,6 +19,9 @@ mod stats;
 use std::process::ExitCode;
 
 use clients::Failure;
+
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -178,9 +178,65 @@ pub async fn runtime_bench(server: &Server, options: &Options) -> Result<(), Fai
             }
             report_load(name, callers, &mut generated_runs, &mut hand_runs);
         }
+        allocations(name, &generated, generated_call, &hand, hand_call).await?;
     }
     token_single_flight(server, if options.quick { 50 } else { 1000 }).await?;
     memory(server, if options.quick { 200 } else { 10_000 }).await?;
+    Ok(())
+}
+
+/// Allocations per call of each client (the server's included, the same for both), over
+/// sequential calls: a figure the machine's load does not move.
+async fn allocations(
+    name: &str,
+    generated: &Arc<Client>,
+    generated_call: Call<Client>,
+    hand: &Arc<Hand>,
+    hand_call: Call<Hand>,
+) -> Result<(), Failure> {
+    const CALLS: u64 = 200;
+    async fn per_call<C: Send + Sync + 'static>(
+        client: &Arc<C>,
+        call: Call<C>,
+    ) -> Result<(f64, f64), Failure> {
+        let (count, bytes) = crate::alloc::counts();
+        for _ in 0..CALLS {
+            call(client.clone()).await?;
+        }
+        let (count_after, bytes_after) = crate::alloc::counts();
+        Ok((
+            (count_after - count) as f64 / CALLS as f64,
+            (bytes_after - bytes) as f64 / CALLS as f64,
+        ))
+    }
+    let (g, gb) = per_call(generated, generated_call).await?;
+    let (h, hb) = per_call(hand, hand_call).await?;
+    let one = |v: f64| Spread {
+        median: v,
+        min: v,
+        max: v,
+    };
+    row(
+        "runtime",
+        &format!("{name}: allocations per call generated"),
+        one(g),
+        "allocations",
+        "",
+    );
+    row(
+        "runtime",
+        &format!("{name}: allocations per call hand-written"),
+        one(h),
+        "allocations",
+        "",
+    );
+    row(
+        "runtime",
+        &format!("{name}: bytes allocated per call generated / hand-written"),
+        one(gb / hb),
+        "ratio",
+        "",
+    );
     Ok(())
 }
 

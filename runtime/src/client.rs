@@ -1,7 +1,7 @@
 //! The shared client: HTTP connection pool, token cache and configuration.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use reqwest::header::{HeaderName, HeaderValue};
 
@@ -41,6 +41,8 @@ pub(crate) struct Shared {
     pub(crate) user_agent: Option<HeaderValue>,
     /// The rate-limit buckets, per (service, tenant).
     pub(crate) pacer: Pacer,
+    /// Base URLs resolved so far, by the address of their (static) API.
+    base_urls: RwLock<Vec<(usize, Arc<str>)>>,
 }
 
 impl Client {
@@ -108,6 +110,7 @@ impl Client {
                 tokens,
                 user_agent: user_agent_header,
                 pacer,
+                base_urls: RwLock::new(Vec::new()),
             }),
             tenant,
         })
@@ -147,6 +150,24 @@ impl Client {
     /// `api` are sent to.
     pub fn base_url(&self, api: &Api) -> String {
         self.shared.config.resolve_base_url(api)
+    }
+
+    /// [`base_url`](Self::base_url), resolved once per API.
+    pub(crate) fn cached_base_url(&self, api: &'static Api) -> Arc<str> {
+        let key = std::ptr::from_ref(api) as usize;
+        let shared = &self.shared;
+        {
+            let known = shared.base_urls.read().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, url)) = known.iter().find(|(k, _)| *k == key) {
+                return url.clone();
+            }
+        }
+        let url: Arc<str> = shared.config.resolve_base_url(api).into();
+        let mut known = shared.base_urls.write().unwrap_or_else(|e| e.into_inner());
+        if !known.iter().any(|(k, _)| *k == key) {
+            known.push((key, url.clone()));
+        }
+        url
     }
 
     /// The redactor of every live secret of this client (see

@@ -362,18 +362,26 @@ async fn attempt(
     };
     // Taken after the token: it masks that token too.
     let redactor = shared.tokens.redactor();
-    let mut headers = req.headers.clone();
-    if let Some(value) = token.as_ref().map(|t| t.header()).or(unit_token) {
-        headers.insert(AUTHORIZATION, value.clone());
-    }
-    if let Some(user_agent) = &shared.user_agent {
-        headers.insert(USER_AGENT, user_agent.clone());
-    }
+    let authorization = token.as_ref().map(|t| t.header()).or(unit_token);
     let mut builder = shared
         .http
         .request(req.method.to_reqwest(), &req.url)
-        .headers(headers)
         .timeout(deadline.cap(settings.attempt_timeout));
+    // The call's headers go straight into reqwest's (their values are shared, not copied),
+    // except those the runtime sets itself, which replace any given.
+    for (name, value) in &req.headers {
+        let managed = (name == AUTHORIZATION && authorization.is_some())
+            || (name == USER_AGENT && shared.user_agent.is_some());
+        if !managed {
+            builder = builder.header(name.clone(), value.clone());
+        }
+    }
+    if let Some(value) = authorization {
+        builder = builder.header(AUTHORIZATION, value.clone());
+    }
+    if let Some(user_agent) = &shared.user_agent {
+        builder = builder.header(USER_AGENT, user_agent.clone());
+    }
     if let Some(body) = &req.body {
         builder = builder.body(body.clone());
     }

@@ -484,7 +484,11 @@ impl<'a> Request<'a> {
                 None,
             ),
         };
-        let mut url = path::join(&self.client.base_url(api), &self.path);
+        let mut url = path::join_with_room(
+            &self.client.cached_base_url(api),
+            &self.path,
+            self.query.len() + 1,
+        );
         if !self.query.is_empty() {
             url.push(if url.contains('?') { '&' } else { '?' });
             url.push_str(&self.query);
