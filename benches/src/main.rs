@@ -3,12 +3,14 @@
 //! client and hand-written `reqwest` + `serde_json` calls (decoding into the same generated
 //! types) make the same calls, alternately, several runs each.
 //!
-//! Usage: `ruckus-one-bench [runtime] [paging] [--quick] [--runs N]`. Prints tab-separated rows
+//! Usage: `ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]`. Prints tab-separated rows
 //! (`row`, benchmark, measure, median, min, max, unit, target) that `cargo xtask bench` turns
 //! into its Markdown table; progress goes to stderr. Exits with an error when a correctness
 //! check fails (1,000 concurrent first calls must make exactly one token request).
 
+mod alloc;
 mod clients;
+mod msp;
 mod options;
 mod paging;
 mod runtime;
@@ -18,6 +20,9 @@ mod stats;
 use std::process::ExitCode;
 
 use clients::Failure;
+
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,6 +44,9 @@ fn main() -> ExitCode {
         }
         if options.paging {
             paging::paging_bench(&server, &options).await?;
+        }
+        if options.msp {
+            msp::msp_bench(&options).await?;
         }
         Ok::<(), Failure>(())
     });

@@ -1,10 +1,11 @@
-//! The command line: `ruckus-one-bench [runtime] [paging] [--quick] [--runs N]`.
+//! The command line: `ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]`.
 
 pub struct Options {
     pub quick: bool,
     pub runs: usize,
     pub runtime: bool,
     pub paging: bool,
+    pub msp: bool,
 }
 
 pub fn parse(args: &[String]) -> Result<Options, String> {
@@ -13,6 +14,7 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
         runs: 5,
         runtime: false,
         paging: false,
+        msp: false,
     };
     let mut runs = None;
     let mut it = args.iter();
@@ -29,16 +31,18 @@ pub fn parse(args: &[String]) -> Result<Options, String> {
             }
             "runtime" => options.runtime = true,
             "paging" => options.paging = true,
+            "msp" => options.msp = true,
             other => {
                 return Err(format!(
-                    "unknown argument `{other}`\nusage: ruckus-one-bench [runtime] [paging] [--quick] [--runs N]"
+                    "unknown argument `{other}`\nusage: ruckus-one-bench [runtime] [paging] [msp] [--quick] [--runs N]"
                 ));
             }
         }
     }
-    if !options.runtime && !options.paging {
+    if !options.runtime && !options.paging && !options.msp {
         options.runtime = true;
         options.paging = true;
+        options.msp = true;
     }
     options.runs = runs.unwrap_or(if options.quick { 1 } else { 5 });
     Ok(options)

@@ -86,6 +86,15 @@ fn one_of(items: &[&str]) -> String {
 }
 
 closed_set! {
+    /// What a service's published rate limit is counted for.
+    LimitScope, "rate limit scope" {
+        Tenant = "tenant",
+        Property = "property",
+        Workflow = "workflow",
+    }
+}
+
+closed_set! {
     /// HTTP method of an operation.
     Method, "method" {
         Get = "GET",

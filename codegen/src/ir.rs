@@ -4,7 +4,7 @@
 //! every order is the spec's order. Closed sets are the enums of [`crate::closed`].
 
 pub use crate::closed::{
-    AuthKind, BodyKind, FamilyKind, Method, PageStyle, ParamLocation, ResponseKind,
+    AuthKind, BodyKind, FamilyKind, LimitScope, Method, PageStyle, ParamLocation, ResponseKind,
 };
 
 /// Where a fact comes from.
@@ -82,6 +82,10 @@ pub struct ApiIr {
     pub status_codes: Vec<(u16, String, Provenance)>,
     /// The operation `wait_for_activity` polls.
     pub activity_operation: Option<String>,
+    /// The activity query `wait_all` sends.
+    pub activity_query_operation: Option<String>,
+    /// The vendor services of the API (one, named after it, when the spec declares none).
+    pub services: Vec<ServiceIr>,
     pub families: Vec<FamilyIr>,
     /// The family of operations that name none.
     pub default_family: String,
@@ -96,6 +100,18 @@ impl ApiIr {
             .iter()
             .find_map(|a| a.operations.iter().find(|o| &o.id == id).map(|o| (a, o)))
     }
+}
+
+/// A vendor service and its published rate limit.
+#[derive(Debug)]
+pub struct ServiceIr {
+    pub name: String,
+    /// Its static in the API module (`SERVICE_WIFI`).
+    pub static_name: String,
+    pub description: String,
+    /// `(max, per_second, scope)`.
+    pub rate_limit: Option<(u32, u32, LimitScope)>,
+    pub provenance: Provenance,
 }
 
 #[derive(Debug)]
@@ -425,6 +441,8 @@ pub struct OpIr {
     pub versions_provenance: Provenance,
     pub error_family: String,
     pub error_kind: FamilyKind,
+    /// The static of the service serving it (`SERVICE_WIFI`).
+    pub service: String,
     pub pagination: Option<PaginationIr>,
     pub notes: Vec<String>,
     /// Answers 202 Accepted with the asynchronous result envelope.

@@ -4,7 +4,8 @@
 //! `deny_unknown_fields` so that a typo is a diagnostic instead of a silently ignored key.
 
 pub use crate::closed::{
-    AuthKind, BodyKind, FamilyKind, LifecycleStatus, Method, PageStyle, ParamLocation, ResponseKind,
+    AuthKind, BodyKind, FamilyKind, LifecycleStatus, LimitScope, Method, PageStyle, ParamLocation,
+    ResponseKind,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -90,11 +91,46 @@ pub struct Api {
     /// `wait_for_activity`, which polls it until an asynchronous request finishes.
     #[serde(default)]
     pub activity_operation: Option<String>,
+    /// Id of the `POST .../activities/query` operation (in the activity operation's area): the
+    /// generated client then offers `wait_all`, which follows many activities with one query
+    /// per round.
+    #[serde(default)]
+    pub activity_query_operation: Option<String>,
     /// The API's status-code table (documentation).
     #[serde(default)]
     pub status_codes: Vec<StatusCode>,
+    /// The vendor services that serve the API's operations, with their published rate limits.
+    /// Without it, the API is one service named after it, with no limit.
+    #[serde(default)]
+    pub services: Vec<Service>,
     /// Area files, read from `<api name>/<area>.yaml` beside the top-level file.
     pub areas: Vec<String>,
+}
+
+/// A vendor service: the operations it serves share its rate limit (per tenant).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Service {
+    /// snake_case name, the key areas and operations name it by.
+    pub name: String,
+    pub description: String,
+    /// The published limit; omitted when the service publishes none.
+    #[serde(default)]
+    pub rate_limit: Option<RateLimit>,
+    /// Where the limit comes from (`reference: <description file> ...`).
+    #[serde(default)]
+    pub provenance: Option<String>,
+}
+
+/// A token bucket: `max` calls at once, `per_second` calls back each second.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateLimit {
+    pub max: u32,
+    pub per_second: u32,
+    /// What the limit is counted for; default `tenant`.
+    #[serde(default)]
+    pub scope: Option<LimitScope>,
 }
 
 /// How an API authenticates, with its provenance.
@@ -159,6 +195,10 @@ pub struct Area {
     pub title: String,
     #[serde(default)]
     pub description: Option<String>,
+    /// The service (of the API's `services`) serving the area's operations, unless one names
+    /// another.
+    #[serde(default)]
+    pub service: Option<String>,
     /// Named types, in the order they are documented.
     #[serde(default)]
     pub types: Vec<TypeDef>,
@@ -502,6 +542,9 @@ pub struct Operation {
     /// Error family name; defaults to the API's.
     #[serde(default)]
     pub error_family: Option<String>,
+    /// The service serving it (of the API's `services`); defaults to the area's.
+    #[serde(default)]
+    pub service: Option<String>,
     #[serde(default)]
     pub pagination: Option<Pagination>,
     /// Free-form notes rendered into docs (rules, caveats the document states).

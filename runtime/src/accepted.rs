@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::activity::{WaitOptions, wait};
+use crate::bulk_wait::PendingActivity;
 use crate::client::Client;
 use crate::error::Error;
 use crate::operation::Operation;
@@ -61,6 +62,13 @@ impl<T, A> Accepted<T, A> {
     /// [`wait`](Self::wait) polls as; `None` for the token's own tenant.
     pub fn tenant(&self) -> Option<&str> {
         self.tenant.as_ref().map(Tenant::id)
+    }
+
+    /// What [`wait_all`](crate::wait_all) needs to follow this write among many: its request
+    /// id and tenant; `None` when the answer has no request id.
+    pub fn pending(&self) -> Option<PendingActivity> {
+        self.request_id()
+            .map(|id| PendingActivity::of(id.to_owned(), self.tenant.clone()))
     }
 
     /// The decoded answer.

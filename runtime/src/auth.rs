@@ -150,7 +150,8 @@ impl TokenSource {
         live.redactor = Redactor::of_needles(self.configured.iter().chain(&live.tokens));
     }
 
-    fn cached(&self) -> Option<Arc<Token>> {
+    /// The current token, when it is not about to expire.
+    pub(crate) fn cached(&self) -> Option<Arc<Token>> {
         let current = self.current.lock().unwrap_or_else(|e| e.into_inner());
         current.as_ref().filter(|t| t.usable()).cloned()
     }

@@ -32,8 +32,32 @@ pub(crate) async fn read_limited(
         .map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX))
         .min(limit)
         .min(16 * 1024 * 1024);
-    let mut buf = BytesMut::with_capacity(reserve);
-    while let Some(chunk) = response.chunk().await? {
+    // Most answers arrive in one chunk: kept as is, without a copy.
+    let Some(first) = response.chunk().await? else {
+        return Ok(Limited {
+            bytes: Bytes::new(),
+            exceeded: false,
+        });
+    };
+    if first.len() > limit {
+        return Ok(Limited {
+            bytes: first.slice(..limit),
+            exceeded: true,
+        });
+    }
+    let Some(second) = response.chunk().await? else {
+        return Ok(Limited {
+            bytes: first,
+            exceeded: false,
+        });
+    };
+    let mut buf = BytesMut::with_capacity(reserve.max(first.len() + second.len()));
+    buf.extend_from_slice(&first);
+    let mut next = Some(second);
+    while let Some(chunk) = match next.take() {
+        Some(chunk) => Some(chunk),
+        None => response.chunk().await?,
+    } {
         let room = limit - buf.len();
         if chunk.len() > room {
             buf.extend_from_slice(&chunk[..room]);

@@ -1,7 +1,7 @@
 //! The shared client: HTTP connection pool, token cache and configuration.
 
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 
 use reqwest::header::{HeaderName, HeaderValue};
 
@@ -9,6 +9,7 @@ use crate::auth::TokenSource;
 use crate::config::{Config, Region};
 use crate::error::Error;
 use crate::operation::{Api, AuthSettings};
+use crate::pacing::Pacer;
 use crate::path::check_base_url;
 use crate::redact::Redactor;
 use crate::tenant::{Tenant, check_tenant_id};
@@ -38,6 +39,10 @@ pub(crate) struct Shared {
     /// A `User-Agent` to send with every request (with a caller-built
     /// client whose user agent was chosen in the configuration).
     pub(crate) user_agent: Option<HeaderValue>,
+    /// The rate-limit buckets, per (service, tenant).
+    pub(crate) pacer: Pacer,
+    /// Base URLs resolved so far, by the address of their (static) API.
+    base_urls: RwLock<Vec<(usize, Arc<str>)>>,
 }
 
 impl Client {
@@ -96,6 +101,7 @@ impl Client {
             user_agent_header.clone(),
             config.unit_token.as_ref(),
         );
+        let pacer = Pacer::new(config.pacing.clone());
         Ok(Client {
             shared: Arc::new(Shared {
                 http,
@@ -103,6 +109,8 @@ impl Client {
                 tenant_header,
                 tokens,
                 user_agent: user_agent_header,
+                pacer,
+                base_urls: RwLock::new(Vec::new()),
             }),
             tenant,
         })
@@ -142,6 +150,24 @@ impl Client {
     /// `api` are sent to.
     pub fn base_url(&self, api: &Api) -> String {
         self.shared.config.resolve_base_url(api)
+    }
+
+    /// [`base_url`](Self::base_url), resolved once per API.
+    pub(crate) fn cached_base_url(&self, api: &'static Api) -> Arc<str> {
+        let key = std::ptr::from_ref(api) as usize;
+        let shared = &self.shared;
+        {
+            let known = shared.base_urls.read().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, url)) = known.iter().find(|(k, _)| *k == key) {
+                return url.clone();
+            }
+        }
+        let url: Arc<str> = shared.config.resolve_base_url(api).into();
+        let mut known = shared.base_urls.write().unwrap_or_else(|e| e.into_inner());
+        if !known.iter().any(|(k, _)| *k == key) {
+            known.push((key, url.clone()));
+        }
+        url
     }
 
     /// The redactor of every live secret of this client (see

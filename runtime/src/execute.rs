@@ -13,10 +13,11 @@ use crate::client::{Client, Shared};
 use crate::config::MAX_ERROR_BODY_SIZE;
 use crate::deadline::Deadline;
 use crate::error::{ApiError, Error};
-use crate::operation::{ApiAuth, ErrorFamily, Method};
+use crate::operation::{ApiAuth, ErrorFamily, Method, Service};
 use crate::redact::Redactor;
 use crate::response::RawResponse;
 use crate::retry::{RetryPolicy, parse_retry_after};
+use crate::tenant::Tenant;
 
 /// Settings of one call that override the client's.
 #[derive(Clone, Debug, Default)]
@@ -46,7 +47,11 @@ pub(crate) struct Prepared {
     /// Operation id (`raw` for raw requests), for traces.
     pub(crate) operation: &'static str,
     /// Path template (the path of raw requests), for traces.
-    pub(crate) path_template: String,
+    pub(crate) path_template: std::borrow::Cow<'static, str>,
+    /// The service whose rate limit paces it (`None`: raw requests, not paced).
+    pub(crate) service: Option<&'static Service>,
+    /// The delegated tenant it acts for (its bucket), `None` for the token's own.
+    pub(crate) tenant: Option<Tenant>,
 }
 
 /// How one attempt failed.
@@ -109,7 +114,7 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
         "ruckus_one.call",
         operation = req.operation,
         method = req.method.as_str(),
-        path = req.path_template.as_str(),
+        path = &*req.path_template,
         api = req.api,
         attempts = tracing::field::Empty,
         status = tracing::field::Empty,
@@ -117,13 +122,17 @@ pub(crate) async fn execute(client: &Client, req: Prepared) -> Result<RawRespons
         duration_ms = tracing::field::Empty,
         error = tracing::field::Empty,
         code = tracing::field::Empty,
+        paced_ms = tracing::field::Empty,
     );
-    let started = std::time::Instant::now();
-    let result = deadline
-        .run(attempts(client, &req, &settings, &deadline, &span))
+    // No timer covers the whole call: each step is bounded by the deadline itself (an
+    // attempt's timeout is capped to the time left, and reqwest's covers the body too; waits
+    // for budget or before a retry that would end after it are not made; a token request,
+    // when one is needed, runs under it), which saves a timer per call.
+    let started = (!span.is_disabled()).then(std::time::Instant::now);
+    let result = attempts(client, &req, &settings, &deadline, &span)
         .instrument(span.clone())
         .await;
-    if !span.is_disabled() {
+    if let Some(started) = started {
         record_outcome(&span, &result, started.elapsed(), &client.redactor());
     }
     result
@@ -212,7 +221,12 @@ async fn attempts(
         ApiAuth::ClientCredentials => None,
         ApiAuth::UnitToken => Some(unit_token_header(client, req.api)?),
     };
+    let tenant = req.tenant.as_ref().map_or("", Tenant::id);
+    let mut paced = Duration::ZERO;
     loop {
+        if let Some(service) = req.service {
+            pace(shared, service, tenant, deadline, span, &mut paced).await?;
+        }
         sent += 1;
         span.record("attempts", sent);
         let failure =
@@ -228,6 +242,9 @@ async fn attempts(
             renewed_token = true;
             shared.tokens.invalidate(token);
             continue;
+        }
+        if let (Some(service), Some(429)) = (req.service, failure.error.status()) {
+            shared.pacer.throttled(service, tenant, failure.retry_after);
         }
         failed += 1;
         let retryable = !failure.no_token
@@ -276,6 +293,51 @@ async fn attempts(
     }
 }
 
+/// Takes one call from the bucket of (`service`, `tenant`), waiting until the service's limit
+/// allows it; the time waited is added to `paced` and recorded on the call's span
+/// (`paced_ms`). A wait that would end after the call's deadline gives the call back and fails
+/// at once with [`Error::Timeout`].
+async fn pace(
+    shared: &Shared,
+    service: &'static Service,
+    tenant: &str,
+    deadline: &Deadline,
+    span: &Span,
+    paced: &mut Duration,
+) -> Result<(), Error> {
+    let Some(reservation) = shared.pacer.reserve(service, tenant) else {
+        return Ok(());
+    };
+    let wait = reservation.wait;
+    if wait.is_zero() {
+        return Ok(());
+    }
+    if !deadline.allows_wait(wait) {
+        shared.pacer.release(service, tenant);
+        tracing::info!(
+            target: "ruckus_one_runtime",
+            service = service.name,
+            wait_ms = millis(wait),
+            "not sending: the rate budget frees up after the call's deadline"
+        );
+        return Err(Error::Timeout);
+    }
+    tracing::debug!(
+        target: "ruckus_one_runtime",
+        service = service.name,
+        wait_ms = millis(wait),
+        "waiting for rate budget"
+    );
+    tokio::time::sleep(wait).await;
+    *paced += wait;
+    span.record("paced_ms", millis(*paced));
+    Ok(())
+}
+
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
 /// Obtains the token if needed and sends `req` once.
 async fn attempt(
     shared: &Shared,
@@ -285,12 +347,12 @@ async fn attempt(
     deadline: &Deadline,
     span: &Span,
 ) -> Result<RawResponse, Failed> {
-    let token = match unit_token {
-        Some(_) => None,
-        None => Some(
-            shared
-                .tokens
-                .get(&shared.http, deadline, settings.policy)
+    let token = match (unit_token, shared.tokens.cached()) {
+        (Some(_), _) => None,
+        (None, Some(token)) => Some(token),
+        (None, None) => Some(
+            deadline
+                .run(shared.tokens.get(&shared.http, deadline, settings.policy))
                 .await
                 .map_err(|error| Failed {
                     no_token: true,
@@ -300,26 +362,34 @@ async fn attempt(
     };
     // Taken after the token: it masks that token too.
     let redactor = shared.tokens.redactor();
-    let mut headers = req.headers.clone();
-    if let Some(value) = token.as_ref().map(|t| t.header()).or(unit_token) {
-        headers.insert(AUTHORIZATION, value.clone());
-    }
-    if let Some(user_agent) = &shared.user_agent {
-        headers.insert(USER_AGENT, user_agent.clone());
-    }
+    let authorization = token.as_ref().map(|t| t.header()).or(unit_token);
     let mut builder = shared
         .http
         .request(req.method.to_reqwest(), &req.url)
-        .headers(headers)
         .timeout(deadline.cap(settings.attempt_timeout));
+    // The call's headers go straight into reqwest's (their values are shared, not copied),
+    // except those the runtime sets itself, which replace any given.
+    for (name, value) in &req.headers {
+        let managed = (name == AUTHORIZATION && authorization.is_some())
+            || (name == USER_AGENT && shared.user_agent.is_some());
+        if !managed {
+            builder = builder.header(name.clone(), value.clone());
+        }
+    }
+    if let Some(value) = authorization {
+        builder = builder.header(AUTHORIZATION, value.clone());
+    }
+    if let Some(user_agent) = &shared.user_agent {
+        builder = builder.header(USER_AGENT, user_agent.clone());
+    }
     if let Some(body) = &req.body {
         builder = builder.body(body.clone());
     }
     let limit = settings.max_body_size;
     let outcome = async {
-        let response = builder.send().await?;
+        let mut response = builder.send().await?;
         let status = response.status().as_u16();
-        let headers = response.headers().clone();
+        let headers = std::mem::take(response.headers_mut());
         let success = (200..300).contains(&status);
         let read_limit = if success {
             limit

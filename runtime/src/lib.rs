@@ -17,6 +17,14 @@
 //!   and jitter, honouring `Retry-After` (seconds or HTTP date) up to
 //!   [`RetryPolicy::max_retry_after`] (a longer demand returns the error at
 //!   once).
+//! - **Pacing** ([`Pacing`], [`Config::pacing`]): every [`Operation`] names its [`Service`]
+//!   and the [`RateLimit`] it publishes; calls wait for budget in a token bucket per (service,
+//!   tenant) shared by all clones of a [`Client`] instead of provoking `429`s. A `429` empties
+//!   the bucket (a `Retry-After` holds it); pacing never adds attempts.
+//! - **At MSP scale**: [`for_each_tenant`] runs one piece of work per customer tenant with
+//!   bounded concurrency and one token; [`wait_all`] follows many asynchronous writes
+//!   ([`PendingActivity`], from [`Accepted::pending`]) with one activity query per tenant and
+//!   round for up to [`BULK_QUERY_SIZE`] request ids.
 //! - **Bounded waits and memory**: every call has a deadline
 //!   ([`Config::call_timeout`], 120 s) covering the token request, all
 //!   attempts (30 s each) and the waits between them; bodies are read in
@@ -51,9 +59,10 @@
 //! Every call runs in a `ruckus_one.call` span (target `ruckus_one_runtime`,
 //! level INFO) with the fields `operation` (the operation id, `raw` for
 //! raw requests), `method`, `path` (the path template), `api`, `attempts`,
-//! `status` (of the last answer), `request_id`, `duration_ms`, and on
+//! `status` (of the last answer), `request_id`, `duration_ms`, `paced_ms` (time
+//! spent waiting for rate budget, when any), and on
 //! failure `error` (its kind) and `code` (the service's error code). Inside
-//! it: INFO events `retrying` (`attempt`, `delay_ms`, `reason`,
+//! it: DEBUG events `waiting for rate budget` (`service`, `wait_ms`), INFO events `retrying` (`attempt`, `delay_ms`, `reason`,
 //! `retry_after_s`) and `not retrying: ...`, DEBUG events for token
 //! requests (`requesting an access token`, `access token obtained` with
 //! `lifetime_s`), a `retrying the access token request` INFO event, a WARN
@@ -99,7 +108,9 @@
 //!
 //! - For generated code, not for application code: the static descriptions
 //!   [`Api`], [`Hosts`], [`AuthSettings`], [`ApiAuth`], [`Operation`],
-//!   [`MediaTypes`], [`Method`], [`ErrorFamily`], [`Paging`], [`PageStyle`];
+//!   [`MediaTypes`], [`Method`], [`ErrorFamily`], [`Paging`], [`PageStyle`],
+//!   [`Service`], [`RateLimit`], [`LimitScope`]; [`wait_all`], [`for_each_tenant`] and
+//!   [`ForTenant`];
 //!   [`Request`] ([`Request::new`] and the methods `tenant`, `query`,
 //!   `header`, `json`, `form`, `multipart`, `binary`, `version`, `pages`,
 //!   `send_json`, `send_bytes`, `send_text`, `send_empty`, `send_accepted`,
@@ -115,7 +126,7 @@
 //!   them): [`Client`] (`Client::new`), [`Config`], [`Credentials`],
 //!   [`Region`], [`RetryPolicy`], [`Secret`], [`Error`], [`Pages`],
 //!   [`Multipart`], [`UnknownValue`], [`WaitOptions`], [`Accepted`],
-//!   [`Completed`], [`Response`],
+//!   [`Completed`], [`Response`], [`Pacing`], [`PendingActivity`], [`TenantOutcome`],
 //!   [`MissingField`] (the error of a generated model builder's `build`).
 //!
 //! Application API only: [`RawRequest`], [`ApiError`], [`DecodeError`],
@@ -127,6 +138,7 @@ mod accepted;
 mod activity;
 mod auth;
 mod body;
+mod bulk_wait;
 mod client;
 mod config;
 mod deadline;
@@ -134,10 +146,12 @@ mod enums;
 mod error;
 mod error_body;
 mod execute;
+mod fan_out;
 mod model;
 mod multipart;
 pub mod object;
 mod operation;
+mod pacing;
 pub mod paging;
 mod path;
 mod raw;
@@ -154,8 +168,10 @@ pub mod union;
 // application code. Their crate-root paths must not change (`union` is a
 // public module above).
 pub use activity::{wait_for_activity, wait_for_activity_as};
+pub use bulk_wait::wait_all;
 pub use operation::{
-    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, MediaTypes, Method, Operation,
+    Api, ApiAuth, AuthSettings, ErrorFamily, Hosts, LimitScope, MediaTypes, Method, Operation,
+    RateLimit, Service,
 };
 pub use paging::{PageStyle, Paging};
 pub use request::Request;
@@ -164,12 +180,15 @@ pub use request::Request;
 // wraps, returns or re-exports them.
 pub use accepted::{Accepted, Completed};
 pub use activity::WaitOptions;
+pub use bulk_wait::{BULK_QUERY_SIZE, PendingActivity};
 pub use client::Client;
 pub use config::{Config, Credentials, DEFAULT_MAX_BODY_SIZE, MAX_ERROR_BODY_SIZE, Region, env};
 pub use enums::UnknownValue;
 pub use error::Error;
+pub use fan_out::{ForTenant, TenantOutcome, for_each_tenant};
 pub use model::MissingField;
 pub use multipart::Multipart;
+pub use pacing::Pacing;
 pub use paging::Pages;
 pub use retry::RetryPolicy;
 pub use secret::Secret;

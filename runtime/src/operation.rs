@@ -159,4 +159,54 @@ pub struct Operation {
     pub versions: &'static [MediaTypes],
     /// Shape of the service's error bodies.
     pub error_family: ErrorFamily,
+    /// The vendor service that serves it, whose rate limit paces it.
+    pub service: &'static Service,
+}
+
+/// The vendor service an [`Operation`] is served by, with the rate limit the service publishes
+/// (if any). Every operation names one; the client paces calls per (tenant, service) by it (see
+/// [`Pacing`](crate::Pacing)).
+#[derive(Debug)]
+pub struct Service {
+    /// Stable machine name of the service (`"wifi"`, `"switch"`), the key of
+    /// [`Pacing::limit`](crate::Pacing::limit).
+    pub name: &'static str,
+    /// The published limit; `None` when the service publishes none (such calls are not paced,
+    /// and a `429` is retried as usual).
+    pub rate_limit: Option<RateLimit>,
+}
+
+/// A published rate limit: a token bucket of `max` calls that gets `per_second` calls back
+/// every second, applied per [`LimitScope`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateLimit {
+    /// Most calls that can be made at once (the bucket's size).
+    pub max: u32,
+    /// Calls returned to the bucket each second.
+    pub per_second: u32,
+    /// What the limit is counted for.
+    pub scope: LimitScope,
+}
+
+impl RateLimit {
+    /// A per-tenant limit of `max` calls at once and `per_second` calls back per second.
+    pub const fn per_tenant(max: u32, per_second: u32) -> RateLimit {
+        RateLimit {
+            max,
+            per_second,
+            scope: LimitScope::Tenant,
+        }
+    }
+}
+
+/// What a [`RateLimit`] is counted for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LimitScope {
+    /// Each tenant (the delegated tenant a call acts for, or the token's own): paced.
+    Tenant,
+    /// Each property (resident portal, enrollment): recorded, not paced (the property is not
+    /// known to the client in general; a `429` is retried as usual).
+    Property,
+    /// Each workflow: recorded, not paced.
+    Workflow,
 }

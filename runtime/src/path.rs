@@ -22,19 +22,25 @@ pub(crate) fn encode_component(value: &str) -> String {
 /// `%2E` and `%2E%2E` are dot segments for URL parsers (the WHATWG URL
 /// standard, which the HTTP stack follows, removes them together with the
 /// preceding segment), so no spelling of them can reach the server unchanged.
-pub(crate) fn encode_segment(name: &str, value: &str) -> Result<String, String> {
+/// It is appended to `out`, without an allocation of its own.
+fn push_segment(out: &mut String, name: &str, value: &str) -> Result<(), String> {
     match value {
         "" => Err(format!("path parameter `{name}` is empty")),
         "." | ".." => Err(format!(
             "path parameter `{name}` is `{value}`, which cannot be sent as a path segment"
         )),
-        _ => Ok(encode_component(value)),
+        _ => {
+            out.extend(utf8_percent_encode(value, NOT_UNRESERVED));
+            Ok(())
+        }
     }
 }
 
 /// Replaces the `{name}` placeholders of `template` with `params`, in order.
 pub(crate) fn expand(template: &str, params: &[&str]) -> Result<String, String> {
-    let mut out = String::with_capacity(template.len() + 16);
+    // Room for the values as they are (most need no encoding): one allocation.
+    let values: usize = params.iter().map(|p| p.len()).sum();
+    let mut out = String::with_capacity(template.len() + values);
     let mut params = params.iter();
     let mut rest = template;
     while let Some(open) = rest.find('{') {
@@ -49,7 +55,7 @@ pub(crate) fn expand(template: &str, params: &[&str]) -> Result<String, String> 
         let Some(value) = params.next() else {
             return Err(format!("missing value for path parameter `{name}`"));
         };
-        out.push_str(&encode_segment(name, value)?);
+        push_segment(&mut out, name, value)?;
         rest = &after[close + 1..];
     }
     out.push_str(rest);
@@ -72,6 +78,20 @@ pub(crate) fn join(base: &str, path: &str) -> String {
     } else {
         format!("{base}/{path}")
     }
+}
+
+/// [`join`] into a string with `room` more bytes of capacity (for a query), in one allocation.
+pub(crate) fn join_with_room(base: &str, path: &str, room: usize) -> String {
+    let base = base.trim_end_matches('/');
+    let mut url = String::with_capacity(base.len() + 1 + path.len() + room);
+    url.push_str(base);
+    if !path.is_empty() {
+        if !path.starts_with('/') {
+            url.push('/');
+        }
+        url.push_str(path);
+    }
+    url
 }
 
 /// Fills a token URL template: `{host}` with the host (without trailing

@@ -458,10 +458,10 @@ impl<'a> Request<'a> {
         // What the target says: method, API, error family, `Accept`, and the
         // `Content-Type` that overrides the body's default.
         let (operation, path_template) = match &self.target {
-            Target::Operation(op) => (op.id, op.path.to_owned()),
-            Target::Dynamic(_) => ("raw", self.path.clone()),
+            Target::Operation(op) => (op.id, std::borrow::Cow::Borrowed(op.path)),
+            Target::Dynamic(_) => ("raw", std::borrow::Cow::Owned(self.path.clone())),
         };
-        let (method, api, family, accept, declared_type) = match &self.target {
+        let (method, api, family, accept, declared, service) = match &self.target {
             Target::Operation(op) => {
                 let version = op.versions.get(self.version).ok_or_else(|| {
                     Error::invalid(format!("operation `{}` declares no media types", op.id))
@@ -470,31 +470,38 @@ impl<'a> Request<'a> {
                     op.method,
                     op.api,
                     op.error_family,
-                    version.accept,
-                    version.content_type,
+                    static_media_type_value(version.accept, "Accept")?,
+                    Declared::Static(version.content_type),
+                    Some(op.service),
                 )
             }
             Target::Dynamic(dynamic) => (
                 dynamic.method,
                 dynamic.api,
                 ErrorFamily::ErrorsArray,
-                dynamic.accept.as_str(),
-                dynamic.content_type.as_deref(),
+                media_type_value(&dynamic.accept, "Accept")?,
+                Declared::Dynamic(dynamic.content_type.as_deref()),
+                None,
             ),
         };
-        let mut url = path::join(&self.client.base_url(api), &self.path);
+        let mut url = path::join_with_room(
+            &self.client.cached_base_url(api),
+            &self.path,
+            self.query.len() + 1,
+        );
         if !self.query.is_empty() {
             url.push(if url.contains('?') { '&' } else { '?' });
             url.push_str(&self.query);
         }
         let mut headers = self.headers;
-        headers.insert(ACCEPT, media_type_value(accept, "Accept")?);
-        let (content_type, body) = body_with_type(self.body, declared_type)?;
+        headers.insert(ACCEPT, accept);
+        let (content_type, body) = body_with_type(self.body, declared)?;
         if let Some(value) = content_type {
             headers.insert(CONTENT_TYPE, value);
         }
         let shared = self.client.shared();
-        if let Some(tenant) = self.tenant.as_ref().or(self.client.tenant()) {
+        let tenant = self.tenant.or_else(|| self.client.tenant().cloned());
+        if let Some(tenant) = &tenant {
             headers.insert(shared.tenant_header.clone(), tenant.header().clone());
         }
         Ok(Prepared {
@@ -508,30 +515,49 @@ impl<'a> Request<'a> {
             options: self.options,
             operation,
             path_template,
+            service,
+            tenant,
         })
     }
 }
 
 /// The `Content-Type` and bytes of `body`: the operation's declared media
 /// type when it has one, else the body's own.
+/// The `Content-Type` a target declares for bodies: a generated operation's version's (static),
+/// or a raw request's.
+#[derive(Clone, Copy)]
+enum Declared<'a> {
+    Static(Option<&'static str>),
+    Dynamic(Option<&'a str>),
+}
+
+impl Declared<'_> {
+    /// The declared type, else `default`, as a header value.
+    fn or(self, default: &'static str) -> Result<HeaderValue, Error> {
+        match self {
+            Declared::Dynamic(Some(value)) => media_type_value(value, "Content-Type"),
+            Declared::Static(Some(value)) => static_media_type_value(value, "Content-Type"),
+            _ => static_media_type_value(default, "Content-Type"),
+        }
+    }
+
+    fn given(self) -> Option<&'static str> {
+        match self {
+            Declared::Static(value) => value,
+            Declared::Dynamic(_) => None,
+        }
+    }
+}
+
 fn body_with_type(
     body: Body,
-    declared_type: Option<&str>,
+    declared: Declared<'_>,
 ) -> Result<(Option<HeaderValue>, Option<Bytes>), Error> {
     Ok(match body {
         Body::None => (None, None),
-        Body::Json(bytes) => (
-            Some(media_type_value(
-                declared_type.unwrap_or("application/json"),
-                "Content-Type",
-            )?),
-            Some(bytes),
-        ),
+        Body::Json(bytes) => (Some(declared.or("application/json")?), Some(bytes)),
         Body::Form(bytes) => (
-            Some(media_type_value(
-                declared_type.unwrap_or("application/x-www-form-urlencoded"),
-                "Content-Type",
-            )?),
+            Some(declared.or("application/x-www-form-urlencoded")?),
             Some(bytes),
         ),
         Body::Multipart {
@@ -544,29 +570,39 @@ fn body_with_type(
             ),
             Some(bytes),
         ),
-        Body::Binary(bytes) => (
-            Some(media_type_value(
-                declared_type.unwrap_or("application/octet-stream"),
-                "Content-Type",
-            )?),
-            Some(bytes),
-        ),
+        Body::Binary(bytes) => (Some(declared.or("application/octet-stream")?), Some(bytes)),
         Body::Typed {
             content_type,
             bytes,
-        } => (
-            Some(media_type_value(
-                declared_type.unwrap_or(&content_type),
-                "Content-Type",
-            )?),
-            Some(bytes),
-        ),
+        } => {
+            let value = match declared {
+                Declared::Dynamic(Some(value)) => media_type_value(value, "Content-Type")?,
+                _ => match declared.given() {
+                    Some(value) => static_media_type_value(value, "Content-Type")?,
+                    None => media_type_value(&content_type, "Content-Type")?,
+                },
+            };
+            (Some(value), Some(bytes))
+        }
     })
 }
 
 fn media_type_value(value: &str, what: &str) -> Result<HeaderValue, Error> {
     HeaderValue::from_str(value)
         .map_err(|_| Error::invalid(format!("invalid {what} media type `{value}`")))
+}
+
+/// [`media_type_value`] of a static media type (those of generated operations), without
+/// copying it: checked here as `HeaderValue::from_static` would, so that it cannot panic.
+fn static_media_type_value(value: &'static str, what: &str) -> Result<HeaderValue, Error> {
+    if value
+        .bytes()
+        .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
+    {
+        Ok(HeaderValue::from_static(value))
+    } else {
+        media_type_value(value, what)
+    }
 }
 
 impl std::fmt::Debug for Request<'_> {

@@ -23,6 +23,10 @@ macro_rules! op {
             api: &API,
             versions: JSON_ONLY,
             error_family: ErrorFamily::$family,
+            service: &ruckus_one_runtime::Service {
+                name: "test",
+                rate_limit: None,
+            },
         };
     };
 }

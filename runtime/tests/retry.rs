@@ -469,6 +469,10 @@ async fn slow_answer_is_a_timeout_retried_only_when_idempotent() {
         api: &API,
         versions: GET_THING.versions,
         error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+        service: &ruckus_one_runtime::Service {
+            name: "test",
+            rate_limit: None,
+        },
     };
     let err = call(&client, &POST_ONE, &["1"]).await.unwrap_err();
     assert!(matches!(err, Error::Timeout), "{err:?}");

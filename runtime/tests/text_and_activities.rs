@@ -26,6 +26,10 @@ pub static GET_ACTIVITY: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 const TENANT: &str = "x-rks-tenantid";

@@ -18,6 +18,10 @@ static GET_UNIT: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 #[tokio::test]

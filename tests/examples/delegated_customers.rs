@@ -1,10 +1,11 @@
 //! Lists the customers a managed-service provider (MSP) manages, then reads something in each
 //! customer's account.
 //!
-//! `query_msp_ecs` (`POST /mspecs/query`) runs as the MSP itself. `client.with_tenant(id)`
-//! returns a client that acts for the customer `id` on every call (it sends the
-//! `x-rks-tenantid` header), sharing the MSP client's access token and connections; here it
-//! reads the customer's own tenant with `get_self_tenant` (`GET /tenants/self`).
+//! `query_msp_ecs` (`POST /mspecs/query`) runs as the MSP itself. `client.for_each_tenant`
+//! then runs the same work for every customer with bounded concurrency, each run with a client
+//! acting for that customer (it sends the `x-rks-tenantid` header), all sharing the MSP client's
+//! access token, connections and pacing; here each reads the customer's own tenant with
+//! `get_self_tenant` (`GET /tenants/self`).
 //!
 //! ```text
 //! cargo run -p ruckus-one-tests --example delegated_customers [-- --dry-run]
@@ -44,28 +45,38 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         customers.extend(page?.data.unwrap_or_default());
     }
 
-    for customer in &customers {
-        let Some(id) = customer.id.as_deref() else {
-            continue;
-        };
-        // Everything sent through `as_customer` acts on the customer's account.
-        let as_customer = client.with_tenant(id)?;
-        let tenant = as_customer
-            .network()
-            .tenants()
-            .get_self_tenant()
-            .send()
-            .await?;
-        println!(
-            "  {id}: {} ({})",
-            tenant.name.as_deref().unwrap_or("?"),
-            // A field the description does not list stays in `additional_fields`.
-            tenant
-                .additional_fields
-                .get("tenantType")
-                .and_then(Value::as_str)
-                .unwrap_or("?"),
-        );
+    // The same work for every customer, 8 at a time: each run gets a client acting for its
+    // customer (the `x-rks-tenantid` header), all sharing one access token and the pacing
+    // buckets; every customer's outcome comes back, in order, failures included.
+    let ids = customers.iter().filter_map(|c| c.id.clone());
+    let outcomes = client
+        .for_each_tenant(ids, 8, |as_customer| async move {
+            as_customer
+                .network()
+                .tenants()
+                .get_self_tenant()
+                .send()
+                .await
+        })
+        .await;
+    for outcome in &outcomes {
+        match &outcome.result {
+            Ok(tenant) => println!(
+                "  {}: {} ({})",
+                outcome.tenant,
+                tenant.name.as_deref().unwrap_or("?"),
+                // A field the description does not list stays in `additional_fields`.
+                tenant
+                    .additional_fields
+                    .get("tenantType")
+                    .and_then(Value::as_str)
+                    .unwrap_or("?"),
+            ),
+            Err(e) => println!("  {}: failed: {e}", outcome.tenant),
+        }
+    }
+    if let Some(failed) = outcomes.iter().find(|o| o.result.is_err()) {
+        return Err(format!("customer {} failed", failed.tenant).into());
     }
     println!(
         "delegated_customers: read the own tenant of {} managed customers",

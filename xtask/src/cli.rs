@@ -162,10 +162,18 @@ pub enum Part {
     Paging,
     /// Cold build times and generated lines per operation.
     Compile,
+    /// Writes at MSP scale (fan-out, pacing, bulk waiting) against a local rate-limited server.
+    Msp,
 }
 
 impl Part {
-    pub const ALL: [Part; 4] = [Part::Generator, Part::Runtime, Part::Paging, Part::Compile];
+    pub const ALL: [Part; 5] = [
+        Part::Generator,
+        Part::Runtime,
+        Part::Paging,
+        Part::Msp,
+        Part::Compile,
+    ];
 
     /// The name on the command line (and of the benchmark binary's part).
     pub fn name(self) -> &'static str {
@@ -174,6 +182,7 @@ impl Part {
             Part::Runtime => "runtime",
             Part::Paging => "paging",
             Part::Compile => "compile",
+            Part::Msp => "msp",
         }
     }
 }

@@ -11,7 +11,7 @@
 //! - `cargo xtask bench-build [--runs N] [--full] [--every-area]`: cold build times of the client
 //!   crate per feature set: everything, no area, and the three largest areas (or every area) alone
 //!   (a benchmark that prints figures, not a test).
-//! - `cargo xtask bench [generator|runtime|paging|compile] [--quick] [--runs N] [--full]`:
+//! - `cargo xtask bench [generator|runtime|paging|msp|compile] [--quick] [--runs N] [--full]`:
 //!   performance figures as a Markdown table (see `bench/mod.rs`).
 //! - `cargo xtask fuzz [--cases N] [--seed S] [--compile K] [--timeout SECS]`: the generator on
 //!   N randomly mutated specs; prints panics, hangs, unlocated diagnostics and accepted specs

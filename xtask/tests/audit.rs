@@ -133,7 +133,8 @@ fn markdown_report_has_summary_disagreements_unlisted_and_missing() {
             "## Summary",
             "## Disagreements",
             "## Unlisted spec operations",
-            "## Description operations missing from the spec"
+            "## Description operations missing from the spec",
+            "## Services and rate limits"
         ]
     );
     // Nine rows (eight disagreements, one info) under the one area heading.
@@ -240,4 +241,24 @@ fn list_shows_the_wire_columns() {
         lines.iter().all(|l| l.split('\t').count() == 16),
         "{stdout}"
     );
+}
+
+/// The workspace spec's services agree with the vendor's descriptions: every published rate
+/// limit, and the service of every operation a description lists (skipped without them).
+#[test]
+fn the_workspace_services_agree_with_the_descriptions() {
+    let dir = workspace_root().join("../shared/reference/openapi");
+    if !dir.is_dir() {
+        eprintln!("skip: no OpenAPI descriptions at {}", dir.display());
+        return;
+    }
+    let out = xtask(&["audit", "--summary", "--openapi", &path_arg(&dir)]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary = text(&out.stdout);
+    let line = summary
+        .lines()
+        .find(|l| l.starts_with("Services: "))
+        .unwrap_or_default();
+    assert!(line.starts_with("Services: 15 published limits"), "{line}");
+    assert!(line.ends_with(", 0 disagreements."), "{line}");
 }

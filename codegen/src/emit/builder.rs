@@ -52,6 +52,7 @@ fn descriptor(op: &OpIr, api: &ApiIr) -> TokenStream {
     let method = ident(op.method.variant());
     let path = &op.path;
     let family = ident(op.error_kind.variant());
+    let service = ident(&op.service);
     let versions = op.versions.iter().map(|v| {
         let ct = match &v.content_type {
             Some(c) => quote!(Some(#c)),
@@ -68,6 +69,7 @@ fn descriptor(op: &OpIr, api: &ApiIr) -> TokenStream {
             api: &super::API,
             versions: &[#(#versions),*],
             error_family: ruckus_one_runtime::ErrorFamily::#family,
+            service: &super::#service,
         };
     }
 }

@@ -6,7 +6,7 @@
 use super::describe::provenance_line;
 use super::text::{code, doc, ident, inner_doc, prose, toml_str};
 use super::types::emit_type;
-use super::{builder, gates, ops};
+use super::{builder, gates, ops, services};
 use crate::ir::{ApiIr, AreaIr, Ir, Lifecycle, OpIr, TypeRef};
 use crate::names;
 use proc_macro2::TokenStream;
@@ -17,7 +17,8 @@ use quote::quote;
 pub const RESERVED_API_NAMES: &[&str] = &["runtime", "new", "with_tenant"];
 
 /// Methods every API client has besides its operations (an operation's method is its id).
-pub const RESERVED_CLIENT_METHODS: &[&str] = &["new", "runtime", "raw", "wait_for_activity"];
+pub const RESERVED_CLIENT_METHODS: &[&str] =
+    &["new", "runtime", "raw", "wait_for_activity", "wait_all"];
 
 /// `Cargo.toml` of the client crate.
 pub fn cargo_toml(ir: &Ir) -> String {
@@ -99,16 +100,19 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
         }
     });
     let auth = auth_static(ir);
+    let (for_tenant, for_each_tenant) = (services::for_tenant(), services::for_each_tenant());
     quote! {
         #docs
         #![cfg_attr(docsrs, feature(doc_cfg))]
         #![warn(missing_docs)]
         pub use ruckus_one_runtime as runtime;
-        pub use ruckus_one_runtime::{Accepted, ApiError, Completed, Config, Credentials, Error, ErrorBody, Method, MissingField, Multipart, RawRequest, Region, Response, RetryPolicy, Secret, WaitOptions};
+        pub use ruckus_one_runtime::{Accepted, ApiError, Completed, Config, Credentials, Error, ErrorBody, LimitScope, Method, MissingField, Multipart, Pacing, PendingActivity, RateLimit, RawRequest, Region, Response, RetryPolicy, Secret, TenantOutcome, WaitOptions};
 
         #(#mods)*
 
         #auth
+
+        #for_tenant
 
         /// The client: one token cache and connection pool shared by every API.
         ///
@@ -133,6 +137,8 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
             pub fn runtime(&self) -> &ruckus_one_runtime::Client {
                 &self.inner
             }
+
+            #for_each_tenant
 
             #(#accessors)*
         }
@@ -180,7 +186,7 @@ pub fn api_mod(api: &ApiIr, area_features: bool) -> TokenStream {
     let docs = api_docs(api);
     let (mods, uses) = area_modules(api, area_features);
     let markers = feature_markers(api, area_features);
-    let settings = api_static(api);
+    let settings = services::api_static(api);
     let client = api_client(api, area_features);
     quote! {
         #docs
@@ -242,49 +248,6 @@ fn area_modules(api: &ApiIr, area_features: bool) -> (Vec<TokenStream>, Vec<Toke
         }
     });
     (mods.collect(), uses.collect())
-}
-
-/// The `API` static: name, title, prefix, hosts and authentication.
-fn api_static(api: &ApiIr) -> TokenStream {
-    let name = &api.name;
-    let title = &api.title;
-    let prefix = &api.prefix.value;
-    let (asia, europe, na) = (&api.hosts.asia, &api.hosts.europe, &api.hosts.north_america);
-    let api_doc = doc(&[
-        format!("Hosts and path prefix of the {}.", prose(&api.title)),
-        String::new(),
-        match api.prefix.value.as_str() {
-            "" => "- Prefix: none.".to_owned(),
-            p => format!(
-                "- Prefix {}; {}",
-                code(p),
-                provenance_line(&api.prefix.provenance)
-            ),
-        },
-        format!(
-            "- Hosts: Asia {}, Europe {}, North America {}; {}",
-            code(asia),
-            code(europe),
-            code(na),
-            provenance_line(&api.hosts.provenance)
-        ),
-        format!(
-            "- Authentication: `{}`; {}",
-            api.auth.value.variant(),
-            provenance_line(&api.auth.provenance)
-        ),
-    ]);
-    let auth = ident(api.auth.value.variant());
-    quote! {
-        #api_doc
-        pub static API: ruckus_one_runtime::Api = ruckus_one_runtime::Api {
-            name: #name,
-            title: #title,
-            prefix: #prefix,
-            hosts: ruckus_one_runtime::Hosts { asia: #asia, europe: #europe, north_america: #na },
-            auth: ruckus_one_runtime::ApiAuth::#auth,
-        };
-    }
 }
 
 /// The API client struct: `new`, `runtime`, `raw` and one accessor per area handler.
@@ -482,9 +445,15 @@ pub fn area_file<'a>(
         .map(|op| {
             let client = ident(&api.client);
             let waiter = ops::emit_waiter(op, &area.name);
+            let bulk = api
+                .activity_query_operation
+                .as_ref()
+                .and_then(|id| area.operations.iter().find(|o| &o.id == id))
+                .map(|query| ops::emit_bulk_waiter(query, op, &area.name));
             quote! {
                 impl<'a> super::#client<'a> {
                     #waiter
+                    #bulk
                 }
             }
         });

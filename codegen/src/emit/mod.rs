@@ -12,6 +12,7 @@ mod krate;
 pub(crate) mod openapi;
 mod ops;
 mod samples;
+mod services;
 mod text;
 mod types;
 mod unions;

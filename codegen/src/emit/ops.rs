@@ -205,6 +205,36 @@ pub fn emit_waiter(op: &OpIr, area: &str) -> TokenStream {
     }
 }
 
+/// `wait_all` on the API client: many activities followed with `query` (the API's activity
+/// query), decoded as `activity`'s answer.
+pub fn emit_bulk_waiter(query: &OpIr, activity: &OpIr, area: &str) -> TokenStream {
+    let stat = ident(&query.static_name);
+    let out = output(activity, area).0;
+    let d = doc(&[
+        "Waits for many asynchronous requests at once (the `Accepted::pending()` of each).".into(),
+        String::new(),
+        format!(
+            "Each round sends one `{} {}` per tenant for up to 500 of its open request ids, then",
+            query.method.as_str(),
+            query.path
+        ),
+        "pauses as `options` says. Returns one result per request, in the order given: the".into(),
+        "activity on `SUCCESS`, `Error::Activity` on `FAIL` or when still open at the timeout;"
+            .into(),
+        "a query that fails after its retries ends the wait with its error.".into(),
+    ]);
+    quote! {
+        #d
+        pub async fn wait_all(
+            &self,
+            pending: impl IntoIterator<Item = ruckus_one_runtime::PendingActivity>,
+            options: &ruckus_one_runtime::WaitOptions,
+        ) -> Result<Vec<Result<#out, ruckus_one_runtime::Error>>, ruckus_one_runtime::Error> {
+            ruckus_one_runtime::wait_all(self.client, &#stat, pending, options).await
+        }
+    }
+}
+
 /// The method on the API client that starts a request.
 pub fn emit_method(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
     let area = home.name.as_str();

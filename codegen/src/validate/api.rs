@@ -26,6 +26,7 @@ impl Validator {
         root: &std::path::Path,
     ) -> ApiIr {
         let families = self.families(api, at);
+        let services = self.services(api, at);
         self.title(&api.title, &at.with(&["title:"]));
         let vendor = &api.media_vendor.value;
         if !plain_name(vendor, "-.", MAX_REPEATED_CHARS) {
@@ -40,6 +41,8 @@ impl Validator {
             families: BTreeMap::new(),
             default_family: api.default_error_family.clone(),
             op_ids: BTreeSet::new(),
+            services: services.iter().map(|s| s.name.clone()).collect(),
+            area_service: None,
         };
         for f in &families {
             ctx.families.entry(f.name.clone()).or_insert(f.kind);
@@ -65,8 +68,11 @@ impl Validator {
         self.cross_area_checks(&area_irs, areas, &ctx);
         super::cross::union_owns_tags(&mut area_irs);
         let activity_operation = self.activity_operation(api, &area_irs, at);
+        let activity_query_operation = self.activity_query_operation(api, &area_irs, at);
         ApiIr {
             activity_operation,
+            activity_query_operation,
+            services,
             auth: self.api_auth(api, at),
             status_codes: self.status_codes(api, at),
             client: format!("{}Client", names::camel(&api.name)),
@@ -188,6 +194,8 @@ impl Validator {
         ctx: &mut ApiCtx,
     ) -> AreaIr {
         self.title(&area.title, &At::file(file).with(&["title:"]));
+        self.area_service(area, &At::file(file), ctx);
+        ctx.area_service = area.service.clone();
         let mut types: Vec<TypeIr> = Vec::new();
         for t in &area.types {
             let tat = At::type_def(file, t);

@@ -23,6 +23,7 @@ mod lifecycle;
 mod nesting;
 mod operation;
 mod rules;
+mod services;
 mod top;
 mod types;
 
@@ -62,6 +63,10 @@ struct ApiCtx {
     default_family: String,
     /// Operation ids seen so far (unique across the API).
     op_ids: BTreeSet<String>,
+    /// Names of the API's services.
+    services: Vec<String>,
+    /// The service of the area being checked, if it names one.
+    area_service: Option<String>,
 }
 
 /// Where the current element is, for diagnostics and inline type names.

@@ -59,6 +59,7 @@ impl Validator {
         let versions = self.versions(op, at, &request, &success, &ctx.vendor);
         ok &= !versions.is_empty();
         let (error_family, error_kind) = self.error_family(op, at, ctx, &mut ok);
+        let service = self.op_service(op, at, ctx, &mut ok);
         if let Some(p) = &op.pagination
             && let Err(msg) = wire_text(&p.items, "pagination items field")
         {
@@ -108,6 +109,7 @@ impl Validator {
             ),
             error_family,
             error_kind,
+            service,
             pagination,
             notes: op.notes.clone(),
             asynchronous,

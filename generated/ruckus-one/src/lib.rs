@@ -35,9 +35,9 @@
 #![warn(missing_docs)]
 pub use ruckus_one_runtime as runtime;
 pub use ruckus_one_runtime::{
-    Accepted, ApiError, Completed, Config, Credentials, Error, ErrorBody, Method,
-    MissingField, Multipart, RawRequest, Region, Response, RetryPolicy, Secret,
-    WaitOptions,
+    Accepted, ApiError, Completed, Config, Credentials, Error, ErrorBody, LimitScope,
+    Method, MissingField, Multipart, Pacing, PendingActivity, RateLimit, RawRequest,
+    Region, Response, RetryPolicy, Secret, TenantOutcome, WaitOptions,
 };
 pub mod analytics;
 pub mod network;
@@ -52,6 +52,11 @@ pub static AUTH: ruckus_one_runtime::AuthSettings = ruckus_one_runtime::AuthSett
     token_url_without_tenant: "{host}/oauth2/token",
     tenant_header: "x-rks-tenantid",
 };
+impl ruckus_one_runtime::ForTenant for Client {
+    fn for_tenant(&self, tenant_id: &str) -> Result<Self, Error> {
+        self.with_tenant(tenant_id)
+    }
+}
 /// The client: one token cache and connection pool shared by every API.
 ///
 /// Cheap to clone. Secrets never appear in its `Debug` output.
@@ -71,6 +76,24 @@ impl Client {
     /// The runtime client, for calls the spec does not describe.
     pub fn runtime(&self) -> &ruckus_one_runtime::Client {
         &self.inner
+    }
+    /// Runs `work` once per tenant of `tenants` (for example the ids of the MSP
+    /// customer query), each with this client acting for that tenant, at most
+    /// `concurrency` at a time; returns every tenant's outcome in the order given.
+    /// The clones share one access token, connection pool and pacing buckets.
+    pub async fn for_each_tenant<I, S, T, F, Fut>(
+        &self,
+        tenants: I,
+        concurrency: usize,
+        work: F,
+    ) -> Vec<TenantOutcome<T>>
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+        F: Fn(Client) -> Fut,
+        Fut: std::future::Future<Output = Result<T, Error>>,
+    {
+        ruckus_one_runtime::for_each_tenant(self, tenants, concurrency, work).await
     }
     /// Operations of the Analytics administration API.
     pub fn analytics(&self) -> analytics::AnalyticsClient<'_> {

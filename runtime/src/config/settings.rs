@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::credentials::Credentials;
 use super::region::Region;
 use crate::operation::{Api, AuthSettings};
+use crate::pacing::Pacing;
 use crate::retry::RetryPolicy;
 use crate::secret::Secret;
 
@@ -49,6 +50,7 @@ pub struct Config {
     /// Whether the user agent was set with [`Config::user_agent`].
     pub(crate) user_agent_set: bool,
     pub(crate) http_client: Option<HttpClient>,
+    pub(crate) pacing: Pacing,
 }
 
 /// A caller-built HTTP client; `Debug` does not show its settings (its
@@ -97,6 +99,7 @@ impl Config {
             max_body_size: DEFAULT_MAX_BODY_SIZE,
             user_agent_set: false,
             http_client: None,
+            pacing: Pacing::default(),
         }
     }
 
@@ -286,6 +289,13 @@ impl Config {
     }
 
     /// The URL the access token is requested from.
+    /// How calls are paced to stay inside the services' published rate limits (default:
+    /// [`Pacing::default`], on). [`Pacing::off`] sends every call at once.
+    pub fn pacing(mut self, pacing: Pacing) -> Self {
+        self.pacing = pacing;
+        self
+    }
+
     pub(crate) fn resolve_token_url(&self, auth: &AuthSettings) -> String {
         if let Some(url) = &self.token_url {
             return url.clone();

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod capture;
+pub mod loopback;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -72,6 +73,10 @@ pub static GET_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static GET_THINGS: Operation = Operation {
@@ -81,6 +86,10 @@ pub static GET_THINGS: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static POST_THING: Operation = Operation {
@@ -90,6 +99,10 @@ pub static POST_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static PUT_THING: Operation = Operation {
@@ -99,6 +112,10 @@ pub static PUT_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static PATCH_THING: Operation = Operation {
@@ -108,6 +125,10 @@ pub static PATCH_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static DELETE_THING: Operation = Operation {
@@ -117,6 +138,10 @@ pub static DELETE_THING: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static GET_ENTITLEMENT: Operation = Operation {
@@ -126,6 +151,10 @@ pub static GET_ENTITLEMENT: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::ErrorObject,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static GET_IDENTITY: Operation = Operation {
@@ -135,6 +164,10 @@ pub static GET_IDENTITY: Operation = Operation {
     api: &API,
     versions: JSON,
     error_family: ErrorFamily::StatusMessage,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static GET_USERS: Operation = Operation {
@@ -144,6 +177,10 @@ pub static GET_USERS: Operation = Operation {
     api: &AI,
     versions: JSON,
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static CREATE_VENUE: Operation = Operation {
@@ -162,6 +199,10 @@ pub static CREATE_VENUE: Operation = Operation {
         },
     ],
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static POST_FORM: Operation = Operation {
@@ -174,6 +215,10 @@ pub static POST_FORM: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static UPLOAD: Operation = Operation {
@@ -186,6 +231,10 @@ pub static UPLOAD: Operation = Operation {
         accept: "application/json",
     }],
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 pub static PUT_BLOB: Operation = Operation {
@@ -198,6 +247,10 @@ pub static PUT_BLOB: Operation = Operation {
         accept: "*/*",
     }],
     error_family: ErrorFamily::ErrorsArray,
+    service: &ruckus_one_runtime::Service {
+        name: "test",
+        rate_limit: None,
+    },
 };
 
 /// Retries without noticeable waits.

@@ -1,7 +1,9 @@
 //! `cargo xtask audit [--openapi DIR] [--tsv | --summary] [--spec FILE]`: compares the spec
 //! with the vendor's OpenAPI descriptions and prints what disagrees (statuses, media types,
 //! versions, bodies, content kinds, paging, error bodies), which description operations the spec
-//! lacks and which spec operations no description lists.
+//! lacks and which spec operations no description lists; and the services: each published rate
+//! limit against its description's `info.description`, each listed operation's service against
+//! the file that lists it.
 //!
 //! It is a report: it exits 0 whatever it finds, and skips with a message when the directory of
 //! descriptions is absent. It fails only on a usage error or a spec that does not load.
@@ -9,6 +11,7 @@
 mod compare;
 pub(crate) mod openapi;
 mod report;
+mod services;
 
 use crate::cli::AuditArgs;
 use crate::workspace::{DEFAULT_OPENAPI, SPEC, enter_root, out, workspace_root};
@@ -62,9 +65,18 @@ pub fn run(args: &AuditArgs) -> Result<(), String> {
         eprintln!("audit: warning: {w} (file skipped)");
     }
     let audit = compare::audit(&ir, &descs);
+    let services = services::check(&ir, &descs, &descriptions);
     match format {
-        Format::Markdown => out(&report::markdown(&audit, &dir)),
-        Format::Summary => out(&report::summary(&audit)),
+        Format::Markdown => out(&format!(
+            "{}{}",
+            report::markdown(&audit, &dir),
+            services::render(&services, true)
+        )),
+        Format::Summary => out(&format!(
+            "{}{}",
+            report::summary(&audit),
+            services::render(&services, false)
+        )),
         Format::Tsv => {
             out(&report::tsv(&audit));
             for (api, ops) in &audit.skipped {

@@ -1,4 +1,4 @@
-//! `cargo xtask bench [generator] [runtime] [paging] [compile] [--quick] [--runs N] [--full]`:
+//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [--quick] [--runs N] [--full]`:
 //! performance figures as one Markdown table (median, min and max of several runs, with the
 //! targets of issue 12 and whether they are met). Without a name, every part runs.
 //!
@@ -6,6 +6,10 @@
 //! - `runtime`, `paging`: the generated client against hand-written `reqwest` + `serde_json` on
 //!   a local HTTP/1.1 server; both run the `ruckus-one-bench` binary (`benches/`), built in
 //!   release mode (dev profile with `--quick`).
+//! - `msp`: writes at MSP scale through the generated client's fan-out, pacing and bulk
+//!   waiting, against a local server with a per-tenant token bucket (`benches/src/msp.rs`; a
+//!   skeleton until it runs against the simulator): 429 share, budget used, token requests,
+//!   activity queries.
 //! - `compile`: cold debug build times of the client crate per feature set (as `bench-build`,
 //!   `--full` included), lines of generated Rust per operation, build seconds per 100
 //!   operations.
@@ -48,7 +52,7 @@ pub fn run(root: &Path, args: &BenchArgs) -> Result<(), String> {
     }
     let client: Vec<&str> = parts
         .iter()
-        .filter(|p| matches!(p, Part::Runtime | Part::Paging))
+        .filter(|p| matches!(p, Part::Runtime | Part::Paging | Part::Msp))
         .map(|p| p.name())
         .collect();
     if !client.is_empty() {

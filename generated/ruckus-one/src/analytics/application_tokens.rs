@@ -304,6 +304,7 @@ static LIST_APPLICATION_TOKENS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ApplicationTokensClient::list_application_tokens` (List Application Tokens).
 ///
@@ -360,6 +361,7 @@ static CREATE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ApplicationTokensClient::create_application_token` (Create Application Token).
 ///
@@ -416,6 +418,7 @@ static DELETE_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ApplicationTokensClient::delete_application_token` (Delete Application Token).
 ///
@@ -472,6 +475,7 @@ static GET_APPLICATION_TOKEN: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ApplicationTokensClient::get_application_token` (Get Application Token).
 ///
@@ -528,6 +532,7 @@ static ROTATE_APPLICATION_TOKEN_SECRET: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ApplicationTokensClient::rotate_application_token_secret` (Rotate Secret).
 ///

@@ -994,6 +994,7 @@ static QUERY_LICENSES_AND_HIERARCHY: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `LicensesClient::query_licenses_and_hierarchy` (Query Licenses and Hierarchy).
 ///
@@ -1050,6 +1051,7 @@ static LIST_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `LicensesClient::list_licenses` (List Licenses).
 ///
@@ -1106,6 +1108,7 @@ static REFRESH_LICENSES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `LicensesClient::refresh_licenses` (Refresh Licenses).
 ///
@@ -1162,6 +1165,7 @@ static DELETE_ORPHANED_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `LicensesClient::delete_orphaned_aps` (Delete Orphaned APs).
 ///
@@ -1218,6 +1222,7 @@ static GET_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `LicensesClient::get_license` (Get License).
 ///
@@ -1269,6 +1274,7 @@ static UPDATE_LICENSE: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `LicensesClient::update_license` (Update License).
 ///

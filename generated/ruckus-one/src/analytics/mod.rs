@@ -87,6 +87,13 @@ pub struct AnalyticsSchedulesFeatureIsOff;
 /// Returned in place of the `users` area's handler while the cargo feature `analytics-users` is off.
 #[derive(Debug)]
 pub struct AnalyticsUsersFeatureIsOff;
+/// Service `analytics`: The Analytics administration API (no published rate limit).
+///
+/// No published rate limit; Provenance: documented.
+pub static SERVICE_ANALYTICS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "analytics",
+    rate_limit: None,
+};
 /// Hosts and path prefix of the Analytics administration API.
 ///
 /// - Prefix `/ai`; Provenance: documented.

@@ -431,6 +431,7 @@ static LIST_ONBOARDED_SYSTEMS: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `OnboardedSystemsClient::list_onboarded_systems` (List Onboarded Systems).
 ///
@@ -487,6 +488,7 @@ static DELETE_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `OnboardedSystemsClient::delete_onboarded_system` (Delete Onboarded System).
 ///
@@ -543,6 +545,7 @@ static GET_ONBOARDED_SYSTEM: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `OnboardedSystemsClient::get_onboarded_system` (Get Onboarded System).
 ///

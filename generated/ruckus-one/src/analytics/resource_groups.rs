@@ -583,6 +583,7 @@ static LIST_RESOURCE_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ResourceGroupsClient::list_resource_groups` (List Resource Group).
 ///
@@ -639,6 +640,7 @@ static CREATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ResourceGroupsClient::create_resource_group` (Create Resource Group).
 ///
@@ -695,6 +697,7 @@ static QUERY_RESOURCE_GROUP_FILTERS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ResourceGroupsClient::query_resource_group_filters` (Query Resource Group Filters).
 ///
@@ -751,6 +754,7 @@ static GET_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ResourceGroupsClient::get_resource_group` (Get Resource Group).
 ///
@@ -807,6 +811,7 @@ static UPDATE_RESOURCE_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `ResourceGroupsClient::update_resource_group` (Update Resource Group).
 ///

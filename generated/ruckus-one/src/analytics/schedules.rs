@@ -1592,6 +1592,7 @@ static RETRY_FAILED_REPORT_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::retry_failed_report_schedules` (Retry a Failed Report Schedule).
 ///
@@ -1648,6 +1649,7 @@ static DELETE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::delete_schedules` (Delete Schedule).
 ///
@@ -1704,6 +1706,7 @@ static LIST_SCHEDULES: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::list_schedules` (List Schedules).
 ///
@@ -1767,6 +1770,7 @@ static CREATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::create_schedule` (Create Schedule).
 ///
@@ -1823,6 +1827,7 @@ static GET_SCHEDULE_EXECUTION_LOGS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::get_schedule_execution_logs` (Get schedule execution logs).
 ///
@@ -1879,6 +1884,7 @@ static GET_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::get_schedule` (Get Schedule).
 ///
@@ -1933,6 +1939,7 @@ static UPDATE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `SchedulesClient::update_schedule` (Update Schedule).
 ///

@@ -1140,6 +1140,7 @@ static DELETE_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `UsersClient::delete_users` (Delete User).
 ///
@@ -1196,6 +1197,7 @@ static LIST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `UsersClient::list_users` (List Users).
 ///
@@ -1252,6 +1254,7 @@ static ADD_INTERNAL_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `UsersClient::add_internal_user` (Add Internal User).
 ///
@@ -1303,6 +1306,7 @@ static INVITE_THIRD_PARTY_USER: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `UsersClient::invite_third_party_user` (Invite Third Party User).
 ///
@@ -1359,6 +1363,7 @@ static LIST_INTERNAL_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `UsersClient::list_internal_users` (List Internal Users).
 ///
@@ -1415,6 +1420,7 @@ static UPDATE_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ANALYTICS,
 };
 /// Request builder for `UsersClient::update_user` (Update User).
 ///

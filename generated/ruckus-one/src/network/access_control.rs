@@ -5019,6 +5019,7 @@ static QUERY_ACCESS_CONTROL_PROFILES: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_access_control_profiles`; the first is the default.
 ///
@@ -5114,6 +5115,7 @@ static GET_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::get_access_control_profile` (Get access control profile).
 ///
@@ -5174,6 +5176,7 @@ static GET_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_access_control_profile_v1`; the first is the default.
 ///
@@ -5247,6 +5250,7 @@ static UPDATE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::update_access_control_profile` (Update access control profile).
 ///
@@ -5336,6 +5340,7 @@ static UPDATE_ACCESS_CONTROL_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_access_control_profile_v1`; the first is the default.
 ///
@@ -5446,6 +5451,7 @@ static DELETE_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_access_control_profile`; the first is the default.
 ///
@@ -5554,6 +5560,7 @@ static ADD_APPLICATION_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_application_policy_to_access_control_profile`; the first is the default.
 ///
@@ -5663,6 +5670,7 @@ static REMOVE_APPLICATION_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_application_policy_from_access_control_profile`; the first is the default.
 ///
@@ -5772,6 +5780,7 @@ static ADD_DEVICE_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_device_policy_to_access_control_profile`; the first is the default.
 ///
@@ -5881,6 +5890,7 @@ static REMOVE_DEVICE_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_device_policy_from_access_control_profile`; the first is the default.
 ///
@@ -5990,6 +6000,7 @@ static ADD_L2_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_l2_acl_policy_to_access_control_profile`; the first is the default.
 ///
@@ -6099,6 +6110,7 @@ static REMOVE_L2_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_l2_acl_policy_from_access_control_profile`; the first is the default.
 ///
@@ -6208,6 +6220,7 @@ static ADD_L3_ACL_POLICY_TO_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_l3_acl_policy_to_access_control_profile`; the first is the default.
 ///
@@ -6317,6 +6330,7 @@ static REMOVE_L3_ACL_POLICY_FROM_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_l3_acl_policy_from_access_control_profile`; the first is the default.
 ///
@@ -6422,6 +6436,7 @@ static CREATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::create_application_policy` (Create application policy).
 ///
@@ -6511,6 +6526,7 @@ static CREATE_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_application_policy_v1`; the first is the default.
 ///
@@ -6613,6 +6629,7 @@ static LIST_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::list_application_policies` (List application policies).
 ///
@@ -6673,6 +6690,7 @@ static QUERY_APPLICATION_POLICIES: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_application_policies`; the first is the default.
 ///
@@ -6768,6 +6786,7 @@ static GET_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::get_application_policy` (Get application policy).
 ///
@@ -6828,6 +6847,7 @@ static GET_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_application_policy_v1`; the first is the default.
 ///
@@ -6901,6 +6921,7 @@ static UPDATE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::update_application_policy` (Update application policy).
 ///
@@ -6990,6 +7011,7 @@ static UPDATE_APPLICATION_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_application_policy_v1`; the first is the default.
 ///
@@ -7100,6 +7122,7 @@ static DELETE_APPLICATION_POLICY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_application_policy`; the first is the default.
 ///
@@ -7204,6 +7227,7 @@ static CREATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::create_device_policy` (Create device policy).
 ///
@@ -7293,6 +7317,7 @@ static CREATE_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_device_policy_v1`; the first is the default.
 ///
@@ -7395,6 +7420,7 @@ static LIST_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::list_device_policies` (List device policies).
 ///
@@ -7455,6 +7481,7 @@ static QUERY_DEVICE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_device_policies`; the first is the default.
 ///
@@ -7547,6 +7574,7 @@ static GET_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::get_device_policy` (Get device policy).
 ///
@@ -7607,6 +7635,7 @@ static GET_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_device_policy_v1`; the first is the default.
 ///
@@ -7680,6 +7709,7 @@ static UPDATE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::update_device_policy` (Update device policy).
 ///
@@ -7769,6 +7799,7 @@ static UPDATE_DEVICE_POLICY_V1: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_device_policy_v1`; the first is the default.
 ///
@@ -7879,6 +7910,7 @@ static DELETE_DEVICE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_device_policy`; the first is the default.
 ///
@@ -7991,6 +8023,7 @@ static CREATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_l2_acl_policy`; the first is the default.
 ///
@@ -8095,6 +8128,7 @@ static LIST_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::list_l2_acl_policies` (List layer 2 ACL policies).
 ///
@@ -8155,6 +8189,7 @@ static QUERY_L2_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_l2_acl_policies`; the first is the default.
 ///
@@ -8251,6 +8286,7 @@ static GET_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_l2_acl_policy`; the first is the default.
 ///
@@ -8332,6 +8368,7 @@ static UPDATE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_l2_acl_policy`; the first is the default.
 ///
@@ -8444,6 +8481,7 @@ static DELETE_L2_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_l2_acl_policy`; the first is the default.
 ///
@@ -8556,6 +8594,7 @@ static CREATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_l3_acl_policy`; the first is the default.
 ///
@@ -8660,6 +8699,7 @@ static LIST_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `AccessControlClient::list_l3_acl_policies` (List layer 3 ACL policies).
 ///
@@ -8720,6 +8760,7 @@ static QUERY_L3_ACL_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_l3_acl_policies`; the first is the default.
 ///
@@ -8816,6 +8857,7 @@ static GET_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_l3_acl_policy`; the first is the default.
 ///
@@ -8897,6 +8939,7 @@ static UPDATE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_l3_acl_policy`; the first is the default.
 ///
@@ -9009,6 +9052,7 @@ static DELETE_L3_ACL_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_l3_acl_policy`; the first is the default.
 ///
@@ -9117,6 +9161,7 @@ static LIST_APPLICATION_LIBRARY_CATEGORIES: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `list_application_library_categories`; the first is the default.
 ///
@@ -9194,6 +9239,7 @@ static LIST_APPLICATION_LIBRARY_CATEGORY_APPLICATIONS: ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `list_application_library_category_applications`; the first is the default.
 ///
@@ -9274,6 +9320,7 @@ static GET_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_application_library_settings`; the first is the default.
 ///
@@ -9367,6 +9414,7 @@ static PATCH_APPLICATION_LIBRARY_SETTINGS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `patch_application_library_settings`; the first is the default.
 ///

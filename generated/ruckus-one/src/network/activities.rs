@@ -409,6 +409,23 @@ impl<'a> super::NetworkClient<'a> {
             )
             .await
     }
+    /// Waits for many asynchronous requests at once (the `Accepted::pending()` of each).
+    ///
+    /// Each round sends one `POST /activities/query` per tenant for up to 500 of its open request ids, then
+    /// pauses as `options` says. Returns one result per request, in the order given: the
+    /// activity on `SUCCESS`, `Error::Activity` on `FAIL` or when still open at the timeout;
+    /// a query that fails after its retries ends the wait with its error.
+    pub async fn wait_all(
+        &self,
+        pending: impl IntoIterator<Item = ruckus_one_runtime::PendingActivity>,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> Result<
+        Vec<Result<Activity, ruckus_one_runtime::Error>>,
+        ruckus_one_runtime::Error,
+    > {
+        ruckus_one_runtime::wait_all(self.client, &QUERY_ACTIVITIES, pending, options)
+            .await
+    }
 }
 pub(super) static GET_ACTIVITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
     id: "get_activity",
@@ -422,6 +439,7 @@ pub(super) static GET_ACTIVITY: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ACTIVITIES,
 };
 /// Request builder for `ActivitiesClient::get_activity` (Get activity).
 ///
@@ -476,6 +494,7 @@ static QUERY_ACTIVITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ACTIVITIES,
 };
 /// Request builder for `ActivitiesClient::query_activities` (Query activities).
 ///

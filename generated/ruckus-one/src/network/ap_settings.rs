@@ -4711,6 +4711,7 @@ static GET_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_antenna_type_settings`; the first is the default.
 ///
@@ -4788,6 +4789,7 @@ static UPDATE_AP_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_antenna_type_settings`; the first is the default.
 ///
@@ -4890,6 +4892,7 @@ static GET_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::get_ap_band_mode_settings` (Get AP band mode settings).
 ///
@@ -4946,6 +4949,7 @@ static UPDATE_AP_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::update_ap_band_mode_settings` (Update AP band mode settings).
 ///
@@ -5011,6 +5015,7 @@ static GET_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_bss_coloring_settings`; the first is the default.
 ///
@@ -5088,6 +5093,7 @@ static UPDATE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_bss_coloring_settings`; the first is the default.
 ///
@@ -5190,6 +5196,7 @@ static GET_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::get_ap_client_admission_control_settings` (Get AP client admission control settings).
 ///
@@ -5246,6 +5253,7 @@ static UPDATE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::update_ap_client_admission_control_settings` (Update AP client admission control settings).
 ///
@@ -5311,6 +5319,7 @@ static GET_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_directed_multicast_settings`; the first is the default.
 ///
@@ -5388,6 +5397,7 @@ static UPDATE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_directed_multicast_settings`; the first is the default.
 ///
@@ -5494,6 +5504,7 @@ static GET_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_external_antenna_settings`; the first is the default.
 ///
@@ -5571,6 +5582,7 @@ static UPDATE_AP_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_external_antenna_settings`; the first is the default.
 ///
@@ -5677,6 +5689,7 @@ static GET_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_iot_settings`; the first is the default.
 ///
@@ -5754,6 +5767,7 @@ static UPDATE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_iot_settings`; the first is the default.
 ///
@@ -5856,6 +5870,7 @@ static GET_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::get_ap_lan_port_settings` (Get AP LAN port settings).
 ///
@@ -5912,6 +5927,7 @@ static UPDATE_AP_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::update_ap_lan_port_settings` (Update AP LAN port settings).
 ///
@@ -5977,6 +5993,7 @@ static GET_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_lan_port_specific_settings`; the first is the default.
 ///
@@ -6054,6 +6071,7 @@ static UPDATE_AP_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_lan_port_specific_settings`; the first is the default.
 ///
@@ -6160,6 +6178,7 @@ static GET_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_led_settings`; the first is the default.
 ///
@@ -6237,6 +6256,7 @@ static UPDATE_AP_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_led_settings`; the first is the default.
 ///
@@ -6343,6 +6363,7 @@ static GET_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_management_traffic_vlan_settings`; the first is the default.
 ///
@@ -6423,6 +6444,7 @@ static UPDATE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operation
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_management_traffic_vlan_settings`; the first is the default.
 ///
@@ -6532,6 +6554,7 @@ static GET_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_mesh_settings`; the first is the default.
 ///
@@ -6609,6 +6632,7 @@ static UPDATE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_mesh_settings`; the first is the default.
 ///
@@ -6715,6 +6739,7 @@ static GET_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_network_settings`; the first is the default.
 ///
@@ -6792,6 +6817,7 @@ static UPDATE_AP_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_network_settings`; the first is the default.
 ///
@@ -6898,6 +6924,7 @@ static GET_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_radio_settings`; the first is the default.
 ///
@@ -6975,6 +7002,7 @@ static UPDATE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_radio_settings`; the first is the default.
 ///
@@ -7081,6 +7109,7 @@ static GET_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_smart_monitor_settings`; the first is the default.
 ///
@@ -7158,6 +7187,7 @@ static UPDATE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_smart_monitor_settings`; the first is the default.
 ///
@@ -7264,6 +7294,7 @@ static GET_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_snmp_agent_profile_settings`; the first is the default.
 ///
@@ -7341,6 +7372,7 @@ static UPDATE_AP_SNMP_AGENT_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_snmp_agent_profile_settings`; the first is the default.
 ///
@@ -7447,6 +7479,7 @@ static GET_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_sticky_client_steering_settings`; the first is the default.
 ///
@@ -7524,6 +7557,7 @@ static UPDATE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_sticky_client_steering_settings`; the first is the default.
 ///
@@ -7633,6 +7667,7 @@ static DELETE_AP_STICKY_CLIENT_STEERING_SETTINGS: ruckus_one_runtime::Operation 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_ap_sticky_client_steering_settings`; the first is the default.
 ///
@@ -7742,6 +7777,7 @@ static GET_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_usb_port_settings`; the first is the default.
 ///
@@ -7819,6 +7855,7 @@ static UPDATE_AP_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_usb_port_settings`; the first is the default.
 ///
@@ -7925,6 +7962,7 @@ static GET_AP_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_capabilities`; the first is the default.
 ///
@@ -8002,6 +8040,7 @@ static GET_AP_DHCP_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_dhcp_settings`; the first is the default.
 ///
@@ -8079,6 +8118,7 @@ static GET_AP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_wifi_available_channels`; the first is the default.
 ///
@@ -8152,6 +8192,7 @@ static GET_AP_WIFI_AVAILABLE_CHANNELS_V1: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `ApSettingsClient::get_ap_wifi_available_channels_v1` (Get AP available Wi-Fi channels (v1)).
 ///

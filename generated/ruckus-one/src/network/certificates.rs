@@ -5327,6 +5327,7 @@ static GET_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `get_certificate`; the first is the default.
 ///
@@ -5400,6 +5401,7 @@ static DOWNLOAD_CERTIFICATE_PRIVATE_KEY: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Request builder for `CertificatesClient::download_certificate_private_key` (Download certificate private key).
 ///
@@ -5460,6 +5462,7 @@ static PATCH_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `patch_certificate`; the first is the default.
 ///
@@ -5563,6 +5566,7 @@ static DELETE_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `delete_certificate`; the first is the default.
 ///
@@ -5662,6 +5666,7 @@ static LIST_CERTIFICATE_CHAINS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Request builder for `CertificatesClient::list_certificate_chains` (Get certificate chains).
 ///
@@ -5722,6 +5727,7 @@ static CREATE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `create_certificate_authority`; the first is the default.
 ///
@@ -5825,6 +5831,7 @@ static GET_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `get_certificate_authority`; the first is the default.
 ///
@@ -5902,6 +5909,7 @@ static DELETE_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `delete_certificate_authority`; the first is the default.
 ///
@@ -6005,6 +6013,7 @@ static QUERY_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `query_certificate_authorities`; the first is the default.
 ///
@@ -6099,6 +6108,7 @@ static CREATE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `create_certificate_template`; the first is the default.
 ///
@@ -6202,6 +6212,7 @@ static CREATE_SUB_CERTIFICATE_AUTHORITY: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `create_sub_certificate_authority`; the first is the default.
 ///
@@ -6305,6 +6316,7 @@ static QUERY_SUB_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `query_sub_certificate_authorities`; the first is the default.
 ///
@@ -6399,6 +6411,7 @@ static CREATE_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `create_certificate`; the first is the default.
 ///
@@ -6502,6 +6515,7 @@ static QUERY_CERTIFICATE_AUTHORITY_CERTIFICATES: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `query_certificate_authority_certificates`; the first is the default.
 ///
@@ -6599,6 +6613,7 @@ static GET_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `get_certificate_template`; the first is the default.
 ///
@@ -6676,6 +6691,7 @@ static PATCH_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `patch_certificate_template`; the first is the default.
 ///
@@ -6779,6 +6795,7 @@ static DELETE_CERTIFICATE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `delete_certificate_template`; the first is the default.
 ///
@@ -6882,6 +6899,7 @@ static QUERY_CERTIFICATE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `query_certificate_templates`; the first is the default.
 ///
@@ -6976,6 +6994,7 @@ static CREATE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `create_scep_key`; the first is the default.
 ///
@@ -7079,6 +7098,7 @@ static LIST_SCEP_KEYS: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `list_scep_keys`; the first is the default.
 ///
@@ -7199,6 +7219,7 @@ static GET_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `get_scep_key`; the first is the default.
 ///
@@ -7271,6 +7292,7 @@ static DELETE_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `delete_scep_key`; the first is the default.
 ///
@@ -7374,6 +7396,7 @@ static QUERY_CERTIFICATE_TEMPLATE_IDENTITY_CERTIFICATES: ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `query_certificate_template_identity_certificates`; the first is the default.
 ///
@@ -7471,6 +7494,7 @@ static QUERY_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `query_certificate_template_certificates`; the first is the default.
 ///
@@ -7568,6 +7592,7 @@ static QUERY_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `query_certificates`; the first is the default.
 ///
@@ -7658,6 +7683,7 @@ static DELETE_CERTIFICATE_TEMPLATE_CERTIFICATES: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Request builder for `CertificatesClient::delete_certificate_template_certificates` (Delete certificates of a template).
 ///
@@ -7718,6 +7744,7 @@ static LIST_RADIUS_PROFILE_CERTIFICATES: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `list_radius_profile_certificates`; the first is the default.
 ///
@@ -7795,6 +7822,7 @@ static LIST_RADIUS_PROFILE_CERTIFICATE_AUTHORITIES: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
 };
 /// Representations offered by `list_radius_profile_certificate_authorities`; the first is the default.
 ///
@@ -7875,6 +7903,7 @@ static CREATE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EXTERNAL_AUTH,
 };
 /// Representations offered by `create_saml_idp_profile`; the first is the default.
 ///
@@ -7955,6 +7984,7 @@ static GET_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EXTERNAL_AUTH,
 };
 /// Representations offered by `get_saml_idp_profile`; the first is the default.
 ///
@@ -8032,6 +8062,7 @@ static UPDATE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EXTERNAL_AUTH,
 };
 /// Representations offered by `update_saml_idp_profile`; the first is the default.
 ///
@@ -8112,6 +8143,7 @@ static PATCH_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EXTERNAL_AUTH,
 };
 /// Representations offered by `patch_saml_idp_profile`; the first is the default.
 ///
@@ -8192,6 +8224,7 @@ static DELETE_SAML_IDP_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EXTERNAL_AUTH,
 };
 /// Representations offered by `delete_saml_idp_profile`; the first is the default.
 ///
@@ -8272,6 +8305,7 @@ static ADD_SIGNING_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EXTERNAL_AUTH,
 };
 /// Representations offered by `add_signing_certificate_to_saml_idp_profile`; the first is the default.
 ///
@@ -8355,6 +8389,7 @@ static REMOVE_SIGNING_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EXTERNAL_AUTH,
 };
 /// Representations offered by `remove_signing_certificate_from_saml_idp_profile`; the first is the default.
 ///
@@ -8438,6 +8473,7 @@ static ADD_ENCRYPTION_CERTIFICATE_TO_SAML_IDP_PROFILE: ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EXTERNAL_AUTH,
 };
 /// Representations offered by `add_encryption_certificate_to_saml_idp_profile`; the first is the default.
 ///
@@ -8521,6 +8557,7 @@ static REMOVE_ENCRYPTION_CERTIFICATE_FROM_SAML_IDP_PROFILE: ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EXTERNAL_AUTH,
 };
 /// Representations offered by `remove_encryption_certificate_from_saml_idp_profile`; the first is the default.
 ///
@@ -8604,6 +8641,7 @@ static ADD_SAML_IDP_PROFILE_TO_WIFI_NETWORK: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_saml_idp_profile_to_wifi_network`; the first is the default.
 ///
@@ -8710,6 +8748,7 @@ static ADD_CERTIFICATE_TEMPLATE_TO_WIFI_NETWORK: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_certificate_template_to_wifi_network`; the first is the default.
 ///
@@ -8819,6 +8858,7 @@ static REMOVE_CERTIFICATE_TEMPLATE_FROM_WIFI_NETWORK: ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_certificate_template_from_wifi_network`; the first is the default.
 ///

@@ -2216,6 +2216,7 @@ static CREATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::create_dpsk_service` (Create DPSK service).
 ///
@@ -2272,6 +2273,7 @@ static LIST_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::list_dpsk_services` (List DPSK services).
 ///
@@ -2340,6 +2342,7 @@ static QUERY_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `query_dpsk_services`; the first is the default.
 ///
@@ -2442,6 +2445,7 @@ static GET_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `get_dpsk_service`; the first is the default.
 ///
@@ -2527,6 +2531,7 @@ static UPDATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `update_dpsk_service`; the first is the default.
 ///
@@ -2642,6 +2647,7 @@ static PATCH_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `patch_dpsk_service`; the first is the default.
 ///
@@ -2753,6 +2759,7 @@ static DELETE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `delete_dpsk_service`; the first is the default.
 ///
@@ -2854,6 +2861,7 @@ static ADD_IDENTITY_GROUP_TO_DPSK_SERVICE: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::add_identity_group_to_dpsk_service` (Add identity group to DPSK service).
 ///
@@ -2915,6 +2923,7 @@ static REMOVE_IDENTITY_GROUP_FROM_DPSK_SERVICE: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::remove_identity_group_from_dpsk_service` (Remove identity group from DPSK service).
 ///
@@ -2971,6 +2980,7 @@ static CREATE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::create_dpsk_passphrase` (Create DPSK passphrases).
 ///
@@ -3036,6 +3046,7 @@ static IMPORT_DPSK_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `import_dpsk_passphrases`; the first is the default.
 ///
@@ -3129,6 +3140,7 @@ static CREATE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `create_dpsk_service_passphrases`; the first is the default.
 ///
@@ -3243,6 +3255,7 @@ static LIST_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `list_dpsk_service_passphrases`; the first is the default.
 ///
@@ -3373,6 +3386,7 @@ static QUERY_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `query_dpsk_service_passphrases`; the first is the default.
 ///
@@ -3475,6 +3489,7 @@ static GET_DPSK_SERVICE_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `get_dpsk_service_passphrase`; the first is the default.
 ///
@@ -3562,6 +3577,7 @@ static DELETE_DPSK_SERVICE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `delete_dpsk_service_passphrases`; the first is the default.
 ///
@@ -3669,6 +3685,7 @@ static CREATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `create_identity_group_dpsk_service`; the first is the default.
 ///
@@ -3768,6 +3785,7 @@ static CREATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::create_template_dpsk_service` (Create DPSK service template).
 ///
@@ -3850,6 +3868,7 @@ static GET_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::get_template_dpsk_service` (Get DPSK service template).
 ///
@@ -3912,6 +3931,7 @@ static UPDATE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::update_template_dpsk_service` (Update DPSK service template).
 ///
@@ -3994,6 +4014,7 @@ static PATCH_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::patch_template_dpsk_service` (Patch DPSK service template).
 ///
@@ -4076,6 +4097,7 @@ static DELETE_TEMPLATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::delete_template_dpsk_service` (Delete DPSK service template).
 ///
@@ -4158,6 +4180,7 @@ static QUERY_TEMPLATE_DPSK_SERVICES: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::query_template_dpsk_services` (Query DPSK service templates).
 ///
@@ -4235,6 +4258,7 @@ static CREATE_TEMPLATE_IDENTITY_GROUP_DPSK_SERVICE: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Representations offered by `create_template_identity_group_dpsk_service`; the first is the default.
 ///
@@ -4337,6 +4361,7 @@ static LIST_TEMPLATE_WIFI_NETWORK_DPSK_SERVICES: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_DPSK,
 };
 /// Request builder for `DpskClient::list_template_wifi_network_dpsk_services` (List DPSK services of a network template).
 ///
@@ -4395,6 +4420,7 @@ static ADD_DPSK_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `add_dpsk_pool_to_identity_group`; the first is the default.
 ///

@@ -3613,6 +3613,7 @@ static QUERY_TENANT_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_tenant_entitlement_assignments` (Query entitlement assignments of a tenant).
 ///
@@ -3691,6 +3692,7 @@ static CREATE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::create_self_entitlement_assignment` (Create entitlement assignment of the own tenant).
 ///
@@ -3752,6 +3754,7 @@ static QUERY_SELF_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_self_entitlement_assignments` (Query entitlement assignments of the own tenant).
 ///
@@ -3830,6 +3833,7 @@ static DELETE_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::delete_self_entitlement_assignment` (Delete entitlement assignment of the own tenant).
 ///
@@ -3886,6 +3890,7 @@ static PATCH_SELF_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::patch_self_entitlement_assignment` (Update entitlement assignment of the own tenant (partial)).
 ///
@@ -3947,6 +3952,7 @@ static QUERY_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_entitlements` (Query entitlements).
 ///
@@ -4029,6 +4035,7 @@ static QUERY_ENTITLEMENT_UTILIZATIONS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Representations offered by `query_entitlement_utilizations`; the first is the default.
 ///
@@ -4124,6 +4131,7 @@ static QUERY_MILEAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_mileage_reports` (Query mileage reports).
 ///
@@ -4202,6 +4210,7 @@ static QUERY_COMPLIANCES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_compliances` (Query compliances).
 ///
@@ -4280,6 +4289,7 @@ static QUERY_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_banners` (Query banners).
 ///
@@ -4358,6 +4368,7 @@ static QUERY_AVAILABILITY_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_availability_reports` (Query availability reports).
 ///
@@ -4436,6 +4447,7 @@ static QUERY_ATTENTION_NOTES: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::query_attention_notes` (Query attention notes).
 ///
@@ -4514,6 +4526,7 @@ static GET_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::get_entitlement_settings` (Get entitlement settings).
 ///
@@ -4570,6 +4583,7 @@ static PATCH_ENTITLEMENT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::patch_entitlement_settings` (Update entitlement settings (partial)).
 ///
@@ -4631,6 +4645,7 @@ static LIST_ENTITLEMENT_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_license_usage_reports` (List license usage reports).
 ///
@@ -4687,6 +4702,7 @@ static LIST_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_banners` (List banners).
 ///
@@ -4759,6 +4775,7 @@ static LIST_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_assignments` (List assignments).
 ///
@@ -4815,6 +4832,7 @@ static CREATE_ENTITLEMENT_ASSIGNMENT: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::create_entitlement_assignment` (Create assignment).
 ///
@@ -4871,6 +4889,7 @@ static DELETE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::delete_entitlement_assignments` (Delete assignments).
 ///
@@ -4922,6 +4941,7 @@ static PATCH_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::patch_entitlement_assignments` (Update assignments (partial)).
 ///
@@ -4978,6 +4998,7 @@ static LIST_ENTITLEMENT_ASSIGNMENT_SUMMARIES: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_assignment_summaries` (List assignment summaries).
 ///
@@ -5034,6 +5055,7 @@ static LIST_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlements` (List entitlements).
 ///
@@ -5090,6 +5112,7 @@ static LIST_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENTS,
 };
 /// Request builder for `EntitlementsClient::list_entitlement_summaries` (List entitlement summaries).
 ///
@@ -5172,6 +5195,7 @@ static LIST_LICENSE_USAGE_REPORTS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_license_usage_reports` (List license usage reports (older path)).
 ///
@@ -5228,6 +5252,7 @@ static LIST_MSP_ENTITLEMENTS: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_msp_entitlements` (List MSP entitlements).
 ///
@@ -5284,6 +5309,7 @@ static LIST_MSP_ENTITLEMENT_SUMMARIES: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_msp_entitlement_summaries` (List MSP entitlement summaries).
 ///
@@ -5340,6 +5366,7 @@ static LIST_MSP_BANNERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::FlatObject,
+    service: &super::SERVICE_ENTITLEMENT_ASSIGNMENTS,
 };
 /// Request builder for `EntitlementsClient::list_msp_banners` (List MSP banners).
 ///

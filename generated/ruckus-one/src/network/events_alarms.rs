@@ -1084,6 +1084,7 @@ static QUERY_HISTORICAL_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `query_historical_clients`; the first is the default.
 ///
@@ -1183,6 +1184,7 @@ static QUERY_EVENTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `query_events`; the first is the default.
 ///
@@ -1282,6 +1284,7 @@ static QUERY_EVENT_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `query_event_metas`; the first is the default.
 ///
@@ -1359,6 +1362,7 @@ static QUERY_EVENT_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `query_event_details`; the first is the default.
 ///
@@ -1436,6 +1440,7 @@ static EXPORT_EVENTS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `export_events_csv`; the first is the default.
 ///
@@ -1508,6 +1513,7 @@ static LIST_ADMIN_GROUP_LATEST_LOGINS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `list_admin_group_latest_logins`; the first is the default.
 ///
@@ -1585,6 +1591,7 @@ static QUERY_ALARMS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `query_alarms`; the first is the default.
 ///
@@ -1684,6 +1691,7 @@ static QUERY_ALARM_METAS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `query_alarm_metas`; the first is the default.
 ///
@@ -1761,6 +1769,7 @@ static PATCH_ALARM: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EVENTS_ALARMS,
 };
 /// Representations offered by `patch_alarm`; the first is the default.
 ///

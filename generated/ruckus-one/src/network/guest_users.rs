@@ -2968,6 +2968,7 @@ static IMPORT_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::import_network_guest_users` (Import guest users).
 ///
@@ -3024,6 +3025,7 @@ static LIST_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::list_guest_users_legacy` (List guest users).
 ///
@@ -3080,6 +3082,7 @@ static CREATE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::create_guest_user_legacy` (Create guest users).
 ///
@@ -3141,6 +3144,7 @@ static DELETE_GUEST_USERS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::delete_guest_users_legacy` (Delete guest users).
 ///
@@ -3197,6 +3201,7 @@ static GET_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::get_guest_user_legacy` (Get guest user).
 ///
@@ -3253,6 +3258,7 @@ static PATCH_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::patch_guest_user_legacy` (Patch guest user).
 ///
@@ -3314,6 +3320,7 @@ static DELETE_GUEST_USER_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::delete_guest_user_legacy` (Delete guest user).
 ///
@@ -3374,6 +3381,7 @@ static CREATE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `create_wifi_network_guest_user`; the first is the default.
 ///
@@ -3459,6 +3467,7 @@ static PATCH_WIFI_NETWORK_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `patch_wifi_network_guest_users`; the first is the default.
 ///
@@ -3539,6 +3548,7 @@ static GET_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `get_wifi_network_guest_user`; the first is the default.
 ///
@@ -3616,6 +3626,7 @@ static PATCH_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `patch_wifi_network_guest_user`; the first is the default.
 ///
@@ -3693,6 +3704,7 @@ static DELETE_WIFI_NETWORK_GUEST_USER: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `delete_wifi_network_guest_user`; the first is the default.
 ///
@@ -3769,6 +3781,7 @@ static QUERY_GUEST_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Request builder for `GuestUsersClient::query_guest_users` (Query guest users).
 ///
@@ -3848,6 +3861,7 @@ static QUERY_GUEST_USERS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_guest_users_v1`; the first is the default.
 ///
@@ -3938,6 +3952,7 @@ static EXPORT_GUEST_USERS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `GuestUsersClient::export_guest_users_csv` (Export guest users as CSV).
 ///

@@ -2896,6 +2896,7 @@ static LIST_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `list_identity_groups`; the first is the default.
 ///
@@ -3016,6 +3017,7 @@ static QUERY_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `query_identity_groups`; the first is the default.
 ///
@@ -3132,6 +3134,7 @@ static CREATE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::create_identity_group` (Create identity group).
 ///
@@ -3197,6 +3200,7 @@ static GET_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `get_identity_group`; the first is the default.
 ///
@@ -3270,6 +3274,7 @@ static DELETE_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identity_group` (Delete identity group).
 ///
@@ -3326,6 +3331,7 @@ static PATCH_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::patch_identity_group` (Patch identity group).
 ///
@@ -3391,6 +3397,7 @@ static ADD_POLICY_SET_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `add_policy_set_to_identity_group`; the first is the default.
 ///
@@ -3497,6 +3504,7 @@ static REMOVE_POLICY_SET_FROM_IDENTITY_GROUP: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `remove_policy_set_from_identity_group`; the first is the default.
 ///
@@ -3603,6 +3611,7 @@ static LIST_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `list_identities`; the first is the default.
 ///
@@ -3704,6 +3713,7 @@ static QUERY_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `query_identities`; the first is the default.
 ///
@@ -3818,6 +3828,7 @@ static CREATE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::create_identity` (Create identity).
 ///
@@ -3878,6 +3889,7 @@ static GET_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `get_identity`; the first is the default.
 ///
@@ -3949,6 +3961,7 @@ static DELETE_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identities` (Delete identities).
 ///
@@ -4005,6 +4018,7 @@ static DELETE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identity` (Delete identity).
 ///
@@ -4061,6 +4075,7 @@ static PATCH_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::patch_identity` (Patch identity).
 ///
@@ -4117,6 +4132,7 @@ static CREATE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::create_identity_device` (Add identity devices).
 ///
@@ -4178,6 +4194,7 @@ static DELETE_IDENTITY_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identity_device` (Delete identity device).
 ///
@@ -4234,6 +4251,7 @@ static DELETE_IDENTITY_ETHERNET_PORT: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::delete_identity_ethernet_port` (Delete identity Ethernet port).
 ///
@@ -4294,6 +4312,7 @@ static UPDATE_IDENTITY_VENUE_ETHERNET_PORTS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `update_identity_venue_ethernet_ports`; the first is the default.
 ///
@@ -4396,6 +4415,7 @@ static IMPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::import_identities` (Import identities from CSV).
 ///
@@ -4452,6 +4472,7 @@ static EXPORT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::export_identities` (Export identities to CSV).
 ///
@@ -4513,6 +4534,7 @@ static CREATE_POLICY_SET_EVALUATION: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::create_policy_set_evaluation` (Evaluate policy sets).
 ///
@@ -4578,6 +4600,7 @@ static CREATE_POLICY_SET_EVALUATION_REPORT: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_POLICY,
 };
 /// Representations offered by `create_policy_set_evaluation_report`; the first is the default.
 ///
@@ -4651,6 +4674,7 @@ static LIST_POLICY_SETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::list_policy_sets` (List policy sets).
 ///
@@ -4707,6 +4731,7 @@ static LIST_POLICY_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::list_policy_templates` (List policy templates).
 ///
@@ -4763,6 +4788,7 @@ static LIST_POLICY_TEMPLATE_POLICIES: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Request builder for `IdentityClient::list_policy_template_policies` (List policy template policies).
 ///

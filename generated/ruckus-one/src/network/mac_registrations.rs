@@ -2291,6 +2291,7 @@ static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
 };
 /// Representations offered by `add_mac_registration_pool_to_identity_group`; the first is the default.
 ///
@@ -2400,6 +2401,7 @@ static CREATE_IDENTITY_GROUP_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `create_identity_group_mac_registration_pool`; the first is the default.
 ///
@@ -2509,6 +2511,7 @@ static LIST_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `list_mac_registration_pools`; the first is the default.
 ///
@@ -2623,6 +2626,7 @@ static CREATE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Request builder for `MacRegistrationsClient::create_mac_registration_pool` (Create MAC registration pool).
 ///
@@ -2709,6 +2713,7 @@ static CREATE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `create_mac_registration_pool_v1`; the first is the default.
 ///
@@ -2781,6 +2786,7 @@ static GET_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `get_mac_registration_pool`; the first is the default.
 ///
@@ -2854,6 +2860,7 @@ static DELETE_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Request builder for `MacRegistrationsClient::delete_mac_registration_pool` (Delete MAC registration pool).
 ///
@@ -2940,6 +2947,7 @@ static DELETE_MAC_REGISTRATION_POOL_V1: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `delete_mac_registration_pool_v1`; the first is the default.
 ///
@@ -3017,6 +3025,7 @@ static QUERY_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `query_mac_registration_pools`; the first is the default.
 ///
@@ -3135,6 +3144,7 @@ static LIST_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `list_mac_registrations`; the first is the default.
 ///
@@ -3249,6 +3259,7 @@ static CREATE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Request builder for `MacRegistrationsClient::create_mac_registration` (Create MAC registration).
 ///
@@ -3335,6 +3346,7 @@ static CREATE_MAC_REGISTRATION_V1: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `create_mac_registration_v1`; the first is the default.
 ///
@@ -3408,6 +3420,7 @@ static DELETE_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Request builder for `MacRegistrationsClient::delete_mac_registrations` (Delete MAC registrations).
 ///
@@ -3494,6 +3507,7 @@ static DELETE_MAC_REGISTRATIONS_V1: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `delete_mac_registrations_v1`; the first is the default.
 ///
@@ -3571,6 +3585,7 @@ static GET_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `get_mac_registration`; the first is the default.
 ///
@@ -3644,6 +3659,7 @@ static DELETE_MAC_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Request builder for `MacRegistrationsClient::delete_mac_registration` (Delete MAC registration).
 ///
@@ -3730,6 +3746,7 @@ static DELETE_MAC_REGISTRATION_V1: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `delete_mac_registration_v1`; the first is the default.
 ///
@@ -3807,6 +3824,7 @@ static QUERY_MAC_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `query_mac_registrations`; the first is the default.
 ///
@@ -3925,6 +3943,7 @@ static ADD_POLICY_SET_TO_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `add_policy_set_to_mac_registration_pool`; the first is the default.
 ///
@@ -4031,6 +4050,7 @@ static REMOVE_POLICY_SET_FROM_MAC_REGISTRATION_POOL: ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `remove_policy_set_from_mac_registration_pool`; the first is the default.
 ///
@@ -4140,6 +4160,7 @@ static LIST_WIFI_NETWORK_MAC_REGISTRATION_POOLS: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
 };
 /// Representations offered by `list_wifi_network_mac_registration_pools`; the first is the default.
 ///

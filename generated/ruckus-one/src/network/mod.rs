@@ -386,6 +386,237 @@ pub struct NetworkSwitchesLegacyFeatureIsOff;
 /// Returned in place of the `events_alarms` area's handler while the cargo feature `network-events-alarms` is off.
 #[derive(Debug)]
 pub struct NetworkEventsAlarmsFeatureIsOff;
+/// Service `wifi`: Wi-Fi networks, APs, AP groups, venue Wi-Fi settings, policies and profiles.
+///
+/// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (wifi_api-17.3.3.205.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
+pub static SERVICE_WIFI: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "wifi",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 200,
+        per_second: 100,
+        scope: ruckus_one_runtime::LimitScope::Tenant,
+    }),
+};
+/// Service `venue`: Venues.
+///
+/// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (venue_service_api-0.2.8.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
+pub static SERVICE_VENUE: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "venue",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 200,
+        per_second: 100,
+        scope: ruckus_one_runtime::LimitScope::Tenant,
+    }),
+};
+/// Service `tenant`: Tenants, administrators and branding.
+///
+/// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (tenant_management-0.3.0.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
+pub static SERVICE_TENANT: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "tenant",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 200,
+        per_second: 100,
+        scope: ruckus_one_runtime::LimitScope::Tenant,
+    }),
+};
+/// Service `guest`: Guest users and portal service profiles.
+///
+/// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (guest_api-1.7.1.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
+pub static SERVICE_GUEST: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "guest",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 200,
+        per_second: 100,
+        scope: ruckus_one_runtime::LimitScope::Tenant,
+    }),
+};
+/// Service `edge`: RUCKUS Edge clusters and their services.
+///
+/// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (ruckus_edge_api-1.0.3.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
+pub static SERVICE_EDGE: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "edge",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 200,
+        per_second: 100,
+        scope: ruckus_one_runtime::LimitScope::Tenant,
+    }),
+};
+/// Service `external_auth`: SAML identity provider profiles.
+///
+/// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (external_auth_api-0.0.1.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
+pub static SERVICE_EXTERNAL_AUTH: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "external_auth",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 200,
+        per_second: 100,
+        scope: ruckus_one_runtime::LimitScope::Tenant,
+    }),
+};
+/// Service `file`: Signed upload and download URLs (no operation of this spec yet).
+///
+/// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (file_service_api-0.2.7.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
+pub static SERVICE_FILE: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "file",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 200,
+        per_second: 100,
+        scope: ruckus_one_runtime::LimitScope::Tenant,
+    }),
+};
+/// Service `switch`: Switches, their networking, profiles, firmware and AAA.
+///
+/// Rate limit: 20 calls at once, 10 back per second, per tenant; Provenance: reference (switch_service_api-0.4.0.yaml info.description (Rate Limit: applied to each tenant, a maximum of 20 calls per second, 10 returned each second)).
+pub static SERVICE_SWITCH: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "switch",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 20,
+        per_second: 10,
+        scope: ruckus_one_runtime::LimitScope::Tenant,
+    }),
+};
+/// Service `policy`: Policy management.
+///
+/// Rate limit: 40 calls at once, 20 back per second, per tenant; Provenance: reference (policy_management_api-0.0.3.yaml info.description (Rate Limit: applied to each tenant, a maximum of 40 calls per second, 20 returned each second)).
+pub static SERVICE_POLICY: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "policy",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 40,
+        per_second: 20,
+        scope: ruckus_one_runtime::LimitScope::Tenant,
+    }),
+};
+/// Service `workflow`: Workflow management (no operation of this spec yet).
+///
+/// Rate limit: 100 calls at once, 50 back per second, per tenant; Provenance: reference (workflow_management_api-0.0.3.yaml info.description (Rate Limit: applied to each tenant, a maximum of 100 calls per second, 50 returned each second)).
+pub static SERVICE_WORKFLOW: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "workflow",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 100,
+        per_second: 50,
+        scope: ruckus_one_runtime::LimitScope::Tenant,
+    }),
+};
+/// Service `workflow_actions`: Workflow actions (no operation of this spec yet).
+///
+/// Rate limit: 60 calls at once, 30 back per second, per property; Provenance: reference (workflow_actions_api-0.0.2.yaml info.description (Rate Limit: applied to each property, a maximum of 60 calls per second, 30 returned each second)).
+pub static SERVICE_WORKFLOW_ACTIONS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "workflow_actions",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 60,
+        per_second: 30,
+        scope: ruckus_one_runtime::LimitScope::Property,
+    }),
+};
+/// Service `admin_enrollment`: Admin enrollment (no operation of this spec yet).
+///
+/// Rate limit: 60 calls at once, 30 back per second, per property; Provenance: reference (admin_enrollment_rest_api-0.0.1.yaml info.description (Rate Limit: applied to each property, a maximum of 60 calls per second, 30 returned each second)).
+pub static SERVICE_ADMIN_ENROLLMENT: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "admin_enrollment",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 60,
+        per_second: 30,
+        scope: ruckus_one_runtime::LimitScope::Property,
+    }),
+};
+/// Service `device_enrollment`: Device enrollment (no operation of this spec yet).
+///
+/// Rate limit: 60 calls at once, 30 back per second, per workflow; Provenance: reference (device_enrollment_rest_api-0.0.1.yaml info.description (Rate Limit: applied to each workflow, a maximum of 60 calls per second, 30 returned each second)).
+pub static SERVICE_DEVICE_ENROLLMENT: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "device_enrollment",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 60,
+        per_second: 30,
+        scope: ruckus_one_runtime::LimitScope::Workflow,
+    }),
+};
+/// Service `radius_attribute_groups`: RADIUS attribute groups (no operation of this spec yet).
+///
+/// Rate limit: 60 calls at once, 30 back per second, per tenant; Provenance: reference (radius_attribute_group_management_api-1.0.8.yaml info.description (Rate Limit: applied to each tenant, a maximum of 60 calls per second, 30 returned each second)).
+pub static SERVICE_RADIUS_ATTRIBUTE_GROUPS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "radius_attribute_groups",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 60,
+        per_second: 30,
+        scope: ruckus_one_runtime::LimitScope::Tenant,
+    }),
+};
+/// Service `viewmodel`: The query ("view model") service behind most `.../query` operations.
+///
+/// No published rate limit; Provenance: reference (viewmodel_service_api-1.0.42.yaml (publishes no rate limit)).
+pub static SERVICE_VIEWMODEL: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "viewmodel",
+    rate_limit: None,
+};
+/// Service `activities`: The activity resource of asynchronous writes.
+///
+/// No published rate limit; Provenance: reference (activities_api-0.0.1.yaml (publishes no rate limit)).
+pub static SERVICE_ACTIVITIES: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "activities",
+    rate_limit: None,
+};
+/// Service `certificates`: Certificates, authorities, templates and SCEP.
+///
+/// No published rate limit; Provenance: reference (certificate_template_api-0.0.1.yaml (publishes no rate limit)).
+pub static SERVICE_CERTIFICATES: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "certificates",
+    rate_limit: None,
+};
+/// Service `config_templates`: Configuration templates.
+///
+/// No published rate limit; Provenance: reference (config_template_service_api-1.0.0.yaml (publishes no rate limit)).
+pub static SERVICE_CONFIG_TEMPLATES: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "config_templates",
+    rate_limit: None,
+};
+/// Service `dpsk`: DPSK pools and passphrases.
+///
+/// No published rate limit; Provenance: reference (dpsk_service-0.0.3.yaml (publishes no rate limit)).
+pub static SERVICE_DPSK: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "dpsk",
+    rate_limit: None,
+};
+/// Service `entitlements`: Entitlements.
+///
+/// No published rate limit; Provenance: reference (manage_entitlements_api-0.2.0.yaml (publishes no rate limit)).
+pub static SERVICE_ENTITLEMENTS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "entitlements",
+    rate_limit: None,
+};
+/// Service `entitlement_assignments`: Entitlement assignments.
+///
+/// No published rate limit; Provenance: reference (entitlement_assignment_endpoints-0.2.0.yaml (publishes no rate limit)).
+pub static SERVICE_ENTITLEMENT_ASSIGNMENTS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "entitlement_assignments",
+    rate_limit: None,
+};
+/// Service `events_alarms`: Events and alarms.
+///
+/// No published rate limit; Provenance: reference (events_and_alarms_api-0.0.3.yaml (publishes no rate limit)).
+pub static SERVICE_EVENTS_ALARMS: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "events_alarms",
+    rate_limit: None,
+};
+/// Service `identity`: Identity groups and identities.
+///
+/// No published rate limit; Provenance: reference (identity_management-0.0.2.yaml (publishes no rate limit)).
+pub static SERVICE_IDENTITY: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "identity",
+    rate_limit: None,
+};
+/// Service `mac_registration`: MAC registration pools and registrations.
+///
+/// No published rate limit; Provenance: reference (mac_registration_api-0.0.1.yaml (publishes no rate limit)).
+pub static SERVICE_MAC_REGISTRATION: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "mac_registration",
+    rate_limit: None,
+};
+/// Service `msp`: Managed-service-provider services.
+///
+/// No published rate limit; Provenance: reference (msp_services-0.3.3.yaml (publishes no rate limit)).
+pub static SERVICE_MSP: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "msp",
+    rate_limit: None,
+};
 /// Hosts and path prefix of the Network management API.
 ///
 /// - Prefix: none.

@@ -2771,6 +2771,7 @@ static QUERY_MSP_ECS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_msp_ecs`; the first is the default.
 ///
@@ -2872,6 +2873,7 @@ static LIST_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `list_brandings`; the first is the default.
 ///
@@ -2944,6 +2946,7 @@ static UPDATE_BRANDINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `update_brandings`; the first is the default.
 ///
@@ -3050,6 +3053,7 @@ static CREATE_BRANDING: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `create_branding`; the first is the default.
 ///
@@ -3156,6 +3160,7 @@ static CREATE_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `create_logo_file`; the first is the default.
 ///
@@ -3233,6 +3238,7 @@ static GET_LOGO_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `get_logo_file`; the first is the default.
 ///
@@ -3315,6 +3321,7 @@ static EXPORT_MSP_EC_INVENTORIES_CSV: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `export_msp_ec_inventories_csv`; the first is the default.
 ///
@@ -3383,6 +3390,7 @@ static LIST_MSP_CUSTOMERS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customers` (List MSP customers).
 ///
@@ -3439,6 +3447,7 @@ static CREATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::create_msp_customer` (Create MSP customer).
 ///
@@ -3500,6 +3509,7 @@ static GET_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::get_msp_customer` (Get MSP customer).
 ///
@@ -3556,6 +3566,7 @@ static UPDATE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::update_msp_customer` (Update MSP customer).
 ///
@@ -3617,6 +3628,7 @@ static DELETE_MSP_CUSTOMER: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::delete_msp_customer` (Delete MSP customer).
 ///
@@ -3673,6 +3685,7 @@ static LIST_MSP_CUSTOMER_MSP_ADMINS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customer_msp_admins` (List MSP administrators of a customer).
 ///
@@ -3729,6 +3742,7 @@ static LIST_MSP_CUSTOMER_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customer_admins` (List administrators of a customer).
 ///
@@ -3785,6 +3799,7 @@ static GET_MSP_CUSTOMER_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::get_msp_customer_admin` (Get administrator of a customer).
 ///
@@ -3841,6 +3856,7 @@ static LIST_MSP_CUSTOMER_INVITATIONS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customer_invitations` (List invitations of a customer).
 ///
@@ -3897,6 +3913,7 @@ static LIST_MSP_CUSTOMER_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customer_delegations` (List delegations of a customer).
 ///
@@ -3953,6 +3970,7 @@ static LIST_MSP_CUSTOMER_DELEGATOR_ADMINS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customer_delegator_admins` (List delegator administrators of a customer).
 ///
@@ -4009,6 +4027,7 @@ static GET_MSP_CUSTOMER_ACTIVATION_STATUS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::get_msp_customer_activation_status` (Get activation status of a customer).
 ///
@@ -4065,6 +4084,7 @@ static LIST_MSP_CUSTOMER_LOGO_URLS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_customer_logo_urls` (List logo URLs of a customer).
 ///
@@ -4121,6 +4141,7 @@ static LIST_MSP_FIRMWARE_UPGRADE_SCHEDULES: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_firmware_upgrade_schedules` (List MSP firmware upgrade schedules).
 ///
@@ -4177,6 +4198,7 @@ static LIST_MSP_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_delegations` (List MSP delegations).
 ///
@@ -4233,6 +4255,7 @@ static LIST_MSP_ADMIN_ASSOCIATIONS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_admin_associations` (List MSP administrator associations).
 ///
@@ -4289,6 +4312,7 @@ static GET_MSP_INTEGRATOR: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::get_msp_integrator` (Get MSP integrator).
 ///
@@ -4345,6 +4369,7 @@ static LIST_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_labels` (List MSP labels).
 ///
@@ -4401,6 +4426,7 @@ static UPDATE_MSP_LABELS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::update_msp_labels` (Update MSP labels).
 ///
@@ -4462,6 +4488,7 @@ static CREATE_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::create_msp_label` (Create MSP label).
 ///
@@ -4523,6 +4550,7 @@ static GET_MSP_LABEL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::get_msp_label` (Get MSP label).
 ///
@@ -4579,6 +4607,7 @@ static LIST_MSP_LABEL_BASE_URLS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `MspClient::list_msp_label_base_urls` (List MSP label base URLs).
 ///

@@ -1513,6 +1513,7 @@ static LIST_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profiles` (List portal service profiles).
 ///
@@ -1573,6 +1574,7 @@ static CREATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `create_portal_service_profile`; the first is the default.
 ///
@@ -1649,6 +1651,7 @@ static CREATE_PORTAL_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::create_portal_service_profile_v1` (Create portal service profile (v1)).
 ///
@@ -1705,6 +1708,7 @@ static DELETE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::delete_portal_service_profiles` (Delete portal service profiles).
 ///
@@ -1765,6 +1769,7 @@ static QUERY_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_portal_service_profiles`; the first is the default.
 ///
@@ -1868,6 +1873,7 @@ static GET_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `get_portal_service_profile`; the first is the default.
 ///
@@ -1951,6 +1957,7 @@ static UPDATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile`; the first is the default.
 ///
@@ -2059,6 +2066,7 @@ static DELETE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `delete_portal_service_profile`; the first is the default.
 ///
@@ -2165,6 +2173,7 @@ static UPDATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile_powered_image`; the first is the default.
 ///
@@ -2245,6 +2254,7 @@ static UPDATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile_photo`; the first is the default.
 ///
@@ -2322,6 +2332,7 @@ static UPDATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile_logo`; the first is the default.
 ///
@@ -2399,6 +2410,7 @@ static UPDATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_portal_service_profile_background_image`; the first is the default.
 ///
@@ -2475,6 +2487,7 @@ static LIST_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profile_tags` (List portal service profile tags).
 ///
@@ -2531,6 +2544,7 @@ static LIST_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_portal_service_profile_networks` (List portal service profile networks).
 ///
@@ -2591,6 +2605,7 @@ static QUERY_TEMPLATE_PORTAL_SERVICE_PROFILES: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_template_portal_service_profiles`; the first is the default.
 ///
@@ -2693,6 +2708,7 @@ static CREATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `create_template_portal_service_profile`; the first is the default.
 ///
@@ -2776,6 +2792,7 @@ static GET_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `get_template_portal_service_profile`; the first is the default.
 ///
@@ -2853,6 +2870,7 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile`; the first is the default.
 ///
@@ -2962,6 +2980,7 @@ static DELETE_TEMPLATE_PORTAL_SERVICE_PROFILE: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `delete_template_portal_service_profile`; the first is the default.
 ///
@@ -3071,6 +3090,7 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_POWERED_IMAGE: ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile_powered_image`; the first is the default.
 ///
@@ -3151,6 +3171,7 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_PHOTO: ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile_photo`; the first is the default.
 ///
@@ -3231,6 +3252,7 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_LOGO: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile_logo`; the first is the default.
 ///
@@ -3311,6 +3333,7 @@ static UPDATE_TEMPLATE_PORTAL_SERVICE_PROFILE_BACKGROUND_IMAGE: ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Representations offered by `update_template_portal_service_profile_background_image`; the first is the default.
 ///
@@ -3387,6 +3410,7 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_TAGS: ruckus_one_runtime::Operation 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_template_portal_service_profile_tags` (List portal service profile template tags).
 ///
@@ -3443,6 +3467,7 @@ static LIST_TEMPLATE_PORTAL_SERVICE_PROFILE_NETWORKS: ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_GUEST,
 };
 /// Request builder for `PortalServiceProfilesClient::list_template_portal_service_profile_networks` (List portal service profile template networks).
 ///

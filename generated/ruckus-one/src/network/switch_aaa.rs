@@ -510,6 +510,7 @@ static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_aaa_servers`; the first is the default.
 ///
@@ -600,6 +601,7 @@ static CREATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchAaaClient::create_venue_aaa_server` (Create venue AAA server).
 ///
@@ -660,6 +662,7 @@ static CREATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_aaa_server_v1`; the first is the default.
 ///
@@ -737,6 +740,7 @@ static DELETE_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_aaa_servers`; the first is the default.
 ///
@@ -809,6 +813,7 @@ static GET_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_aaa_server`; the first is the default.
 ///
@@ -882,6 +887,7 @@ static UPDATE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchAaaClient::update_venue_aaa_server` (Update venue AAA server).
 ///
@@ -942,6 +948,7 @@ static UPDATE_VENUE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_aaa_server_v1`; the first is the default.
 ///
@@ -1019,6 +1026,7 @@ static DELETE_VENUE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_aaa_server`; the first is the default.
 ///
@@ -1096,6 +1104,7 @@ static UPDATE_VENUE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_aaa_settings`; the first is the default.
 ///

@@ -2697,6 +2697,7 @@ static UPDATE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_firmware_schedules`; the first is the default.
 ///
@@ -2775,6 +2776,7 @@ static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchFirmwareClient::create_venue_switch_firmware_schedule` (Create venue switch firmware schedule).
 ///
@@ -2843,6 +2845,7 @@ static CREATE_VENUE_SWITCH_FIRMWARE_SCHEDULE_V1: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_firmware_schedule_v1`; the first is the default.
 ///
@@ -2931,6 +2934,7 @@ static DELETE_VENUE_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_firmware_schedules`; the first is the default.
 ///
@@ -3007,6 +3011,7 @@ static LIST_SWITCH_FIRMWARE_VERSIONS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_versions` (List switch firmware versions).
 ///
@@ -3067,6 +3072,7 @@ static LIST_SWITCH_FIRMWARE_VERSIONS_V1: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_switch_firmware_versions_v1`; the first is the default.
 ///
@@ -3140,6 +3146,7 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchFirmwareClient::list_switch_firmware_current_versions` (List current switch firmware versions).
 ///
@@ -3200,6 +3207,7 @@ static LIST_SWITCH_FIRMWARE_CURRENT_VERSIONS_V1: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_switch_firmware_current_versions_v1`; the first is the default.
 ///
@@ -3276,6 +3284,7 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedules` (Query switch firmware schedules).
 ///
@@ -3336,6 +3345,7 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULES_V1: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_switch_firmware_schedules_v1`; the first is the default.
 ///
@@ -3409,6 +3419,7 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchFirmwareClient::query_switch_firmware_schedule_switches` (Query switches of firmware schedules).
 ///
@@ -3469,6 +3480,7 @@ static QUERY_SWITCH_FIRMWARE_SCHEDULE_SWITCHES_V1: ruckus_one_runtime::Operation
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_switch_firmware_schedule_switches_v1`; the first is the default.
 ///
@@ -3545,6 +3557,7 @@ static QUERY_VENUE_SWITCH_FIRMWARE_UPGRADE_STATUS_DETAILS: ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchFirmwareClient::query_venue_switch_firmware_upgrade_status_details` (Query switch firmware upgrade status).
 ///

@@ -3528,6 +3528,7 @@ static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_vlans` (List switch VLANs).
 ///
@@ -3588,6 +3589,7 @@ static LIST_VENUE_SWITCH_VLANS_V1: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_vlans_v1`; the first is the default.
 ///
@@ -3665,6 +3667,7 @@ static CREATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_vlan`; the first is the default.
 ///
@@ -3742,6 +3745,7 @@ static DELETE_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_vlans`; the first is the default.
 ///
@@ -3819,6 +3823,7 @@ static GET_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_vlan`; the first is the default.
 ///
@@ -3896,6 +3901,7 @@ static UPDATE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_vlan`; the first is the default.
 ///
@@ -3973,6 +3979,7 @@ static DELETE_VENUE_SWITCH_VLAN: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_vlan`; the first is the default.
 ///
@@ -4050,6 +4057,7 @@ static LIST_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_ve_ports`; the first is the default.
 ///
@@ -4127,6 +4135,7 @@ static CREATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_ve_port`; the first is the default.
 ///
@@ -4204,6 +4213,7 @@ static DELETE_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_ve_ports`; the first is the default.
 ///
@@ -4281,6 +4291,7 @@ static GET_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_ve_port`; the first is the default.
 ///
@@ -4358,6 +4369,7 @@ static UPDATE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_ve_port`; the first is the default.
 ///
@@ -4435,6 +4447,7 @@ static DELETE_VENUE_SWITCH_VE_PORT: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_ve_port`; the first is the default.
 ///
@@ -4512,6 +4525,7 @@ static LIST_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_static_routes`; the first is the default.
 ///
@@ -4589,6 +4603,7 @@ static CREATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_static_route`; the first is the default.
 ///
@@ -4666,6 +4681,7 @@ static DELETE_VENUE_SWITCH_STATIC_ROUTES: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_static_routes`; the first is the default.
 ///
@@ -4743,6 +4759,7 @@ static GET_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_static_route`; the first is the default.
 ///
@@ -4820,6 +4837,7 @@ static UPDATE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_static_route`; the first is the default.
 ///
@@ -4897,6 +4915,7 @@ static DELETE_VENUE_SWITCH_STATIC_ROUTE: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_static_route`; the first is the default.
 ///
@@ -4974,6 +4993,7 @@ static LIST_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_lags`; the first is the default.
 ///
@@ -5051,6 +5071,7 @@ static CREATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_lag`; the first is the default.
 ///
@@ -5128,6 +5149,7 @@ static DELETE_VENUE_SWITCH_LAGS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_lags`; the first is the default.
 ///
@@ -5205,6 +5227,7 @@ static GET_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_lag`; the first is the default.
 ///
@@ -5277,6 +5300,7 @@ static UPDATE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_lag`; the first is the default.
 ///
@@ -5354,6 +5378,7 @@ static DELETE_VENUE_SWITCH_LAG: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_lag`; the first is the default.
 ///
@@ -5427,6 +5452,7 @@ static LIST_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchNetworkingClient::list_venue_switch_dhcp_servers` (List switch DHCP servers).
 ///
@@ -5487,6 +5513,7 @@ static CREATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_dhcp_server`; the first is the default.
 ///
@@ -5564,6 +5591,7 @@ static DELETE_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_dhcp_servers`; the first is the default.
 ///
@@ -5636,6 +5664,7 @@ static GET_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_dhcp_server`; the first is the default.
 ///
@@ -5713,6 +5742,7 @@ static UPDATE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_dhcp_server`; the first is the default.
 ///
@@ -5790,6 +5820,7 @@ static DELETE_VENUE_SWITCH_DHCP_SERVER: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch_dhcp_server`; the first is the default.
 ///
@@ -5867,6 +5898,7 @@ static QUERY_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_switch_vlans`; the first is the default.
 ///
@@ -5961,6 +5993,7 @@ static QUERY_VENUE_SWITCH_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_switch_ve_ports`; the first is the default.
 ///
@@ -6055,6 +6088,7 @@ static QUERY_VENUE_SWITCH_DHCP_SERVERS: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_switch_dhcp_servers`; the first is the default.
 ///
@@ -6149,6 +6183,7 @@ static QUERY_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_switch_acls`; the first is the default.
 ///
@@ -6243,6 +6278,7 @@ static LIST_VENUE_SWITCH_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_acls`; the first is the default.
 ///
@@ -6320,6 +6356,7 @@ static LIST_VENUE_SWITCH_ACL_UNIONS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_acl_unions`; the first is the default.
 ///
@@ -6397,6 +6434,7 @@ static LIST_VENUE_SWITCH_VLAN_UNIONS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_vlan_unions`; the first is the default.
 ///
@@ -6474,6 +6512,7 @@ static PATCH_VENUE_SWITCH_DHCP_SERVER_STATES: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `patch_venue_switch_dhcp_server_states`; the first is the default.
 ///
@@ -6551,6 +6590,7 @@ static QUERY_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_vlans`; the first is the default.
 ///
@@ -6624,6 +6664,7 @@ static QUERY_VENUE_TAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_tagged_vlans` (Query venue tagged VLANs).
 ///
@@ -6702,6 +6743,7 @@ static QUERY_VENUE_UNTAGGED_VLANS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchNetworkingClient::query_venue_untagged_vlans` (Query venue untagged VLANs).
 ///
@@ -6788,6 +6830,7 @@ static QUERY_VENUE_VE_PORTS: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_ve_ports`; the first is the default.
 ///
@@ -6880,6 +6923,7 @@ static LIST_VENUE_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchNetworkingClient::list_venue_vlans` (List venue VLANs).
 ///
@@ -6936,6 +6980,7 @@ static LIST_VENUE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchNetworkingClient::list_venue_trusted_ports` (List venue trusted ports).
 ///

@@ -2529,6 +2529,7 @@ static LIST_VENUE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_acls` (List ACLs of the venue's switch profiles).
 ///
@@ -2585,6 +2586,7 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_venue_switch_profile_vlans` (List VLANs of the venue's switch profiles).
 ///
@@ -2645,6 +2647,7 @@ static LIST_VENUE_SWITCH_PROFILE_VLANS_V1: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switch_profile_vlans_v1`; the first is the default.
 ///
@@ -2722,6 +2725,7 @@ static ADD_SWITCH_PROFILE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `add_switch_profile_to_venue`; the first is the default.
 ///
@@ -2828,6 +2832,7 @@ static REMOVE_SWITCH_PROFILE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `remove_switch_profile_from_venue`; the first is the default.
 ///
@@ -2934,6 +2939,7 @@ static ADD_CLI_TEMPLATE_TO_VENUE: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `add_cli_template_to_venue`; the first is the default.
 ///
@@ -3040,6 +3046,7 @@ static REMOVE_CLI_TEMPLATE_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `remove_cli_template_from_venue`; the first is the default.
 ///
@@ -3142,6 +3149,7 @@ static GET_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::get_switch_profile` (Get switch profile).
 ///
@@ -3202,6 +3210,7 @@ static GET_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_switch_profile_v1`; the first is the default.
 ///
@@ -3275,6 +3284,7 @@ static CREATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile` (Create switch profile).
 ///
@@ -3364,6 +3374,7 @@ static CREATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_switch_profile_v1`; the first is the default.
 ///
@@ -3474,6 +3485,7 @@ static DELETE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_switch_profile`; the first is the default.
 ///
@@ -3586,6 +3598,7 @@ static QUERY_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_switch_profiles`; the first is the default.
 ///
@@ -3678,6 +3691,7 @@ static LIST_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_switch_profile_acls` (List switch profile ACLs).
 ///
@@ -3734,6 +3748,7 @@ static CREATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile_acl` (Create switch profile ACL).
 ///
@@ -3795,6 +3810,7 @@ static DELETE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_acls` (Delete switch profile ACLs).
 ///
@@ -3851,6 +3867,7 @@ static GET_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::get_switch_profile_acl` (Get switch profile ACL).
 ///
@@ -3907,6 +3924,7 @@ static UPDATE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::update_switch_profile_acl` (Update switch profile ACL).
 ///
@@ -3968,6 +3986,7 @@ static DELETE_SWITCH_PROFILE_ACL: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_acl` (Delete switch profile ACL).
 ///
@@ -4024,6 +4043,7 @@ static LIST_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_switch_profile_trusted_ports` (List switch profile trusted ports).
 ///
@@ -4080,6 +4100,7 @@ static CREATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile_trusted_port` (Create switch profile trusted port).
 ///
@@ -4141,6 +4162,7 @@ static DELETE_SWITCH_PROFILE_TRUSTED_PORTS: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_trusted_ports` (Delete switch profile trusted ports).
 ///
@@ -4197,6 +4219,7 @@ static GET_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::get_switch_profile_trusted_port` (Get switch profile trusted port).
 ///
@@ -4253,6 +4276,7 @@ static UPDATE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::update_switch_profile_trusted_port` (Update switch profile trusted port).
 ///
@@ -4314,6 +4338,7 @@ static DELETE_SWITCH_PROFILE_TRUSTED_PORT: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_trusted_port` (Delete switch profile trusted port).
 ///
@@ -4370,6 +4395,7 @@ static LIST_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_switch_profile_vlans` (List switch profile VLANs).
 ///
@@ -4426,6 +4452,7 @@ static CREATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::create_switch_profile_vlan` (Create switch profile VLAN).
 ///
@@ -4486,6 +4513,7 @@ static CREATE_SWITCH_PROFILE_VLAN_V1: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_switch_profile_vlan_v1`; the first is the default.
 ///
@@ -4559,6 +4587,7 @@ static DELETE_SWITCH_PROFILE_VLANS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_vlans` (Delete switch profile VLANs).
 ///
@@ -4615,6 +4644,7 @@ static GET_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::get_switch_profile_vlan` (Get switch profile VLAN).
 ///
@@ -4671,6 +4701,7 @@ static UPDATE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::update_switch_profile_vlan` (Update switch profile VLAN).
 ///
@@ -4732,6 +4763,7 @@ static DELETE_SWITCH_PROFILE_VLAN: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::delete_switch_profile_vlan` (Delete switch profile VLAN).
 ///
@@ -4788,6 +4820,7 @@ static LIST_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_cli_templates` (List CLI templates).
 ///
@@ -4844,6 +4877,7 @@ static CREATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::create_cli_template` (Create CLI template).
 ///
@@ -4933,6 +4967,7 @@ static CREATE_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_cli_template_v1`; the first is the default.
 ///
@@ -5014,6 +5049,7 @@ static QUERY_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_cli_templates`; the first is the default.
 ///
@@ -5114,6 +5150,7 @@ static DELETE_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_cli_templates`; the first is the default.
 ///
@@ -5218,6 +5255,7 @@ static GET_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::get_cli_template` (Get CLI template).
 ///
@@ -5278,6 +5316,7 @@ static GET_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_cli_template_v1`; the first is the default.
 ///
@@ -5351,6 +5390,7 @@ static UPDATE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::update_cli_template` (Update CLI template).
 ///
@@ -5440,6 +5480,7 @@ static UPDATE_CLI_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_cli_template_v1`; the first is the default.
 ///
@@ -5521,6 +5562,7 @@ static DELETE_CLI_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_cli_template`; the first is the default.
 ///
@@ -5625,6 +5667,7 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::create_web_auth_page_template` (Create web authentication page template).
 ///
@@ -5685,6 +5728,7 @@ static CREATE_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_web_auth_page_template_v1`; the first is the default.
 ///
@@ -5766,6 +5810,7 @@ static QUERY_WEB_AUTH_PAGE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_web_auth_page_templates`; the first is the default.
 ///
@@ -5858,6 +5903,7 @@ static GET_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::get_web_auth_page_template` (Get web authentication page template).
 ///
@@ -5918,6 +5964,7 @@ static GET_WEB_AUTH_PAGE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_web_auth_page_template_v1`; the first is the default.
 ///
@@ -5999,6 +6046,7 @@ static DELETE_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_web_auth_page_template`; the first is the default.
 ///
@@ -6074,6 +6122,7 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchProfilesClient::list_web_auth_page_template_switches` (List switches of a web authentication page template).
 ///
@@ -6134,6 +6183,7 @@ static LIST_WEB_AUTH_PAGE_TEMPLATE_SWITCHES_V1: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_web_auth_page_template_switches_v1`; the first is the default.
 ///

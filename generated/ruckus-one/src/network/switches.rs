@@ -5870,6 +5870,7 @@ static LIST_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesClient::list_venue_switches` (List switches of a venue).
 ///
@@ -5930,6 +5931,7 @@ static LIST_VENUE_SWITCHES_V1: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `list_venue_switches_v1`; the first is the default.
 ///
@@ -6007,6 +6009,7 @@ static CREATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch`; the first is the default.
 ///
@@ -6113,6 +6116,7 @@ static DELETE_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switches`; the first is the default.
 ///
@@ -6219,6 +6223,7 @@ static CREATE_VENUE_SWITCH_IMPORT_REQUEST: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_import_request`; the first is the default.
 ///
@@ -6330,6 +6335,7 @@ static GET_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch`; the first is the default.
 ///
@@ -6407,6 +6413,7 @@ static UPDATE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch`; the first is the default.
 ///
@@ -6484,6 +6491,7 @@ static ADD_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `add_venue_switch`; the first is the default.
 ///
@@ -6590,6 +6598,7 @@ static DELETE_VENUE_SWITCH: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_switch`; the first is the default.
 ///
@@ -6696,6 +6705,7 @@ static UPDATE_VENUE_SWITCH_POSITIONS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_positions`; the first is the default.
 ///
@@ -6802,6 +6812,7 @@ static GET_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_port_settings`; the first is the default.
 ///
@@ -6879,6 +6890,7 @@ static UPDATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switch_port_settings`; the first is the default.
 ///
@@ -6956,6 +6968,7 @@ static CREATE_VENUE_SWITCH_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_port_settings`; the first is the default.
 ///
@@ -7033,6 +7046,7 @@ static CREATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switches_port_settings`; the first is the default.
 ///
@@ -7110,6 +7124,7 @@ static UPDATE_VENUE_SWITCHES_PORT_SETTINGS: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_switches_port_settings`; the first is the default.
 ///
@@ -7187,6 +7202,7 @@ static CREATE_VENUE_SWITCH_DEVICE_REQUEST: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_device_request`; the first is the default.
 ///
@@ -7293,6 +7309,7 @@ static CREATE_VENUE_SWITCH_POWER_CYCLE_REQUEST: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_switch_power_cycle_request`; the first is the default.
 ///
@@ -7373,6 +7390,7 @@ static QUERY_VENUE_SWITCHES: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venue_switches`; the first is the default.
 ///
@@ -7463,6 +7481,7 @@ static QUERY_VENUE_SWITCH_MEMBERS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesClient::query_venue_switch_members` (Query switch members).
 ///
@@ -7545,6 +7564,7 @@ static QUERY_VENUE_SWITCH_PORTS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venue_switch_ports`; the first is the default.
 ///
@@ -7641,6 +7661,7 @@ static QUERY_VENUE_SWITCH_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venue_switch_clients`; the first is the default.
 ///
@@ -7740,6 +7761,7 @@ static EXPORT_VENUE_SWITCHES_CSV: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `export_venue_switches_csv`; the first is the default.
 ///
@@ -7812,6 +7834,7 @@ static FETCH_VENUE_SWITCH_AGGREGATION_DETAILS: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `fetch_venue_switch_aggregation_details`; the first is the default.
 ///
@@ -7909,6 +7932,7 @@ static GET_VENUE_SWITCH_IMPORT_RESULTS: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_switch_import_results`; the first is the default.
 ///
@@ -7986,6 +8010,7 @@ static DELETE_VENUE_STACK: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_stack`; the first is the default.
 ///
@@ -8059,6 +8084,7 @@ static DELETE_VENUE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesClient::delete_venue_switch_settings` (Delete venue switch settings).
 ///

@@ -1961,6 +1961,7 @@ static LIST_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switches_legacy` (List switches (venue-less)).
 ///
@@ -2017,6 +2018,7 @@ static CREATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_legacy` (Add switches (venue-less)).
 ///
@@ -2078,6 +2080,7 @@ static DELETE_SWITCHES_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switches_legacy` (Delete switches (venue-less)).
 ///
@@ -2134,6 +2137,7 @@ static GET_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_legacy` (Get switch (venue-less)).
 ///
@@ -2190,6 +2194,7 @@ static UPDATE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_legacy` (Update switch (venue-less)).
 ///
@@ -2251,6 +2256,7 @@ static ADD_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::add_switch_legacy` (Post switch (venue-less)).
 ///
@@ -2312,6 +2318,7 @@ static DELETE_SWITCH_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_legacy` (Delete switch (venue-less)).
 ///
@@ -2368,6 +2375,7 @@ static UPDATE_SWITCH_POSITIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_positions_legacy` (Update switch positions (venue-less)).
 ///
@@ -2429,6 +2437,7 @@ static GET_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_port_settings_legacy` (Get switch port settings (venue-less)).
 ///
@@ -2485,6 +2494,7 @@ static UPDATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_port_settings_legacy` (Update switch port settings (venue-less)).
 ///
@@ -2546,6 +2556,7 @@ static CREATE_SWITCH_PORT_SETTINGS_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_port_settings_legacy` (Post switch port settings (venue-less)).
 ///
@@ -2607,6 +2618,7 @@ static LIST_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_vlans_legacy` (List switch VLANs (venue-less)).
 ///
@@ -2663,6 +2675,7 @@ static CREATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_vlan_legacy` (Add switch VLAN (venue-less)).
 ///
@@ -2724,6 +2737,7 @@ static DELETE_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_vlans_legacy` (Delete switch VLANs (venue-less)).
 ///
@@ -2780,6 +2794,7 @@ static GET_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_vlan_legacy` (Get switch VLAN (venue-less)).
 ///
@@ -2836,6 +2851,7 @@ static UPDATE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_vlan_legacy` (Update switch VLAN (venue-less)).
 ///
@@ -2897,6 +2913,7 @@ static DELETE_SWITCH_VLAN_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_vlan_legacy` (Delete switch VLAN (venue-less)).
 ///
@@ -2953,6 +2970,7 @@ static LIST_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_ve_ports_legacy` (List switch VE ports (venue-less)).
 ///
@@ -3009,6 +3027,7 @@ static CREATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_ve_port_legacy` (Add switch VE port (venue-less)).
 ///
@@ -3070,6 +3089,7 @@ static DELETE_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_ve_ports_legacy` (Delete switch VE ports (venue-less)).
 ///
@@ -3126,6 +3146,7 @@ static GET_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_ve_port_legacy` (Get switch VE port (venue-less)).
 ///
@@ -3182,6 +3203,7 @@ static UPDATE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_ve_port_legacy` (Update switch VE port (venue-less)).
 ///
@@ -3243,6 +3265,7 @@ static DELETE_SWITCH_VE_PORT_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_ve_port_legacy` (Delete switch VE port (venue-less)).
 ///
@@ -3299,6 +3322,7 @@ static LIST_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_static_routes_legacy` (List switch static routes (venue-less)).
 ///
@@ -3355,6 +3379,7 @@ static CREATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_static_route_legacy` (Add switch static route (venue-less)).
 ///
@@ -3416,6 +3441,7 @@ static DELETE_SWITCH_STATIC_ROUTES_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_static_routes_legacy` (Delete switch static routes (venue-less)).
 ///
@@ -3472,6 +3498,7 @@ static GET_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_static_route_legacy` (Get switch static route (venue-less)).
 ///
@@ -3528,6 +3555,7 @@ static UPDATE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_static_route_legacy` (Update switch static route (venue-less)).
 ///
@@ -3589,6 +3617,7 @@ static DELETE_SWITCH_STATIC_ROUTE_LEGACY: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_static_route_legacy` (Delete switch static route (venue-less)).
 ///
@@ -3645,6 +3674,7 @@ static LIST_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_lags_legacy` (List switch LAGs (venue-less)).
 ///
@@ -3701,6 +3731,7 @@ static CREATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_lag_legacy` (Add switch LAG (venue-less)).
 ///
@@ -3762,6 +3793,7 @@ static DELETE_SWITCH_LAGS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_lags_legacy` (Delete switch LAGs (venue-less)).
 ///
@@ -3818,6 +3850,7 @@ static GET_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_lag_legacy` (Get switch LAG (venue-less)).
 ///
@@ -3874,6 +3907,7 @@ static UPDATE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_lag_legacy` (Update switch LAG (venue-less)).
 ///
@@ -3935,6 +3969,7 @@ static DELETE_SWITCH_LAG_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_lag_legacy` (Delete switch LAG (venue-less)).
 ///
@@ -3991,6 +4026,7 @@ static LIST_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_dhcp_servers_legacy` (List switch DHCP servers (venue-less)).
 ///
@@ -4047,6 +4083,7 @@ static CREATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_dhcp_server_legacy` (Add switch DHCP server (venue-less)).
 ///
@@ -4108,6 +4145,7 @@ static DELETE_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_dhcp_servers_legacy` (Delete switch DHCP servers (venue-less)).
 ///
@@ -4164,6 +4202,7 @@ static GET_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_dhcp_server_legacy` (Get switch DHCP server (venue-less)).
 ///
@@ -4220,6 +4259,7 @@ static UPDATE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::update_switch_dhcp_server_legacy` (Update switch DHCP server (venue-less)).
 ///
@@ -4281,6 +4321,7 @@ static DELETE_SWITCH_DHCP_SERVER_LEGACY: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_dhcp_server_legacy` (Delete switch DHCP server (venue-less)).
 ///
@@ -4337,6 +4378,7 @@ static QUERY_SWITCH_VLANS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_vlans_legacy` (Query switch VLANs (venue-less)).
 ///
@@ -4417,6 +4459,7 @@ static QUERY_SWITCH_VE_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_ve_ports_legacy` (Query switch VE ports (venue-less)).
 ///
@@ -4497,6 +4540,7 @@ static QUERY_SWITCH_DHCP_SERVERS_LEGACY: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_dhcp_servers_legacy` (Query switch DHCP servers (venue-less)).
 ///
@@ -4577,6 +4621,7 @@ static QUERY_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_acls_legacy` (Query switch ACLs (venue-less)).
 ///
@@ -4655,6 +4700,7 @@ static QUERY_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_config_backups_legacy` (Query switch configuration backups (venue-less)).
 ///
@@ -4735,6 +4781,7 @@ static LIST_SWITCH_ACLS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_acls_legacy` (List switch ACLs (venue-less)).
 ///
@@ -4791,6 +4838,7 @@ static LIST_SWITCH_ACL_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_acl_unions_legacy` (List switch ACL unions (venue-less)).
 ///
@@ -4847,6 +4895,7 @@ static LIST_SWITCH_VLAN_UNIONS_LEGACY: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_vlan_unions_legacy` (List switch VLAN unions (venue-less)).
 ///
@@ -4903,6 +4952,7 @@ static CREATE_SWITCH_DEVICE_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_device_request_legacy` (Sync or reboot switch (venue-less)).
 ///
@@ -4964,6 +5014,7 @@ static PATCH_SWITCH_DHCP_SERVER_STATES_LEGACY: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::patch_switch_dhcp_server_states_legacy` (Change switch DHCP server state (venue-less)).
 ///
@@ -5025,6 +5076,7 @@ static QUERY_SWITCH_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_config_hist_details_legacy` (Query switch configuration history (venue-less)).
 ///
@@ -5113,6 +5165,7 @@ static LIST_SWITCH_TRANSACTION_CONFIG_HIST_DETAILS_LEGACY: ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_transaction_config_hist_details_legacy` (List configuration history of a transaction (venue-less)).
 ///
@@ -5169,6 +5222,7 @@ static LIST_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_config_backups_legacy` (List switch configuration backups (venue-less)).
 ///
@@ -5225,6 +5279,7 @@ static CREATE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_config_backup_legacy` (Back up switch configuration (venue-less)).
 ///
@@ -5286,6 +5341,7 @@ static DELETE_SWITCH_CONFIG_BACKUPS_LEGACY: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_config_backups_legacy` (Delete switch configuration backups (venue-less)).
 ///
@@ -5342,6 +5398,7 @@ static GET_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_config_backup_legacy` (Get switch configuration backup (venue-less)).
 ///
@@ -5398,6 +5455,7 @@ static DELETE_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::delete_switch_config_backup_legacy` (Delete switch configuration backup (venue-less)).
 ///
@@ -5454,6 +5512,7 @@ static PATCH_SWITCH_CONFIG_BACKUP_LEGACY: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::patch_switch_config_backup_legacy` (Restore switch configuration backup (venue-less)).
 ///
@@ -5515,6 +5574,7 @@ static CREATE_SWITCH_CONFIG_BACKUP_COMPARISON_LEGACY: ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_config_backup_comparison_legacy` (Compare switch configuration backups (venue-less)).
 ///
@@ -5576,6 +5636,7 @@ static GET_SWITCH_CONFIG_BACKUP_FORMATTED_CONFIGS_LEGACY: ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_config_backup_formatted_configs_legacy` (Get formatted backup configuration (venue-less)).
 ///
@@ -5632,6 +5693,7 @@ static LIST_SWITCH_DHCP_SERVER_LEASE_TABLES_LEGACY: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::list_switch_dhcp_server_lease_tables_legacy` (List switch DHCP lease tables (venue-less)).
 ///
@@ -5688,6 +5750,7 @@ static CREATE_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::create_switch_debug_request_legacy` (Request switch troubleshooting (venue-less)).
 ///
@@ -5749,6 +5812,7 @@ static GET_SWITCH_DEBUG_REQUEST_LEGACY: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::get_switch_debug_request_legacy` (Get switch troubleshooting result (venue-less)).
 ///
@@ -5805,6 +5869,7 @@ static EXPORT_SWITCHES_CSV_LEGACY: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::export_switches_csv_legacy` (Export switches as CSV (venue-less)).
 ///
@@ -5866,6 +5931,7 @@ static QUERY_SWITCH_PORTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_ports_legacy` (Query switch ports (venue-less)).
 ///
@@ -5946,6 +6012,7 @@ static QUERY_SWITCH_CLIENTS_LEGACY: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `SwitchesLegacyClient::query_switch_clients_legacy` (Query switch clients (venue-less)).
 ///

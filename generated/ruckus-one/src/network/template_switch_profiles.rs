@@ -236,6 +236,7 @@ static ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `add_switch_profile_to_venue_template`; the first is the default.
 ///
@@ -342,6 +343,7 @@ static REMOVE_SWITCH_PROFILE_FROM_VENUE_TEMPLATE: ruckus_one_runtime::Operation 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `remove_switch_profile_from_venue_template`; the first is the default.
 ///
@@ -455,6 +457,7 @@ static QUERY_TEMPLATE_SWITCH_PROFILES: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_template_switch_profiles`; the first is the default.
 ///
@@ -551,6 +554,7 @@ static CREATE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_template_switch_profile`; the first is the default.
 ///
@@ -653,6 +657,7 @@ static CREATE_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `TemplateSwitchProfilesClient::create_template_switch_profile_v1` (Create switch profile template (v1)).
 ///
@@ -742,6 +747,7 @@ static GET_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_template_switch_profile`; the first is the default.
 ///
@@ -815,6 +821,7 @@ static GET_TEMPLATE_SWITCH_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `TemplateSwitchProfilesClient::get_template_switch_profile_v1` (Get switch profile template (v1)).
 ///
@@ -879,6 +886,7 @@ static DELETE_TEMPLATE_SWITCH_PROFILE: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_template_switch_profile`; the first is the default.
 ///

@@ -9280,6 +9280,7 @@ static GET_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `get_tenant`; the first is the default.
 ///
@@ -9357,6 +9358,7 @@ static UPDATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `update_tenant`; the first is the default.
 ///
@@ -9463,6 +9465,7 @@ static DELETE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `delete_tenant`; the first is the default.
 ///
@@ -9569,6 +9572,7 @@ static CREATE_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `create_tenant`; the first is the default.
 ///
@@ -9669,6 +9673,7 @@ static LIST_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `list_tenant_delegations`; the first is the default.
 ///
@@ -9746,6 +9751,7 @@ static UPDATE_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `update_tenant_delegations`; the first is the default.
 ///
@@ -9839,6 +9845,7 @@ static RESEND_TENANT_INVITATION: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `TenantsClient::resend_tenant_invitation` (Resend invitation).
 ///
@@ -9894,6 +9901,7 @@ static LIST_TENANT_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `list_tenant_admins`; the first is the default.
 ///
@@ -9971,6 +9979,7 @@ static GET_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `get_tenant_admin`; the first is the default.
 ///
@@ -10044,6 +10053,7 @@ static UPDATE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `TenantsClient::update_tenant_admin` (Update tenant administrator).
 ///
@@ -10095,6 +10105,7 @@ static DELETE_TENANT_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Request builder for `TenantsClient::delete_tenant_admin` (Delete tenant administrator).
 ///
@@ -10150,6 +10161,7 @@ static LIST_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `list_tenant_admin_delegations`; the first is the default.
 ///
@@ -10227,6 +10239,7 @@ static UPDATE_TENANT_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `update_tenant_admin_delegations`; the first is the default.
 ///
@@ -10333,6 +10346,7 @@ static UPDATE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `update_tenant_activation`; the first is the default.
 ///
@@ -10410,6 +10424,7 @@ static DELETE_TENANT_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `delete_tenant_activation`; the first is the default.
 ///
@@ -10487,6 +10502,7 @@ static GET_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `get_tenant_support_status`; the first is the default.
 ///
@@ -10564,6 +10580,7 @@ static UPDATE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `update_tenant_support_status`; the first is the default.
 ///
@@ -10636,6 +10653,7 @@ static DELETE_TENANT_SUPPORT_STATUS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `delete_tenant_support_status`; the first is the default.
 ///
@@ -10708,6 +10726,7 @@ static CREATE_FIRMWARE_UPGRADE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `create_firmware_upgrade_schedule`; the first is the default.
 ///
@@ -10805,6 +10824,7 @@ static PATCH_TENANT_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `patch_tenant_delegations`; the first is the default.
 ///
@@ -10902,6 +10922,7 @@ static PATCH_ADMIN_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsMap,
+    service: &super::SERVICE_MSP,
 };
 /// Representations offered by `patch_admin_delegations`; the first is the default.
 ///
@@ -11008,6 +11029,7 @@ static GET_SELF_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `get_self_tenant`; the first is the default.
 ///
@@ -11076,6 +11098,7 @@ static CREATE_TENANT_NOTIFICATION_RECIPIENT: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Request builder for `TenantsClient::create_tenant_notification_recipient` (Create notification recipient).
 ///
@@ -11165,6 +11188,7 @@ static LIST_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `list_tenant_notification_recipients`; the first is the default.
 ///
@@ -11242,6 +11266,7 @@ static DELETE_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `delete_tenant_notification_recipients`; the first is the default.
 ///
@@ -11351,6 +11376,7 @@ static CREATE_TENANT_MOBILE_PUSH_NOTIFICATION: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `create_tenant_mobile_push_notification`; the first is the default.
 ///
@@ -11436,6 +11462,7 @@ static QUERY_TENANT_NOTIFICATION_RECIPIENTS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `query_tenant_notification_recipients`; the first is the default.
 ///
@@ -11555,6 +11582,7 @@ static GET_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Request builder for `TenantsClient::get_tenant_beta_features` (Get beta features).
 ///
@@ -11611,6 +11639,7 @@ static UPDATE_TENANT_BETA_FEATURES: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Request builder for `TenantsClient::update_tenant_beta_features` (Update beta features).
 ///
@@ -11671,6 +11700,7 @@ static GET_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `get_tenant_privacy_settings`; the first is the default.
 ///
@@ -11748,6 +11778,7 @@ static CREATE_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `create_tenant_privacy_settings`; the first is the default.
 ///
@@ -11825,6 +11856,7 @@ static PATCH_TENANT_PRIVACY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `patch_tenant_privacy_settings`; the first is the default.
 ///
@@ -11902,6 +11934,7 @@ static UPDATE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `update_admins`; the first is the default.
 ///
@@ -12008,6 +12041,7 @@ static CREATE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `create_admin`; the first is the default.
 ///
@@ -12114,6 +12148,7 @@ static LIST_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `list_admins`; the first is the default.
 ///
@@ -12198,6 +12233,7 @@ static DELETE_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `delete_admins`; the first is the default.
 ///
@@ -12304,6 +12340,7 @@ static GET_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `get_admin`; the first is the default.
 ///
@@ -12381,6 +12418,7 @@ static DELETE_ADMIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `delete_admin`; the first is the default.
 ///
@@ -12487,6 +12525,7 @@ static QUERY_ADMINS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
 };
 /// Representations offered by `query_admins`; the first is the default.
 ///

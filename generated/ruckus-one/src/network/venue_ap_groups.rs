@@ -708,6 +708,7 @@ static GET_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_group`; the first is the default.
 ///
@@ -785,6 +786,7 @@ static UPDATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_group`; the first is the default.
 ///
@@ -891,6 +893,7 @@ static DELETE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_venue_ap_group`; the first is the default.
 ///
@@ -997,6 +1000,7 @@ static CREATE_VENUE_AP_GROUP_AP: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_venue_ap_group_ap`; the first is the default.
 ///
@@ -1103,6 +1107,7 @@ static ADD_AP_TO_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_ap_to_venue_ap_group`; the first is the default.
 ///
@@ -1209,6 +1214,7 @@ static QUERY_VENUE_AP_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venue_ap_groups`; the first is the default.
 ///
@@ -1299,6 +1305,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_antenna_type_settings` (Get AP group per-model antenna type settings).
 ///
@@ -1355,6 +1362,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_ap_model_antenna_type_settings` (Update AP group per-model antenna type settings).
 ///
@@ -1416,6 +1424,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_band_mode_settings` (Get AP group per-model band mode settings).
 ///
@@ -1472,6 +1481,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_ap_model_band_mode_settings` (Update AP group per-model band mode settings).
 ///
@@ -1533,6 +1543,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_external_antenna_settings` (Get AP group per-model external antenna settings).
 ///
@@ -1589,6 +1600,7 @@ static UPDATE_VENUE_AP_GROUP_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_ap_model_external_antenna_settings` (Update AP group per-model external antenna settings).
 ///
@@ -1650,6 +1662,7 @@ static GET_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_radio_settings` (Get AP group radio settings).
 ///
@@ -1706,6 +1719,7 @@ static UPDATE_VENUE_AP_GROUP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::update_venue_ap_group_radio_settings` (Update AP group radio settings).
 ///
@@ -1767,6 +1781,7 @@ static GET_VENUE_AP_GROUP_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_ap_model_capabilities` (Get AP group AP model capabilities).
 ///
@@ -1823,6 +1838,7 @@ static GET_VENUE_AP_GROUP_WIFI_AVAILABLE_CHANNELS: ruckus_one_runtime::Operation
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApGroupsClient::get_venue_ap_group_wifi_available_channels` (Get AP group available Wi-Fi channels).
 ///

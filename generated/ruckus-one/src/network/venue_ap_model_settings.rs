@@ -2414,6 +2414,7 @@ static GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_antenna_type_settings`; the first is the default.
 ///
@@ -2494,6 +2495,7 @@ static UPDATE_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_antenna_type_settings`; the first is the default.
 ///
@@ -2603,6 +2605,7 @@ static GET_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_band_mode_settings`; the first is the default.
 ///
@@ -2680,6 +2683,7 @@ static UPDATE_VENUE_AP_MODEL_BAND_MODE_SETTINGS: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_band_mode_settings`; the first is the default.
 ///
@@ -2789,6 +2793,7 @@ static GET_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_external_antenna_settings`; the first is the default.
 ///
@@ -2872,6 +2877,7 @@ static UPDATE_VENUE_AP_MODEL_EXTERNAL_ANTENNA_SETTINGS: ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_external_antenna_settings`; the first is the default.
 ///
@@ -2977,6 +2983,7 @@ static GET_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApModelSettingsClient::get_venue_ap_model_lan_port_settings` (Get venue AP per-model LAN port settings).
 ///
@@ -3033,6 +3040,7 @@ static UPDATE_VENUE_AP_MODEL_LAN_PORT_SETTINGS: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApModelSettingsClient::update_venue_ap_model_lan_port_settings` (Update venue AP per-model LAN port settings).
 ///
@@ -3098,6 +3106,7 @@ static GET_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_led_settings`; the first is the default.
 ///
@@ -3175,6 +3184,7 @@ static UPDATE_VENUE_AP_MODEL_LED_SETTINGS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_led_settings`; the first is the default.
 ///
@@ -3281,6 +3291,7 @@ static GET_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_usb_port_settings`; the first is the default.
 ///
@@ -3358,6 +3369,7 @@ static UPDATE_VENUE_AP_MODEL_USB_PORT_SETTINGS: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_usb_port_settings`; the first is the default.
 ///
@@ -3464,6 +3476,7 @@ static GET_VENUE_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_capabilities`; the first is the default.
 ///
@@ -3541,6 +3554,7 @@ static GET_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_lan_port_specific_settings`; the first is the default.
 ///
@@ -3621,6 +3635,7 @@ static UPDATE_VENUE_AP_MODEL_LAN_PORT_SPECIFIC_SETTINGS: ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_lan_port_specific_settings`; the first is the default.
 ///
@@ -3730,6 +3745,7 @@ static GET_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_model_port_settings`; the first is the default.
 ///
@@ -3807,6 +3823,7 @@ static UPDATE_VENUE_AP_MODEL_PORT_SETTINGS: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_model_port_settings`; the first is the default.
 ///
@@ -3913,6 +3930,7 @@ static ADD_ETHERNET_PORT_PROFILE_TO_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_ethernet_port_profile_to_venue_ap_model_lan_port`; the first is the default.
 ///
@@ -4022,6 +4040,7 @@ static REMOVE_ETHERNET_PORT_PROFILE_FROM_VENUE_AP_MODEL_LAN_PORT: ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_ethernet_port_profile_from_venue_ap_model_lan_port`; the first is the default.
 ///
@@ -4127,6 +4146,7 @@ static LIST_VENUE_AP_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApModelSettingsClient::list_venue_ap_models` (List venue AP models).
 ///

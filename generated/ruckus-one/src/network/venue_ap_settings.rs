@@ -4560,6 +4560,7 @@ static GET_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_bss_coloring_settings`; the first is the default.
 ///
@@ -4637,6 +4638,7 @@ static UPDATE_VENUE_AP_BSS_COLORING_SETTINGS: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_bss_coloring_settings`; the first is the default.
 ///
@@ -4743,6 +4745,7 @@ static GET_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_cellular_settings`; the first is the default.
 ///
@@ -4820,6 +4823,7 @@ static UPDATE_VENUE_AP_CELLULAR_SETTINGS: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_cellular_settings`; the first is the default.
 ///
@@ -4926,6 +4930,7 @@ static GET_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_client_admission_control_settings`; the first is the default.
 ///
@@ -5006,6 +5011,7 @@ static UPDATE_VENUE_AP_CLIENT_ADMISSION_CONTROL_SETTINGS: ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_client_admission_control_settings`; the first is the default.
 ///
@@ -5115,6 +5121,7 @@ static GET_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_directed_multicast_settings`; the first is the default.
 ///
@@ -5195,6 +5202,7 @@ static UPDATE_VENUE_AP_DIRECTED_MULTICAST_SETTINGS: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_directed_multicast_settings`; the first is the default.
 ///
@@ -5304,6 +5312,7 @@ static GET_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_dos_protection_settings`; the first is the default.
 ///
@@ -5381,6 +5390,7 @@ static UPDATE_VENUE_AP_DOS_PROTECTION_SETTINGS: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_dos_protection_settings`; the first is the default.
 ///
@@ -5486,6 +5496,7 @@ static GET_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_iot_settings` (Get venue AP IoT settings).
 ///
@@ -5542,6 +5553,7 @@ static UPDATE_VENUE_AP_IOT_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_iot_settings` (Update venue AP IoT settings).
 ///
@@ -5603,6 +5615,7 @@ static GET_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_ip_mode_settings` (Get venue AP IP mode settings).
 ///
@@ -5659,6 +5672,7 @@ static UPDATE_VENUE_AP_IP_MODE_SETTINGS: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_ip_mode_settings` (Update venue AP IP mode settings).
 ///
@@ -5724,6 +5738,7 @@ static GET_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_load_balancing_settings`; the first is the default.
 ///
@@ -5801,6 +5816,7 @@ static UPDATE_VENUE_AP_LOAD_BALANCING_SETTINGS: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_load_balancing_settings`; the first is the default.
 ///
@@ -5910,6 +5926,7 @@ static GET_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_management_traffic_vlan_settings`; the first is the default.
 ///
@@ -5990,6 +6007,7 @@ static UPDATE_VENUE_AP_MANAGEMENT_TRAFFIC_VLAN_SETTINGS: ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_management_traffic_vlan_settings`; the first is the default.
 ///
@@ -6099,6 +6117,7 @@ static GET_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_mesh_settings`; the first is the default.
 ///
@@ -6172,6 +6191,7 @@ static GET_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_mesh_settings_v1` (Get venue AP mesh settings (v1)).
 ///
@@ -6232,6 +6252,7 @@ static UPDATE_VENUE_AP_MESH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_mesh_settings`; the first is the default.
 ///
@@ -6334,6 +6355,7 @@ static UPDATE_VENUE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_mesh_settings_v1` (Update venue AP mesh settings (v1)).
 ///
@@ -6423,6 +6445,7 @@ static GET_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_multicast_dns_fencing_settings`; the first is the default.
 ///
@@ -6503,6 +6526,7 @@ static UPDATE_VENUE_AP_MULTICAST_DNS_FENCING_SETTINGS: ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_multicast_dns_fencing_settings`; the first is the default.
 ///
@@ -6612,6 +6636,7 @@ static GET_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_radio_settings`; the first is the default.
 ///
@@ -6693,6 +6718,7 @@ static GET_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::get_venue_ap_radio_settings_v1` (Get venue AP radio settings (v1)).
 ///
@@ -6761,6 +6787,7 @@ static UPDATE_VENUE_AP_RADIO_SETTINGS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_radio_settings`; the first is the default.
 ///
@@ -6863,6 +6890,7 @@ static UPDATE_VENUE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `VenueApSettingsClient::update_venue_ap_radio_settings_v1` (Update venue AP radio settings (v1)).
 ///
@@ -6952,6 +6980,7 @@ static GET_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_radius_options`; the first is the default.
 ///
@@ -7029,6 +7058,7 @@ static UPDATE_VENUE_AP_RADIUS_OPTIONS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_radius_options`; the first is the default.
 ///
@@ -7135,6 +7165,7 @@ static GET_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_reboot_timeout_settings`; the first is the default.
 ///
@@ -7212,6 +7243,7 @@ static UPDATE_VENUE_AP_REBOOT_TIMEOUT_SETTINGS: ruckus_one_runtime::Operation = 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_reboot_timeout_settings`; the first is the default.
 ///
@@ -7321,6 +7353,7 @@ static GET_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_smart_monitor_settings`; the first is the default.
 ///
@@ -7398,6 +7431,7 @@ static UPDATE_VENUE_AP_SMART_MONITOR_SETTINGS: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_smart_monitor_settings`; the first is the default.
 ///
@@ -7504,6 +7538,7 @@ static GET_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_tls_key_enhanced_settings`; the first is the default.
 ///
@@ -7581,6 +7616,7 @@ static UPDATE_VENUE_AP_TLS_KEY_ENHANCED_SETTINGS: ruckus_one_runtime::Operation 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap_tls_key_enhanced_settings`; the first is the default.
 ///

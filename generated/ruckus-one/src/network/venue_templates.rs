@@ -3029,6 +3029,7 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_template_switch_settings`; the first is the default.
 ///
@@ -3102,6 +3103,7 @@ static GET_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `VenueTemplatesClient::get_venue_template_switch_settings_v1` (Get venue template switch settings (v1)).
 ///
@@ -3157,6 +3159,7 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_template_switch_settings`; the first is the default.
 ///
@@ -3230,6 +3233,7 @@ static UPDATE_VENUE_TEMPLATE_SWITCH_SETTINGS_V1: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `VenueTemplatesClient::update_venue_template_switch_settings_v1` (Update venue template switch settings (v1)).
 ///
@@ -3285,6 +3289,7 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_template_aaa_settings`; the first is the default.
 ///
@@ -3358,6 +3363,7 @@ static GET_VENUE_TEMPLATE_AAA_SETTINGS_V1: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `VenueTemplatesClient::get_venue_template_aaa_settings_v1` (Get venue template AAA settings (v1)).
 ///
@@ -3418,6 +3424,7 @@ static UPDATE_VENUE_TEMPLATE_AAA_SETTINGS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_template_aaa_settings`; the first is the default.
 ///
@@ -3495,6 +3502,7 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `create_venue_template_aaa_server`; the first is the default.
 ///
@@ -3568,6 +3576,7 @@ static CREATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `VenueTemplatesClient::create_venue_template_aaa_server_v1` (Create venue template AAA server (v1)).
 ///
@@ -3628,6 +3637,7 @@ static QUERY_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `query_venue_template_aaa_servers`; the first is the default.
 ///
@@ -3722,6 +3732,7 @@ static GET_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `get_venue_template_aaa_server`; the first is the default.
 ///
@@ -3799,6 +3810,7 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `update_venue_template_aaa_server`; the first is the default.
 ///
@@ -3872,6 +3884,7 @@ static UPDATE_VENUE_TEMPLATE_AAA_SERVER_V1: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Request builder for `VenueTemplatesClient::update_venue_template_aaa_server_v1` (Update venue template AAA server (v1)).
 ///
@@ -3932,6 +3945,7 @@ static DELETE_VENUE_TEMPLATE_AAA_SERVER: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
 };
 /// Representations offered by `delete_venue_template_aaa_server`; the first is the default.
 ///
@@ -4009,6 +4023,7 @@ static QUERY_TEMPLATE_DEPENDENCIES: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CONFIG_TEMPLATES,
 };
 /// Representations offered by `query_template_dependencies`; the first is the default.
 ///
@@ -4103,6 +4118,7 @@ static QUERY_TEMPLATE_INSTANCES: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CONFIG_TEMPLATES,
 };
 /// Representations offered by `query_template_instances`; the first is the default.
 ///
@@ -4213,6 +4229,7 @@ static UPDATE_TEMPLATE_ENFORCEMENT_SETTINGS: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CONFIG_TEMPLATES,
 };
 /// Representations offered by `update_template_enforcement_settings`; the first is the default.
 ///
@@ -4319,6 +4336,7 @@ static APPLY_TEMPLATE_TO_TENANT: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CONFIG_TEMPLATES,
 };
 /// Representations offered by `apply_template_to_tenant`; the first is the default.
 ///
@@ -4396,6 +4414,7 @@ static GET_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CONFIG_TEMPLATES,
 };
 /// Representations offered by `get_template_tenant_diff_reports`; the first is the default.
 ///
@@ -4473,6 +4492,7 @@ static PATCH_TEMPLATE_TENANT_DIFF_REPORTS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CONFIG_TEMPLATES,
 };
 /// Representations offered by `patch_template_tenant_diff_reports`; the first is the default.
 ///
@@ -4579,6 +4599,7 @@ static CREATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `create_venue_template`; the first is the default.
 ///
@@ -4685,6 +4706,7 @@ static QUERY_VENUE_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venue_templates`; the first is the default.
 ///
@@ -4779,6 +4801,7 @@ static GET_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `get_venue_template`; the first is the default.
 ///
@@ -4856,6 +4879,7 @@ static UPDATE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `update_venue_template`; the first is the default.
 ///
@@ -4962,6 +4986,7 @@ static DELETE_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `delete_venue_template`; the first is the default.
 ///

@@ -7451,6 +7451,7 @@ static CREATE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_venue_ap`; the first is the default.
 ///
@@ -7557,6 +7558,7 @@ static GET_VENUE_AP_IMPORT_RESULTS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap_import_results`; the first is the default.
 ///
@@ -7630,6 +7632,7 @@ static CREATE_VENUE_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessApsClient::create_venue_ap_group` (Create AP group).
 ///
@@ -7719,6 +7722,7 @@ static CREATE_VENUE_AP_GROUP_V1: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_venue_ap_group_v1`; the first is the default.
 ///
@@ -7825,6 +7829,7 @@ static QUERY_VENUE_APS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venue_aps`; the first is the default.
 ///
@@ -7927,6 +7932,7 @@ static QUERY_VENUE_AP_CLIENTS: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venue_ap_clients`; the first is the default.
 ///
@@ -8021,6 +8027,7 @@ static QUERY_VENUE_APS_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `query_venue_aps_compatibilities`; the first is the default.
 ///
@@ -8117,6 +8124,7 @@ static QUERY_VENUE_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `query_venue_ap_compatibilities`; the first is the default.
 ///
@@ -8217,6 +8225,7 @@ static QUERY_VENUE_EDGE_APP_COMPATIBILITIES: ruckus_one_runtime::Operation = ruc
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessApsClient::query_venue_edge_app_compatibilities` (Query edge application compatibilities).
 ///
@@ -8299,6 +8308,7 @@ static GET_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_ap`; the first is the default.
 ///
@@ -8376,6 +8386,7 @@ static UPDATE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_ap`; the first is the default.
 ///
@@ -8482,6 +8493,7 @@ static DELETE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_venue_ap`; the first is the default.
 ///
@@ -8596,6 +8608,7 @@ static GET_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_picture`; the first is the default.
 ///
@@ -8673,6 +8686,7 @@ static UPDATE_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_picture`; the first is the default.
 ///
@@ -8784,6 +8798,7 @@ static DELETE_AP_PICTURE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_ap_picture`; the first is the default.
 ///
@@ -8890,6 +8905,7 @@ static GET_AP_LOGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_logs`; the first is the default.
 ///
@@ -8962,6 +8978,7 @@ static GET_AP_PACKETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_packets`; the first is the default.
 ///
@@ -9039,6 +9056,7 @@ static GET_AP_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_wifi_dhcp_client_leases`; the first is the default.
 ///
@@ -9116,6 +9134,7 @@ static GET_AP_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_wifi_dhcp_pool_usages`; the first is the default.
 ///
@@ -9193,6 +9212,7 @@ static PATCH_AP_CLIENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `patch_ap_client`; the first is the default.
 ///
@@ -9299,6 +9319,7 @@ static PATCH_AP_DIAGNOSIS_COMMANDS: ruckus_one_runtime::Operation = ruckus_one_r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `patch_ap_diagnosis_commands`; the first is the default.
 ///
@@ -9379,6 +9400,7 @@ static PATCH_AP_NEIGHBORS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `patch_ap_neighbors`; the first is the default.
 ///
@@ -9485,6 +9507,7 @@ static PATCH_AP_PACKETS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `patch_ap_packets`; the first is the default.
 ///
@@ -9591,6 +9614,7 @@ static PATCH_AP_SYSTEM_COMMANDS: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `patch_ap_system_commands`; the first is the default.
 ///
@@ -9668,6 +9692,7 @@ static QUERY_AP_NEIGHBORS: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `query_ap_neighbors`; the first is the default.
 ///
@@ -9762,6 +9787,7 @@ static ADD_SNMP_AGENT_PROFILE_TO_AP: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_snmp_agent_profile_to_ap`; the first is the default.
 ///
@@ -9868,6 +9894,7 @@ static REMOVE_SNMP_AGENT_PROFILE_FROM_AP: ruckus_one_runtime::Operation = ruckus
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_snmp_agent_profile_from_ap`; the first is the default.
 ///
@@ -9974,6 +10001,7 @@ static ADD_IOT_CONTROLLER_TO_AP: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_iot_controller_to_ap`; the first is the default.
 ///
@@ -10080,6 +10108,7 @@ static REMOVE_IOT_CONTROLLER_FROM_AP: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_iot_controller_from_ap`; the first is the default.
 ///
@@ -10186,6 +10215,7 @@ static ADD_CLIENT_ISOLATION_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_client_isolation_profile_to_ap_lan_port`; the first is the default.
 ///
@@ -10295,6 +10325,7 @@ static REMOVE_CLIENT_ISOLATION_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_client_isolation_profile_from_ap_lan_port`; the first is the default.
 ///
@@ -10404,6 +10435,7 @@ static ADD_SOFT_GRE_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_soft_gre_profile_to_ap_lan_port`; the first is the default.
 ///
@@ -10515,6 +10547,7 @@ static REMOVE_SOFT_GRE_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_soft_gre_profile_from_ap_lan_port`; the first is the default.
 ///
@@ -10621,6 +10654,7 @@ static ADD_ETHERNET_PORT_PROFILE_TO_AP_LAN_PORT: ruckus_one_runtime::Operation =
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_ethernet_port_profile_to_ap_lan_port`; the first is the default.
 ///
@@ -10727,6 +10761,7 @@ static REMOVE_ETHERNET_PORT_PROFILE_FROM_AP_LAN_PORT: ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_ethernet_port_profile_from_ap_lan_port`; the first is the default.
 ///
@@ -10836,6 +10871,7 @@ static ADD_MULTICAST_DNS_PROXY_PROFILE_TO_AP: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_multicast_dns_proxy_profile_to_ap`; the first is the default.
 ///
@@ -10942,6 +10978,7 @@ static REMOVE_MULTICAST_DNS_PROXY_PROFILE_FROM_AP: ruckus_one_runtime::Operation
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_multicast_dns_proxy_profile_from_ap`; the first is the default.
 ///
@@ -11051,6 +11088,7 @@ static GET_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ap_floor_position`; the first is the default.
 ///
@@ -11128,6 +11166,7 @@ static UPDATE_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ap_floor_position`; the first is the default.
 ///
@@ -11234,6 +11273,7 @@ static DELETE_AP_FLOOR_POSITION: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_ap_floor_position`; the first is the default.
 ///

@@ -9380,6 +9380,7 @@ static LIST_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::list_networks` (List networks).
 ///
@@ -9436,6 +9437,7 @@ static CREATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::create_network` (Create network).
 ///
@@ -9497,6 +9499,7 @@ static DELETE_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::delete_networks` (Delete networks).
 ///
@@ -9553,6 +9556,7 @@ static GET_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::get_network` (Get network).
 ///
@@ -9609,6 +9613,7 @@ static UPDATE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::update_network` (Update network).
 ///
@@ -9670,6 +9675,7 @@ static DELETE_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::delete_network` (Delete network).
 ///
@@ -9730,6 +9736,7 @@ static CREATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_wifi_network`; the first is the default.
 ///
@@ -9836,6 +9843,7 @@ static UPDATE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_wifi_network`; the first is the default.
 ///
@@ -9942,6 +9950,7 @@ static GET_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_network`; the first is the default.
 ///
@@ -10019,6 +10028,7 @@ static DELETE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_wifi_network`; the first is the default.
 ///
@@ -10125,6 +10135,7 @@ static QUERY_WIFI_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_wifi_networks`; the first is the default.
 ///
@@ -10215,6 +10226,7 @@ static CREATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::create_network_activation` (Create network activation).
 ///
@@ -10271,6 +10283,7 @@ static QUERY_NETWORK_ACTIVATIONS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::query_network_activations` (Query network activations).
 ///
@@ -10349,6 +10362,7 @@ static CREATE_NETWORK_ACTIVATION_MAPPINGS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::create_network_activation_mappings` (Network activation mappings).
 ///
@@ -10410,6 +10424,7 @@ static GET_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::get_network_activation` (Get network activation).
 ///
@@ -10466,6 +10481,7 @@ static UPDATE_NETWORK_ACTIVATION: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::update_network_activation` (Update network activation).
 ///
@@ -10526,6 +10542,7 @@ static GET_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_venue_wifi_network_settings`; the first is the default.
 ///
@@ -10603,6 +10620,7 @@ static UPDATE_VENUE_WIFI_NETWORK_SETTINGS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_venue_wifi_network_settings`; the first is the default.
 ///
@@ -10709,6 +10727,7 @@ static ACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `activate_wifi_network_on_venue`; the first is the default.
 ///
@@ -10820,6 +10839,7 @@ static DEACTIVATE_WIFI_NETWORK_ON_VENUE: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `deactivate_wifi_network_on_venue`; the first is the default.
 ///
@@ -10926,6 +10946,7 @@ static QUERY_WIFI_NETWORK_AP_COMPATIBILITIES: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `query_wifi_network_ap_compatibilities`; the first is the default.
 ///
@@ -11022,6 +11043,7 @@ static QUERY_WIFI_FEATURE_SETS: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `query_wifi_feature_sets`; the first is the default.
 ///
@@ -11112,6 +11134,7 @@ static LIST_NETWORK_QOS_MAP_SETS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::list_network_qos_map_sets` (List QoS map sets).
 ///
@@ -11168,6 +11191,7 @@ static LIST_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessNetworksClient::list_network_wispr_providers` (List WISPr providers).
 ///

@@ -6331,6 +6331,7 @@ static CREATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_client_isolation_profile`; the first is the default.
 ///
@@ -6437,6 +6438,7 @@ static GET_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_client_isolation_profile`; the first is the default.
 ///
@@ -6514,6 +6516,7 @@ static UPDATE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_client_isolation_profile`; the first is the default.
 ///
@@ -6620,6 +6623,7 @@ static DELETE_CLIENT_ISOLATION_PROFILE: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_client_isolation_profile`; the first is the default.
 ///
@@ -6726,6 +6730,7 @@ static QUERY_CLIENT_ISOLATION_PROFILES: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_client_isolation_profiles`; the first is the default.
 ///
@@ -6827,6 +6832,7 @@ static CREATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_lbs_server_profile`; the first is the default.
 ///
@@ -6933,6 +6939,7 @@ static GET_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_lbs_server_profile`; the first is the default.
 ///
@@ -7010,6 +7017,7 @@ static UPDATE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_lbs_server_profile`; the first is the default.
 ///
@@ -7116,6 +7124,7 @@ static DELETE_LBS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_lbs_server_profile`; the first is the default.
 ///
@@ -7222,6 +7231,7 @@ static QUERY_LBS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_lbs_server_profiles`; the first is the default.
 ///
@@ -7321,6 +7331,7 @@ static CREATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_multicast_dns_proxy_profile`; the first is the default.
 ///
@@ -7427,6 +7438,7 @@ static GET_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_multicast_dns_proxy_profile`; the first is the default.
 ///
@@ -7504,6 +7516,7 @@ static UPDATE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_multicast_dns_proxy_profile`; the first is the default.
 ///
@@ -7610,6 +7623,7 @@ static DELETE_MULTICAST_DNS_PROXY_PROFILE: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_multicast_dns_proxy_profile`; the first is the default.
 ///
@@ -7716,6 +7730,7 @@ static QUERY_MULTICAST_DNS_PROXY_PROFILES: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_multicast_dns_proxy_profiles`; the first is the default.
 ///
@@ -7817,6 +7832,7 @@ static CREATE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_rogue_policy`; the first is the default.
 ///
@@ -7923,6 +7939,7 @@ static GET_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_rogue_policy`; the first is the default.
 ///
@@ -8000,6 +8017,7 @@ static UPDATE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_rogue_policy`; the first is the default.
 ///
@@ -8106,6 +8124,7 @@ static DELETE_ROGUE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_rogue_policy`; the first is the default.
 ///
@@ -8212,6 +8231,7 @@ static QUERY_ROGUE_POLICIES: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_rogue_policies`; the first is the default.
 ///
@@ -8308,6 +8328,7 @@ static CREATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_snmp_agent_profile`; the first is the default.
 ///
@@ -8414,6 +8435,7 @@ static GET_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_snmp_agent_profile`; the first is the default.
 ///
@@ -8491,6 +8513,7 @@ static UPDATE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_snmp_agent_profile`; the first is the default.
 ///
@@ -8597,6 +8620,7 @@ static DELETE_SNMP_AGENT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_snmp_agent_profile`; the first is the default.
 ///
@@ -8703,6 +8727,7 @@ static QUERY_SNMP_AGENT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_snmp_agent_profiles`; the first is the default.
 ///
@@ -8802,6 +8827,7 @@ static CREATE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_soft_gre_profile`; the first is the default.
 ///
@@ -8908,6 +8934,7 @@ static GET_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_soft_gre_profile`; the first is the default.
 ///
@@ -8985,6 +9012,7 @@ static UPDATE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_soft_gre_profile`; the first is the default.
 ///
@@ -9091,6 +9119,7 @@ static DELETE_SOFT_GRE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_soft_gre_profile`; the first is the default.
 ///
@@ -9197,6 +9226,7 @@ static QUERY_SOFT_GRE_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_soft_gre_profiles`; the first is the default.
 ///
@@ -9293,6 +9323,7 @@ static CREATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_tunnel_service_profile`; the first is the default.
 ///
@@ -9399,6 +9430,7 @@ static GET_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_tunnel_service_profile`; the first is the default.
 ///
@@ -9476,6 +9508,7 @@ static UPDATE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_tunnel_service_profile`; the first is the default.
 ///
@@ -9582,6 +9615,7 @@ static PATCH_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `patch_tunnel_service_profile`; the first is the default.
 ///
@@ -9688,6 +9722,7 @@ static DELETE_TUNNEL_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_tunnel_service_profile`; the first is the default.
 ///
@@ -9794,6 +9829,7 @@ static QUERY_TUNNEL_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_tunnel_service_profiles`; the first is the default.
 ///
@@ -9888,6 +9924,7 @@ static CREATE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_vlan_pool_profile`; the first is the default.
 ///
@@ -9994,6 +10031,7 @@ static GET_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_vlan_pool_profile`; the first is the default.
 ///
@@ -10071,6 +10109,7 @@ static UPDATE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_vlan_pool_profile`; the first is the default.
 ///
@@ -10177,6 +10216,7 @@ static DELETE_VLAN_POOL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_vlan_pool_profile`; the first is the default.
 ///
@@ -10283,6 +10323,7 @@ static QUERY_VLAN_POOL_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_vlan_pool_profiles`; the first is the default.
 ///
@@ -10379,6 +10420,7 @@ static CREATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_ethernet_port_profile`; the first is the default.
 ///
@@ -10485,6 +10527,7 @@ static GET_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_ethernet_port_profile`; the first is the default.
 ///
@@ -10562,6 +10605,7 @@ static UPDATE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_ethernet_port_profile`; the first is the default.
 ///
@@ -10668,6 +10712,7 @@ static DELETE_ETHERNET_PORT_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_ethernet_port_profile`; the first is the default.
 ///
@@ -10774,6 +10819,7 @@ static QUERY_ETHERNET_PORT_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_ethernet_port_profiles`; the first is the default.
 ///

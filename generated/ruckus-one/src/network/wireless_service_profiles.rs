@@ -6219,6 +6219,7 @@ static CREATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_hotspot20_identity_provider`; the first is the default.
 ///
@@ -6325,6 +6326,7 @@ static GET_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_hotspot20_identity_provider`; the first is the default.
 ///
@@ -6402,6 +6404,7 @@ static UPDATE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_hotspot20_identity_provider`; the first is the default.
 ///
@@ -6508,6 +6511,7 @@ static DELETE_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_hotspot20_identity_provider`; the first is the default.
 ///
@@ -6614,6 +6618,7 @@ static ADD_RADIUS_SERVER_PROFILE_TO_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one_runt
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_radius_server_profile_to_hotspot20_identity_provider`; the first is the default.
 ///
@@ -6723,6 +6728,7 @@ static REMOVE_RADIUS_SERVER_PROFILE_FROM_HOTSPOT20_IDENTITY_PROVIDER: ruckus_one
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_radius_server_profile_from_hotspot20_identity_provider`; the first is the default.
 ///
@@ -6832,6 +6838,7 @@ static QUERY_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_hotspot20_identity_providers`; the first is the default.
 ///
@@ -6935,6 +6942,7 @@ static CREATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_hotspot20_operator`; the first is the default.
 ///
@@ -7041,6 +7049,7 @@ static GET_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_hotspot20_operator`; the first is the default.
 ///
@@ -7118,6 +7127,7 @@ static UPDATE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_hotspot20_operator`; the first is the default.
 ///
@@ -7224,6 +7234,7 @@ static DELETE_HOTSPOT20_OPERATOR: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_hotspot20_operator`; the first is the default.
 ///
@@ -7330,6 +7341,7 @@ static QUERY_HOTSPOT20_OPERATORS: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_hotspot20_operators`; the first is the default.
 ///
@@ -7425,6 +7437,7 @@ static CREATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::create_syslog_server_profile` (Create syslog server profile).
 ///
@@ -7514,6 +7527,7 @@ static CREATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_syslog_server_profile_v1`; the first is the default.
 ///
@@ -7616,6 +7630,7 @@ static GET_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::get_syslog_server_profile` (Get syslog server profile).
 ///
@@ -7676,6 +7691,7 @@ static GET_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_syslog_server_profile_v1`; the first is the default.
 ///
@@ -7749,6 +7765,7 @@ static UPDATE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::update_syslog_server_profile` (Update syslog server profile).
 ///
@@ -7838,6 +7855,7 @@ static UPDATE_SYSLOG_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_syslog_server_profile_v1`; the first is the default.
 ///
@@ -7948,6 +7966,7 @@ static DELETE_SYSLOG_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_syslog_server_profile`; the first is the default.
 ///
@@ -8056,6 +8075,7 @@ static QUERY_SYSLOG_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_syslog_server_profiles`; the first is the default.
 ///
@@ -8151,6 +8171,7 @@ static CREATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::create_radius_server_profile` (Create RADIUS server profile).
 ///
@@ -8240,6 +8261,7 @@ static CREATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_radius_server_profile_v1`; the first is the default.
 ///
@@ -8342,6 +8364,7 @@ static GET_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_run
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::get_radius_server_profile` (Get RADIUS server profile).
 ///
@@ -8402,6 +8425,7 @@ static GET_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_radius_server_profile_v1`; the first is the default.
 ///
@@ -8473,6 +8497,7 @@ static UPDATE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::update_radius_server_profile` (Update RADIUS server profile).
 ///
@@ -8562,6 +8587,7 @@ static UPDATE_RADIUS_SERVER_PROFILE_V1: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_radius_server_profile_v1`; the first is the default.
 ///
@@ -8672,6 +8698,7 @@ static DELETE_RADIUS_SERVER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_radius_server_profile`; the first is the default.
 ///
@@ -8780,6 +8807,7 @@ static QUERY_RADIUS_SERVER_PROFILES: ruckus_one_runtime::Operation = ruckus_one_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_radius_server_profiles`; the first is the default.
 ///
@@ -8875,6 +8903,7 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::create_dhcp_config_service_profile` (Create DHCP configuration service profile).
 ///
@@ -8964,6 +8993,7 @@ static CREATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_dhcp_config_service_profile_v1`; the first is the default.
 ///
@@ -9066,6 +9096,7 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_o
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::get_dhcp_config_service_profile` (Get DHCP configuration service profile).
 ///
@@ -9126,6 +9157,7 @@ static GET_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_dhcp_config_service_profile_v1`; the first is the default.
 ///
@@ -9199,6 +9231,7 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::update_dhcp_config_service_profile` (Update DHCP configuration service profile).
 ///
@@ -9288,6 +9321,7 @@ static UPDATE_DHCP_CONFIG_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_dhcp_config_service_profile_v1`; the first is the default.
 ///
@@ -9398,6 +9432,7 @@ static DELETE_DHCP_CONFIG_SERVICE_PROFILE: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_dhcp_config_service_profile`; the first is the default.
 ///
@@ -9506,6 +9541,7 @@ static QUERY_DHCP_CONFIG_SERVICE_PROFILES: ruckus_one_runtime::Operation = rucku
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_dhcp_config_service_profiles`; the first is the default.
 ///
@@ -9603,6 +9639,7 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::create_wifi_calling_service_profile` (Create Wi-Fi calling service profile).
 ///
@@ -9692,6 +9729,7 @@ static CREATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `create_wifi_calling_service_profile_v1`; the first is the default.
 ///
@@ -9794,6 +9832,7 @@ static GET_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruckus_
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::get_wifi_calling_service_profile` (Get Wi-Fi calling service profile).
 ///
@@ -9854,6 +9893,7 @@ static GET_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `get_wifi_calling_service_profile_v1`; the first is the default.
 ///
@@ -9927,6 +9967,7 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Request builder for `WirelessServiceProfilesClient::update_wifi_calling_service_profile` (Update Wi-Fi calling service profile).
 ///
@@ -10016,6 +10057,7 @@ static UPDATE_WIFI_CALLING_SERVICE_PROFILE_V1: ruckus_one_runtime::Operation = r
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `update_wifi_calling_service_profile_v1`; the first is the default.
 ///
@@ -10126,6 +10168,7 @@ static DELETE_WIFI_CALLING_SERVICE_PROFILE: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `delete_wifi_calling_service_profile`; the first is the default.
 ///
@@ -10234,6 +10277,7 @@ static QUERY_WIFI_CALLING_SERVICE_PROFILES: ruckus_one_runtime::Operation = ruck
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_wifi_calling_service_profiles`; the first is the default.
 ///
@@ -10337,6 +10381,7 @@ static ADD_RADIUS_SERVER_PROFILE_TO_ETHERNET_PORT_PROFILE: ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `add_radius_server_profile_to_ethernet_port_profile`; the first is the default.
 ///
@@ -10446,6 +10491,7 @@ static REMOVE_RADIUS_SERVER_PROFILE_FROM_ETHERNET_PORT_PROFILE: ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
 };
 /// Representations offered by `remove_radius_server_profile_from_ethernet_port_profile`; the first is the default.
 ///

@@ -5716,6 +5716,7 @@ static CREATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `create_venue`; the first is the default.
 ///
@@ -5822,6 +5823,7 @@ static GET_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation 
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `get_venue`; the first is the default.
 ///
@@ -5894,6 +5896,7 @@ static UPDATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `update_venue`; the first is the default.
 ///
@@ -6000,6 +6003,7 @@ static DELETE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `delete_venue`; the first is the default.
 ///
@@ -6106,6 +6110,7 @@ static QUERY_VENUES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_venues`; the first is the default.
 ///
@@ -6200,6 +6205,7 @@ static CREATE_VENUE_UPLOAD_URL: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `create_venue_upload_url`; the first is the default.
 ///
@@ -6277,6 +6283,7 @@ static GET_VENUE_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `get_venue_file_url`; the first is the default.
 ///
@@ -6354,6 +6361,7 @@ static QUERY_VENUE_FLOORPLANS: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
 };
 /// Representations offered by `query_venue_floorplans`; the first is the default.
 ///
@@ -6436,6 +6444,7 @@ static QUERY_QOS_STATISTICS: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `query_qos_statistics`; the first is the default.
 ///
@@ -6513,6 +6522,7 @@ static LIST_VENUE_APS_MODELS: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `list_venue_aps_models`; the first is the default.
 ///
@@ -6590,6 +6600,7 @@ static LIST_VENUE_MESH_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_ru
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `list_venue_mesh_topologies`; the first is the default.
 ///
@@ -6667,6 +6678,7 @@ static LIST_VENUE_TOPOLOGIES: ruckus_one_runtime::Operation = ruckus_one_runtime
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
 };
 /// Representations offered by `list_venue_topologies`; the first is the default.
 ///

@@ -19,6 +19,17 @@ pub use self::portal::*;
 /// Returned in place of the `portal` area's handler while the cargo feature `resident-portal-portal` is off.
 #[derive(Debug)]
 pub struct ResidentPortalPortalFeatureIsOff;
+/// Service `resident_portal`: The resident portal.
+///
+/// Rate limit: 100 calls at once, 80 back per second, per property; Provenance: reference (resident_portal_api-0.0.1.yaml info.description (Rate Limit: applied to each property, a maximum of 100 calls per second, 80 returned each second)).
+pub static SERVICE_RESIDENT_PORTAL: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "resident_portal",
+    rate_limit: Some(ruckus_one_runtime::RateLimit {
+        max: 100,
+        per_second: 80,
+        scope: ruckus_one_runtime::LimitScope::Property,
+    }),
+};
 /// Hosts and path prefix of the Resident portal API.
 ///
 /// - Prefix: none.

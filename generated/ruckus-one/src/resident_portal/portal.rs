@@ -2577,6 +2577,7 @@ static CREATE_UNIT_LOGIN: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::create_unit_login` (Log in resident).
 ///
@@ -2633,6 +2634,7 @@ static GET_PROPERTY_STYLES: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_property_styles` (Get portal styles).
 ///
@@ -2684,6 +2686,7 @@ static GET_PROPERTY_FAVICON: ruckus_one_runtime::Operation = ruckus_one_runtime:
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_property_favicon` (Get portal icon).
 ///
@@ -2740,6 +2743,7 @@ static GET_PROPERTY_ACCESS: ruckus_one_runtime::Operation = ruckus_one_runtime::
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_property_access` (Get portal access).
 ///
@@ -2796,6 +2800,7 @@ static GET_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_property` (Get property).
 ///
@@ -2850,6 +2855,7 @@ static GET_PROPERTY_UI_CONFIGURATIONS: ruckus_one_runtime::Operation = ruckus_on
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_property_ui_configurations` (Get UI configuration).
 ///
@@ -2906,6 +2912,7 @@ static GET_PROPERTY_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_property_file` (Download portal file).
 ///
@@ -2962,6 +2969,7 @@ static GET_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::get_unit` (Get unit).
 ///
@@ -3013,6 +3021,7 @@ static UPDATE_UNIT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::update_unit` (Update unit).
 ///
@@ -3064,6 +3073,7 @@ static LIST_UNIT_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::list_unit_devices` (List unit devices).
 ///
@@ -3120,6 +3130,7 @@ static DELETE_UNIT_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::O
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::delete_unit_device` (Delete unit device).
 ///
@@ -3175,6 +3186,7 @@ static GET_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Representations offered by `get_unit_user`; the first is the default.
 ///
@@ -3250,6 +3262,7 @@ static UPDATE_UNIT_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Representations offered by `update_unit_user`; the first is the default.
 ///
@@ -3327,6 +3340,7 @@ static QUERY_UNIT_USERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Representations offered by `query_unit_users`; the first is the default.
 ///
@@ -3426,6 +3440,7 @@ static LIST_UNIT_USER_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtim
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Representations offered by `list_unit_user_devices`; the first is the default.
 ///
@@ -3499,6 +3514,7 @@ static DELETE_UNIT_USER_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runti
         },
     ],
     error_family: ruckus_one_runtime::ErrorFamily::Portal,
+    service: &super::SERVICE_RESIDENT_PORTAL,
 };
 /// Request builder for `PortalClient::delete_unit_user_device` (Delete unit user device).
 ///
