@@ -411,6 +411,9 @@ pub struct OpIr {
     pub method: Method,
     pub path: String,
     pub provenance: Provenance,
+    /// The vendor's operationId, where known (the spec's `operation_id`, else the one a
+    /// `reference: <file> <operationId>` provenance names).
+    pub operation_id: Option<String>,
     pub lifecycle: Lifecycle,
     /// Path parameters in template order.
     pub path_params: Vec<ParamIr>,

@@ -484,6 +484,11 @@ pub struct Operation {
     /// Provenance of the operation's method and path (the least certain facts).
     #[serde(default)]
     pub provenance: Option<String>,
+    /// The vendor's operationId in its OpenAPI description (`getVenueAps`): a rustdoc search
+    /// alias of the method. Without it, the operationId a `reference: <file> <operationId>`
+    /// provenance names is used.
+    #[serde(default)]
+    pub operation_id: Option<String>,
     #[serde(default)]
     pub lifecycle: Option<Lifecycle>,
     #[serde(default)]

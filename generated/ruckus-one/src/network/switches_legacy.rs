@@ -30,6 +30,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches")]
+    #[doc(alias = "GET /switches")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switches (`GET /venues/{venueId}/switches`)."
     )]
@@ -54,6 +56,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches")]
+    #[doc(alias = "POST /switches")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch (`POST /venues/{venueId}/switches`)."
     )]
@@ -78,6 +82,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches")]
+    #[doc(alias = "DELETE /switches")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switches (`DELETE /venues/{venueId}/switches`)."
     )]
@@ -106,6 +112,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}")]
+    #[doc(alias = "GET /switches/{switchId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch (`GET /venues/{venueId}/switches/{switchId}`)."
     )]
@@ -131,6 +139,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}")]
+    #[doc(alias = "PUT /switches/{switchId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch (`PUT /venues/{venueId}/switches/{switchId}`)."
     )]
@@ -156,6 +166,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}")]
+    #[doc(alias = "POST /switches/{switchId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form add_venue_switch (`POST /venues/{venueId}/switches/{switchId}`)."
     )]
@@ -180,6 +192,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}")]
+    #[doc(alias = "DELETE /switches/{switchId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch (`DELETE /venues/{venueId}/switches/{switchId}`)."
     )]
@@ -205,6 +219,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/positions")]
+    #[doc(alias = "PUT /switches/{switchId}/positions")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_positions (`PUT /venues/{venueId}/switches/{switchId}/positions`)."
     )]
@@ -232,6 +248,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/portSettings")]
+    #[doc(alias = "GET /switches/{switchId}/portSettings")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_port_settings (`GET /venues/{venueId}/switches/{switchId}/portSettings`)."
     )]
@@ -260,6 +278,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/portSettings")]
+    #[doc(alias = "PUT /switches/{switchId}/portSettings")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_port_settings (`PUT /venues/{venueId}/switches/{switchId}/portSettings`)."
     )]
@@ -290,6 +310,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/portSettings")]
+    #[doc(alias = "POST /switches/{switchId}/portSettings")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_port_settings (`POST /venues/{venueId}/switches/{switchId}/portSettings`)."
     )]
@@ -319,6 +341,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans")]
+    #[doc(alias = "GET /switches/{switchId}/vlans")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlans (`GET /venues/{venueId}/switches/{switchId}/vlans`)."
     )]
@@ -347,6 +371,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans")]
+    #[doc(alias = "POST /switches/{switchId}/vlans")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_vlan (`POST /venues/{venueId}/switches/{switchId}/vlans`)."
     )]
@@ -375,6 +401,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans")]
+    #[doc(alias = "DELETE /switches/{switchId}/vlans")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlans (`DELETE /venues/{venueId}/switches/{switchId}/vlans`)."
     )]
@@ -405,6 +433,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans/{vlanId}")]
+    #[doc(alias = "GET /switches/{switchId}/vlans/{vlanId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_vlan (`GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
     )]
@@ -435,6 +465,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans/{vlanId}")]
+    #[doc(alias = "PUT /switches/{switchId}/vlans/{vlanId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_vlan (`PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
     )]
@@ -464,6 +496,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans/{vlanId}")]
+    #[doc(alias = "DELETE /switches/{switchId}/vlans/{vlanId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlan (`DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
     )]
@@ -492,6 +526,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts")]
+    #[doc(alias = "GET /switches/{switchId}/vePorts")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_ve_ports (`GET /venues/{venueId}/switches/{switchId}/vePorts`)."
     )]
@@ -520,6 +556,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts")]
+    #[doc(alias = "POST /switches/{switchId}/vePorts")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_ve_port (`POST /venues/{venueId}/switches/{switchId}/vePorts`)."
     )]
@@ -548,6 +586,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts")]
+    #[doc(alias = "DELETE /switches/{switchId}/vePorts")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_ports (`DELETE /venues/{venueId}/switches/{switchId}/vePorts`)."
     )]
@@ -578,6 +618,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts/{vePortId}")]
+    #[doc(alias = "GET /switches/{switchId}/vePorts/{vePortId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_ve_port (`GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
     )]
@@ -608,6 +650,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts/{vePortId}")]
+    #[doc(alias = "PUT /switches/{switchId}/vePorts/{vePortId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_ve_port (`PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
     )]
@@ -637,6 +681,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts/{vePortId}")]
+    #[doc(alias = "DELETE /switches/{switchId}/vePorts/{vePortId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_port (`DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
     )]
@@ -665,6 +711,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/staticRoutes")]
+    #[doc(alias = "GET /switches/{switchId}/staticRoutes")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_static_routes (`GET /venues/{venueId}/switches/{switchId}/staticRoutes`)."
     )]
@@ -695,6 +743,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/staticRoutes")]
+    #[doc(alias = "POST /switches/{switchId}/staticRoutes")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_static_route (`POST /venues/{venueId}/switches/{switchId}/staticRoutes`)."
     )]
@@ -725,6 +775,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/staticRoutes")]
+    #[doc(alias = "DELETE /switches/{switchId}/staticRoutes")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_routes (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes`)."
     )]
@@ -757,6 +809,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/staticRoutes/{staticRouteId}")]
+    #[doc(alias = "GET /switches/{switchId}/staticRoutes/{staticRouteId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_static_route (`GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
     )]
@@ -787,6 +841,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/staticRoutes/{staticRouteId}")]
+    #[doc(alias = "PUT /switches/{switchId}/staticRoutes/{staticRouteId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_static_route (`PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
     )]
@@ -818,6 +874,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/staticRoutes/{staticRouteId}")]
+    #[doc(alias = "DELETE /switches/{switchId}/staticRoutes/{staticRouteId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_route (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
     )]
@@ -848,6 +906,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/lags")]
+    #[doc(alias = "GET /switches/{switchId}/lags")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_lags (`GET /venues/{venueId}/switches/{switchId}/lags`)."
     )]
@@ -873,6 +933,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/lags")]
+    #[doc(alias = "POST /switches/{switchId}/lags")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_lag (`POST /venues/{venueId}/switches/{switchId}/lags`)."
     )]
@@ -901,6 +963,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/lags")]
+    #[doc(alias = "DELETE /switches/{switchId}/lags")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lags (`DELETE /venues/{venueId}/switches/{switchId}/lags`)."
     )]
@@ -931,6 +995,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/lags/{lagId}")]
+    #[doc(alias = "GET /switches/{switchId}/lags/{lagId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_lag (`GET /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
     )]
@@ -961,6 +1027,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/lags/{lagId}")]
+    #[doc(alias = "PUT /switches/{switchId}/lags/{lagId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_lag (`PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
     )]
@@ -990,6 +1058,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/lags/{lagId}")]
+    #[doc(alias = "DELETE /switches/{switchId}/lags/{lagId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lag (`DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
     )]
@@ -1018,6 +1088,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers")]
+    #[doc(alias = "GET /switches/{switchId}/dhcpServers")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_dhcp_servers (`GET /venues/{venueId}/switches/{switchId}/dhcpServers`)."
     )]
@@ -1046,6 +1118,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers")]
+    #[doc(alias = "POST /switches/{switchId}/dhcpServers")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_dhcp_server (`POST /venues/{venueId}/switches/{switchId}/dhcpServers`)."
     )]
@@ -1076,6 +1150,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers")]
+    #[doc(alias = "DELETE /switches/{switchId}/dhcpServers")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_servers (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers`)."
     )]
@@ -1108,6 +1184,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers/{dhcpServerId}")]
+    #[doc(alias = "GET /switches/{switchId}/dhcpServers/{dhcpServerId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_dhcp_server (`GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
     )]
@@ -1138,6 +1216,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers/{dhcpServerId}")]
+    #[doc(alias = "PUT /switches/{switchId}/dhcpServers/{dhcpServerId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_dhcp_server (`PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
     )]
@@ -1169,6 +1249,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers/{dhcpServerId}")]
+    #[doc(alias = "DELETE /switches/{switchId}/dhcpServers/{dhcpServerId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_server (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
     )]
@@ -1201,6 +1283,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans/query")]
+    #[doc(alias = "POST /switches/{switchId}/vlans/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_vlans (`POST /venues/{venueId}/switches/{switchId}/vlans/query`)."
     )]
@@ -1230,6 +1314,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts/query")]
+    #[doc(alias = "POST /switches/{switchId}/vePorts/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_ve_ports (`POST /venues/{venueId}/switches/{switchId}/vePorts/query`)."
     )]
@@ -1259,6 +1345,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers/query")]
+    #[doc(alias = "POST /switches/{switchId}/dhcpServers/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_dhcp_servers (`POST /venues/{venueId}/switches/{switchId}/dhcpServers/query`)."
     )]
@@ -1290,6 +1378,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/acls/query")]
+    #[doc(alias = "POST /switches/{switchId}/acls/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_acls (`POST /venues/{venueId}/switches/{switchId}/acls/query`)."
     )]
@@ -1319,6 +1409,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups/query")]
+    #[doc(alias = "POST /switches/{switchId}/configBackups/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_backups (`POST /venues/{venueId}/switches/{switchId}/configBackups/query`)."
     )]
@@ -1348,6 +1440,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/acls")]
+    #[doc(alias = "GET /switches/{switchId}/acls")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acls (`GET /venues/{venueId}/switches/{switchId}/acls`)."
     )]
@@ -1372,6 +1466,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/aclUnions")]
+    #[doc(alias = "GET /switches/{switchId}/aclUnions")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acl_unions (`GET /venues/{venueId}/switches/{switchId}/aclUnions`)."
     )]
@@ -1399,6 +1495,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlanUnions")]
+    #[doc(alias = "GET /switches/{switchId}/vlanUnions")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlan_unions (`GET /venues/{venueId}/switches/{switchId}/vlanUnions`)."
     )]
@@ -1427,6 +1525,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/deviceRequests")]
+    #[doc(alias = "POST /switches/{switchId}/deviceRequests")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_device_request (`POST /venues/{venueId}/switches/{switchId}/deviceRequests`)."
     )]
@@ -1457,6 +1557,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServerStates")]
+    #[doc(alias = "PATCH /switches/{switchId}/dhcpServerStates")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_dhcp_server_states (`PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates`)."
     )]
@@ -1488,6 +1590,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configHistDetails/query")]
+    #[doc(alias = "POST /switches/{switchId}/configHistDetails/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_hist_details (`POST /venues/{venueId}/switches/{switchId}/configHistDetails/query`)."
     )]
@@ -1518,6 +1622,10 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/transactions/{transactionId}/configHistDetails")]
+    #[doc(
+        alias = "GET /switches/{switchId}/transactions/{transactionId}/configHistDetails"
+    )]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_transaction_config_hist_details (`GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails`)."
     )]
@@ -1548,6 +1656,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups")]
+    #[doc(alias = "GET /switches/{switchId}/configBackups")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_config_backups (`GET /venues/{venueId}/switches/{switchId}/configBackups`)."
     )]
@@ -1578,6 +1688,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups")]
+    #[doc(alias = "POST /switches/{switchId}/configBackups")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup (`POST /venues/{venueId}/switches/{switchId}/configBackups`)."
     )]
@@ -1608,6 +1720,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups")]
+    #[doc(alias = "DELETE /switches/{switchId}/configBackups")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backups (`DELETE /venues/{venueId}/switches/{switchId}/configBackups`)."
     )]
@@ -1640,6 +1754,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups/{configBackupId}")]
+    #[doc(alias = "GET /switches/{switchId}/configBackups/{configBackupId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
     )]
@@ -1669,6 +1785,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups/{configBackupId}")]
+    #[doc(alias = "DELETE /switches/{switchId}/configBackups/{configBackupId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backup (`DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
     )]
@@ -1701,6 +1819,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups/{configBackupId}")]
+    #[doc(alias = "PATCH /switches/{switchId}/configBackups/{configBackupId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_config_backup (`PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
     )]
@@ -1732,6 +1852,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups/comparisons")]
+    #[doc(alias = "POST /switches/{switchId}/configBackups/comparisons")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup_comparison (`POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons`)."
     )]
@@ -1762,6 +1884,12 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(
+        alias = "/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs"
+    )]
+    #[doc(
+        alias = "GET /switches/{switchId}/configBackups/{configBackupId}/formattedConfigs"
+    )]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup_formatted_configs (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs`)."
     )]
@@ -1791,6 +1919,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers/leaseTables")]
+    #[doc(alias = "GET /switches/{switchId}/dhcpServers/leaseTables")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
     )]
@@ -1820,6 +1950,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/debugRequests")]
+    #[doc(alias = "POST /switches/{switchId}/debugRequests")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
     )]
@@ -1849,6 +1981,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/debugRequests/{troubleshootingType}")]
+    #[doc(alias = "GET /switches/{switchId}/debugRequests/{troubleshootingType}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
     )]
@@ -1879,6 +2013,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// Notes:
     /// - Accepts sortByCountField.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/query/csvFiles")]
+    #[doc(alias = "POST /switches/query/csvFiles")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is export_venue_switches_csv (`POST /venues/switches/query/csvFiles`)."
     )]
@@ -1905,6 +2041,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// Notes:
     /// - Accepts sortByCountField.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/ports/query")]
+    #[doc(alias = "POST /switches/ports/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_ports (`POST /venues/switches/switchPorts/query`)."
     )]
@@ -1931,6 +2069,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// Notes:
     /// - Accepts sortByCountField.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/clients/query")]
+    #[doc(alias = "POST /switches/clients/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_clients (`POST /venues/switches/clients/query`)."
     )]

@@ -8418,6 +8418,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `MspEcAccountView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenant::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}")]
+    #[doc(alias = "GET /tenants/{tenantId}")]
     pub fn get_tenant(&self, tenant_id: &str) -> GetTenant<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8436,6 +8438,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenant::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}")]
+    #[doc(alias = "PUT /tenants/{tenantId}")]
     pub fn update_tenant(
         &self,
         tenant_id: &str,
@@ -8458,6 +8462,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenant::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}")]
+    #[doc(alias = "DELETE /tenants/{tenantId}")]
     pub fn delete_tenant(&self, tenant_id: &str) -> DeleteTenant<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8475,6 +8481,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenant::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants")]
+    #[doc(alias = "POST /tenants")]
     pub fn create_tenant(&self, body: &AddTenantRequestHolder) -> CreateTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_TENANT, &[]);
         req.json(body);
@@ -8488,6 +8496,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `MspEcDelegationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantDelegations::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/tenantDelegations")]
+    #[doc(alias = "GET /tenants/{tenantId}/tenantDelegations")]
     pub fn list_tenant_delegations(&self, tenant_id: &str) -> ListTenantDelegations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8506,6 +8516,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantDelegations::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/tenantDelegations")]
+    #[doc(alias = "PUT /tenants/{tenantId}/tenantDelegations")]
     pub fn update_tenant_delegations(
         &self,
         tenant_id: &str,
@@ -8527,6 +8539,8 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `EmailInvitation`
     /// - Response 204: no body (No content.)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/invitations")]
+    #[doc(alias = "PUT /tenants/{tenantId}/invitations")]
     pub fn resend_tenant_invitation(
         &self,
         tenant_id: &str,
@@ -8548,6 +8562,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `array<AdminView>` (The tenant's administrators (the description types the answer as a string; the service answers a JSON list of administrators).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdmins::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/admins")]
+    #[doc(alias = "GET /tenants/{tenantId}/admins")]
     pub fn list_tenant_admins(&self, tenant_id: &str) -> ListTenantAdmins<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8565,6 +8581,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `MspEcAdminView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantAdmin::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/admins/{adminId}")]
+    #[doc(alias = "GET /tenants/{tenantId}/admins/{adminId}")]
     pub fn get_tenant_admin(
         &self,
         tenant_id: &str,
@@ -8586,6 +8604,8 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `UpdateMspEcAdminRequest`
     /// - Response 204: no body (No content.)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/admins/{adminId}")]
+    #[doc(alias = "PUT /tenants/{tenantId}/admins/{adminId}")]
     pub fn update_tenant_admin(
         &self,
         tenant_id: &str,
@@ -8608,6 +8628,8 @@ impl<'a> TenantsClient<'a> {
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 204: no body (No content.)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/admins/{adminId}")]
+    #[doc(alias = "DELETE /tenants/{tenantId}/admins/{adminId}")]
     pub fn delete_tenant_admin(
         &self,
         tenant_id: &str,
@@ -8628,6 +8650,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `array<MspAdminRole>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdminDelegations::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/adminDelegations")]
+    #[doc(alias = "GET /tenants/{tenantId}/adminDelegations")]
     pub fn list_tenant_admin_delegations(
         &self,
         tenant_id: &str,
@@ -8649,6 +8673,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantAdminDelegations::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/adminDelegations")]
+    #[doc(alias = "PUT /tenants/{tenantId}/adminDelegations")]
     pub fn update_tenant_admin_delegations(
         &self,
         tenant_id: &str,
@@ -8672,6 +8698,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `AsyncResult` (The request id of the change (the service answers `{requestId}`, not the list of accounts the description gives).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantActivation::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenantActivations/{tenantId}")]
+    #[doc(alias = "PUT /tenantActivations/{tenantId}")]
     pub fn update_tenant_activation(
         &self,
         tenant_id: &str,
@@ -8691,6 +8719,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `AsyncResult` (The request id of the change (the service answers `{requestId}`, not the list of accounts the description gives).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantActivation::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenantActivations/{tenantId}")]
+    #[doc(alias = "DELETE /tenantActivations/{tenantId}")]
     pub fn delete_tenant_activation(
         &self,
         tenant_id: &str,
@@ -8710,6 +8740,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `array<Delegation>` (The tenant's support delegations (the description types the answer as a string; the service answers a JSON list of delegations).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantSupportStatus::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenantActivations/supportStatus/{tenantId}")]
+    #[doc(alias = "GET /tenantActivations/supportStatus/{tenantId}")]
     pub fn get_tenant_support_status(
         &self,
         tenant_id: &str,
@@ -8729,6 +8761,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `string`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantSupportStatus::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenantActivations/supportStatus/{tenantId}")]
+    #[doc(alias = "PUT /tenantActivations/supportStatus/{tenantId}")]
     pub fn update_tenant_support_status(
         &self,
         tenant_id: &str,
@@ -8748,6 +8782,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `string`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantSupportStatus::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenantActivations/supportStatus/{tenantId}")]
+    #[doc(alias = "DELETE /tenantActivations/supportStatus/{tenantId}")]
     pub fn delete_tenant_support_status(
         &self,
         tenant_id: &str,
@@ -8768,6 +8804,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateFirmwareUpgradeSchedule::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/firmwareUpgradeSchedules")]
+    #[doc(alias = "POST /firmwareUpgradeSchedules")]
     pub fn create_firmware_upgrade_schedule(
         &self,
         body: &FirmwareUpgradeRequest,
@@ -8791,6 +8829,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTenantDelegations::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenantDelegations")]
+    #[doc(alias = "PATCH /tenantDelegations")]
     pub fn patch_tenant_delegations(
         &self,
         body: &AssignMspEcToMultipleTechPartners,
@@ -8812,6 +8852,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAdminDelegations::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/adminDelegations")]
+    #[doc(alias = "PATCH /adminDelegations")]
     pub fn patch_admin_delegations(
         &self,
         body: &MspAdminRequest,
@@ -8830,6 +8872,8 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Response 200: `Tenant`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSelfTenant::version`)
+    #[doc(alias = "/tenants/self")]
+    #[doc(alias = "GET /tenants/self")]
     pub fn get_self_tenant(&self) -> GetSelfTenant<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_SELF_TENANT, &[]);
         GetSelfTenant { req }
@@ -8841,6 +8885,8 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `NotificationRecipientRbacdto`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/tenants/notificationRecipients")]
+    #[doc(alias = "POST /tenants/notificationRecipients")]
     pub fn create_tenant_notification_recipient(
         &self,
         body: &NotificationRecipientRbacdto,
@@ -8864,6 +8910,9 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `array<NotificationRecipientRbacdto>` (The recipients.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantNotificationRecipients::version`)
     /// - Provenance: reference (tenant_management-0.3.0.yaml getNotificationRecipients).
+    #[doc(alias = "/tenants/notificationRecipients")]
+    #[doc(alias = "GET /tenants/notificationRecipients")]
+    #[doc(alias = "getNotificationRecipients")]
     pub fn list_tenant_notification_recipients(
         &self,
     ) -> ListTenantNotificationRecipients<'a> {
@@ -8887,6 +8936,9 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantNotificationRecipients::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (tenant_management-0.3.0.yaml deleteNotificationRecipients).
+    #[doc(alias = "/tenants/notificationRecipients")]
+    #[doc(alias = "DELETE /tenants/notificationRecipients")]
+    #[doc(alias = "deleteNotificationRecipients")]
     pub fn delete_tenant_notification_recipients(
         &self,
         body: &Vec<NotificationRecipient>,
@@ -8908,6 +8960,8 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `MobilePushNotificationEndpoint`
     /// - Response 200: `OperationResponseMobilePushNotificationEndpoint`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenantMobilePushNotification::version`)
+    #[doc(alias = "/tenants/mobilePushNotifications")]
+    #[doc(alias = "POST /tenants/mobilePushNotifications")]
     pub fn create_tenant_mobile_push_notification(
         &self,
         body: &MobilePushNotificationEndpoint,
@@ -8934,6 +8988,8 @@ impl<'a> TenantsClient<'a> {
     ///
     /// Notes:
     /// - The items are typed `NotificationRecipient`, the resource this area's read operation answers (inferred: the description leaves the page's items untyped; the vendor's answers in ../shared/reference/payloads decode with it where there are any).
+    #[doc(alias = "/tenants/notifications/recipients/query")]
+    #[doc(alias = "POST /tenants/notifications/recipients/query")]
     pub fn query_tenant_notification_recipients(
         &self,
         body: &super::common::QueryRequest,
@@ -8953,6 +9009,8 @@ impl<'a> TenantsClient<'a> {
     /// `GET /tenants/betaFeatures` on the `network` API.
     ///
     /// - Response 200: `BetaFeatureResponse`
+    #[doc(alias = "/tenants/betaFeatures")]
+    #[doc(alias = "GET /tenants/betaFeatures")]
     pub fn get_tenant_beta_features(&self) -> GetTenantBetaFeatures<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8967,6 +9025,8 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `BetaFeatureRequest`
     /// - Response 200: `BetaFeatureResponse`
+    #[doc(alias = "/tenants/betaFeatures")]
+    #[doc(alias = "PUT /tenants/betaFeatures")]
     pub fn update_tenant_beta_features(
         &self,
         body: &BetaFeatureRequest,
@@ -8985,6 +9045,8 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Response 200: `TenantPrivacyFeatureResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantPrivacySettings::version`)
+    #[doc(alias = "/tenants/privacySettings")]
+    #[doc(alias = "GET /tenants/privacySettings")]
     pub fn get_tenant_privacy_settings(&self) -> GetTenantPrivacySettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9000,6 +9062,8 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `TenantPrivacyFeatureRequest`
     /// - Response 200: `TenantPrivacyFeatureResponse`
     /// - Versions: `json`, `json` (default `json`; choose with `CreateTenantPrivacySettings::version`)
+    #[doc(alias = "/tenants/privacySettings")]
+    #[doc(alias = "POST /tenants/privacySettings")]
     pub fn create_tenant_privacy_settings(
         &self,
         body: &TenantPrivacyFeatureRequest,
@@ -9019,6 +9083,8 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `TenantPrivacyFeatureRequest`
     /// - Response 200: `TenantPrivacyFeatureResponse`
     /// - Versions: `json`, `json` (default `json`; choose with `PatchTenantPrivacySettings::version`)
+    #[doc(alias = "/tenants/privacySettings")]
+    #[doc(alias = "PATCH /tenants/privacySettings")]
     pub fn patch_tenant_privacy_settings(
         &self,
         body: &TenantPrivacyFeatureRequest,
@@ -9039,6 +9105,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateAdmins::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/admins")]
+    #[doc(alias = "PUT /admins")]
     pub fn update_admins(&self, body: &AdminView) -> UpdateAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_ADMINS, &[]);
         req.json(body);
@@ -9052,6 +9120,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateAdmin::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/admins")]
+    #[doc(alias = "POST /admins")]
     pub fn create_admin(&self, body: &AdminView) -> CreateAdmin<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_ADMIN, &[]);
         req.json(body);
@@ -9067,6 +9137,9 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `array<AdminView>` (The administrators.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdmins::version`)
     /// - Provenance: reference (tenant_management-0.3.0.yaml getAdminList).
+    #[doc(alias = "/admins")]
+    #[doc(alias = "GET /admins")]
+    #[doc(alias = "getAdminList")]
     pub fn list_admins(&self) -> ListAdmins<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_ADMINS, &[]);
         ListAdmins { req }
@@ -9082,6 +9155,9 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteAdmins::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (tenant_management-0.3.0.yaml deleteBulkAdmin).
+    #[doc(alias = "/admins")]
+    #[doc(alias = "DELETE /admins")]
+    #[doc(alias = "deleteBulkAdmin")]
     pub fn delete_admins(&self, body: &Vec<String>) -> DeleteAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &DELETE_ADMINS, &[]);
         req.json(body);
@@ -9094,6 +9170,8 @@ impl<'a> TenantsClient<'a> {
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 200: `AdminView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAdmin::version`)
+    #[doc(alias = "/admins/{adminId}")]
+    #[doc(alias = "GET /admins/{adminId}")]
     pub fn get_admin(&self, admin_id: &str) -> GetAdmin<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_ADMIN, &[admin_id]);
         GetAdmin { req }
@@ -9106,6 +9184,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteAdmin::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/admins/{adminId}")]
+    #[doc(alias = "DELETE /admins/{adminId}")]
     pub fn delete_admin(&self, admin_id: &str) -> DeleteAdmin<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9134,6 +9214,8 @@ impl<'a> TenantsClient<'a> {
     /// - mspEcTenantIds in the body scopes the list to those tenants.
     /// - The page type of the 200 answer depends on the flags; by default the rows are full administrator rows.
     /// - The rows are typed `AdminView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/admins/query")]
+    #[doc(alias = "POST /admins/query")]
     pub fn query_admins(&self, body: &AdminQueryRequest) -> QueryAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_ADMINS, &[]);
         req.json(body);
