@@ -48,6 +48,8 @@ pub struct CrateIr {
     pub area_features: bool,
     /// Rustdoc examples (doctests) for the crate and each area handler.
     pub doc_examples: bool,
+    /// The crate page's guide (Markdown), from the file `crate.guide` names.
+    pub guide: Option<String>,
 }
 
 /// A value with its provenance.

@@ -52,8 +52,17 @@ pub fn openapi(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> 
 /// spec (what `cargo xtask generate` writes).
 pub fn generate_all(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> {
     let ir = build(top)?;
-    let mut files = emit::emit(&ir).map_err(|d| vec![d])?;
-    files.extend(emit::openapi::files(&ir));
+    // The OpenAPI export (YAML values, no token streams) is made beside the emitter's threads.
+    let (files, openapi) = std::thread::scope(|scope| {
+        let openapi = scope.spawn(|| emit::openapi::files(&ir));
+        let files = emit::emit(&ir);
+        let openapi = openapi
+            .join()
+            .unwrap_or_else(|e| std::panic::resume_unwind(e));
+        (files, openapi)
+    });
+    let mut files = files.map_err(|d| vec![d])?;
+    files.extend(openapi);
     Ok(files)
 }
 

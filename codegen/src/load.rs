@@ -17,6 +17,36 @@ pub struct Loaded {
     pub top: TopLevel,
     /// Per API (same order as `top.apis`), its area files and their content.
     pub areas: Vec<Vec<(SourceFile, Area)>>,
+    /// The crate guide's Markdown (`crate.guide`), when the spec names one.
+    pub guide: Option<String>,
+}
+
+/// The markers around the crate guide in the file `crate.guide` names.
+pub const GUIDE_START: &str = "<!-- crate-guide:start -->";
+pub const GUIDE_END: &str = "<!-- crate-guide:end -->";
+
+/// The text of the crate guide `crate.guide` names: between the markers, else the whole file.
+fn read_guide(
+    top_file: &SourceFile,
+    dir: &Path,
+    name: &str,
+    input: &Input<'_>,
+) -> Result<String, Diagnostic> {
+    let at = |message: String| top_file.diag(&["crate:", "guide:"], message);
+    let path = dir.join(name);
+    let text = limits::read(&path, input.limits)
+        .map_err(|d| at(format!("crate guide `{name}`: {}", d.message)))?;
+    input.spend(&path, &text)?;
+    let guide = match (text.find(GUIDE_START), text.find(GUIDE_END)) {
+        (None, None) => text.as_str(),
+        (Some(start), Some(end)) if start < end => &text[start + GUIDE_START.len()..end],
+        _ => {
+            return Err(at(format!(
+                "crate guide `{name}`: `{GUIDE_START}` must come once, before `{GUIDE_END}`"
+            )));
+        }
+    };
+    Ok(guide.trim_matches('\n').to_owned())
 }
 
 /// Reads `top_path` and every area file it names, within the [`Limits`] set by the environment
@@ -107,11 +137,22 @@ fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded
         );
         areas.push(api_areas);
     }
+    let guide = match &top.krate.guide {
+        Some(name) => match read_guide(&top_file, dir, name, limits) {
+            Ok(text) => Some(text),
+            Err(d) => {
+                diags.push(d);
+                None
+            }
+        },
+        None => None,
+    };
     if diags.is_empty() {
         Ok(Loaded {
             top_file,
             top,
             areas,
+            guide,
         })
     } else {
         Err(diags.into_sorted())

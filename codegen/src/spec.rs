@@ -37,6 +37,11 @@ pub struct CrateSettings {
     /// of each area handler. Off for specs whose output is compiled as a module of another crate.
     #[serde(default)]
     pub doc_examples: bool,
+    /// A Markdown file (relative to the top-level spec file) whose text between the markers
+    /// `<!-- crate-guide:start -->` and `<!-- crate-guide:end -->` (or whole, without them) is
+    /// the crate page's guide: one text for the README and the rustdoc.
+    #[serde(default)]
+    pub guide: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
