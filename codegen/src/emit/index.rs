@@ -109,8 +109,10 @@ pub fn operations_module(ir: &Ir) -> TokenStream {
             attrs.push(row(ir, api, area, op));
         }
     }
+    // A fixture crate compiled as a module named `operations` holds one of the same name.
     quote! {
         #(#attrs)*
+        #[allow(clippy::module_inception)]
         pub mod operations {}
     }
 }

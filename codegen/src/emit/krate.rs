@@ -12,9 +12,9 @@ use crate::names;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// API names the generated crate root already uses: the `runtime` re-export and the methods
-/// of `Client` (an API's accessor method is named after the API).
-pub const RESERVED_API_NAMES: &[&str] = &["runtime", "new", "with_tenant"];
+/// API names the generated crate root already uses: the `runtime` re-export, the `operations`
+/// index and the methods of `Client` (an API's accessor method is named after the API).
+pub const RESERVED_API_NAMES: &[&str] = &["runtime", "operations", "new", "with_tenant"];
 
 /// Methods every API client has besides its operations (an operation's method is its id).
 pub const RESERVED_CLIENT_METHODS: &[&str] = &["new", "runtime", "raw", "wait_for_activity"];

@@ -7708,6 +7708,7 @@ pub mod resident_portal;
     not(feature = "resident-portal-portal"),
     doc = " | `DELETE` | `/residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}` | `resident_portal::portal` | `delete_unit_user_device` (feature `resident-portal-portal`) |"
 )]
+#[allow(clippy::module_inception)]
 pub mod operations {}
 /// Token service settings. OAuth 2.0 client credentials grant. An administrator creates an application token (client ID and client secret) in the administration UI; the client posts a form-encoded token request (grant_type=client_credentials, client_id, client_secret) to the token endpoint and sends the access token as `Authorization: Bearer &lt;token&gt;` on every request. The same token flow and headers apply to the analytics and the network management API. To act on a delegated account, add the tenant header with the delegated tenant's id. The token endpoint's response body is not shown by the document.
 ///
