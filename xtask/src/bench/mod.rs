@@ -20,6 +20,7 @@
 
 pub mod build;
 mod compile;
+mod e2e;
 mod generator;
 mod synth;
 mod table;
