@@ -48,6 +48,8 @@ pub struct CrateIr {
     pub area_features: bool,
     /// Rustdoc examples (doctests) for the crate and each area handler.
     pub doc_examples: bool,
+    /// The crate page's guide (Markdown), from the file `crate.guide` names.
+    pub guide: Option<String>,
 }
 
 /// A value with its provenance.
@@ -427,6 +429,9 @@ pub struct OpIr {
     pub method: Method,
     pub path: String,
     pub provenance: Provenance,
+    /// The vendor's operationId, where known (the spec's `operation_id`, else the one a
+    /// `reference: <file> <operationId>` provenance names).
+    pub operation_id: Option<String>,
     pub lifecycle: Lifecycle,
     /// Path parameters in template order.
     pub path_params: Vec<ParamIr>,

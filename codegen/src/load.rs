@@ -17,6 +17,36 @@ pub struct Loaded {
     pub top: TopLevel,
     /// Per API (same order as `top.apis`), its area files and their content.
     pub areas: Vec<Vec<(SourceFile, Area)>>,
+    /// The crate guide's Markdown (`crate.guide`), when the spec names one.
+    pub guide: Option<String>,
+}
+
+/// The markers around the crate guide in the file `crate.guide` names.
+pub const GUIDE_START: &str = "<!-- crate-guide:start -->";
+pub const GUIDE_END: &str = "<!-- crate-guide:end -->";
+
+/// The text of the crate guide `crate.guide` names: between the markers, else the whole file.
+fn read_guide(
+    top_file: &SourceFile,
+    dir: &Path,
+    name: &str,
+    input: &Input<'_>,
+) -> Result<String, Diagnostic> {
+    let at = |message: String| top_file.diag(&["crate:", "guide:"], message);
+    let path = dir.join(name);
+    let text = limits::read(&path, input.limits)
+        .map_err(|d| at(format!("crate guide `{name}`: {}", d.message)))?;
+    input.spend(&path, &text)?;
+    let guide = match (text.find(GUIDE_START), text.find(GUIDE_END)) {
+        (None, None) => text.as_str(),
+        (Some(start), Some(end)) if start < end => &text[start + GUIDE_START.len()..end],
+        _ => {
+            return Err(at(format!(
+                "crate guide `{name}`: `{GUIDE_START}` must come once, before `{GUIDE_END}`"
+            )));
+        }
+    };
+    Ok(guide.trim_matches('\n').to_owned())
 }
 
 /// Reads `top_path` and every area file it names, within the [`Limits`] set by the environment
@@ -40,9 +70,11 @@ pub fn load_curated(top_path: &Path) -> Result<Loaded, Vec<Diagnostic>> {
 }
 
 fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded, Vec<Diagnostic>> {
+    let ahead = Ahead::parse(top_path, limits, imported);
     let limits = &Input {
         limits,
         spent: std::cell::Cell::new(0),
+        ahead: std::cell::RefCell::new(ahead),
     };
     let mut diags = Diagnostics::default();
     let (top_file, top) = match read_yaml::<TopLevel>(top_path, limits) {
@@ -66,7 +98,12 @@ fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded
             else {
                 continue;
             };
-            match read_yaml::<Area>(&path, limits) {
+            let parsed = limits.ahead.borrow_mut().areas.remove(&path);
+            let parsed = parsed.map_or_else(
+                || read_yaml::<Area>(&path, limits),
+                |p| take(p, &path, limits),
+            );
+            match parsed {
                 Ok((file, mut parsed)) => {
                     if parsed.area != *area {
                         diags.push_with(|| {
@@ -107,11 +144,22 @@ fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded
         );
         areas.push(api_areas);
     }
+    let guide = match &top.krate.guide {
+        Some(name) => match read_guide(&top_file, dir, name, limits) {
+            Ok(text) => Some(text),
+            Err(d) => {
+                diags.push(d);
+                None
+            }
+        },
+        None => None,
+    };
     if diags.is_empty() {
         Ok(Loaded {
             top_file,
             top,
             areas,
+            guide,
         })
     } else {
         Err(diags.into_sorted())
@@ -211,7 +259,12 @@ fn merge_imported(
         }
         return Default::default();
     }
-    let (file, imported) = match read_yaml::<ImportedArea>(path, limits) {
+    let parsed = limits.ahead.borrow_mut().imported.remove(path);
+    let parsed = parsed.map_or_else(
+        || read_yaml::<ImportedArea>(path, limits),
+        |p| take(p, path, limits),
+    );
+    let (file, imported) = match parsed {
         Ok(v) => v,
         Err(d) => {
             diags.push(d);
@@ -256,6 +309,8 @@ fn is_file_name(name: &str) -> bool {
 struct Input<'l> {
     limits: &'l Limits,
     spent: std::cell::Cell<u64>,
+    /// Area and imported files parsed ahead, on several threads ([`Ahead::parse`]).
+    ahead: std::cell::RefCell<Ahead>,
 }
 
 impl Input<'_> {
@@ -289,27 +344,122 @@ fn read_yaml<T: DeserializeOwned>(
     path: &Path,
     input: &Input<'_>,
 ) -> Result<(SourceFile, T), Diagnostic> {
-    let text = limits::read(path, input.limits)?;
-    input.spend(path, &text)?;
+    take(parse_file(path, input.limits), path, input)
+}
+
+/// A spec file read within its limits and parsed, without the spec's size accounting: the
+/// error, and the text when it was read.
+type Parsed<T> = Result<(SourceFile, T), (Diagnostic, Option<String>)>;
+
+/// Reads and parses one file (any thread may; see [`take`]).
+fn parse_file<T: DeserializeOwned>(path: &Path, limits: &Limits) -> Parsed<T> {
+    let text = limits::read(path, limits).map_err(|d| (d, None))?;
     if text.trim().is_empty() {
-        return Err(Diagnostic::new(path, 1, "the file is empty"));
+        return Err((Diagnostic::new(path, 1, "the file is empty"), Some(text)));
     }
-    // Parse as plain YAML first: serde builds the spec while it reads, so a syntax error later in
-    // the file would otherwise hide behind a shape error (a missing key) before it.
-    if let Err(e) = serde_yaml::from_str::<serde_yaml::Value>(&text) {
+    let at = |e: &serde_yaml::Error| {
         let line = e
             .location()
             .map_or_else(|| text.lines().count().max(1), |l| l.line());
-        return Err(Diagnostic::new(path, line, yaml_message(&e)));
-    }
+        Diagnostic::new(path, line, yaml_message(e))
+    };
     match serde_yaml::from_str::<T>(&text) {
         Ok(value) => Ok((SourceFile::new(path.to_path_buf(), text), value)),
+        // serde builds the spec while it reads, so a syntax error later in the file can hide
+        // behind a shape error (a missing key) before it: a file that does not parse as plain
+        // YAML reports its syntax error. (Parsed twice only when it fails.)
         Err(e) => {
-            let line = e
-                .location()
-                .map_or_else(|| text.lines().count().max(1), |l| l.line());
-            Err(Diagnostic::new(path, line, yaml_message(&e)))
+            let d = match serde_yaml::from_str::<serde_yaml::Value>(&text) {
+                Err(syntax) => at(&syntax),
+                Ok(_) => at(&e),
+            };
+            Err((d, Some(text)))
         }
+    }
+}
+
+/// A parsed file counted against the spec's size limit, in the loader's order (as if read
+/// there): the size error comes first, as it would have stopped the parse.
+fn take<T>(
+    parsed: Parsed<T>,
+    path: &Path,
+    input: &Input<'_>,
+) -> Result<(SourceFile, T), Diagnostic> {
+    match parsed {
+        Ok((file, value)) => {
+            input.spend(path, &file.text)?;
+            Ok((file, value))
+        }
+        Err((d, Some(text))) => {
+            input.spend(path, &text)?;
+            Err(d)
+        }
+        Err((d, None)) => Err(d),
+    }
+}
+
+/// The area files (and their imported files) of a spec, parsed ahead of the loader on up to
+/// `available_parallelism` threads: parsing is most of the loading time. The loader takes each
+/// file from here in its own order, so diagnostics and the size accounting are as if it had
+/// read them one by one; a file it does not take (a name listed twice) is dropped.
+#[derive(Default)]
+struct Ahead {
+    areas: std::collections::HashMap<std::path::PathBuf, Parsed<Area>>,
+    imported: std::collections::HashMap<std::path::PathBuf, Parsed<ImportedArea>>,
+}
+
+impl Ahead {
+    fn parse(top_path: &Path, limits: &Limits, imported: bool) -> Ahead {
+        // The top file is read again by the loader; here only its list of areas matters.
+        let Ok(text) = limits::read(top_path, limits) else {
+            return Ahead::default();
+        };
+        let Ok(top) = serde_yaml::from_str::<TopLevel>(&text) else {
+            return Ahead::default();
+        };
+        let dir = top_path.parent().unwrap_or(Path::new(""));
+        let mut files: Vec<(std::path::PathBuf, bool)> = Vec::new();
+        for api in top.apis.iter().filter(|a| is_file_name(&a.name)) {
+            for area in api.areas.iter().filter(|a| is_file_name(a)) {
+                files.push((dir.join(&api.name).join(format!("{area}.yaml")), false));
+                let path = dir
+                    .join(&api.name)
+                    .join(IMPORTED_DIR)
+                    .join(format!("{area}.yaml"));
+                if imported && path.is_file() {
+                    files.push((path, true));
+                }
+            }
+        }
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let work = || {
+            let mut ahead = Ahead::default();
+            while let Some((path, is_imported)) =
+                files.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+            {
+                if *is_imported {
+                    ahead
+                        .imported
+                        .insert(path.clone(), parse_file(path, limits));
+                } else {
+                    ahead.areas.insert(path.clone(), parse_file(path, limits));
+                }
+            }
+            ahead
+        };
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads.min(files.len()))
+                .map(|_| scope.spawn(work))
+                .collect();
+            let mut all = work();
+            for h in helpers {
+                let more = h.join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+                all.areas.extend(more.areas);
+                all.imported.extend(more.imported);
+            }
+            all
+        })
     }
 }
 

@@ -38,6 +38,11 @@ pub struct CrateSettings {
     /// of each area handler. Off for specs whose output is compiled as a module of another crate.
     #[serde(default)]
     pub doc_examples: bool,
+    /// A Markdown file (relative to the top-level spec file) whose text between the markers
+    /// `<!-- crate-guide:start -->` and `<!-- crate-guide:end -->` (or whole, without them) is
+    /// the crate page's guide: one text for the README and the rustdoc.
+    #[serde(default)]
+    pub guide: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -524,6 +529,11 @@ pub struct Operation {
     /// Provenance of the operation's method and path (the least certain facts).
     #[serde(default)]
     pub provenance: Option<String>,
+    /// The vendor's operationId in its OpenAPI description (`getVenueAps`): a rustdoc search
+    /// alias of the method. Without it, the operationId a `reference: <file> <operationId>`
+    /// provenance names is used.
+    #[serde(default)]
+    pub operation_id: Option<String>,
     #[serde(default)]
     pub lifecycle: Option<Lifecycle>,
     #[serde(default)]

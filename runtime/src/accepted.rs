@@ -25,8 +25,9 @@ use crate::tenant::Tenant;
 /// that same tenant, so a write sent for a delegated customer is waited for as that customer.
 ///
 /// ```no_run
-/// # async fn example(accepted: ruckus_one_runtime::Accepted<serde_json::Value, serde_json::Value>) -> Result<(), ruckus_one_runtime::Error> {
-/// use ruckus_one_runtime::WaitOptions;
+/// # extern crate ruckus_one_runtime as ruckus_one;
+/// use ruckus_one::WaitOptions;
+/// # async fn example(accepted: ruckus_one::Accepted<serde_json::Value, serde_json::Value>) -> Result<(), ruckus_one::Error> {
 /// println!("request {:?} for tenant {:?}", accepted.request_id(), accepted.tenant());
 /// let activity = accepted.wait(&WaitOptions::default()).await?;
 /// println!("{activity} after {}", *accepted);
@@ -81,7 +82,7 @@ impl<T, A: DeserializeOwned> Accepted<T, A> {
     /// Waits for the work the write started to finish: polls the API's activity
     /// (`GET .../activities/{requestId}`) as the tenant the write was sent as, until it
     /// succeeds (the activity is returned) or fails, or `options.timeout` passes (both
-    /// [`Error::Activity`]), exactly like [`wait_for_activity_as`](crate::wait_for_activity_as).
+    /// [`Error::Activity`]), exactly like `runtime::wait_for_activity_as`.
     ///
     /// It borrows the answer: after a timeout, wait again. An answer without a string
     /// `requestId` is an [`Error::Decode`] keeping the body.

@@ -13,7 +13,35 @@ use crate::operation::Operation;
 use crate::request::Request;
 use crate::tenant::Tenant;
 
-/// How [`wait_for_activity`] polls.
+/// How waiting for an asynchronous write polls its activity: `wait` of an
+/// [`Accepted`](crate::Accepted) answer, `send_and_wait` of a request builder and
+/// `wait_for_activity` of an API client.
+///
+/// ```
+/// # extern crate ruckus_one_runtime as ruckus_one;
+/// use ruckus_one::WaitOptions;
+/// use std::time::Duration;
+///
+/// // Give up after 2 minutes; poll after 500 ms, then ever more slowly, at most every 5 s.
+/// let options = WaitOptions::default()
+///     .timeout(Duration::from_secs(120))
+///     .initial_interval(Duration::from_millis(500))
+///     .max_interval(Duration::from_secs(5));
+/// assert_eq!(options.timeout, Duration::from_secs(120));
+/// ```
+///
+/// With a server (`no_run`): a write answered `202 Accepted`, then its activity.
+///
+/// ```no_run
+/// # extern crate ruckus_one_runtime as ruckus_one;
+/// # use ruckus_one::WaitOptions;
+/// # async fn example(accepted: ruckus_one::Accepted<serde_json::Value, serde_json::Value>) -> Result<(), ruckus_one::Error> {
+/// // `accepted` is what `send()` of an asynchronous write returned, e.g.
+/// // `client.network().wireless_venues().create_venue(&venue).send().await?`.
+/// let activity = accepted.wait(&WaitOptions::default()).await?;
+/// println!("done: {activity}");
+/// # Ok(()) }
+/// ```
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct WaitOptions {

@@ -8,7 +8,8 @@ use bytes::{BufMut, Bytes, BytesMut};
 /// A `multipart/form-data` request body.
 ///
 /// ```
-/// use ruckus_one_runtime::Multipart;
+/// # extern crate ruckus_one_runtime as ruckus_one;
+/// use ruckus_one::Multipart;
 /// let form = Multipart::new()
 ///     .text("name", "floor 1")
 ///     .file("file", "plan.png", "image/png", vec![0x89, b'P', b'N', b'G']);

@@ -42,19 +42,28 @@ use crate::retry::RetryPolicy;
 /// [`RawRequest::content_type`] for the media types.
 ///
 /// ```no_run
-/// use ruckus_one_runtime::{Api, Client, Error, Method, RawRequest};
+/// # extern crate ruckus_one_runtime as ruckus_one;
+/// use ruckus_one::{Error, Method, RawRequest};
 /// use serde_json::{Value, json};
 ///
-/// # async fn example(client: &Client, api: &'static Api) -> Result<(), Error> {
+/// # struct Network<'a>(&'a ruckus_one_runtime::Client, &'static ruckus_one_runtime::Api);
+/// # impl<'a> Network<'a> {
+/// #     fn raw(&self, method: Method, path: &str) -> RawRequest<'a> {
+/// #         RawRequest::new(self.0, self.1, method, path)
+/// #     }
+/// # }
+/// # async fn example(client: &ruckus_one_runtime::Client, api: &'static ruckus_one_runtime::Api) -> Result<(), Error> {
+/// # let network = Network(client, api);
+/// // `network` is `client.network()`: `raw` starts a request on that API's base URL.
 /// // GET <base>/venues/v-1/aps?page=2 for a customer tenant.
-/// let aps: Value = RawRequest::new(client, api, Method::Get, "/venues/v-1/aps")
+/// let aps: Value = network.raw(Method::Get, "/venues/v-1/aps")
 ///     .query("page", 2)
 ///     .tenant("customer-tenant-id")
 ///     .send_json()
 ///     .await?;
 ///
 /// // A write with a vendor media type, answered as text.
-/// let csv = RawRequest::new(client, api, Method::Post, "/venues/export")
+/// let csv = network.raw(Method::Post, "/venues/export")
 ///     .json(&json!({"fields": ["name"]}))
 ///     .content_type("application/vnd.ruckus.v1+json")
 ///     .accept("text/csv")

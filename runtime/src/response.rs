@@ -139,11 +139,12 @@ impl RawResponse {
 }
 
 /// A decoded success answer with its status and headers, as returned by the
-/// `send_*_with_response` methods of [`Request`](crate::Request) and
+/// `send_*_with_response` methods of the request builders and
 /// [`RawRequest`](crate::RawRequest).
 ///
 /// ```no_run
 /// # async fn example(request: ruckus_one_runtime::Request<'_>) -> Result<(), ruckus_one_runtime::Error> {
+/// // `request` is any request builder of the client, e.g. `client.network().wireless_venues().get_venue(id)`.
 /// let response = request.send_json_with_response::<serde_json::Value>().await?;
 /// println!("HTTP {} request id {:?}", response.status(), response.request_id());
 /// let venue = response.into_body();

@@ -46,7 +46,7 @@ pub fn usage_of(command: Option<&str>) -> String {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Regenerate generated/ from spec/ (nothing is written when the spec has errors).
-    Generate(PathArgs),
+    Generate(GenerateArgs),
     /// Fail with a unified diff when generated/ is not what the spec gives.
     Check(PathArgs),
     /// Print a TSV of every operation in the spec.
@@ -78,6 +78,16 @@ pub struct PathArgs {
     /// The output directory (default generated/).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+}
+
+/// `generate`: `--spec`, `--out` and whether to use the caches.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    pub paths: PathArgs,
+    /// Neither read nor write the caches under target/codegen-cache (format everything).
+    #[arg(long)]
+    pub no_cache: bool,
 }
 
 #[derive(Debug, Args)]

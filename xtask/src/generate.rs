@@ -50,9 +50,39 @@ fn report(diags: Vec<ruckus_codegen::Diagnostic>, out: &Path) -> String {
     s
 }
 
-pub fn generate(paths: &Paths) -> Result<(), String> {
-    let files = run_generator(paths)?;
+/// The target directory, where the caches of `generate` live.
+fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from) {
+        Some(t) if t.is_absolute() => t,
+        Some(t) => workspace_root().join(t),
+        None => workspace_root().join("target"),
+    }
+}
+
+/// `cargo xtask generate`: the spec's files into the output directory, only those that
+/// changed. With the cache (not `--no-cache`), a run whose inputs and output directory are as
+/// the last run left them stops at once, and formatted Rust is reused (see `gencache`).
+pub fn generate(paths: &Paths, use_cache: bool) -> Result<(), String> {
+    let cache = use_cache
+        .then(|| crate::gencache::Cache::open(&target_dir()))
+        .flatten();
     let dir = &paths.out;
+    // Fingerprinted before the run, so a spec edited during it is not taken as generated.
+    let inputs = crate::gencache::inputs(&paths.spec);
+    if let Some(cache) = &cache {
+        let on_disk = existing_files(dir)?;
+        if cache.unchanged(&paths.spec, dir, inputs, &on_disk) {
+            eprintln!(
+                "{}: {} files, unchanged (inputs and output as the last run left them)",
+                dir.display(),
+                on_disk.len()
+            );
+            return Ok(());
+        }
+    }
+    let pieces = cache.as_ref().map(crate::gencache::Cache::pieces);
+    let files = ruckus_codegen::generate_all_cached(&paths.spec, pieces.as_deref())
+        .map_err(|d| report(d, &paths.out))?;
     let mut written = 0;
     for (rel, text) in &files {
         let path = dir.join(rel);
@@ -86,6 +116,9 @@ pub fn generate(paths: &Paths) -> Result<(), String> {
         }
     }
     remove_empty_dirs(dir);
+    if let Some(cache) = &cache {
+        cache.record(&paths.spec, dir, inputs, &files);
+    }
     eprintln!(
         "{}: {} files, {written} written, {removed} removed",
         dir.display(),

@@ -28,6 +28,7 @@ pub mod bench;
 pub mod cli;
 pub mod diff;
 pub mod fuzz;
+pub mod gencache;
 pub mod generate;
 pub mod import;
 pub mod mutate;

@@ -9,9 +9,8 @@ use xtask::{audit, bench, diff, fuzz, generate, import, tidy};
 fn main() -> ExitCode {
     let cli = Cli::from_env();
     let result = match &cli.command {
-        Command::Generate(args) => {
-            generate::Paths::from_args(args).and_then(|p| generate::generate(&p))
-        }
+        Command::Generate(args) => generate::Paths::from_args(&args.paths)
+            .and_then(|p| generate::generate(&p, !args.no_cache)),
         Command::Check(args) => generate::Paths::from_args(args).and_then(|p| generate::check(&p)),
         Command::List(args) => generate::Paths::from_args(args).and_then(|p| generate::list(&p)),
         Command::Audit(args) => audit::run(args),

@@ -7,14 +7,14 @@ use super::describe::provenance_line;
 use super::text::{code, doc, ident, inner_doc, prose, toml_str};
 use super::types::emit_type;
 use super::{builder, gates, ops, services};
-use crate::ir::{ApiIr, AreaIr, Ir, Lifecycle, OpIr, TypeRef};
+use crate::ir::{ApiIr, AreaIr, Ir, OpIr};
 use crate::names;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-/// API names the generated crate root already uses: the `runtime` re-export and the methods
-/// of `Client` (an API's accessor method is named after the API).
-pub const RESERVED_API_NAMES: &[&str] = &["runtime", "new", "with_tenant"];
+/// API names the generated crate root already uses: the `runtime` re-export, the `operations`
+/// index and the methods of `Client` (an API's accessor method is named after the API).
+pub const RESERVED_API_NAMES: &[&str] = &["runtime", "operations", "new", "with_tenant"];
 
 /// Methods every API client has besides its operations (an operation's method is its id).
 pub const RESERVED_CLIENT_METHODS: &[&str] =
@@ -70,20 +70,17 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
             .into(),
         "authentication, retries, errors and paging live in the hand-written runtime,".into(),
         "re-exported as [`runtime`].".into(),
-        String::new(),
-        "APIs:".into(),
     ];
-    for api in &ir.apis {
-        lines.push(format!("- {}: [`{}`]", prose(&api.title), api.name));
-    }
     if ir.krate.has_experimental {
         lines.push(String::new());
         lines.push("Cargo feature `experimental`: operations the spec marks experimental.".into());
     }
     if ir.krate.doc_examples {
-        lines.extend(crate_example(ir));
+        lines.extend(super::examples::crate_example(ir));
     }
+    lines.extend(super::index::crate_page(ir));
     let docs = inner_doc(&lines);
+    let index = super::index::operations_module(ir);
     let mods = ir.apis.iter().map(|a| {
         let n = ident(&a.name);
         quote!(pub mod #n;)
@@ -101,6 +98,15 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
     });
     let auth = auth_static(ir);
     let (for_tenant, for_each_tenant) = (services::for_tenant(), services::for_each_tenant());
+    let mut client_lines = vec![
+        "The client: one token cache and connection pool shared by every API.".to_owned(),
+        String::new(),
+        "Cheap to clone. Secrets never appear in its `Debug` output.".to_owned(),
+    ];
+    if ir.krate.doc_examples {
+        client_lines.extend(super::examples::client_example(ir));
+    }
+    let client_doc = doc(&client_lines);
     quote! {
         #docs
         #![cfg_attr(docsrs, feature(doc_cfg))]
@@ -110,13 +116,13 @@ pub fn lib_rs(ir: &Ir) -> TokenStream {
 
         #(#mods)*
 
+        #index
+
         #auth
 
         #for_tenant
 
-        /// The client: one token cache and connection pool shared by every API.
-        ///
-        /// Cheap to clone. Secrets never appear in its `Debug` output.
+        #client_doc
         #[derive(Debug, Clone)]
         pub struct Client {
             inner: ruckus_one_runtime::Client,
@@ -484,83 +490,11 @@ fn handler_doc(api: &ApiIr, area: &AreaIr, examples: Option<&str>) -> Vec<String
         ),
         "is sent until its `send` is awaited.".into(),
     ];
-    if let Some(example) = examples.and_then(|krate| area_example(krate, api, area)) {
+    if let Some(example) =
+        examples.and_then(|krate| super::examples::area_example(krate, api, area))
+    {
         lines.push(String::new());
         lines.extend(example);
     }
-    lines
-}
-
-/// A `no_run` doctest calling the area's first stable operation that needs no body and only
-/// string arguments; None when the area has no such operation.
-fn area_example(krate: &str, api: &ApiIr, area: &AreaIr) -> Option<Vec<String>> {
-    let op = area.operations.iter().find(|o| {
-        o.is_generated()
-            && o.lifecycle == Lifecycle::Stable
-            && o.request.as_ref().is_none_or(|b| !b.required)
-            && o.query
-                .iter()
-                .chain(&o.headers)
-                .filter(|p| p.required)
-                .all(|p| p.ty == TypeRef::String)
-    })?;
-    let args: Vec<String> = op
-        .path_params
-        .iter()
-        .chain(op.query.iter().chain(&op.headers).filter(|p| p.required))
-        .map(|p| format!("{:?}", format!("{}-value", p.wire)))
-        .collect();
-    Some(vec![
-        "```no_run".into(),
-        format!("# async fn example(client: &{krate}::Client) -> Result<(), {krate}::Error> {{"),
-        format!(
-            "let answer = client.{}().{}().{}({}).send().await?;",
-            api.name,
-            area.name,
-            op.id,
-            args.join(", ")
-        ),
-        "# let _ = answer;".into(),
-        "# Ok(())".into(),
-        "# }".into(),
-        "```".into(),
-    ])
-}
-
-/// The crate-level quick start: configuration with a region and the token tenant id, then the
-/// first operation that has an area example.
-fn crate_example(ir: &Ir) -> Vec<String> {
-    let krate = ir.krate.name.replace('-', "_");
-    let call = ir
-        .apis
-        .iter()
-        .flat_map(|api| api.areas.iter().map(move |a| (api, a)))
-        .find_map(|(api, area)| area_example(&krate, api, area))
-        .and_then(|lines| lines.into_iter().find(|l| l.starts_with("let answer")));
-    let mut lines = vec![
-        String::new(),
-        "# Quick start".into(),
-        String::new(),
-        "Configure the credentials of an application token, the region and the tenant that owns"
-            .into(),
-        "the token; then reach an operation through its API and area: `client.<api>().<area>()`."
-            .into(),
-        String::new(),
-        "```no_run".into(),
-        format!("use {krate}::{{Client, Config, Credentials, Region}};"),
-        String::new(),
-        format!("# async fn run() -> Result<(), {krate}::Error> {{"),
-        "let config = Config::new(Credentials::new(\"client-id\", \"client-secret\"))".into(),
-        "    .region(Region::Europe)".into(),
-        "    .token_tenant_id(\"tenant-id\");".into(),
-        "let client = Client::new(config)?;".into(),
-    ];
-    lines.extend(call);
-    lines.extend([
-        "# let _ = answer;".into(),
-        "# Ok(())".into(),
-        "# }".into(),
-        "```".into(),
-    ]);
     lines
 }

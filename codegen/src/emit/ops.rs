@@ -284,9 +284,13 @@ pub fn emit_method(op: &OpIr, api: &ApiIr, home: &AreaIr) -> TokenStream {
         quote!(let mut req)
     };
     let many = (args.len() > 6).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let aliases = search_aliases(op, api)
+        .into_iter()
+        .map(|a| quote!(#[doc(alias = #a)]));
     quote! {
         #gate
         #docs
+        #(#aliases)*
         #deprecated
         #many
         pub fn #name(&self, #(#args),*) -> #builder<'a> {
@@ -348,6 +352,36 @@ fn method_doc(op: &OpIr, api: &ApiIr) -> Vec<String> {
         }
     }
     l
+}
+
+/// What rustdoc search finds a method by besides its name: its path template
+/// (`/venues/{venueId}/aps`), method and path (`GET /venues/{venueId}/aps`), both again with the
+/// API's prefix where it has one (`/ai/...`), and the vendor's operationId (`getVenueAps`).
+/// rustdoc takes any of these (it refuses quotes, tabs, newlines and a leading or trailing
+/// space, which none has); its search matches an alias against the whole query, lowercased.
+pub(super) fn search_aliases(op: &OpIr, api: &ApiIr) -> Vec<String> {
+    let method = op.method.as_str();
+    let mut paths = vec![op.path.clone()];
+    if !api.prefix.value.is_empty() {
+        paths.push(format!("{}{}", api.prefix.value, op.path));
+    }
+    let mut out: Vec<String> = Vec::new();
+    let candidates = paths
+        .iter()
+        .flat_map(|p| [p.clone(), format!("{method} {p}")])
+        .chain(op.operation_id.clone());
+    for alias in candidates {
+        // An alias equal to the item's name is an error; a repeated one is pointless.
+        let usable = !alias.is_empty()
+            && alias != op.id
+            && alias.trim() == alias
+            && !alias.contains(['"', '\'', '\\'])
+            && !alias.chars().any(|c| c.is_whitespace() && c != ' ');
+        if usable && !out.contains(&alias) {
+            out.push(alias);
+        }
+    }
+    out
 }
 
 /// One list item per path, query and header parameter.

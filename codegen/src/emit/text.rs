@@ -178,7 +178,7 @@ pub fn toml_str(s: &str) -> String {
 /// `s` with control and bidirectional characters, line separators, and (when `breaks` is
 /// false) line breaks and tabs written as escapes; with `breaks`, line breaks and tabs become
 /// spaces.
-fn escape_chars(s: &str, breaks: bool) -> String {
+pub(super) fn escape_chars(s: &str, breaks: bool) -> String {
     let mut out = String::with_capacity(s.len());
     for c in s.chars() {
         match c {

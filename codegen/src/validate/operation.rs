@@ -94,6 +94,7 @@ impl Validator {
             description: op.description.clone(),
             method: op.method,
             path: op.path.clone(),
+            operation_id: self.vendor_operation_id(op, at),
             provenance,
             lifecycle,
             path_params: params.path,
@@ -114,6 +115,34 @@ impl Validator {
             notes: op.notes.clone(),
             asynchronous,
         })
+    }
+
+    /// The vendor's operationId: the spec's `operation_id` (an identifier: letters, digits, `_`,
+    /// `-` or `.`), else the one a `reference: <file>.yaml <operationId>` provenance names.
+    fn vendor_operation_id(&mut self, op: &spec::Operation, at: &At<'_>) -> Option<String> {
+        let is_id = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+        };
+        if let Some(id) = &op.operation_id {
+            if is_id(id) {
+                return Some(id.clone());
+            }
+            self.err(
+                &at.with(&["operation_id:"]),
+                format!(
+                    "operation_id `{id}` is not an operationId (letters, digits, `_`, `-`, `.`)"
+                ),
+            );
+            return None;
+        }
+        let rest = op.provenance.as_deref()?.strip_prefix("reference: ")?;
+        let mut words = rest.split_whitespace();
+        let file = words.next()?;
+        let id = words.next()?;
+        let described = [".yaml", ".yml", ".json"].iter().any(|e| file.ends_with(e));
+        (described && is_id(id)).then(|| id.to_owned())
     }
 
     /// The id becomes the client method: a snake_case identifier the client does not use.

@@ -37,6 +37,7 @@ impl Validator {
                 has_experimental,
                 area_features: top.krate.area_features,
                 doc_examples: top.krate.doc_examples,
+                guide: loaded.guide.clone(),
             },
             auth,
             apis,

@@ -6,11 +6,6 @@
 //! authentication, retries, errors and paging live in the hand-written runtime,
 //! re-exported as [`runtime`].
 //!
-//! APIs:
-//! - Analytics administration API: [`analytics`]
-//! - Network management API: [`network`]
-//! - Resident portal API: [`resident_portal`]
-//!
 //! Cargo feature `experimental`: operations the spec marks experimental.
 //!
 //! # Quick start
@@ -31,6 +26,142 @@
 //! # Ok(())
 //! # }
 //! ```
+//!
+//! # APIs and their areas
+//!
+//! Every area is a module (and, with area features, a cargo feature of the same name);
+//! `client.<api>().<area>()` reaches its operations. Every operation by path, method and
+//! area: [the operation index](operations). rustdoc search also finds a method by its
+//! path (`/venues/{venueId}`), method and path, or the vendor's operationId.
+//!
+//! ## [`analytics`]: Analytics administration API
+//!
+//! - [`analytics::application_tokens`] (5 operations): Client credentials (client ID and client secret) used to obtain access tokens: create, read, delete, and rotate the secret.
+//! - [`analytics::licenses`] (6 operations): Licenses and their hierarchy: read licenses, assign access points (APs) of onboarded systems to a license, and delete orphaned APs.
+//! - [`analytics::onboarded_systems`] (3 operations): Controllers onboarded to the analytics service - list, read and delete them.
+//! - [`analytics::resource_groups`] (5 operations): Named sets of network and switch nodes that scope a user's role (each user gets a role within a resource group).
+//! - [`analytics::schedules`] (7 operations): Schedules that generate a report periodically and send it to recipients: create, read, update, list, delete and retry them, and read their execution logs.
+//! - [`analytics::users`] (6 operations): Users of the analytics service: list, add internal users, invite third-party users, update and delete them.
+//! - [`analytics::common`] (shared types): Types shared by several areas of the analytics API.
+//!
+//! ## [`network`]: Network management API
+//!
+//! - [`network::common`] (shared types): Shapes shared by many network operations: the asynchronous result envelope, the paged result envelopes, query request bodies, and the three error-body families.
+//! - [`network::activities`] (2 operations): The activity resource that tracks asynchronous (202 Accepted) writes.
+//! - [`network::edge_services`] (50 operations): Experimental edge services: personal identity networks (PIN), SD-LAN services and their guest settings, hierarchical QoS (HQoS) profiles, the firmware compatibility queries of the three services, and the network, port, LAG and sub-interface settings of edge clusters in a venue.
+//! - [`network::identity`] (26 operations): Identity groups, identities and their devices and Ethernet ports, identity import and export, and policy sets with their templates and evaluations.
+//! - [`network::dpsk`] (26 operations): DPSK pools (services), their passphrases and templates, and their links to identity groups and Wi-Fi networks.
+//! - [`network::mac_registrations`] (21 operations): MAC registration pools and the registrations in them, their policy sets and the Wi-Fi networks that use them.
+//! - [`network::certificates`] (40 operations): Certificate authorities and sub-authorities, certificate templates, certificates and their private keys, SCEP keys, the certificates of RADIUS profiles, and SAML identity provider profiles with their signing and encryption certificates.
+//! - [`network::entitlements`] (27 operations): Entitlements and licensing: entitlement assignments (of the caller's own tenant and of other tenants), entitlement, utilization, mileage, compliance, availability and attention-note queries, banners, entitlement settings and license usage reports.
+//! - [`network::tenants`] (39 operations): Tenants and their administrators in the managed-service model: tenants, tenant and administrator delegations, invitations, tenant activation and support status, firmware upgrade schedules, notification recipients and push notifications, beta features, privacy settings, and administrators with their query.
+//! - [`network::msp`] (29 operations): What a managed-service provider manages across its customers: the customer (EC) query and inventory export, branding and logo files, and the deprecated managed-service family (/mspCustomers, /mspIntegrators, /mspLabels; for its sub-paths the document gives no methods, so the spec offers a single GET on each, recorded as inferred).
+//! - [`network::wireless_networks`] (24 operations): Wireless networks and Wi-Fi networks, their activation on venues and per-venue settings, compatibility and feature-set queries, QoS map sets and WISPr providers.
+//! - [`network::portal_service_profiles`] (25 operations): Captive portal service profiles and their templates: create, read, update, delete and query them, their images (logo, photo, background, powered-by), and the deprecated tag and network lookups.
+//! - [`network::guest_users`] (15 operations): Guest users of guest Wi-Fi networks: create, read, change, delete, query and export them, and the deprecated network-less guest user paths.
+//! - [`network::wireless_policies`] (46 operations): Wireless profiles: client isolation, LBS server, multicast DNS proxy, rogue policies, SNMP agent, SoftGRE, tunnel service, VLAN pool and Ethernet port profiles.
+//! - [`network::access_control`] (48 operations): Access control profiles and the policies they combine (application, device, layer 2 and layer 3 ACL policies), with the application library, its categories and settings.
+//! - [`network::wireless_service_profiles`] (46 operations): Service profiles wireless networks refer to: Hotspot 2.0 identity providers and operators, RADIUS server profiles, Wi-Fi calling, DHCP configuration and syslog server profiles.
+//! - [`network::wireless_venues`] (12 operations): Venues themselves (create, read, update, delete and query, taken from the official description since the document does not name them), the AP models of a venue, QoS statistics, and venue media (signed upload and download URLs, floor plans, mesh and network topologies).
+//! - [`network::template_switch_profiles`] (8 operations): Switch profiles of templates: create, read, delete and query them, and add them to or remove them from venue templates.
+//! - [`network::venue_templates`] (25 operations): Templates a managed-service provider applies to its customers: venue templates, their switch settings, AAA settings and AAA servers, template dependencies and instances, enforcement settings, applying a template to a tenant and the diff reports that follow.
+//! - [`network::venue_ap_groups`] (16 operations): AP groups of a venue: read, update, delete and query them, add APs, and their per-AP-model and radio settings, AP model capabilities and available Wi-Fi channels.
+//! - [`network::venue_ap_model_settings`] (20 operations): Settings a venue applies per AP model (antenna type, band mode, external antenna, LAN ports and their Ethernet port profiles, LED, USB port, port settings) and the capabilities of the AP models.
+//! - [`network::venue_ap_settings`] (36 operations): Settings a venue applies to all its APs, read and replaced one setting at a time (BSS coloring, cellular, client admission control, directed multicast, DoS protection, IoT, IP mode, load balancing, management traffic VLAN, mesh, multicast DNS fencing, radio, RADIUS options, reboot timeout, smart monitor, TLS key enhanced mode).
+//! - [`network::wireless_aps`] (40 operations): Access points of a venue: add or import, read, update and delete; diagnostics and commands, logs and packet captures, neighbor and client data, DHCP data, pictures, profile associations on the AP and its LAN ports, positions on floor plans, and AP group creation (the other AP group operations are in the venue_ap_groups area).
+//! - [`network::ap_settings`] (41 operations): Settings of one AP, read and replaced one setting at a time (antenna type, band mode, BSS coloring, client admission control, directed multicast, external antenna, IoT, LAN ports, LED, management traffic VLAN, mesh, network, radio, smart monitor, SNMP agent profile, sticky client steering, USB port) and its DHCP settings, the AP's capabilities and its available Wi-Fi channels.
+//! - [`network::switches`] (26 operations): The switches of a venue: add, import, read, update and delete them, their port settings, stacks and members, clients, positions, power cycling and debug requests, and venue-level switch queries (switches, ports, members, clients, aggregation details) and settings.
+//! - [`network::switch_networking`] (45 operations): Layer 2 and 3 configuration of a venue's switches: VLANs (per switch and venue-wide, tagged and untagged), VE ports, static routes, LAGs, DHCP servers and their states, ACLs and trusted ports.
+//! - [`network::switch_config_backups`] (11 operations): Configuration backups of a venue's switches (create, read, compare, restore, delete) and the configuration change history.
+//! - [`network::switch_firmware`] (13 operations): Switch firmware versions, current versions, upgrade schedules of a venue and their switches, and upgrade status.
+//! - [`network::switch_aaa`] (9 operations): AAA servers and AAA settings of a venue's switches.
+//! - [`network::switch_profiles`] (50 operations): Switch profiles with their ACLs, trusted ports and VLANs, CLI templates, web authentication page templates, and their use on venues.
+//! - [`network::switches_legacy`] (67 operations): The deprecated venue-less /switches paths that mirror the venue-scoped switch operations of the switches area (switch settings, VLANs, VE ports, static routes, LAGs, DHCP servers, configuration backups, port settings, ACLs and debug requests).
+//! - [`network::events_alarms`] (9 operations): Events and alarms (version 0.0.3 of their description): historical clients, event lists with venue, AP and network data, event details, a CSV export of events, the latest logins of an admin group's members, alarm lists and clearing an alarm.
+//!
+//! ## [`resident_portal`]: Resident portal API
+//!
+//! - [`resident_portal::portal`] (16 operations): The resident portal (version v0): a resident logs in to a unit of a property and reads the portal's look (styles, icon, files, UI configuration), the property and access details, and manages the unit, its users and their devices.
+//!
+//! # What the client does for you
+//!
+//! - **Areas**: each API is split into areas (`client.network().switches()`, `.identity()`, ...), one
+//!   rustdoc page each. Every area is a cargo feature, all on by default: build only what you use with
+//!   `default-features = false, features = ["tls-aws-lc", "network-switches"]`. Calling into a disabled
+//!   area fails to compile with an error naming its feature.
+//! - **Finding an operation**: rustdoc search finds a client method by its path
+//!   (`/venues/{venueId}/aps`), its method and path (`GET /venues/{venueId}/aps`) and the vendor's
+//!   operationId (`getVenueAps`) where the spec knows it, typed whole; the crate page lists every area
+//!   with what it holds, and `ruckus_one::operations` is the index of every operation by path (method,
+//!   path, area, method).
+//! - **Builders**: required parameters are arguments, optional ones setters; `.version(..)` picks a
+//!   media-type version where the service offers several (the default is pinned to an explicit
+//!   vendor version); `.tenant(id)` acts for a delegated customer on one call (`client.with_tenant(id)`
+//!   on every call); `.timeout(..)` and `.retry(..)` override the client's settings for one call.
+//! - **Answers**: `send()` returns the typed body; `send_with_response()` also returns the status,
+//!   headers and request id (support asks for it). Paged operations have `.pages()`, a stream of pages,
+//!   and `.items()`, a stream of the items of every page; both end once the answer's
+//!   `totalCount` (`totalElements` for Spring pages) is reached, on the last, an empty or a repeated
+//!   page, or, when no total is stated, on a short page. Items are typed for 100 of the 107 paged
+//!   operations; the other 7 (column `item_type` of `cargo xtask list` says `raw`: entitlement
+//!   utilizations, compliances and availability reports, Edge app compatibilities, switch firmware
+//!   upgrade status details, tagged and untagged VLANs) yield `serde_json::Value`: no description
+//!   types their rows, and the vendor's answers show none (empty lists) or disagree on their shape.
+//! - **Models**: `new(..)` takes the required fields, `with_<field>(..)` sets an optional one
+//!   (`Venue::new(name, address).with_description("..")`); `Default` where every field is optional.
+//!   A model with more than three required fields has a builder instead
+//!   (`CreateScheduleRequest::builder().name("..").report_name(..)...build()?`, whose error,
+//!   `MissingField`, names a required field left unset). Response objects keep fields the spec does
+//!   not name in `additional_fields` and send them back. Unions (one of several types) are enums with
+//!   an `Unknown(serde_json::Value)` variant for kinds this client does not know, sent back unchanged.
+//!   Bodies the spec leaves raw take any `&impl Serialize`.
+//! - **Answers, as the service sends them** (the policy every generated type follows):
+//!   - a field the service leaves out is `None` when the spec makes it optional; the spec makes a field
+//!     required only where the service always sends it (the vendor's own answers in
+//!     `../shared/reference/payloads` are checked against every typed answer by `tests/tests/corpus.rs`,
+//!     and the spec's overrides record where they correct the descriptions);
+//!   - an explicit `null` in an optional field reads as `None` and is not sent back: to the client,
+//!     `null` and absent are the same (a required field the spec marks `nullable` keeps its `null`);
+//!   - a `number` that is whole goes back without a fraction (`1000`, not `1000.0`); numbers in
+//!     fields the spec does not name are kept as received;
+//!   - a union with a discriminator owns its tag: the tag picks the variant (`"type": "psk"` is
+//!     `WifiNetwork::Psk`), the variant's type has no field for it, and the union writes it back, so
+//!     the two cannot disagree; a kind this client does not know is kept in `Unknown`, whose `Debug`
+//!     masks the variants' secret fields.
+//! - **Asynchronous writes** answer `202 Accepted` with a `requestId`. Their `send()` returns an
+//!   `Accepted` that dereferences to the typed answer (often `AsyncResult`, with the created
+//!   resource's id) and remembers the request id (`request_id()`) and the tenant the write was sent
+//!   as (`tenant()`); `wait(&WaitOptions)` polls the activity as that tenant until it succeeds or
+//!   fails, and can be called again after a timeout. `send_and_wait(&WaitOptions)` does both and
+//!   returns a `Completed`: the answer (`accepted()`) and the finished activity (`activity()`, or
+//!   both by `into_parts()`). `client.network().wait_for_activity(id, ..)` waits for a request id
+//!   alone, as the client acts (its delegated tenant, if any).
+//! - **Errors** (`ruckus_one::Error`): `status()`, `code()`, `message()`, `request_id()`,
+//!   `retry_after()` and `is_retryable()`; `Display` is one line with status, code and message. Error
+//!   bodies of every shape the services use are decoded (`ErrorBody`), the raw body is kept, and
+//!   secrets and tokens never appear in any message.
+//! - **Retries and limits**: `429`, `423` and, for idempotent calls, `502`-`504`, timeouts and
+//!   connection failures are retried with backoff, honouring `Retry-After` (seconds or a date, capped);
+//!   the token endpoint is retried the same way. Every call has an overall deadline (`call_timeout`,
+//!   120 s) and a maximum body size (`max_body_size`, 64 MiB). Calls are paced to stay inside the
+//!   services' published rate limits (`Config::pacing`, on by default; `Pacing::off()` turns it off).
+//! - **HTTP control**: `Config::http_client(reqwest::Client)` uses your client (proxies, TLS roots,
+//!   pools); features `tls-aws-lc` (default) or `tls-ring` (builds much faster) pick the rustls crypto
+//!   provider.
+//! - **Tracing**: every call runs in a `ruckus_one.call` span (target `ruckus_one_runtime`, level
+//!   INFO; fields `operation`, `method`, `path` template, `api`, `attempts`, `status`, `request_id`,
+//!   `duration_ms`, `paced_ms` (time spent waiting for rate budget), and on failure `error` and
+//!   `code`), with INFO events for retries, DEBUG events for pacing waits (`waiting for rate
+//!   budget`), token requests and the call's end; `wait` and `wait_for_activity` run in a
+//!   `ruckus_one.wait_for_activity` span (`operation`, `request_id`, `polls`) with a DEBUG
+//!   `activity polled` event per poll. Select them by the target, e.g. `RUST_LOG=ruckus_one_runtime=debug`
+//!   with tracing-subscriber's `EnvFilter`. Nothing is recorded without a subscriber, and never a
+//!   secret, a token, a header or a body.
+//! - **Anything else**: `client.network().raw(Method::Get, "/path")` sends any request through the same
+//!   authentication, tenant header, retries and typed errors.
+//! - **Cargo features**: one per API area (`network-switches`, ...), all on by default;
+//!   `experimental` adds the operations the spec marks experimental (they may change without
+//!   notice); `tls-aws-lc` (default) or `tls-ring` picks the TLS crypto provider.
 #![cfg_attr(docsrs, feature(doc_cfg))]
 #![warn(missing_docs)]
 pub use ruckus_one_runtime as runtime;
@@ -42,6 +173,7551 @@ pub use ruckus_one_runtime::{
 pub mod analytics;
 pub mod network;
 pub mod resident_portal;
+/// Every operation of the client: its HTTP method and path, its area and its method.
+///
+/// Sorted by path within each API; the path is relative to the API's prefix. Methods are reached as `client.<api>().<area>().<method>(..)`. Operations the spec marks experimental need the `experimental` feature; removed ones are listed without a method.
+///
+/// # `analytics`: Analytics administration API, prefix `/ai`
+///
+/// | Method | Path | Area | Client method |
+/// |---|---|---|---|
+#[cfg_attr(
+    feature = "analytics-application-tokens",
+    doc = " | `GET` | `/applicationTokens` | [`analytics::application_tokens`] | [`list_application_tokens`](analytics::application_tokens::ApplicationTokensClient::list_application_tokens) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-application-tokens"),
+    doc = " | `GET` | `/applicationTokens` | `analytics::application_tokens` | `list_application_tokens` (feature `analytics-application-tokens`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-application-tokens",
+    doc = " | `POST` | `/applicationTokens` | [`analytics::application_tokens`] | [`create_application_token`](analytics::application_tokens::ApplicationTokensClient::create_application_token) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-application-tokens"),
+    doc = " | `POST` | `/applicationTokens` | `analytics::application_tokens` | `create_application_token` (feature `analytics-application-tokens`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-application-tokens",
+    doc = " | `DELETE` | `/applicationTokens/{applicationTokenId}` | [`analytics::application_tokens`] | [`delete_application_token`](analytics::application_tokens::ApplicationTokensClient::delete_application_token) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-application-tokens"),
+    doc = " | `DELETE` | `/applicationTokens/{applicationTokenId}` | `analytics::application_tokens` | `delete_application_token` (feature `analytics-application-tokens`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-application-tokens",
+    doc = " | `GET` | `/applicationTokens/{applicationTokenId}` | [`analytics::application_tokens`] | [`get_application_token`](analytics::application_tokens::ApplicationTokensClient::get_application_token) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-application-tokens"),
+    doc = " | `GET` | `/applicationTokens/{applicationTokenId}` | `analytics::application_tokens` | `get_application_token` (feature `analytics-application-tokens`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-application-tokens",
+    doc = " | `POST` | `/applicationTokens/{applicationTokenId}/rotateSecret` | [`analytics::application_tokens`] | [`rotate_application_token_secret`](analytics::application_tokens::ApplicationTokensClient::rotate_application_token_secret) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-application-tokens"),
+    doc = " | `POST` | `/applicationTokens/{applicationTokenId}/rotateSecret` | `analytics::application_tokens` | `rotate_application_token_secret` (feature `analytics-application-tokens`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-licenses",
+    doc = " | `GET` | `/licenses` | [`analytics::licenses`] | [`list_licenses`](analytics::licenses::LicensesClient::list_licenses) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-licenses"),
+    doc = " | `GET` | `/licenses` | `analytics::licenses` | `list_licenses` (feature `analytics-licenses`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-licenses",
+    doc = " | `POST` | `/licenses/query` | [`analytics::licenses`] | [`query_licenses_and_hierarchy`](analytics::licenses::LicensesClient::query_licenses_and_hierarchy) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-licenses"),
+    doc = " | `POST` | `/licenses/query` | `analytics::licenses` | `query_licenses_and_hierarchy` (feature `analytics-licenses`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-licenses",
+    doc = " | `POST` | `/licenses/refresh` | [`analytics::licenses`] | [`refresh_licenses`](analytics::licenses::LicensesClient::refresh_licenses) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-licenses"),
+    doc = " | `POST` | `/licenses/refresh` | `analytics::licenses` | `refresh_licenses` (feature `analytics-licenses`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-licenses",
+    doc = " | `GET` | `/licenses/{licenseId}` | [`analytics::licenses`] | [`get_license`](analytics::licenses::LicensesClient::get_license) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-licenses"),
+    doc = " | `GET` | `/licenses/{licenseId}` | `analytics::licenses` | `get_license` (feature `analytics-licenses`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-licenses",
+    doc = " | `PUT` | `/licenses/{licenseId}` | [`analytics::licenses`] | [`update_license`](analytics::licenses::LicensesClient::update_license) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-licenses"),
+    doc = " | `PUT` | `/licenses/{licenseId}` | `analytics::licenses` | `update_license` (feature `analytics-licenses`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-licenses",
+    doc = " | `DELETE` | `/licenses/{licenseId}/orphanedAps` | [`analytics::licenses`] | [`delete_orphaned_aps`](analytics::licenses::LicensesClient::delete_orphaned_aps) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-licenses"),
+    doc = " | `DELETE` | `/licenses/{licenseId}/orphanedAps` | `analytics::licenses` | `delete_orphaned_aps` (feature `analytics-licenses`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-onboarded-systems",
+    doc = " | `GET` | `/onboardedSystems` | [`analytics::onboarded_systems`] | [`list_onboarded_systems`](analytics::onboarded_systems::OnboardedSystemsClient::list_onboarded_systems) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-onboarded-systems"),
+    doc = " | `GET` | `/onboardedSystems` | `analytics::onboarded_systems` | `list_onboarded_systems` (feature `analytics-onboarded-systems`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-onboarded-systems",
+    doc = " | `DELETE` | `/onboardedSystems/{deviceId}` | [`analytics::onboarded_systems`] | [`delete_onboarded_system`](analytics::onboarded_systems::OnboardedSystemsClient::delete_onboarded_system) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-onboarded-systems"),
+    doc = " | `DELETE` | `/onboardedSystems/{deviceId}` | `analytics::onboarded_systems` | `delete_onboarded_system` (feature `analytics-onboarded-systems`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-onboarded-systems",
+    doc = " | `GET` | `/onboardedSystems/{deviceId}` | [`analytics::onboarded_systems`] | [`get_onboarded_system`](analytics::onboarded_systems::OnboardedSystemsClient::get_onboarded_system) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-onboarded-systems"),
+    doc = " | `GET` | `/onboardedSystems/{deviceId}` | `analytics::onboarded_systems` | `get_onboarded_system` (feature `analytics-onboarded-systems`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-resource-groups",
+    doc = " | `GET` | `/resourceGroups` | [`analytics::resource_groups`] | [`list_resource_groups`](analytics::resource_groups::ResourceGroupsClient::list_resource_groups) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-resource-groups"),
+    doc = " | `GET` | `/resourceGroups` | `analytics::resource_groups` | `list_resource_groups` (feature `analytics-resource-groups`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-resource-groups",
+    doc = " | `POST` | `/resourceGroups` | [`analytics::resource_groups`] | [`create_resource_group`](analytics::resource_groups::ResourceGroupsClient::create_resource_group) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-resource-groups"),
+    doc = " | `POST` | `/resourceGroups` | `analytics::resource_groups` | `create_resource_group` (feature `analytics-resource-groups`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-resource-groups",
+    doc = " | `POST` | `/resourceGroups/filters/query` | [`analytics::resource_groups`] | [`query_resource_group_filters`](analytics::resource_groups::ResourceGroupsClient::query_resource_group_filters) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-resource-groups"),
+    doc = " | `POST` | `/resourceGroups/filters/query` | `analytics::resource_groups` | `query_resource_group_filters` (feature `analytics-resource-groups`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-resource-groups",
+    doc = " | `GET` | `/resourceGroups/{resourceGroupId}` | [`analytics::resource_groups`] | [`get_resource_group`](analytics::resource_groups::ResourceGroupsClient::get_resource_group) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-resource-groups"),
+    doc = " | `GET` | `/resourceGroups/{resourceGroupId}` | `analytics::resource_groups` | `get_resource_group` (feature `analytics-resource-groups`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-resource-groups",
+    doc = " | `PUT` | `/resourceGroups/{resourceGroupId}` | [`analytics::resource_groups`] | [`update_resource_group`](analytics::resource_groups::ResourceGroupsClient::update_resource_group) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-resource-groups"),
+    doc = " | `PUT` | `/resourceGroups/{resourceGroupId}` | `analytics::resource_groups` | `update_resource_group` (feature `analytics-resource-groups`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-schedules",
+    doc = " | `DELETE` | `/schedules` | [`analytics::schedules`] | [`delete_schedules`](analytics::schedules::SchedulesClient::delete_schedules) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-schedules"),
+    doc = " | `DELETE` | `/schedules` | `analytics::schedules` | `delete_schedules` (feature `analytics-schedules`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-schedules",
+    doc = " | `GET` | `/schedules` | [`analytics::schedules`] | [`list_schedules`](analytics::schedules::SchedulesClient::list_schedules) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-schedules"),
+    doc = " | `GET` | `/schedules` | `analytics::schedules` | `list_schedules` (feature `analytics-schedules`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-schedules",
+    doc = " | `POST` | `/schedules` | [`analytics::schedules`] | [`create_schedule`](analytics::schedules::SchedulesClient::create_schedule) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-schedules"),
+    doc = " | `POST` | `/schedules` | `analytics::schedules` | `create_schedule` (feature `analytics-schedules`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-schedules",
+    doc = " | `POST` | `/schedules/retry` | [`analytics::schedules`] | [`retry_failed_report_schedules`](analytics::schedules::SchedulesClient::retry_failed_report_schedules) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-schedules"),
+    doc = " | `POST` | `/schedules/retry` | `analytics::schedules` | `retry_failed_report_schedules` (feature `analytics-schedules`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-schedules",
+    doc = " | `GET` | `/schedules/{scheduleId}` | [`analytics::schedules`] | [`get_schedule`](analytics::schedules::SchedulesClient::get_schedule) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-schedules"),
+    doc = " | `GET` | `/schedules/{scheduleId}` | `analytics::schedules` | `get_schedule` (feature `analytics-schedules`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-schedules",
+    doc = " | `PATCH` | `/schedules/{scheduleId}` | [`analytics::schedules`] | [`update_schedule`](analytics::schedules::SchedulesClient::update_schedule) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-schedules"),
+    doc = " | `PATCH` | `/schedules/{scheduleId}` | `analytics::schedules` | `update_schedule` (feature `analytics-schedules`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-schedules",
+    doc = " | `GET` | `/schedules/{scheduleId}/logs` | [`analytics::schedules`] | [`get_schedule_execution_logs`](analytics::schedules::SchedulesClient::get_schedule_execution_logs) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-schedules"),
+    doc = " | `GET` | `/schedules/{scheduleId}/logs` | `analytics::schedules` | `get_schedule_execution_logs` (feature `analytics-schedules`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-users",
+    doc = " | `DELETE` | `/users` | [`analytics::users`] | [`delete_users`](analytics::users::UsersClient::delete_users) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-users"),
+    doc = " | `DELETE` | `/users` | `analytics::users` | `delete_users` (feature `analytics-users`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-users",
+    doc = " | `GET` | `/users` | [`analytics::users`] | [`list_users`](analytics::users::UsersClient::list_users) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-users"),
+    doc = " | `GET` | `/users` | `analytics::users` | `list_users` (feature `analytics-users`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-users",
+    doc = " | `GET` | `/users/internal` | [`analytics::users`] | [`list_internal_users`](analytics::users::UsersClient::list_internal_users) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-users"),
+    doc = " | `GET` | `/users/internal` | `analytics::users` | `list_internal_users` (feature `analytics-users`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-users",
+    doc = " | `POST` | `/users/internal` | [`analytics::users`] | [`add_internal_user`](analytics::users::UsersClient::add_internal_user) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-users"),
+    doc = " | `POST` | `/users/internal` | `analytics::users` | `add_internal_user` (feature `analytics-users`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-users",
+    doc = " | `POST` | `/users/invitations` | [`analytics::users`] | [`invite_third_party_user`](analytics::users::UsersClient::invite_third_party_user) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-users"),
+    doc = " | `POST` | `/users/invitations` | `analytics::users` | `invite_third_party_user` (feature `analytics-users`) |"
+)]
+#[cfg_attr(
+    feature = "analytics-users",
+    doc = " | `PUT` | `/users/{userId}` | [`analytics::users`] | [`update_user`](analytics::users::UsersClient::update_user) |"
+)]
+#[cfg_attr(
+    not(feature = "analytics-users"),
+    doc = " | `PUT` | `/users/{userId}` | `analytics::users` | `update_user` (feature `analytics-users`) |"
+)]
+///
+/// # `network`: Network management API
+///
+/// | Method | Path | Area | Client method |
+/// |---|---|---|---|
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `POST` | `/accessControlProfiles/query` | [`network::access_control`] | [`query_access_control_profiles`](network::access_control::AccessControlClient::query_access_control_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `POST` | `/accessControlProfiles/query` | `network::access_control` | `query_access_control_profiles` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `DELETE` | `/accessControlProfiles/{accessControlProfileId}` | [`network::access_control`] | [`delete_access_control_profile`](network::access_control::AccessControlClient::delete_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `DELETE` | `/accessControlProfiles/{accessControlProfileId}` | `network::access_control` | `delete_access_control_profile` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/accessControlProfiles/{accessControlProfileId}` | [`network::access_control`] | [`get_access_control_profile`](network::access_control::AccessControlClient::get_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/accessControlProfiles/{accessControlProfileId}` | `network::access_control` | `get_access_control_profile` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/accessControlProfiles/{accessControlProfileId}` | [`network::access_control`] | [`get_access_control_profile_v1`](network::access_control::AccessControlClient::get_access_control_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/accessControlProfiles/{accessControlProfileId}` | `network::access_control` | `get_access_control_profile_v1` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PUT` | `/accessControlProfiles/{accessControlProfileId}` | [`network::access_control`] | [`update_access_control_profile`](network::access_control::AccessControlClient::update_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PUT` | `/accessControlProfiles/{accessControlProfileId}` | `network::access_control` | `update_access_control_profile` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PUT` | `/accessControlProfiles/{accessControlProfileId}` | [`network::access_control`] | [`update_access_control_profile_v1`](network::access_control::AccessControlClient::update_access_control_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PUT` | `/accessControlProfiles/{accessControlProfileId}` | `network::access_control` | `update_access_control_profile_v1` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `DELETE` | `/accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}` | [`network::access_control`] | [`remove_application_policy_from_access_control_profile`](network::access_control::AccessControlClient::remove_application_policy_from_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `DELETE` | `/accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}` | `network::access_control` | `remove_application_policy_from_access_control_profile` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PUT` | `/accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}` | [`network::access_control`] | [`add_application_policy_to_access_control_profile`](network::access_control::AccessControlClient::add_application_policy_to_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PUT` | `/accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}` | `network::access_control` | `add_application_policy_to_access_control_profile` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `DELETE` | `/accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}` | [`network::access_control`] | [`remove_device_policy_from_access_control_profile`](network::access_control::AccessControlClient::remove_device_policy_from_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `DELETE` | `/accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}` | `network::access_control` | `remove_device_policy_from_access_control_profile` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PUT` | `/accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}` | [`network::access_control`] | [`add_device_policy_to_access_control_profile`](network::access_control::AccessControlClient::add_device_policy_to_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PUT` | `/accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}` | `network::access_control` | `add_device_policy_to_access_control_profile` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `DELETE` | `/accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}` | [`network::access_control`] | [`remove_l2_acl_policy_from_access_control_profile`](network::access_control::AccessControlClient::remove_l2_acl_policy_from_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `DELETE` | `/accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}` | `network::access_control` | `remove_l2_acl_policy_from_access_control_profile` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PUT` | `/accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}` | [`network::access_control`] | [`add_l2_acl_policy_to_access_control_profile`](network::access_control::AccessControlClient::add_l2_acl_policy_to_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PUT` | `/accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}` | `network::access_control` | `add_l2_acl_policy_to_access_control_profile` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `DELETE` | `/accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}` | [`network::access_control`] | [`remove_l3_acl_policy_from_access_control_profile`](network::access_control::AccessControlClient::remove_l3_acl_policy_from_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `DELETE` | `/accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}` | `network::access_control` | `remove_l3_acl_policy_from_access_control_profile` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PUT` | `/accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}` | [`network::access_control`] | [`add_l3_acl_policy_to_access_control_profile`](network::access_control::AccessControlClient::add_l3_acl_policy_to_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PUT` | `/accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}` | `network::access_control` | `add_l3_acl_policy_to_access_control_profile` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-activities",
+    doc = " | `POST` | `/activities/query` | [`network::activities`] | [`query_activities`](network::activities::ActivitiesClient::query_activities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-activities"),
+    doc = " | `POST` | `/activities/query` | `network::activities` | `query_activities` (feature `network-activities`) |"
+)]
+#[cfg_attr(
+    feature = "network-activities",
+    doc = " | `GET` | `/activities/{requestId}` | [`network::activities`] | [`get_activity`](network::activities::ActivitiesClient::get_activity) |"
+)]
+#[cfg_attr(
+    not(feature = "network-activities"),
+    doc = " | `GET` | `/activities/{requestId}` | `network::activities` | `get_activity` (feature `network-activities`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PATCH` | `/adminDelegations` | [`network::tenants`] | [`patch_admin_delegations`](network::tenants::TenantsClient::patch_admin_delegations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PATCH` | `/adminDelegations` | `network::tenants` | `patch_admin_delegations` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `DELETE` | `/admins` | [`network::tenants`] | [`delete_admins`](network::tenants::TenantsClient::delete_admins) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `DELETE` | `/admins` | `network::tenants` | `delete_admins` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/admins` | [`network::tenants`] | [`list_admins`](network::tenants::TenantsClient::list_admins) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/admins` | `network::tenants` | `list_admins` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `POST` | `/admins` | [`network::tenants`] | [`create_admin`](network::tenants::TenantsClient::create_admin) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `POST` | `/admins` | `network::tenants` | `create_admin` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PUT` | `/admins` | [`network::tenants`] | [`update_admins`](network::tenants::TenantsClient::update_admins) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PUT` | `/admins` | `network::tenants` | `update_admins` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `POST` | `/admins/query` | [`network::tenants`] | [`query_admins`](network::tenants::TenantsClient::query_admins) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `POST` | `/admins/query` | `network::tenants` | `query_admins` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `DELETE` | `/admins/{adminId}` | [`network::tenants`] | [`delete_admin`](network::tenants::TenantsClient::delete_admin) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `DELETE` | `/admins/{adminId}` | `network::tenants` | `delete_admin` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/admins/{adminId}` | [`network::tenants`] | [`get_admin`](network::tenants::TenantsClient::get_admin) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/admins/{adminId}` | `network::tenants` | `get_admin` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-events-alarms",
+    doc = " | `POST` | `/alarms/metas/query` | [`network::events_alarms`] | [`query_alarm_metas`](network::events_alarms::EventsAlarmsClient::query_alarm_metas) |"
+)]
+#[cfg_attr(
+    not(feature = "network-events-alarms"),
+    doc = " | `POST` | `/alarms/metas/query` | `network::events_alarms` | `query_alarm_metas` (feature `network-events-alarms`) |"
+)]
+#[cfg_attr(
+    feature = "network-events-alarms",
+    doc = " | `POST` | `/alarms/query` | [`network::events_alarms`] | [`query_alarms`](network::events_alarms::EventsAlarmsClient::query_alarms) |"
+)]
+#[cfg_attr(
+    not(feature = "network-events-alarms"),
+    doc = " | `POST` | `/alarms/query` | `network::events_alarms` | `query_alarms` (feature `network-events-alarms`) |"
+)]
+#[cfg_attr(
+    feature = "network-events-alarms",
+    doc = " | `PATCH` | `/alarms/{alarmId}` | [`network::events_alarms`] | [`patch_alarm`](network::events_alarms::EventsAlarmsClient::patch_alarm) |"
+)]
+#[cfg_attr(
+    not(feature = "network-events-alarms"),
+    doc = " | `PATCH` | `/alarms/{alarmId}` | `network::events_alarms` | `patch_alarm` (feature `network-events-alarms`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/applicationLibraries/{applicationLibraryId}/categories` | [`network::access_control`] | [`list_application_library_categories`](network::access_control::AccessControlClient::list_application_library_categories) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/applicationLibraries/{applicationLibraryId}/categories` | `network::access_control` | `list_application_library_categories` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/applicationLibraries/{applicationLibraryId}/categories/{categoryId}/applications` | [`network::access_control`] | [`list_application_library_category_applications`](network::access_control::AccessControlClient::list_application_library_category_applications) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/applicationLibraries/{applicationLibraryId}/categories/{categoryId}/applications` | `network::access_control` | `list_application_library_category_applications` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/applicationLibrarySettings` | [`network::access_control`] | [`get_application_library_settings`](network::access_control::AccessControlClient::get_application_library_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/applicationLibrarySettings` | `network::access_control` | `get_application_library_settings` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PATCH` | `/applicationLibrarySettings` | [`network::access_control`] | [`patch_application_library_settings`](network::access_control::AccessControlClient::patch_application_library_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PATCH` | `/applicationLibrarySettings` | `network::access_control` | `patch_application_library_settings` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/applicationPolicies` | [`network::access_control`] | [`list_application_policies`](network::access_control::AccessControlClient::list_application_policies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/applicationPolicies` | `network::access_control` | `list_application_policies` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `POST` | `/applicationPolicies` | [`network::access_control`] | [`create_application_policy`](network::access_control::AccessControlClient::create_application_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `POST` | `/applicationPolicies` | `network::access_control` | `create_application_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `POST` | `/applicationPolicies` | [`network::access_control`] | [`create_application_policy_v1`](network::access_control::AccessControlClient::create_application_policy_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `POST` | `/applicationPolicies` | `network::access_control` | `create_application_policy_v1` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `POST` | `/applicationPolicies/query` | [`network::access_control`] | [`query_application_policies`](network::access_control::AccessControlClient::query_application_policies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `POST` | `/applicationPolicies/query` | `network::access_control` | `query_application_policies` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `DELETE` | `/applicationPolicies/{applicationPolicyId}` | [`network::access_control`] | [`delete_application_policy`](network::access_control::AccessControlClient::delete_application_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `DELETE` | `/applicationPolicies/{applicationPolicyId}` | `network::access_control` | `delete_application_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/applicationPolicies/{applicationPolicyId}` | [`network::access_control`] | [`get_application_policy`](network::access_control::AccessControlClient::get_application_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/applicationPolicies/{applicationPolicyId}` | `network::access_control` | `get_application_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/applicationPolicies/{applicationPolicyId}` | [`network::access_control`] | [`get_application_policy_v1`](network::access_control::AccessControlClient::get_application_policy_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/applicationPolicies/{applicationPolicyId}` | `network::access_control` | `get_application_policy_v1` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PUT` | `/applicationPolicies/{applicationPolicyId}` | [`network::access_control`] | [`update_application_policy`](network::access_control::AccessControlClient::update_application_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PUT` | `/applicationPolicies/{applicationPolicyId}` | `network::access_control` | `update_application_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PUT` | `/applicationPolicies/{applicationPolicyId}` | [`network::access_control`] | [`update_application_policy_v1`](network::access_control::AccessControlClient::update_application_policy_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PUT` | `/applicationPolicies/{applicationPolicyId}` | `network::access_control` | `update_application_policy_v1` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `DELETE` | `/assignments` | [`network::entitlements`] | [`delete_entitlement_assignments`](network::entitlements::EntitlementsClient::delete_entitlement_assignments) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `DELETE` | `/assignments` | `network::entitlements` | `delete_entitlement_assignments` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `GET` | `/assignments` | [`network::entitlements`] | [`list_entitlement_assignments`](network::entitlements::EntitlementsClient::list_entitlement_assignments) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `GET` | `/assignments` | `network::entitlements` | `list_entitlement_assignments` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `PATCH` | `/assignments` | [`network::entitlements`] | [`patch_entitlement_assignments`](network::entitlements::EntitlementsClient::patch_entitlement_assignments) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `PATCH` | `/assignments` | `network::entitlements` | `patch_entitlement_assignments` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `POST` | `/assignments` | [`network::entitlements`] | [`create_entitlement_assignment`](network::entitlements::EntitlementsClient::create_entitlement_assignment) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `POST` | `/assignments` | `network::entitlements` | `create_entitlement_assignment` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `GET` | `/assignments/summaries` | [`network::entitlements`] | [`list_entitlement_assignment_summaries`](network::entitlements::EntitlementsClient::list_entitlement_assignment_summaries) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `GET` | `/assignments/summaries` | `network::entitlements` | `list_entitlement_assignment_summaries` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `GET` | `/banners` | [`network::entitlements`] | [`list_banners`](network::entitlements::EntitlementsClient::list_banners) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `GET` | `/banners` | `network::entitlements` | `list_banners` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/brandings` | [`network::msp`] | [`list_brandings`](network::msp::MspClient::list_brandings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/brandings` | `network::msp` | `list_brandings` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `POST` | `/brandings` | [`network::msp`] | [`create_branding`](network::msp::MspClient::create_branding) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `POST` | `/brandings` | `network::msp` | `create_branding` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `PUT` | `/brandings` | [`network::msp`] | [`update_brandings`](network::msp::MspClient::update_brandings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `PUT` | `/brandings` | `network::msp` | `update_brandings` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateAuthorities` | [`network::certificates`] | [`create_certificate_authority`](network::certificates::CertificatesClient::create_certificate_authority) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateAuthorities` | `network::certificates` | `create_certificate_authority` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateAuthorities/query` | [`network::certificates`] | [`query_certificate_authorities`](network::certificates::CertificatesClient::query_certificate_authorities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateAuthorities/query` | `network::certificates` | `query_certificate_authorities` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/certificateAuthorities/{caId}` | [`network::certificates`] | [`delete_certificate_authority`](network::certificates::CertificatesClient::delete_certificate_authority) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/certificateAuthorities/{caId}` | `network::certificates` | `delete_certificate_authority` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/certificateAuthorities/{caId}` | [`network::certificates`] | [`get_certificate_authority`](network::certificates::CertificatesClient::get_certificate_authority) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificateAuthorities/{caId}` | `network::certificates` | `get_certificate_authority` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateAuthorities/{caId}/certificates` | [`network::certificates`] | [`create_certificate`](network::certificates::CertificatesClient::create_certificate) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateAuthorities/{caId}/certificates` | `network::certificates` | `create_certificate` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateAuthorities/{caId}/certificates/query` | [`network::certificates`] | [`query_certificate_authority_certificates`](network::certificates::CertificatesClient::query_certificate_authority_certificates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateAuthorities/{caId}/certificates/query` | `network::certificates` | `query_certificate_authority_certificates` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateAuthorities/{caId}/subCas` | [`network::certificates`] | [`create_sub_certificate_authority`](network::certificates::CertificatesClient::create_sub_certificate_authority) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateAuthorities/{caId}/subCas` | `network::certificates` | `create_sub_certificate_authority` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateAuthorities/{caId}/subCas/query` | [`network::certificates`] | [`query_sub_certificate_authorities`](network::certificates::CertificatesClient::query_sub_certificate_authorities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateAuthorities/{caId}/subCas/query` | `network::certificates` | `query_sub_certificate_authorities` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateAuthorities/{caId}/templates` | [`network::certificates`] | [`create_certificate_template`](network::certificates::CertificatesClient::create_certificate_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateAuthorities/{caId}/templates` | `network::certificates` | `create_certificate_template` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateTemplates/certificates/query` | [`network::certificates`] | [`query_certificates`](network::certificates::CertificatesClient::query_certificates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateTemplates/certificates/query` | `network::certificates` | `query_certificates` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateTemplates/query` | [`network::certificates`] | [`query_certificate_templates`](network::certificates::CertificatesClient::query_certificate_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateTemplates/query` | `network::certificates` | `query_certificate_templates` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/certificateTemplates/{templateId}` | [`network::certificates`] | [`delete_certificate_template`](network::certificates::CertificatesClient::delete_certificate_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/certificateTemplates/{templateId}` | `network::certificates` | `delete_certificate_template` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/certificateTemplates/{templateId}` | [`network::certificates`] | [`get_certificate_template`](network::certificates::CertificatesClient::get_certificate_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificateTemplates/{templateId}` | `network::certificates` | `get_certificate_template` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PATCH` | `/certificateTemplates/{templateId}` | [`network::certificates`] | [`patch_certificate_template`](network::certificates::CertificatesClient::patch_certificate_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PATCH` | `/certificateTemplates/{templateId}` | `network::certificates` | `patch_certificate_template` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/certificateTemplates/{templateId}/certificates` | [`network::certificates`] | [`delete_certificate_template_certificates`](network::certificates::CertificatesClient::delete_certificate_template_certificates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/certificateTemplates/{templateId}/certificates` | `network::certificates` | `delete_certificate_template_certificates` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateTemplates/{templateId}/certificates/query` | [`network::certificates`] | [`query_certificate_template_certificates`](network::certificates::CertificatesClient::query_certificate_template_certificates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateTemplates/{templateId}/certificates/query` | `network::certificates` | `query_certificate_template_certificates` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateTemplates/{templateId}/identities/{identityId}/certificates/query` | [`network::certificates`] | [`query_certificate_template_identity_certificates`](network::certificates::CertificatesClient::query_certificate_template_identity_certificates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateTemplates/{templateId}/identities/{identityId}/certificates/query` | `network::certificates` | `query_certificate_template_identity_certificates` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/certificateTemplates/{templateId}/scepKeys` | [`network::certificates`] | [`list_scep_keys`](network::certificates::CertificatesClient::list_scep_keys) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificateTemplates/{templateId}/scepKeys` | `network::certificates` | `list_scep_keys` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateTemplates/{templateId}/scepKeys` | [`network::certificates`] | [`create_scep_key`](network::certificates::CertificatesClient::create_scep_key) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateTemplates/{templateId}/scepKeys` | `network::certificates` | `create_scep_key` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/certificateTemplates/{templateId}/scepKeys/{scepKeyId}` | [`network::certificates`] | [`delete_scep_key`](network::certificates::CertificatesClient::delete_scep_key) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/certificateTemplates/{templateId}/scepKeys/{scepKeyId}` | `network::certificates` | `delete_scep_key` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/certificateTemplates/{templateId}/scepKeys/{scepKeyId}` | [`network::certificates`] | [`get_scep_key`](network::certificates::CertificatesClient::get_scep_key) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificateTemplates/{templateId}/scepKeys/{scepKeyId}` | `network::certificates` | `get_scep_key` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/certificates/{certId}` | [`network::certificates`] | [`delete_certificate`](network::certificates::CertificatesClient::delete_certificate) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/certificates/{certId}` | `network::certificates` | `delete_certificate` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/certificates/{certId}` | [`network::certificates`] | [`get_certificate`](network::certificates::CertificatesClient::get_certificate) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificates/{certId}` | `network::certificates` | `get_certificate` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PATCH` | `/certificates/{certId}` | [`network::certificates`] | [`patch_certificate`](network::certificates::CertificatesClient::patch_certificate) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PATCH` | `/certificates/{certId}` | `network::certificates` | `patch_certificate` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificates/{certId}` | [`network::certificates`] | [`download_certificate_private_key`](network::certificates::CertificatesClient::download_certificate_private_key) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificates/{certId}` | `network::certificates` | `download_certificate_private_key` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/certificates/{certId}/chains` | [`network::certificates`] | [`list_certificate_chains`](network::certificates::CertificatesClient::list_certificate_chains) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificates/{certId}/chains` | `network::certificates` | `list_certificate_chains` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `DELETE` | `/cliTemplates` | [`network::switch_profiles`] | [`delete_cli_templates`](network::switch_profiles::SwitchProfilesClient::delete_cli_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `DELETE` | `/cliTemplates` | `network::switch_profiles` | `delete_cli_templates` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/cliTemplates` | [`network::switch_profiles`] | [`list_cli_templates`](network::switch_profiles::SwitchProfilesClient::list_cli_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/cliTemplates` | `network::switch_profiles` | `list_cli_templates` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/cliTemplates` | [`network::switch_profiles`] | [`create_cli_template`](network::switch_profiles::SwitchProfilesClient::create_cli_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/cliTemplates` | `network::switch_profiles` | `create_cli_template` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/cliTemplates` | [`network::switch_profiles`] | [`create_cli_template_v1`](network::switch_profiles::SwitchProfilesClient::create_cli_template_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/cliTemplates` | `network::switch_profiles` | `create_cli_template_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/cliTemplates/query` | [`network::switch_profiles`] | [`query_cli_templates`](network::switch_profiles::SwitchProfilesClient::query_cli_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/cliTemplates/query` | `network::switch_profiles` | `query_cli_templates` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `DELETE` | `/cliTemplates/{cliTemplateId}` | [`network::switch_profiles`] | [`delete_cli_template`](network::switch_profiles::SwitchProfilesClient::delete_cli_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `DELETE` | `/cliTemplates/{cliTemplateId}` | `network::switch_profiles` | `delete_cli_template` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/cliTemplates/{cliTemplateId}` | [`network::switch_profiles`] | [`get_cli_template`](network::switch_profiles::SwitchProfilesClient::get_cli_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/cliTemplates/{cliTemplateId}` | `network::switch_profiles` | `get_cli_template` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/cliTemplates/{cliTemplateId}` | [`network::switch_profiles`] | [`get_cli_template_v1`](network::switch_profiles::SwitchProfilesClient::get_cli_template_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/cliTemplates/{cliTemplateId}` | `network::switch_profiles` | `get_cli_template_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `PUT` | `/cliTemplates/{cliTemplateId}` | [`network::switch_profiles`] | [`update_cli_template`](network::switch_profiles::SwitchProfilesClient::update_cli_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `PUT` | `/cliTemplates/{cliTemplateId}` | `network::switch_profiles` | `update_cli_template` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `PUT` | `/cliTemplates/{cliTemplateId}` | [`network::switch_profiles`] | [`update_cli_template_v1`](network::switch_profiles::SwitchProfilesClient::update_cli_template_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `PUT` | `/cliTemplates/{cliTemplateId}` | `network::switch_profiles` | `update_cli_template_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/clientIsolationProfiles` | [`network::wireless_policies`] | [`create_client_isolation_profile`](network::wireless_policies::WirelessPoliciesClient::create_client_isolation_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/clientIsolationProfiles` | `network::wireless_policies` | `create_client_isolation_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/clientIsolationProfiles/query` | [`network::wireless_policies`] | [`query_client_isolation_profiles`](network::wireless_policies::WirelessPoliciesClient::query_client_isolation_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/clientIsolationProfiles/query` | `network::wireless_policies` | `query_client_isolation_profiles` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `DELETE` | `/clientIsolationProfiles/{clientIsolationProfileId}` | [`network::wireless_policies`] | [`delete_client_isolation_profile`](network::wireless_policies::WirelessPoliciesClient::delete_client_isolation_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `DELETE` | `/clientIsolationProfiles/{clientIsolationProfileId}` | `network::wireless_policies` | `delete_client_isolation_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `GET` | `/clientIsolationProfiles/{clientIsolationProfileId}` | [`network::wireless_policies`] | [`get_client_isolation_profile`](network::wireless_policies::WirelessPoliciesClient::get_client_isolation_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `GET` | `/clientIsolationProfiles/{clientIsolationProfileId}` | `network::wireless_policies` | `get_client_isolation_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `PUT` | `/clientIsolationProfiles/{clientIsolationProfileId}` | [`network::wireless_policies`] | [`update_client_isolation_profile`](network::wireless_policies::WirelessPoliciesClient::update_client_isolation_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `PUT` | `/clientIsolationProfiles/{clientIsolationProfileId}` | `network::wireless_policies` | `update_client_isolation_profile` (feature `network-wireless-policies`) |"
+)]
+/// | `POST` | `/delegations/query` | [`network::tenants`] | `query_delegations` (removed) |
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/devicePolicies` | [`network::access_control`] | [`list_device_policies`](network::access_control::AccessControlClient::list_device_policies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/devicePolicies` | `network::access_control` | `list_device_policies` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `POST` | `/devicePolicies` | [`network::access_control`] | [`create_device_policy`](network::access_control::AccessControlClient::create_device_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `POST` | `/devicePolicies` | `network::access_control` | `create_device_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `POST` | `/devicePolicies` | [`network::access_control`] | [`create_device_policy_v1`](network::access_control::AccessControlClient::create_device_policy_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `POST` | `/devicePolicies` | `network::access_control` | `create_device_policy_v1` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `POST` | `/devicePolicies/query` | [`network::access_control`] | [`query_device_policies`](network::access_control::AccessControlClient::query_device_policies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `POST` | `/devicePolicies/query` | `network::access_control` | `query_device_policies` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `DELETE` | `/devicePolicies/{devicePolicyId}` | [`network::access_control`] | [`delete_device_policy`](network::access_control::AccessControlClient::delete_device_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `DELETE` | `/devicePolicies/{devicePolicyId}` | `network::access_control` | `delete_device_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/devicePolicies/{devicePolicyId}` | [`network::access_control`] | [`get_device_policy`](network::access_control::AccessControlClient::get_device_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/devicePolicies/{devicePolicyId}` | `network::access_control` | `get_device_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/devicePolicies/{devicePolicyId}` | [`network::access_control`] | [`get_device_policy_v1`](network::access_control::AccessControlClient::get_device_policy_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/devicePolicies/{devicePolicyId}` | `network::access_control` | `get_device_policy_v1` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PUT` | `/devicePolicies/{devicePolicyId}` | [`network::access_control`] | [`update_device_policy`](network::access_control::AccessControlClient::update_device_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PUT` | `/devicePolicies/{devicePolicyId}` | `network::access_control` | `update_device_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PUT` | `/devicePolicies/{devicePolicyId}` | [`network::access_control`] | [`update_device_policy_v1`](network::access_control::AccessControlClient::update_device_policy_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PUT` | `/devicePolicies/{devicePolicyId}` | `network::access_control` | `update_device_policy_v1` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/dhcpConfigServiceProfiles` | [`network::wireless_service_profiles`] | [`create_dhcp_config_service_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::create_dhcp_config_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/dhcpConfigServiceProfiles` | `network::wireless_service_profiles` | `create_dhcp_config_service_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/dhcpConfigServiceProfiles` | [`network::wireless_service_profiles`] | [`create_dhcp_config_service_profile_v1`](network::wireless_service_profiles::WirelessServiceProfilesClient::create_dhcp_config_service_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/dhcpConfigServiceProfiles` | `network::wireless_service_profiles` | `create_dhcp_config_service_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/dhcpConfigServiceProfiles/query` | [`network::wireless_service_profiles`] | [`query_dhcp_config_service_profiles`](network::wireless_service_profiles::WirelessServiceProfilesClient::query_dhcp_config_service_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/dhcpConfigServiceProfiles/query` | `network::wireless_service_profiles` | `query_dhcp_config_service_profiles` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `DELETE` | `/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::wireless_service_profiles`] | [`delete_dhcp_config_service_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::delete_dhcp_config_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `DELETE` | `/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::wireless_service_profiles` | `delete_dhcp_config_service_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `GET` | `/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::wireless_service_profiles`] | [`get_dhcp_config_service_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::get_dhcp_config_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `GET` | `/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::wireless_service_profiles` | `get_dhcp_config_service_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `GET` | `/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::wireless_service_profiles`] | [`get_dhcp_config_service_profile_v1`](network::wireless_service_profiles::WirelessServiceProfilesClient::get_dhcp_config_service_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `GET` | `/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::wireless_service_profiles` | `get_dhcp_config_service_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `PUT` | `/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::wireless_service_profiles`] | [`update_dhcp_config_service_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::update_dhcp_config_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `PUT` | `/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::wireless_service_profiles` | `update_dhcp_config_service_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `PUT` | `/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::wireless_service_profiles`] | [`update_dhcp_config_service_profile_v1`](network::wireless_service_profiles::WirelessServiceProfilesClient::update_dhcp_config_service_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `PUT` | `/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::wireless_service_profiles` | `update_dhcp_config_service_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `GET` | `/dpskServices` | [`network::dpsk`] | [`list_dpsk_services`](network::dpsk::DpskClient::list_dpsk_services) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `GET` | `/dpskServices` | `network::dpsk` | `list_dpsk_services` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `POST` | `/dpskServices` | [`network::dpsk`] | [`create_dpsk_service`](network::dpsk::DpskClient::create_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/dpskServices` | `network::dpsk` | `create_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `POST` | `/dpskServices/query` | [`network::dpsk`] | [`query_dpsk_services`](network::dpsk::DpskClient::query_dpsk_services) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/dpskServices/query` | `network::dpsk` | `query_dpsk_services` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `DELETE` | `/dpskServices/{poolId}` | [`network::dpsk`] | [`delete_dpsk_service`](network::dpsk::DpskClient::delete_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `DELETE` | `/dpskServices/{poolId}` | `network::dpsk` | `delete_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `GET` | `/dpskServices/{poolId}` | [`network::dpsk`] | [`get_dpsk_service`](network::dpsk::DpskClient::get_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `GET` | `/dpskServices/{poolId}` | `network::dpsk` | `get_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `PATCH` | `/dpskServices/{poolId}` | [`network::dpsk`] | [`patch_dpsk_service`](network::dpsk::DpskClient::patch_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `PATCH` | `/dpskServices/{poolId}` | `network::dpsk` | `patch_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `PUT` | `/dpskServices/{poolId}` | [`network::dpsk`] | [`update_dpsk_service`](network::dpsk::DpskClient::update_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `PUT` | `/dpskServices/{poolId}` | `network::dpsk` | `update_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `DELETE` | `/dpskServices/{poolId}/identityGroups/{groupId}` | [`network::dpsk`] | [`remove_identity_group_from_dpsk_service`](network::dpsk::DpskClient::remove_identity_group_from_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `DELETE` | `/dpskServices/{poolId}/identityGroups/{groupId}` | `network::dpsk` | `remove_identity_group_from_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `PUT` | `/dpskServices/{poolId}/identityGroups/{groupId}` | [`network::dpsk`] | [`add_identity_group_to_dpsk_service`](network::dpsk::DpskClient::add_identity_group_to_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `PUT` | `/dpskServices/{poolId}/identityGroups/{groupId}` | `network::dpsk` | `add_identity_group_to_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `POST` | `/dpskServices/{poolId}/identityGroups/{groupId}/passphrases` | [`network::dpsk`] | [`create_dpsk_passphrase`](network::dpsk::DpskClient::create_dpsk_passphrase) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/dpskServices/{poolId}/identityGroups/{groupId}/passphrases` | `network::dpsk` | `create_dpsk_passphrase` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `DELETE` | `/dpskServices/{poolId}/passphrases` | [`network::dpsk`] | [`delete_dpsk_service_passphrases`](network::dpsk::DpskClient::delete_dpsk_service_passphrases) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `DELETE` | `/dpskServices/{poolId}/passphrases` | `network::dpsk` | `delete_dpsk_service_passphrases` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `GET` | `/dpskServices/{poolId}/passphrases` | [`network::dpsk`] | [`list_dpsk_service_passphrases`](network::dpsk::DpskClient::list_dpsk_service_passphrases) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `GET` | `/dpskServices/{poolId}/passphrases` | `network::dpsk` | `list_dpsk_service_passphrases` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `POST` | `/dpskServices/{poolId}/passphrases` | [`network::dpsk`] | [`create_dpsk_service_passphrases`](network::dpsk::DpskClient::create_dpsk_service_passphrases) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/dpskServices/{poolId}/passphrases` | `network::dpsk` | `create_dpsk_service_passphrases` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `POST` | `/dpskServices/{poolId}/passphrases/csvFiles` | [`network::dpsk`] | [`import_dpsk_passphrases`](network::dpsk::DpskClient::import_dpsk_passphrases) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/dpskServices/{poolId}/passphrases/csvFiles` | `network::dpsk` | `import_dpsk_passphrases` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `POST` | `/dpskServices/{poolId}/passphrases/query` | [`network::dpsk`] | [`query_dpsk_service_passphrases`](network::dpsk::DpskClient::query_dpsk_service_passphrases) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/dpskServices/{poolId}/passphrases/query` | `network::dpsk` | `query_dpsk_service_passphrases` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `GET` | `/dpskServices/{poolId}/passphrases/{id}` | [`network::dpsk`] | [`get_dpsk_service_passphrase`](network::dpsk::DpskClient::get_dpsk_service_passphrase) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `GET` | `/dpskServices/{poolId}/passphrases/{id}` | `network::dpsk` | `get_dpsk_service_passphrase` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `POST` | `/edgeHqosProfiles` | [`network::edge_services`] | [`create_edge_hqos_profile`](network::edge_services::EdgeServicesClient::create_edge_hqos_profile) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `POST` | `/edgeHqosProfiles` | `network::edge_services` | `create_edge_hqos_profile` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `POST` | `/edgeHqosProfiles/edgeCompatibilities/query` | [`network::edge_services`] | [`query_edge_hqos_profile_edge_compatibilities`](network::edge_services::EdgeServicesClient::query_edge_hqos_profile_edge_compatibilities) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `POST` | `/edgeHqosProfiles/edgeCompatibilities/query` | `network::edge_services` | `query_edge_hqos_profile_edge_compatibilities` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `DELETE` | `/edgeHqosProfiles/{profileId}` | [`network::edge_services`] | [`delete_edge_hqos_profile`](network::edge_services::EdgeServicesClient::delete_edge_hqos_profile) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `DELETE` | `/edgeHqosProfiles/{profileId}` | `network::edge_services` | `delete_edge_hqos_profile` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `GET` | `/edgeHqosProfiles/{profileId}` | [`network::edge_services`] | [`get_edge_hqos_profile`](network::edge_services::EdgeServicesClient::get_edge_hqos_profile) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `GET` | `/edgeHqosProfiles/{profileId}` | `network::edge_services` | `get_edge_hqos_profile` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PUT` | `/edgeHqosProfiles/{profileId}` | [`network::edge_services`] | [`update_edge_hqos_profile`](network::edge_services::EdgeServicesClient::update_edge_hqos_profile) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PUT` | `/edgeHqosProfiles/{profileId}` | `network::edge_services` | `update_edge_hqos_profile` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `DELETE` | `/edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | [`network::edge_services`] | [`deactivate_venue_edge_cluster_on_edge_hqos_profile`](network::edge_services::EdgeServicesClient::deactivate_venue_edge_cluster_on_edge_hqos_profile) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `DELETE` | `/edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | `network::edge_services` | `deactivate_venue_edge_cluster_on_edge_hqos_profile` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PUT` | `/edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | [`network::edge_services`] | [`activate_venue_edge_cluster_on_edge_hqos_profile`](network::edge_services::EdgeServicesClient::activate_venue_edge_cluster_on_edge_hqos_profile) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PUT` | `/edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | `network::edge_services` | `activate_venue_edge_cluster_on_edge_hqos_profile` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `POST` | `/edgeSdLanServices` | [`network::edge_services`] | [`create_edge_sd_lan_service`](network::edge_services::EdgeServicesClient::create_edge_sd_lan_service) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `POST` | `/edgeSdLanServices` | `network::edge_services` | `create_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `POST` | `/edgeSdLanServices/edgeCompatibilities/query` | [`network::edge_services`] | [`query_edge_sd_lan_service_edge_compatibilities`](network::edge_services::EdgeServicesClient::query_edge_sd_lan_service_edge_compatibilities) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `POST` | `/edgeSdLanServices/edgeCompatibilities/query` | `network::edge_services` | `query_edge_sd_lan_service_edge_compatibilities` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `POST` | `/edgeSdLanServices/query` | [`network::edge_services`] | [`query_edge_sd_lan_services`](network::edge_services::EdgeServicesClient::query_edge_sd_lan_services) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `POST` | `/edgeSdLanServices/query` | `network::edge_services` | `query_edge_sd_lan_services` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `DELETE` | `/edgeSdLanServices/{sdLanServiceId}` | [`network::edge_services`] | [`delete_edge_sd_lan_service`](network::edge_services::EdgeServicesClient::delete_edge_sd_lan_service) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `DELETE` | `/edgeSdLanServices/{sdLanServiceId}` | `network::edge_services` | `delete_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `GET` | `/edgeSdLanServices/{sdLanServiceId}` | [`network::edge_services`] | [`get_edge_sd_lan_service`](network::edge_services::EdgeServicesClient::get_edge_sd_lan_service) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `GET` | `/edgeSdLanServices/{sdLanServiceId}` | `network::edge_services` | `get_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PATCH` | `/edgeSdLanServices/{sdLanServiceId}` | [`network::edge_services`] | [`patch_edge_sd_lan_service`](network::edge_services::EdgeServicesClient::patch_edge_sd_lan_service) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PATCH` | `/edgeSdLanServices/{sdLanServiceId}` | `network::edge_services` | `patch_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PUT` | `/edgeSdLanServices/{sdLanServiceId}` | [`network::edge_services`] | [`update_edge_sd_lan_service`](network::edge_services::EdgeServicesClient::update_edge_sd_lan_service) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PUT` | `/edgeSdLanServices/{sdLanServiceId}` | `network::edge_services` | `update_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `GET` | `/edgeSdLanServices/{sdLanServiceId}/guestSettings` | [`network::edge_services`] | [`get_edge_sd_lan_service_guest_settings`](network::edge_services::EdgeServicesClient::get_edge_sd_lan_service_guest_settings) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `GET` | `/edgeSdLanServices/{sdLanServiceId}/guestSettings` | `network::edge_services` | `get_edge_sd_lan_service_guest_settings` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PATCH` | `/edgeSdLanServices/{sdLanServiceId}/guestSettings` | [`network::edge_services`] | [`patch_edge_sd_lan_service_guest_settings`](network::edge_services::EdgeServicesClient::patch_edge_sd_lan_service_guest_settings) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PATCH` | `/edgeSdLanServices/{sdLanServiceId}/guestSettings` | `network::edge_services` | `patch_edge_sd_lan_service_guest_settings` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `DELETE` | `/edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` | [`network::edge_services`] | [`deactivate_guest_tunnel_profile_on_edge_sd_lan_service`](network::edge_services::EdgeServicesClient::deactivate_guest_tunnel_profile_on_edge_sd_lan_service) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `DELETE` | `/edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` | `network::edge_services` | `deactivate_guest_tunnel_profile_on_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PUT` | `/edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` | [`network::edge_services`] | [`activate_guest_tunnel_profile_on_edge_sd_lan_service`](network::edge_services::EdgeServicesClient::activate_guest_tunnel_profile_on_edge_sd_lan_service) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PUT` | `/edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}` | `network::edge_services` | `activate_guest_tunnel_profile_on_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `DELETE` | `/edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` | [`network::edge_services`] | [`deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service`](network::edge_services::EdgeServicesClient::deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `DELETE` | `/edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` | `network::edge_services` | `deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PUT` | `/edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` | [`network::edge_services`] | [`activate_guest_venue_edge_cluster_on_edge_sd_lan_service`](network::edge_services::EdgeServicesClient::activate_guest_venue_edge_cluster_on_edge_sd_lan_service) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PUT` | `/edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}` | `network::edge_services` | `activate_guest_venue_edge_cluster_on_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PUT` | `/edgeSdLanServices/{sdLanServiceId}/venues/{venueId}/wifiNetworks/{wifiNetworkId}` | [`network::edge_services`] | [`activate_venue_wifi_network_on_edge_sd_lan_service`](network::edge_services::EdgeServicesClient::activate_venue_wifi_network_on_edge_sd_lan_service) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PUT` | `/edgeSdLanServices/{sdLanServiceId}/venues/{venueId}/wifiNetworks/{wifiNetworkId}` | `network::edge_services` | `activate_venue_wifi_network_on_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `DELETE` | `/edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` | [`network::edge_services`] | [`deactivate_wifi_network_on_edge_sd_lan_service`](network::edge_services::EdgeServicesClient::deactivate_wifi_network_on_edge_sd_lan_service) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `DELETE` | `/edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` | `network::edge_services` | `deactivate_wifi_network_on_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PUT` | `/edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` | [`network::edge_services`] | [`activate_wifi_network_on_edge_sd_lan_service`](network::edge_services::EdgeServicesClient::activate_wifi_network_on_edge_sd_lan_service) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PUT` | `/edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` | `network::edge_services` | `activate_wifi_network_on_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `GET` | `/entitlements` | [`network::entitlements`] | [`list_entitlements`](network::entitlements::EntitlementsClient::list_entitlements) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `GET` | `/entitlements` | `network::entitlements` | `list_entitlements` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `POST` | `/entitlements/attentionNotes/query` | [`network::entitlements`] | [`query_attention_notes`](network::entitlements::EntitlementsClient::query_attention_notes) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `POST` | `/entitlements/attentionNotes/query` | `network::entitlements` | `query_attention_notes` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `POST` | `/entitlements/availabilityReports/query` | [`network::entitlements`] | [`query_availability_reports`](network::entitlements::EntitlementsClient::query_availability_reports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `POST` | `/entitlements/availabilityReports/query` | `network::entitlements` | `query_availability_reports` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `POST` | `/entitlements/banners/query` | [`network::entitlements`] | [`query_banners`](network::entitlements::EntitlementsClient::query_banners) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `POST` | `/entitlements/banners/query` | `network::entitlements` | `query_banners` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `POST` | `/entitlements/compliances/query` | [`network::entitlements`] | [`query_compliances`](network::entitlements::EntitlementsClient::query_compliances) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `POST` | `/entitlements/compliances/query` | `network::entitlements` | `query_compliances` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `GET` | `/entitlements/licenseUsageReports` | [`network::entitlements`] | [`list_entitlement_license_usage_reports`](network::entitlements::EntitlementsClient::list_entitlement_license_usage_reports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `GET` | `/entitlements/licenseUsageReports` | `network::entitlements` | `list_entitlement_license_usage_reports` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `POST` | `/entitlements/mileageReports/query` | [`network::entitlements`] | [`query_mileage_reports`](network::entitlements::EntitlementsClient::query_mileage_reports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `POST` | `/entitlements/mileageReports/query` | `network::entitlements` | `query_mileage_reports` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `POST` | `/entitlements/query` | [`network::entitlements`] | [`query_entitlements`](network::entitlements::EntitlementsClient::query_entitlements) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `POST` | `/entitlements/query` | `network::entitlements` | `query_entitlements` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `GET` | `/entitlements/settings` | [`network::entitlements`] | [`get_entitlement_settings`](network::entitlements::EntitlementsClient::get_entitlement_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `GET` | `/entitlements/settings` | `network::entitlements` | `get_entitlement_settings` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `PATCH` | `/entitlements/settings` | [`network::entitlements`] | [`patch_entitlement_settings`](network::entitlements::EntitlementsClient::patch_entitlement_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `PATCH` | `/entitlements/settings` | `network::entitlements` | `patch_entitlement_settings` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `GET` | `/entitlements/summaries` | [`network::entitlements`] | [`list_entitlement_summaries`](network::entitlements::EntitlementsClient::list_entitlement_summaries) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `GET` | `/entitlements/summaries` | `network::entitlements` | `list_entitlement_summaries` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `POST` | `/entitlements/utilizations/query` | [`network::entitlements`] | [`query_entitlement_utilizations`](network::entitlements::EntitlementsClient::query_entitlement_utilizations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `POST` | `/entitlements/utilizations/query` | `network::entitlements` | `query_entitlement_utilizations` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/ethernetPortProfiles` | [`network::wireless_policies`] | [`create_ethernet_port_profile`](network::wireless_policies::WirelessPoliciesClient::create_ethernet_port_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/ethernetPortProfiles` | `network::wireless_policies` | `create_ethernet_port_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/ethernetPortProfiles/query` | [`network::wireless_policies`] | [`query_ethernet_port_profiles`](network::wireless_policies::WirelessPoliciesClient::query_ethernet_port_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/ethernetPortProfiles/query` | `network::wireless_policies` | `query_ethernet_port_profiles` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `DELETE` | `/ethernetPortProfiles/{ethernetPortProfileId}` | [`network::wireless_policies`] | [`delete_ethernet_port_profile`](network::wireless_policies::WirelessPoliciesClient::delete_ethernet_port_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `DELETE` | `/ethernetPortProfiles/{ethernetPortProfileId}` | `network::wireless_policies` | `delete_ethernet_port_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `GET` | `/ethernetPortProfiles/{ethernetPortProfileId}` | [`network::wireless_policies`] | [`get_ethernet_port_profile`](network::wireless_policies::WirelessPoliciesClient::get_ethernet_port_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `GET` | `/ethernetPortProfiles/{ethernetPortProfileId}` | `network::wireless_policies` | `get_ethernet_port_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `PUT` | `/ethernetPortProfiles/{ethernetPortProfileId}` | [`network::wireless_policies`] | [`update_ethernet_port_profile`](network::wireless_policies::WirelessPoliciesClient::update_ethernet_port_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `PUT` | `/ethernetPortProfiles/{ethernetPortProfileId}` | `network::wireless_policies` | `update_ethernet_port_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `DELETE` | `/ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}` | [`network::wireless_service_profiles`] | [`remove_radius_server_profile_from_ethernet_port_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::remove_radius_server_profile_from_ethernet_port_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `DELETE` | `/ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}` | `network::wireless_service_profiles` | `remove_radius_server_profile_from_ethernet_port_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `PUT` | `/ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}` | [`network::wireless_service_profiles`] | [`add_radius_server_profile_to_ethernet_port_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::add_radius_server_profile_to_ethernet_port_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `PUT` | `/ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}` | `network::wireless_service_profiles` | `add_radius_server_profile_to_ethernet_port_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-events-alarms",
+    doc = " | `GET` | `/events/adminGroups/{adminGroupId}/latestLogins` | [`network::events_alarms`] | [`list_admin_group_latest_logins`](network::events_alarms::EventsAlarmsClient::list_admin_group_latest_logins) |"
+)]
+#[cfg_attr(
+    not(feature = "network-events-alarms"),
+    doc = " | `GET` | `/events/adminGroups/{adminGroupId}/latestLogins` | `network::events_alarms` | `list_admin_group_latest_logins` (feature `network-events-alarms`) |"
+)]
+#[cfg_attr(
+    feature = "network-events-alarms",
+    doc = " | `POST` | `/events/csvFiles` | [`network::events_alarms`] | [`export_events_csv`](network::events_alarms::EventsAlarmsClient::export_events_csv) |"
+)]
+#[cfg_attr(
+    not(feature = "network-events-alarms"),
+    doc = " | `POST` | `/events/csvFiles` | `network::events_alarms` | `export_events_csv` (feature `network-events-alarms`) |"
+)]
+#[cfg_attr(
+    feature = "network-events-alarms",
+    doc = " | `POST` | `/events/details/query` | [`network::events_alarms`] | [`query_event_details`](network::events_alarms::EventsAlarmsClient::query_event_details) |"
+)]
+#[cfg_attr(
+    not(feature = "network-events-alarms"),
+    doc = " | `POST` | `/events/details/query` | `network::events_alarms` | `query_event_details` (feature `network-events-alarms`) |"
+)]
+#[cfg_attr(
+    feature = "network-events-alarms",
+    doc = " | `POST` | `/events/metas/query` | [`network::events_alarms`] | [`query_event_metas`](network::events_alarms::EventsAlarmsClient::query_event_metas) |"
+)]
+#[cfg_attr(
+    not(feature = "network-events-alarms"),
+    doc = " | `POST` | `/events/metas/query` | `network::events_alarms` | `query_event_metas` (feature `network-events-alarms`) |"
+)]
+#[cfg_attr(
+    feature = "network-events-alarms",
+    doc = " | `POST` | `/events/query` | [`network::events_alarms`] | [`query_events`](network::events_alarms::EventsAlarmsClient::query_events) |"
+)]
+#[cfg_attr(
+    not(feature = "network-events-alarms"),
+    doc = " | `POST` | `/events/query` | `network::events_alarms` | `query_events` (feature `network-events-alarms`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `POST` | `/firmwareUpgradeSchedules` | [`network::tenants`] | [`create_firmware_upgrade_schedule`](network::tenants::TenantsClient::create_firmware_upgrade_schedule) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `POST` | `/firmwareUpgradeSchedules` | `network::tenants` | `create_firmware_upgrade_schedule` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `DELETE` | `/guestUsers` | [`network::guest_users`] | [`delete_guest_users_legacy`](network::guest_users::GuestUsersClient::delete_guest_users_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `DELETE` | `/guestUsers` | `network::guest_users` | `delete_guest_users_legacy` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `GET` | `/guestUsers` | [`network::guest_users`] | [`list_guest_users_legacy`](network::guest_users::GuestUsersClient::list_guest_users_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `GET` | `/guestUsers` | `network::guest_users` | `list_guest_users_legacy` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `POST` | `/guestUsers` | [`network::guest_users`] | [`create_guest_user_legacy`](network::guest_users::GuestUsersClient::create_guest_user_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `POST` | `/guestUsers` | `network::guest_users` | `create_guest_user_legacy` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `POST` | `/guestUsers/query` | [`network::guest_users`] | [`query_guest_users`](network::guest_users::GuestUsersClient::query_guest_users) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `POST` | `/guestUsers/query` | `network::guest_users` | `query_guest_users` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `POST` | `/guestUsers/query` | [`network::guest_users`] | [`query_guest_users_v1`](network::guest_users::GuestUsersClient::query_guest_users_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `POST` | `/guestUsers/query` | `network::guest_users` | `query_guest_users_v1` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `POST` | `/guestUsers/query/csvFiles` | [`network::guest_users`] | [`export_guest_users_csv`](network::guest_users::GuestUsersClient::export_guest_users_csv) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `POST` | `/guestUsers/query/csvFiles` | `network::guest_users` | `export_guest_users_csv` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `DELETE` | `/guestUsers/{guestUserId}` | [`network::guest_users`] | [`delete_guest_user_legacy`](network::guest_users::GuestUsersClient::delete_guest_user_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `DELETE` | `/guestUsers/{guestUserId}` | `network::guest_users` | `delete_guest_user_legacy` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `GET` | `/guestUsers/{guestUserId}` | [`network::guest_users`] | [`get_guest_user_legacy`](network::guest_users::GuestUsersClient::get_guest_user_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `GET` | `/guestUsers/{guestUserId}` | `network::guest_users` | `get_guest_user_legacy` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `PATCH` | `/guestUsers/{guestUserId}` | [`network::guest_users`] | [`patch_guest_user_legacy`](network::guest_users::GuestUsersClient::patch_guest_user_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `PATCH` | `/guestUsers/{guestUserId}` | `network::guest_users` | `patch_guest_user_legacy` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-events-alarms",
+    doc = " | `POST` | `/historicalClients/query` | [`network::events_alarms`] | [`query_historical_clients`](network::events_alarms::EventsAlarmsClient::query_historical_clients) |"
+)]
+#[cfg_attr(
+    not(feature = "network-events-alarms"),
+    doc = " | `POST` | `/historicalClients/query` | `network::events_alarms` | `query_historical_clients` (feature `network-events-alarms`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/hotspot20IdentityProviders` | [`network::wireless_service_profiles`] | [`create_hotspot20_identity_provider`](network::wireless_service_profiles::WirelessServiceProfilesClient::create_hotspot20_identity_provider) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/hotspot20IdentityProviders` | `network::wireless_service_profiles` | `create_hotspot20_identity_provider` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/hotspot20IdentityProviders/query` | [`network::wireless_service_profiles`] | [`query_hotspot20_identity_providers`](network::wireless_service_profiles::WirelessServiceProfilesClient::query_hotspot20_identity_providers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/hotspot20IdentityProviders/query` | `network::wireless_service_profiles` | `query_hotspot20_identity_providers` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `DELETE` | `/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` | [`network::wireless_service_profiles`] | [`delete_hotspot20_identity_provider`](network::wireless_service_profiles::WirelessServiceProfilesClient::delete_hotspot20_identity_provider) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `DELETE` | `/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` | `network::wireless_service_profiles` | `delete_hotspot20_identity_provider` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `GET` | `/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` | [`network::wireless_service_profiles`] | [`get_hotspot20_identity_provider`](network::wireless_service_profiles::WirelessServiceProfilesClient::get_hotspot20_identity_provider) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `GET` | `/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` | `network::wireless_service_profiles` | `get_hotspot20_identity_provider` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `PUT` | `/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` | [`network::wireless_service_profiles`] | [`update_hotspot20_identity_provider`](network::wireless_service_profiles::WirelessServiceProfilesClient::update_hotspot20_identity_provider) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `PUT` | `/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` | `network::wireless_service_profiles` | `update_hotspot20_identity_provider` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `DELETE` | `/hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}` | [`network::wireless_service_profiles`] | [`remove_radius_server_profile_from_hotspot20_identity_provider`](network::wireless_service_profiles::WirelessServiceProfilesClient::remove_radius_server_profile_from_hotspot20_identity_provider) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `DELETE` | `/hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}` | `network::wireless_service_profiles` | `remove_radius_server_profile_from_hotspot20_identity_provider` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `PUT` | `/hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}` | [`network::wireless_service_profiles`] | [`add_radius_server_profile_to_hotspot20_identity_provider`](network::wireless_service_profiles::WirelessServiceProfilesClient::add_radius_server_profile_to_hotspot20_identity_provider) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `PUT` | `/hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}` | `network::wireless_service_profiles` | `add_radius_server_profile_to_hotspot20_identity_provider` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/hotspot20Operators` | [`network::wireless_service_profiles`] | [`create_hotspot20_operator`](network::wireless_service_profiles::WirelessServiceProfilesClient::create_hotspot20_operator) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/hotspot20Operators` | `network::wireless_service_profiles` | `create_hotspot20_operator` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/hotspot20Operators/query` | [`network::wireless_service_profiles`] | [`query_hotspot20_operators`](network::wireless_service_profiles::WirelessServiceProfilesClient::query_hotspot20_operators) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/hotspot20Operators/query` | `network::wireless_service_profiles` | `query_hotspot20_operators` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `DELETE` | `/hotspot20Operators/{hotspot20OperatorId}` | [`network::wireless_service_profiles`] | [`delete_hotspot20_operator`](network::wireless_service_profiles::WirelessServiceProfilesClient::delete_hotspot20_operator) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `DELETE` | `/hotspot20Operators/{hotspot20OperatorId}` | `network::wireless_service_profiles` | `delete_hotspot20_operator` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `GET` | `/hotspot20Operators/{hotspot20OperatorId}` | [`network::wireless_service_profiles`] | [`get_hotspot20_operator`](network::wireless_service_profiles::WirelessServiceProfilesClient::get_hotspot20_operator) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `GET` | `/hotspot20Operators/{hotspot20OperatorId}` | `network::wireless_service_profiles` | `get_hotspot20_operator` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `PUT` | `/hotspot20Operators/{hotspot20OperatorId}` | [`network::wireless_service_profiles`] | [`update_hotspot20_operator`](network::wireless_service_profiles::WirelessServiceProfilesClient::update_hotspot20_operator) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `PUT` | `/hotspot20Operators/{hotspot20OperatorId}` | `network::wireless_service_profiles` | `update_hotspot20_operator` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `POST` | `/identities/csvFile` | [`network::identity`] | [`export_identities`](network::identity::IdentityClient::export_identities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `POST` | `/identities/csvFile` | `network::identity` | `export_identities` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `POST` | `/identities/query` | [`network::identity`] | [`query_identities`](network::identity::IdentityClient::query_identities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `POST` | `/identities/query` | `network::identity` | `query_identities` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `GET` | `/identityGroups` | [`network::identity`] | [`list_identity_groups`](network::identity::IdentityClient::list_identity_groups) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `GET` | `/identityGroups` | `network::identity` | `list_identity_groups` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `POST` | `/identityGroups` | [`network::identity`] | [`create_identity_group`](network::identity::IdentityClient::create_identity_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `POST` | `/identityGroups` | `network::identity` | `create_identity_group` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `POST` | `/identityGroups/query` | [`network::identity`] | [`query_identity_groups`](network::identity::IdentityClient::query_identity_groups) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `POST` | `/identityGroups/query` | `network::identity` | `query_identity_groups` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `DELETE` | `/identityGroups/{groupId}/identities` | [`network::identity`] | [`delete_identities`](network::identity::IdentityClient::delete_identities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `DELETE` | `/identityGroups/{groupId}/identities` | `network::identity` | `delete_identities` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `GET` | `/identityGroups/{groupId}/identities` | [`network::identity`] | [`list_identities`](network::identity::IdentityClient::list_identities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `GET` | `/identityGroups/{groupId}/identities` | `network::identity` | `list_identities` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `POST` | `/identityGroups/{groupId}/identities` | [`network::identity`] | [`create_identity`](network::identity::IdentityClient::create_identity) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `POST` | `/identityGroups/{groupId}/identities` | `network::identity` | `create_identity` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `POST` | `/identityGroups/{groupId}/identities/csvFile` | [`network::identity`] | [`import_identities`](network::identity::IdentityClient::import_identities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `POST` | `/identityGroups/{groupId}/identities/csvFile` | `network::identity` | `import_identities` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `DELETE` | `/identityGroups/{groupId}/identities/{id}` | [`network::identity`] | [`delete_identity`](network::identity::IdentityClient::delete_identity) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `DELETE` | `/identityGroups/{groupId}/identities/{id}` | `network::identity` | `delete_identity` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `GET` | `/identityGroups/{groupId}/identities/{id}` | [`network::identity`] | [`get_identity`](network::identity::IdentityClient::get_identity) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `GET` | `/identityGroups/{groupId}/identities/{id}` | `network::identity` | `get_identity` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `PATCH` | `/identityGroups/{groupId}/identities/{id}` | [`network::identity`] | [`patch_identity`](network::identity::IdentityClient::patch_identity) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `PATCH` | `/identityGroups/{groupId}/identities/{id}` | `network::identity` | `patch_identity` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `POST` | `/identityGroups/{groupId}/identities/{id}/devices` | [`network::identity`] | [`create_identity_device`](network::identity::IdentityClient::create_identity_device) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `POST` | `/identityGroups/{groupId}/identities/{id}/devices` | `network::identity` | `create_identity_device` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `DELETE` | `/identityGroups/{groupId}/identities/{id}/devices/{macAddress}` | [`network::identity`] | [`delete_identity_device`](network::identity::IdentityClient::delete_identity_device) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `DELETE` | `/identityGroups/{groupId}/identities/{id}/devices/{macAddress}` | `network::identity` | `delete_identity_device` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `DELETE` | `/identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}` | [`network::identity`] | [`delete_identity_ethernet_port`](network::identity::IdentityClient::delete_identity_ethernet_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `DELETE` | `/identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}` | `network::identity` | `delete_identity_ethernet_port` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `PUT` | `/identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts` | [`network::identity`] | [`update_identity_venue_ethernet_ports`](network::identity::IdentityClient::update_identity_venue_ethernet_ports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `PUT` | `/identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts` | `network::identity` | `update_identity_venue_ethernet_ports` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `POST` | `/identityGroups/{identityGroupId}/dpskServices` | [`network::dpsk`] | [`create_identity_group_dpsk_service`](network::dpsk::DpskClient::create_identity_group_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/identityGroups/{identityGroupId}/dpskServices` | `network::dpsk` | `create_identity_group_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `POST` | `/identityGroups/{identityGroupId}/macRegistrationPools` | [`network::mac_registrations`] | [`create_identity_group_mac_registration_pool`](network::mac_registrations::MacRegistrationsClient::create_identity_group_mac_registration_pool) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `POST` | `/identityGroups/{identityGroupId}/macRegistrationPools` | `network::mac_registrations` | `create_identity_group_mac_registration_pool` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `DELETE` | `/identityGroups/{id}` | [`network::identity`] | [`delete_identity_group`](network::identity::IdentityClient::delete_identity_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `DELETE` | `/identityGroups/{id}` | `network::identity` | `delete_identity_group` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `GET` | `/identityGroups/{id}` | [`network::identity`] | [`get_identity_group`](network::identity::IdentityClient::get_identity_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `GET` | `/identityGroups/{id}` | `network::identity` | `get_identity_group` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `PATCH` | `/identityGroups/{id}` | [`network::identity`] | [`patch_identity_group`](network::identity::IdentityClient::patch_identity_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `PATCH` | `/identityGroups/{id}` | `network::identity` | `patch_identity_group` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `PUT` | `/identityGroups/{id}/dpskPools/{dpskPoolId}` | [`network::dpsk`] | [`add_dpsk_pool_to_identity_group`](network::dpsk::DpskClient::add_dpsk_pool_to_identity_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `PUT` | `/identityGroups/{id}/dpskPools/{dpskPoolId}` | `network::dpsk` | `add_dpsk_pool_to_identity_group` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `PUT` | `/identityGroups/{id}/macRegistrationPools/{poolId}` | [`network::mac_registrations`] | [`add_mac_registration_pool_to_identity_group`](network::mac_registrations::MacRegistrationsClient::add_mac_registration_pool_to_identity_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `PUT` | `/identityGroups/{id}/macRegistrationPools/{poolId}` | `network::mac_registrations` | `add_mac_registration_pool_to_identity_group` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `DELETE` | `/identityGroups/{id}/policySets/{policySetId}` | [`network::identity`] | [`remove_policy_set_from_identity_group`](network::identity::IdentityClient::remove_policy_set_from_identity_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `DELETE` | `/identityGroups/{id}/policySets/{policySetId}` | `network::identity` | `remove_policy_set_from_identity_group` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `PUT` | `/identityGroups/{id}/policySets/{policySetId}` | [`network::identity`] | [`add_policy_set_to_identity_group`](network::identity::IdentityClient::add_policy_set_to_identity_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `PUT` | `/identityGroups/{id}/policySets/{policySetId}` | `network::identity` | `add_policy_set_to_identity_group` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/l2AclPolicies` | [`network::access_control`] | [`list_l2_acl_policies`](network::access_control::AccessControlClient::list_l2_acl_policies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/l2AclPolicies` | `network::access_control` | `list_l2_acl_policies` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `POST` | `/l2AclPolicies` | [`network::access_control`] | [`create_l2_acl_policy`](network::access_control::AccessControlClient::create_l2_acl_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `POST` | `/l2AclPolicies` | `network::access_control` | `create_l2_acl_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `POST` | `/l2AclPolicies/query` | [`network::access_control`] | [`query_l2_acl_policies`](network::access_control::AccessControlClient::query_l2_acl_policies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `POST` | `/l2AclPolicies/query` | `network::access_control` | `query_l2_acl_policies` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `DELETE` | `/l2AclPolicies/{l2AclPolicyId}` | [`network::access_control`] | [`delete_l2_acl_policy`](network::access_control::AccessControlClient::delete_l2_acl_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `DELETE` | `/l2AclPolicies/{l2AclPolicyId}` | `network::access_control` | `delete_l2_acl_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/l2AclPolicies/{l2AclPolicyId}` | [`network::access_control`] | [`get_l2_acl_policy`](network::access_control::AccessControlClient::get_l2_acl_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/l2AclPolicies/{l2AclPolicyId}` | `network::access_control` | `get_l2_acl_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PUT` | `/l2AclPolicies/{l2AclPolicyId}` | [`network::access_control`] | [`update_l2_acl_policy`](network::access_control::AccessControlClient::update_l2_acl_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PUT` | `/l2AclPolicies/{l2AclPolicyId}` | `network::access_control` | `update_l2_acl_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/l3AclPolicies` | [`network::access_control`] | [`list_l3_acl_policies`](network::access_control::AccessControlClient::list_l3_acl_policies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/l3AclPolicies` | `network::access_control` | `list_l3_acl_policies` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `POST` | `/l3AclPolicies` | [`network::access_control`] | [`create_l3_acl_policy`](network::access_control::AccessControlClient::create_l3_acl_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `POST` | `/l3AclPolicies` | `network::access_control` | `create_l3_acl_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `POST` | `/l3AclPolicies/query` | [`network::access_control`] | [`query_l3_acl_policies`](network::access_control::AccessControlClient::query_l3_acl_policies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `POST` | `/l3AclPolicies/query` | `network::access_control` | `query_l3_acl_policies` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `DELETE` | `/l3AclPolicies/{l3AclPolicyId}` | [`network::access_control`] | [`delete_l3_acl_policy`](network::access_control::AccessControlClient::delete_l3_acl_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `DELETE` | `/l3AclPolicies/{l3AclPolicyId}` | `network::access_control` | `delete_l3_acl_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `GET` | `/l3AclPolicies/{l3AclPolicyId}` | [`network::access_control`] | [`get_l3_acl_policy`](network::access_control::AccessControlClient::get_l3_acl_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `GET` | `/l3AclPolicies/{l3AclPolicyId}` | `network::access_control` | `get_l3_acl_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
+    doc = " | `PUT` | `/l3AclPolicies/{l3AclPolicyId}` | [`network::access_control`] | [`update_l3_acl_policy`](network::access_control::AccessControlClient::update_l3_acl_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `PUT` | `/l3AclPolicies/{l3AclPolicyId}` | `network::access_control` | `update_l3_acl_policy` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/lbsServerProfiles` | [`network::wireless_policies`] | [`create_lbs_server_profile`](network::wireless_policies::WirelessPoliciesClient::create_lbs_server_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/lbsServerProfiles` | `network::wireless_policies` | `create_lbs_server_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/lbsServerProfiles/query` | [`network::wireless_policies`] | [`query_lbs_server_profiles`](network::wireless_policies::WirelessPoliciesClient::query_lbs_server_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/lbsServerProfiles/query` | `network::wireless_policies` | `query_lbs_server_profiles` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `DELETE` | `/lbsServerProfiles/{lbsServerProfileId}` | [`network::wireless_policies`] | [`delete_lbs_server_profile`](network::wireless_policies::WirelessPoliciesClient::delete_lbs_server_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `DELETE` | `/lbsServerProfiles/{lbsServerProfileId}` | `network::wireless_policies` | `delete_lbs_server_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `GET` | `/lbsServerProfiles/{lbsServerProfileId}` | [`network::wireless_policies`] | [`get_lbs_server_profile`](network::wireless_policies::WirelessPoliciesClient::get_lbs_server_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `GET` | `/lbsServerProfiles/{lbsServerProfileId}` | `network::wireless_policies` | `get_lbs_server_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `PUT` | `/lbsServerProfiles/{lbsServerProfileId}` | [`network::wireless_policies`] | [`update_lbs_server_profile`](network::wireless_policies::WirelessPoliciesClient::update_lbs_server_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `PUT` | `/lbsServerProfiles/{lbsServerProfileId}` | `network::wireless_policies` | `update_lbs_server_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `GET` | `/licenseUsageReports` | [`network::entitlements`] | [`list_license_usage_reports`](network::entitlements::EntitlementsClient::list_license_usage_reports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `GET` | `/licenseUsageReports` | `network::entitlements` | `list_license_usage_reports` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `POST` | `/logoFiles` | [`network::msp`] | [`create_logo_file`](network::msp::MspClient::create_logo_file) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `POST` | `/logoFiles` | `network::msp` | `create_logo_file` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/logoFiles/{fileId}` | [`network::msp`] | [`get_logo_file`](network::msp::MspClient::get_logo_file) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/logoFiles/{fileId}` | `network::msp` | `get_logo_file` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `GET` | `/macRegistrationPools` | [`network::mac_registrations`] | [`list_mac_registration_pools`](network::mac_registrations::MacRegistrationsClient::list_mac_registration_pools) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `GET` | `/macRegistrationPools` | `network::mac_registrations` | `list_mac_registration_pools` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `POST` | `/macRegistrationPools` | [`network::mac_registrations`] | [`create_mac_registration_pool`](network::mac_registrations::MacRegistrationsClient::create_mac_registration_pool) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `POST` | `/macRegistrationPools` | `network::mac_registrations` | `create_mac_registration_pool` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `POST` | `/macRegistrationPools` | [`network::mac_registrations`] | [`create_mac_registration_pool_v1`](network::mac_registrations::MacRegistrationsClient::create_mac_registration_pool_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `POST` | `/macRegistrationPools` | `network::mac_registrations` | `create_mac_registration_pool_v1` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `POST` | `/macRegistrationPools/query` | [`network::mac_registrations`] | [`query_mac_registration_pools`](network::mac_registrations::MacRegistrationsClient::query_mac_registration_pools) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `POST` | `/macRegistrationPools/query` | `network::mac_registrations` | `query_mac_registration_pools` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `DELETE` | `/macRegistrationPools/{id}` | [`network::mac_registrations`] | [`delete_mac_registration_pool`](network::mac_registrations::MacRegistrationsClient::delete_mac_registration_pool) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `DELETE` | `/macRegistrationPools/{id}` | `network::mac_registrations` | `delete_mac_registration_pool` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `DELETE` | `/macRegistrationPools/{id}` | [`network::mac_registrations`] | [`delete_mac_registration_pool_v1`](network::mac_registrations::MacRegistrationsClient::delete_mac_registration_pool_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `DELETE` | `/macRegistrationPools/{id}` | `network::mac_registrations` | `delete_mac_registration_pool_v1` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `GET` | `/macRegistrationPools/{id}` | [`network::mac_registrations`] | [`get_mac_registration_pool`](network::mac_registrations::MacRegistrationsClient::get_mac_registration_pool) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `GET` | `/macRegistrationPools/{id}` | `network::mac_registrations` | `get_mac_registration_pool` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `DELETE` | `/macRegistrationPools/{id}/policySets/{policySetId}` | [`network::mac_registrations`] | [`remove_policy_set_from_mac_registration_pool`](network::mac_registrations::MacRegistrationsClient::remove_policy_set_from_mac_registration_pool) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `DELETE` | `/macRegistrationPools/{id}/policySets/{policySetId}` | `network::mac_registrations` | `remove_policy_set_from_mac_registration_pool` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `PUT` | `/macRegistrationPools/{id}/policySets/{policySetId}` | [`network::mac_registrations`] | [`add_policy_set_to_mac_registration_pool`](network::mac_registrations::MacRegistrationsClient::add_policy_set_to_mac_registration_pool) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `PUT` | `/macRegistrationPools/{id}/policySets/{policySetId}` | `network::mac_registrations` | `add_policy_set_to_mac_registration_pool` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `DELETE` | `/macRegistrationPools/{poolId}/registrations` | [`network::mac_registrations`] | [`delete_mac_registrations`](network::mac_registrations::MacRegistrationsClient::delete_mac_registrations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `DELETE` | `/macRegistrationPools/{poolId}/registrations` | `network::mac_registrations` | `delete_mac_registrations` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `DELETE` | `/macRegistrationPools/{poolId}/registrations` | [`network::mac_registrations`] | [`delete_mac_registrations_v1`](network::mac_registrations::MacRegistrationsClient::delete_mac_registrations_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `DELETE` | `/macRegistrationPools/{poolId}/registrations` | `network::mac_registrations` | `delete_mac_registrations_v1` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `GET` | `/macRegistrationPools/{poolId}/registrations` | [`network::mac_registrations`] | [`list_mac_registrations`](network::mac_registrations::MacRegistrationsClient::list_mac_registrations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `GET` | `/macRegistrationPools/{poolId}/registrations` | `network::mac_registrations` | `list_mac_registrations` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `POST` | `/macRegistrationPools/{poolId}/registrations` | [`network::mac_registrations`] | [`create_mac_registration`](network::mac_registrations::MacRegistrationsClient::create_mac_registration) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `POST` | `/macRegistrationPools/{poolId}/registrations` | `network::mac_registrations` | `create_mac_registration` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `POST` | `/macRegistrationPools/{poolId}/registrations` | [`network::mac_registrations`] | [`create_mac_registration_v1`](network::mac_registrations::MacRegistrationsClient::create_mac_registration_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `POST` | `/macRegistrationPools/{poolId}/registrations` | `network::mac_registrations` | `create_mac_registration_v1` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `POST` | `/macRegistrationPools/{poolId}/registrations/query` | [`network::mac_registrations`] | [`query_mac_registrations`](network::mac_registrations::MacRegistrationsClient::query_mac_registrations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `POST` | `/macRegistrationPools/{poolId}/registrations/query` | `network::mac_registrations` | `query_mac_registrations` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `DELETE` | `/macRegistrationPools/{poolId}/registrations/{id}` | [`network::mac_registrations`] | [`delete_mac_registration`](network::mac_registrations::MacRegistrationsClient::delete_mac_registration) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `DELETE` | `/macRegistrationPools/{poolId}/registrations/{id}` | `network::mac_registrations` | `delete_mac_registration` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `DELETE` | `/macRegistrationPools/{poolId}/registrations/{id}` | [`network::mac_registrations`] | [`delete_mac_registration_v1`](network::mac_registrations::MacRegistrationsClient::delete_mac_registration_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `DELETE` | `/macRegistrationPools/{poolId}/registrations/{id}` | `network::mac_registrations` | `delete_mac_registration_v1` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `GET` | `/macRegistrationPools/{poolId}/registrations/{id}` | [`network::mac_registrations`] | [`get_mac_registration`](network::mac_registrations::MacRegistrationsClient::get_mac_registration) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `GET` | `/macRegistrationPools/{poolId}/registrations/{id}` | `network::mac_registrations` | `get_mac_registration` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `GET` | `/mspBanners` | [`network::entitlements`] | [`list_msp_banners`](network::entitlements::EntitlementsClient::list_msp_banners) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `GET` | `/mspBanners` | `network::entitlements` | `list_msp_banners` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers` | [`network::msp`] | [`list_msp_customers`](network::msp::MspClient::list_msp_customers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers` | `network::msp` | `list_msp_customers` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `POST` | `/mspCustomers` | [`network::msp`] | [`create_msp_customer`](network::msp::MspClient::create_msp_customer) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `POST` | `/mspCustomers` | `network::msp` | `create_msp_customer` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers/delegations` | [`network::msp`] | [`list_msp_delegations`](network::msp::MspClient::list_msp_delegations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers/delegations` | `network::msp` | `list_msp_delegations` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers/firmwareUpgradeSchedules` | [`network::msp`] | [`list_msp_firmware_upgrade_schedules`](network::msp::MspClient::list_msp_firmware_upgrade_schedules) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers/firmwareUpgradeSchedules` | `network::msp` | `list_msp_firmware_upgrade_schedules` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers/mspAdmins/associations` | [`network::msp`] | [`list_msp_admin_associations`](network::msp::MspClient::list_msp_admin_associations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers/mspAdmins/associations` | `network::msp` | `list_msp_admin_associations` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `DELETE` | `/mspCustomers/{customerId}` | [`network::msp`] | [`delete_msp_customer`](network::msp::MspClient::delete_msp_customer) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `DELETE` | `/mspCustomers/{customerId}` | `network::msp` | `delete_msp_customer` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers/{customerId}` | [`network::msp`] | [`get_msp_customer`](network::msp::MspClient::get_msp_customer) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers/{customerId}` | `network::msp` | `get_msp_customer` (feature `network-msp`) |"
+)]
+/// | `PATCH` | `/mspCustomers/{customerId}` | [`network::msp`] | `patch_msp_customer` (removed) |
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `PUT` | `/mspCustomers/{customerId}` | [`network::msp`] | [`update_msp_customer`](network::msp::MspClient::update_msp_customer) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `PUT` | `/mspCustomers/{customerId}` | `network::msp` | `update_msp_customer` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers/{customerId}/activationStatus` | [`network::msp`] | [`get_msp_customer_activation_status`](network::msp::MspClient::get_msp_customer_activation_status) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers/{customerId}/activationStatus` | `network::msp` | `get_msp_customer_activation_status` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers/{customerId}/admins` | [`network::msp`] | [`list_msp_customer_admins`](network::msp::MspClient::list_msp_customer_admins) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers/{customerId}/admins` | `network::msp` | `list_msp_customer_admins` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers/{customerId}/admins/{adminId}` | [`network::msp`] | [`get_msp_customer_admin`](network::msp::MspClient::get_msp_customer_admin) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers/{customerId}/admins/{adminId}` | `network::msp` | `get_msp_customer_admin` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers/{customerId}/delegations` | [`network::msp`] | [`list_msp_customer_delegations`](network::msp::MspClient::list_msp_customer_delegations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers/{customerId}/delegations` | `network::msp` | `list_msp_customer_delegations` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers/{customerId}/delegatorAdmins` | [`network::msp`] | [`list_msp_customer_delegator_admins`](network::msp::MspClient::list_msp_customer_delegator_admins) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers/{customerId}/delegatorAdmins` | `network::msp` | `list_msp_customer_delegator_admins` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers/{customerId}/invitations` | [`network::msp`] | [`list_msp_customer_invitations`](network::msp::MspClient::list_msp_customer_invitations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers/{customerId}/invitations` | `network::msp` | `list_msp_customer_invitations` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers/{customerId}/logoUrls` | [`network::msp`] | [`list_msp_customer_logo_urls`](network::msp::MspClient::list_msp_customer_logo_urls) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers/{customerId}/logoUrls` | `network::msp` | `list_msp_customer_logo_urls` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspCustomers/{customerId}/mspadmins` | [`network::msp`] | [`list_msp_customer_msp_admins`](network::msp::MspClient::list_msp_customer_msp_admins) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspCustomers/{customerId}/mspadmins` | `network::msp` | `list_msp_customer_msp_admins` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `GET` | `/mspEntitlements` | [`network::entitlements`] | [`list_msp_entitlements`](network::entitlements::EntitlementsClient::list_msp_entitlements) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `GET` | `/mspEntitlements` | `network::entitlements` | `list_msp_entitlements` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `GET` | `/mspEntitlements/summaries` | [`network::entitlements`] | [`list_msp_entitlement_summaries`](network::entitlements::EntitlementsClient::list_msp_entitlement_summaries) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `GET` | `/mspEntitlements/summaries` | `network::entitlements` | `list_msp_entitlement_summaries` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspIntegrators/{integratorId}` | [`network::msp`] | [`get_msp_integrator`](network::msp::MspClient::get_msp_integrator) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspIntegrators/{integratorId}` | `network::msp` | `get_msp_integrator` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspLabels` | [`network::msp`] | [`list_msp_labels`](network::msp::MspClient::list_msp_labels) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspLabels` | `network::msp` | `list_msp_labels` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `POST` | `/mspLabels` | [`network::msp`] | [`create_msp_label`](network::msp::MspClient::create_msp_label) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `POST` | `/mspLabels` | `network::msp` | `create_msp_label` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `PUT` | `/mspLabels` | [`network::msp`] | [`update_msp_labels`](network::msp::MspClient::update_msp_labels) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `PUT` | `/mspLabels` | `network::msp` | `update_msp_labels` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspLabels/baseUrls` | [`network::msp`] | [`list_msp_label_base_urls`](network::msp::MspClient::list_msp_label_base_urls) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspLabels/baseUrls` | `network::msp` | `list_msp_label_base_urls` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `GET` | `/mspLabels/{mspLabel}` | [`network::msp`] | [`get_msp_label`](network::msp::MspClient::get_msp_label) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `GET` | `/mspLabels/{mspLabel}` | `network::msp` | `get_msp_label` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `POST` | `/mspecs/query` | [`network::msp`] | [`query_msp_ecs`](network::msp::MspClient::query_msp_ecs) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `POST` | `/mspecs/query` | `network::msp` | `query_msp_ecs` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `POST` | `/msps/{mspTenantId}/ecInventories/query/csvFiles` | [`network::msp`] | [`export_msp_ec_inventories_csv`](network::msp::MspClient::export_msp_ec_inventories_csv) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `POST` | `/msps/{mspTenantId}/ecInventories/query/csvFiles` | `network::msp` | `export_msp_ec_inventories_csv` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/multicastDnsProxyProfiles` | [`network::wireless_policies`] | [`create_multicast_dns_proxy_profile`](network::wireless_policies::WirelessPoliciesClient::create_multicast_dns_proxy_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/multicastDnsProxyProfiles` | `network::wireless_policies` | `create_multicast_dns_proxy_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/multicastDnsProxyProfiles/query` | [`network::wireless_policies`] | [`query_multicast_dns_proxy_profiles`](network::wireless_policies::WirelessPoliciesClient::query_multicast_dns_proxy_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/multicastDnsProxyProfiles/query` | `network::wireless_policies` | `query_multicast_dns_proxy_profiles` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `DELETE` | `/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` | [`network::wireless_policies`] | [`delete_multicast_dns_proxy_profile`](network::wireless_policies::WirelessPoliciesClient::delete_multicast_dns_proxy_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `DELETE` | `/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` | `network::wireless_policies` | `delete_multicast_dns_proxy_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `GET` | `/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` | [`network::wireless_policies`] | [`get_multicast_dns_proxy_profile`](network::wireless_policies::WirelessPoliciesClient::get_multicast_dns_proxy_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `GET` | `/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` | `network::wireless_policies` | `get_multicast_dns_proxy_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `PUT` | `/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` | [`network::wireless_policies`] | [`update_multicast_dns_proxy_profile`](network::wireless_policies::WirelessPoliciesClient::update_multicast_dns_proxy_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `PUT` | `/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}` | `network::wireless_policies` | `update_multicast_dns_proxy_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `POST` | `/networkActivations` | [`network::wireless_networks`] | [`create_network_activation`](network::wireless_networks::WirelessNetworksClient::create_network_activation) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `POST` | `/networkActivations` | `network::wireless_networks` | `create_network_activation` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `POST` | `/networkActivations/mappings` | [`network::wireless_networks`] | [`create_network_activation_mappings`](network::wireless_networks::WirelessNetworksClient::create_network_activation_mappings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `POST` | `/networkActivations/mappings` | `network::wireless_networks` | `create_network_activation_mappings` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `POST` | `/networkActivations/query` | [`network::wireless_networks`] | [`query_network_activations`](network::wireless_networks::WirelessNetworksClient::query_network_activations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `POST` | `/networkActivations/query` | `network::wireless_networks` | `query_network_activations` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/networkActivations/{networkVenueId}` | [`network::wireless_networks`] | [`get_network_activation`](network::wireless_networks::WirelessNetworksClient::get_network_activation) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/networkActivations/{networkVenueId}` | `network::wireless_networks` | `get_network_activation` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/networkActivations/{networkVenueId}` | [`network::wireless_networks`] | [`update_network_activation`](network::wireless_networks::WirelessNetworksClient::update_network_activation) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/networkActivations/{networkVenueId}` | `network::wireless_networks` | `update_network_activation` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/networks` | [`network::wireless_networks`] | [`delete_networks`](network::wireless_networks::WirelessNetworksClient::delete_networks) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/networks` | `network::wireless_networks` | `delete_networks` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/networks` | [`network::wireless_networks`] | [`list_networks`](network::wireless_networks::WirelessNetworksClient::list_networks) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/networks` | `network::wireless_networks` | `list_networks` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `POST` | `/networks` | [`network::wireless_networks`] | [`create_network`](network::wireless_networks::WirelessNetworksClient::create_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `POST` | `/networks` | `network::wireless_networks` | `create_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/networks/qosMapSets` | [`network::wireless_networks`] | [`list_network_qos_map_sets`](network::wireless_networks::WirelessNetworksClient::list_network_qos_map_sets) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/networks/qosMapSets` | `network::wireless_networks` | `list_network_qos_map_sets` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/networks/wisprProviders` | [`network::wireless_networks`] | [`list_network_wispr_providers`](network::wireless_networks::WirelessNetworksClient::list_network_wispr_providers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/networks/wisprProviders` | `network::wireless_networks` | `list_network_wispr_providers` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/networks/{networkId}` | [`network::wireless_networks`] | [`delete_network`](network::wireless_networks::WirelessNetworksClient::delete_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/networks/{networkId}` | `network::wireless_networks` | `delete_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/networks/{networkId}` | [`network::wireless_networks`] | [`get_network`](network::wireless_networks::WirelessNetworksClient::get_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/networks/{networkId}` | `network::wireless_networks` | `get_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/networks/{networkId}` | [`network::wireless_networks`] | [`update_network`](network::wireless_networks::WirelessNetworksClient::update_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/networks/{networkId}` | `network::wireless_networks` | `update_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `POST` | `/networks/{networkId}/guestUsers` | [`network::guest_users`] | [`import_network_guest_users`](network::guest_users::GuestUsersClient::import_network_guest_users) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `POST` | `/networks/{networkId}/guestUsers` | `network::guest_users` | `import_network_guest_users` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `GET` | `/personalIdentityNetworks` | [`network::edge_services`] | [`list_personal_identity_networks`](network::edge_services::EdgeServicesClient::list_personal_identity_networks) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `GET` | `/personalIdentityNetworks` | `network::edge_services` | `list_personal_identity_networks` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `POST` | `/personalIdentityNetworks` | [`network::edge_services`] | [`create_personal_identity_network`](network::edge_services::EdgeServicesClient::create_personal_identity_network) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `POST` | `/personalIdentityNetworks` | `network::edge_services` | `create_personal_identity_network` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `POST` | `/personalIdentityNetworks/edgeCompatibilities/query` | [`network::edge_services`] | [`query_personal_identity_network_edge_compatibilities`](network::edge_services::EdgeServicesClient::query_personal_identity_network_edge_compatibilities) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `POST` | `/personalIdentityNetworks/edgeCompatibilities/query` | `network::edge_services` | `query_personal_identity_network_edge_compatibilities` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `DELETE` | `/personalIdentityNetworks/{pinId}` | [`network::edge_services`] | [`delete_personal_identity_network`](network::edge_services::EdgeServicesClient::delete_personal_identity_network) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `DELETE` | `/personalIdentityNetworks/{pinId}` | `network::edge_services` | `delete_personal_identity_network` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `GET` | `/personalIdentityNetworks/{pinId}` | [`network::edge_services`] | [`get_personal_identity_network`](network::edge_services::EdgeServicesClient::get_personal_identity_network) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `GET` | `/personalIdentityNetworks/{pinId}` | `network::edge_services` | `get_personal_identity_network` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PATCH` | `/personalIdentityNetworks/{pinId}` | [`network::edge_services`] | [`patch_personal_identity_network`](network::edge_services::EdgeServicesClient::patch_personal_identity_network) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PATCH` | `/personalIdentityNetworks/{pinId}` | `network::edge_services` | `patch_personal_identity_network` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PUT` | `/personalIdentityNetworks/{pinId}` | [`network::edge_services`] | [`update_personal_identity_network`](network::edge_services::EdgeServicesClient::update_personal_identity_network) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PUT` | `/personalIdentityNetworks/{pinId}` | `network::edge_services` | `update_personal_identity_network` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `DELETE` | `/personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` | [`network::edge_services`] | [`deactivate_wifi_network_on_personal_identity_network`](network::edge_services::EdgeServicesClient::deactivate_wifi_network_on_personal_identity_network) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `DELETE` | `/personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` | `network::edge_services` | `deactivate_wifi_network_on_personal_identity_network` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PUT` | `/personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` | [`network::edge_services`] | [`activate_wifi_network_on_personal_identity_network`](network::edge_services::EdgeServicesClient::activate_wifi_network_on_personal_identity_network) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PUT` | `/personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}` | `network::edge_services` | `activate_wifi_network_on_personal_identity_network` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `POST` | `/policySetEvaluations` | [`network::identity`] | [`create_policy_set_evaluation`](network::identity::IdentityClient::create_policy_set_evaluation) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `POST` | `/policySetEvaluations` | `network::identity` | `create_policy_set_evaluation` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `GET` | `/policySets` | [`network::identity`] | [`list_policy_sets`](network::identity::IdentityClient::list_policy_sets) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `GET` | `/policySets` | `network::identity` | `list_policy_sets` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `POST` | `/policySets/{policySetId}/evaluationReports` | [`network::identity`] | [`create_policy_set_evaluation_report`](network::identity::IdentityClient::create_policy_set_evaluation_report) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `POST` | `/policySets/{policySetId}/evaluationReports` | `network::identity` | `create_policy_set_evaluation_report` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `GET` | `/policyTemplates` | [`network::identity`] | [`list_policy_templates`](network::identity::IdentityClient::list_policy_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `GET` | `/policyTemplates` | `network::identity` | `list_policy_templates` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `GET` | `/policyTemplates/policies` | [`network::identity`] | [`list_policy_template_policies`](network::identity::IdentityClient::list_policy_template_policies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `GET` | `/policyTemplates/policies` | `network::identity` | `list_policy_template_policies` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `DELETE` | `/portalServiceProfiles` | [`network::portal_service_profiles`] | [`delete_portal_service_profiles`](network::portal_service_profiles::PortalServiceProfilesClient::delete_portal_service_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `DELETE` | `/portalServiceProfiles` | `network::portal_service_profiles` | `delete_portal_service_profiles` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `GET` | `/portalServiceProfiles` | [`network::portal_service_profiles`] | [`list_portal_service_profiles`](network::portal_service_profiles::PortalServiceProfilesClient::list_portal_service_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `GET` | `/portalServiceProfiles` | `network::portal_service_profiles` | `list_portal_service_profiles` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `POST` | `/portalServiceProfiles` | [`network::portal_service_profiles`] | [`create_portal_service_profile`](network::portal_service_profiles::PortalServiceProfilesClient::create_portal_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `POST` | `/portalServiceProfiles` | `network::portal_service_profiles` | `create_portal_service_profile` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `POST` | `/portalServiceProfiles` | [`network::portal_service_profiles`] | [`create_portal_service_profile_v1`](network::portal_service_profiles::PortalServiceProfilesClient::create_portal_service_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `POST` | `/portalServiceProfiles` | `network::portal_service_profiles` | `create_portal_service_profile_v1` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `GET` | `/portalServiceProfiles/networks` | [`network::portal_service_profiles`] | [`list_portal_service_profile_networks`](network::portal_service_profiles::PortalServiceProfilesClient::list_portal_service_profile_networks) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `GET` | `/portalServiceProfiles/networks` | `network::portal_service_profiles` | `list_portal_service_profile_networks` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `POST` | `/portalServiceProfiles/query` | [`network::portal_service_profiles`] | [`query_portal_service_profiles`](network::portal_service_profiles::PortalServiceProfilesClient::query_portal_service_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `POST` | `/portalServiceProfiles/query` | `network::portal_service_profiles` | `query_portal_service_profiles` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `GET` | `/portalServiceProfiles/tags` | [`network::portal_service_profiles`] | [`list_portal_service_profile_tags`](network::portal_service_profiles::PortalServiceProfilesClient::list_portal_service_profile_tags) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `GET` | `/portalServiceProfiles/tags` | `network::portal_service_profiles` | `list_portal_service_profile_tags` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `DELETE` | `/portalServiceProfiles/{portalServiceProfileId}` | [`network::portal_service_profiles`] | [`delete_portal_service_profile`](network::portal_service_profiles::PortalServiceProfilesClient::delete_portal_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `DELETE` | `/portalServiceProfiles/{portalServiceProfileId}` | `network::portal_service_profiles` | `delete_portal_service_profile` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `GET` | `/portalServiceProfiles/{portalServiceProfileId}` | [`network::portal_service_profiles`] | [`get_portal_service_profile`](network::portal_service_profiles::PortalServiceProfilesClient::get_portal_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `GET` | `/portalServiceProfiles/{portalServiceProfileId}` | `network::portal_service_profiles` | `get_portal_service_profile` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `PUT` | `/portalServiceProfiles/{portalServiceProfileId}` | [`network::portal_service_profiles`] | [`update_portal_service_profile`](network::portal_service_profiles::PortalServiceProfilesClient::update_portal_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `PUT` | `/portalServiceProfiles/{portalServiceProfileId}` | `network::portal_service_profiles` | `update_portal_service_profile` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `PUT` | `/portalServiceProfiles/{portalServiceProfileId}/backgroundImages` | [`network::portal_service_profiles`] | [`update_portal_service_profile_background_image`](network::portal_service_profiles::PortalServiceProfilesClient::update_portal_service_profile_background_image) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `PUT` | `/portalServiceProfiles/{portalServiceProfileId}/backgroundImages` | `network::portal_service_profiles` | `update_portal_service_profile_background_image` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `PUT` | `/portalServiceProfiles/{portalServiceProfileId}/logos` | [`network::portal_service_profiles`] | [`update_portal_service_profile_logo`](network::portal_service_profiles::PortalServiceProfilesClient::update_portal_service_profile_logo) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `PUT` | `/portalServiceProfiles/{portalServiceProfileId}/logos` | `network::portal_service_profiles` | `update_portal_service_profile_logo` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `PUT` | `/portalServiceProfiles/{portalServiceProfileId}/photos` | [`network::portal_service_profiles`] | [`update_portal_service_profile_photo`](network::portal_service_profiles::PortalServiceProfilesClient::update_portal_service_profile_photo) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `PUT` | `/portalServiceProfiles/{portalServiceProfileId}/photos` | `network::portal_service_profiles` | `update_portal_service_profile_photo` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `PUT` | `/portalServiceProfiles/{portalServiceProfileId}/poweredImages` | [`network::portal_service_profiles`] | [`update_portal_service_profile_powered_image`](network::portal_service_profiles::PortalServiceProfilesClient::update_portal_service_profile_powered_image) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `PUT` | `/portalServiceProfiles/{portalServiceProfileId}/poweredImages` | `network::portal_service_profiles` | `update_portal_service_profile_powered_image` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `POST` | `/qosStatistics/query` | [`network::wireless_venues`] | [`query_qos_statistics`](network::wireless_venues::WirelessVenuesClient::query_qos_statistics) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `POST` | `/qosStatistics/query` | `network::wireless_venues` | `query_qos_statistics` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/radiusProfiles/{radiusProfileId}/certificateAuthorities` | [`network::certificates`] | [`list_radius_profile_certificate_authorities`](network::certificates::CertificatesClient::list_radius_profile_certificate_authorities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/radiusProfiles/{radiusProfileId}/certificateAuthorities` | `network::certificates` | `list_radius_profile_certificate_authorities` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/radiusProfiles/{radiusProfileId}/certificates` | [`network::certificates`] | [`list_radius_profile_certificates`](network::certificates::CertificatesClient::list_radius_profile_certificates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/radiusProfiles/{radiusProfileId}/certificates` | `network::certificates` | `list_radius_profile_certificates` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/radiusServerProfiles` | [`network::wireless_service_profiles`] | [`create_radius_server_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::create_radius_server_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/radiusServerProfiles` | `network::wireless_service_profiles` | `create_radius_server_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/radiusServerProfiles` | [`network::wireless_service_profiles`] | [`create_radius_server_profile_v1`](network::wireless_service_profiles::WirelessServiceProfilesClient::create_radius_server_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/radiusServerProfiles` | `network::wireless_service_profiles` | `create_radius_server_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/radiusServerProfiles/query` | [`network::wireless_service_profiles`] | [`query_radius_server_profiles`](network::wireless_service_profiles::WirelessServiceProfilesClient::query_radius_server_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/radiusServerProfiles/query` | `network::wireless_service_profiles` | `query_radius_server_profiles` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `DELETE` | `/radiusServerProfiles/{radiusId}` | [`network::wireless_service_profiles`] | [`delete_radius_server_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::delete_radius_server_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `DELETE` | `/radiusServerProfiles/{radiusId}` | `network::wireless_service_profiles` | `delete_radius_server_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `GET` | `/radiusServerProfiles/{radiusId}` | [`network::wireless_service_profiles`] | [`get_radius_server_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::get_radius_server_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `GET` | `/radiusServerProfiles/{radiusId}` | `network::wireless_service_profiles` | `get_radius_server_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `GET` | `/radiusServerProfiles/{radiusId}` | [`network::wireless_service_profiles`] | [`get_radius_server_profile_v1`](network::wireless_service_profiles::WirelessServiceProfilesClient::get_radius_server_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `GET` | `/radiusServerProfiles/{radiusId}` | `network::wireless_service_profiles` | `get_radius_server_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `PUT` | `/radiusServerProfiles/{radiusId}` | [`network::wireless_service_profiles`] | [`update_radius_server_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::update_radius_server_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `PUT` | `/radiusServerProfiles/{radiusId}` | `network::wireless_service_profiles` | `update_radius_server_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `PUT` | `/radiusServerProfiles/{radiusId}` | [`network::wireless_service_profiles`] | [`update_radius_server_profile_v1`](network::wireless_service_profiles::WirelessServiceProfilesClient::update_radius_server_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `PUT` | `/radiusServerProfiles/{radiusId}` | `network::wireless_service_profiles` | `update_radius_server_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/roguePolicies` | [`network::wireless_policies`] | [`create_rogue_policy`](network::wireless_policies::WirelessPoliciesClient::create_rogue_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/roguePolicies` | `network::wireless_policies` | `create_rogue_policy` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/roguePolicies/query` | [`network::wireless_policies`] | [`query_rogue_policies`](network::wireless_policies::WirelessPoliciesClient::query_rogue_policies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/roguePolicies/query` | `network::wireless_policies` | `query_rogue_policies` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `DELETE` | `/roguePolicies/{roguePolicyId}` | [`network::wireless_policies`] | [`delete_rogue_policy`](network::wireless_policies::WirelessPoliciesClient::delete_rogue_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `DELETE` | `/roguePolicies/{roguePolicyId}` | `network::wireless_policies` | `delete_rogue_policy` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `GET` | `/roguePolicies/{roguePolicyId}` | [`network::wireless_policies`] | [`get_rogue_policy`](network::wireless_policies::WirelessPoliciesClient::get_rogue_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `GET` | `/roguePolicies/{roguePolicyId}` | `network::wireless_policies` | `get_rogue_policy` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `PUT` | `/roguePolicies/{roguePolicyId}` | [`network::wireless_policies`] | [`update_rogue_policy`](network::wireless_policies::WirelessPoliciesClient::update_rogue_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `PUT` | `/roguePolicies/{roguePolicyId}` | `network::wireless_policies` | `update_rogue_policy` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/samlIdpProfiles` | [`network::certificates`] | [`create_saml_idp_profile`](network::certificates::CertificatesClient::create_saml_idp_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/samlIdpProfiles` | `network::certificates` | `create_saml_idp_profile` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/samlIdpProfiles/{samlIdpProfileId}` | [`network::certificates`] | [`delete_saml_idp_profile`](network::certificates::CertificatesClient::delete_saml_idp_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/samlIdpProfiles/{samlIdpProfileId}` | `network::certificates` | `delete_saml_idp_profile` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/samlIdpProfiles/{samlIdpProfileId}` | [`network::certificates`] | [`get_saml_idp_profile`](network::certificates::CertificatesClient::get_saml_idp_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/samlIdpProfiles/{samlIdpProfileId}` | `network::certificates` | `get_saml_idp_profile` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PATCH` | `/samlIdpProfiles/{samlIdpProfileId}` | [`network::certificates`] | [`patch_saml_idp_profile`](network::certificates::CertificatesClient::patch_saml_idp_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PATCH` | `/samlIdpProfiles/{samlIdpProfileId}` | `network::certificates` | `patch_saml_idp_profile` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PUT` | `/samlIdpProfiles/{samlIdpProfileId}` | [`network::certificates`] | [`update_saml_idp_profile`](network::certificates::CertificatesClient::update_saml_idp_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PUT` | `/samlIdpProfiles/{samlIdpProfileId}` | `network::certificates` | `update_saml_idp_profile` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` | [`network::certificates`] | [`remove_encryption_certificate_from_saml_idp_profile`](network::certificates::CertificatesClient::remove_encryption_certificate_from_saml_idp_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` | `network::certificates` | `remove_encryption_certificate_from_saml_idp_profile` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PUT` | `/samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` | [`network::certificates`] | [`add_encryption_certificate_to_saml_idp_profile`](network::certificates::CertificatesClient::add_encryption_certificate_to_saml_idp_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PUT` | `/samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}` | `network::certificates` | `add_encryption_certificate_to_saml_idp_profile` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` | [`network::certificates`] | [`remove_signing_certificate_from_saml_idp_profile`](network::certificates::CertificatesClient::remove_signing_certificate_from_saml_idp_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` | `network::certificates` | `remove_signing_certificate_from_saml_idp_profile` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PUT` | `/samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` | [`network::certificates`] | [`add_signing_certificate_to_saml_idp_profile`](network::certificates::CertificatesClient::add_signing_certificate_to_saml_idp_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PUT` | `/samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}` | `network::certificates` | `add_signing_certificate_to_saml_idp_profile` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/snmpAgentProfiles` | [`network::wireless_policies`] | [`create_snmp_agent_profile`](network::wireless_policies::WirelessPoliciesClient::create_snmp_agent_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/snmpAgentProfiles` | `network::wireless_policies` | `create_snmp_agent_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/snmpAgentProfiles/query` | [`network::wireless_policies`] | [`query_snmp_agent_profiles`](network::wireless_policies::WirelessPoliciesClient::query_snmp_agent_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/snmpAgentProfiles/query` | `network::wireless_policies` | `query_snmp_agent_profiles` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `DELETE` | `/snmpAgentProfiles/{snmpAgentProfileId}` | [`network::wireless_policies`] | [`delete_snmp_agent_profile`](network::wireless_policies::WirelessPoliciesClient::delete_snmp_agent_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `DELETE` | `/snmpAgentProfiles/{snmpAgentProfileId}` | `network::wireless_policies` | `delete_snmp_agent_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `GET` | `/snmpAgentProfiles/{snmpAgentProfileId}` | [`network::wireless_policies`] | [`get_snmp_agent_profile`](network::wireless_policies::WirelessPoliciesClient::get_snmp_agent_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `GET` | `/snmpAgentProfiles/{snmpAgentProfileId}` | `network::wireless_policies` | `get_snmp_agent_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `PUT` | `/snmpAgentProfiles/{snmpAgentProfileId}` | [`network::wireless_policies`] | [`update_snmp_agent_profile`](network::wireless_policies::WirelessPoliciesClient::update_snmp_agent_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `PUT` | `/snmpAgentProfiles/{snmpAgentProfileId}` | `network::wireless_policies` | `update_snmp_agent_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/softGreProfiles` | [`network::wireless_policies`] | [`create_soft_gre_profile`](network::wireless_policies::WirelessPoliciesClient::create_soft_gre_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/softGreProfiles` | `network::wireless_policies` | `create_soft_gre_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/softGreProfiles/query` | [`network::wireless_policies`] | [`query_soft_gre_profiles`](network::wireless_policies::WirelessPoliciesClient::query_soft_gre_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/softGreProfiles/query` | `network::wireless_policies` | `query_soft_gre_profiles` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `DELETE` | `/softGreProfiles/{softGreProfileId}` | [`network::wireless_policies`] | [`delete_soft_gre_profile`](network::wireless_policies::WirelessPoliciesClient::delete_soft_gre_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `DELETE` | `/softGreProfiles/{softGreProfileId}` | `network::wireless_policies` | `delete_soft_gre_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `GET` | `/softGreProfiles/{softGreProfileId}` | [`network::wireless_policies`] | [`get_soft_gre_profile`](network::wireless_policies::WirelessPoliciesClient::get_soft_gre_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `GET` | `/softGreProfiles/{softGreProfileId}` | `network::wireless_policies` | `get_soft_gre_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `PUT` | `/softGreProfiles/{softGreProfileId}` | [`network::wireless_policies`] | [`update_soft_gre_profile`](network::wireless_policies::WirelessPoliciesClient::update_soft_gre_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `PUT` | `/softGreProfiles/{softGreProfileId}` | `network::wireless_policies` | `update_soft_gre_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `GET` | `/switchFirmwares/currentVersions` | [`network::switch_firmware`] | [`list_switch_firmware_current_versions`](network::switch_firmware::SwitchFirmwareClient::list_switch_firmware_current_versions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `GET` | `/switchFirmwares/currentVersions` | `network::switch_firmware` | `list_switch_firmware_current_versions` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `GET` | `/switchFirmwares/currentVersions` | [`network::switch_firmware`] | [`list_switch_firmware_current_versions_v1`](network::switch_firmware::SwitchFirmwareClient::list_switch_firmware_current_versions_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `GET` | `/switchFirmwares/currentVersions` | `network::switch_firmware` | `list_switch_firmware_current_versions_v1` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `POST` | `/switchFirmwares/schedules/query` | [`network::switch_firmware`] | [`query_switch_firmware_schedules`](network::switch_firmware::SwitchFirmwareClient::query_switch_firmware_schedules) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `POST` | `/switchFirmwares/schedules/query` | `network::switch_firmware` | `query_switch_firmware_schedules` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `POST` | `/switchFirmwares/schedules/query` | [`network::switch_firmware`] | [`query_switch_firmware_schedules_v1`](network::switch_firmware::SwitchFirmwareClient::query_switch_firmware_schedules_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `POST` | `/switchFirmwares/schedules/query` | `network::switch_firmware` | `query_switch_firmware_schedules_v1` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `POST` | `/switchFirmwares/schedules/switches/query` | [`network::switch_firmware`] | [`query_switch_firmware_schedule_switches`](network::switch_firmware::SwitchFirmwareClient::query_switch_firmware_schedule_switches) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `POST` | `/switchFirmwares/schedules/switches/query` | `network::switch_firmware` | `query_switch_firmware_schedule_switches` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `POST` | `/switchFirmwares/schedules/switches/query` | [`network::switch_firmware`] | [`query_switch_firmware_schedule_switches_v1`](network::switch_firmware::SwitchFirmwareClient::query_switch_firmware_schedule_switches_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `POST` | `/switchFirmwares/schedules/switches/query` | `network::switch_firmware` | `query_switch_firmware_schedule_switches_v1` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `GET` | `/switchFirmwares/versions/{versionType}` | [`network::switch_firmware`] | [`list_switch_firmware_versions`](network::switch_firmware::SwitchFirmwareClient::list_switch_firmware_versions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `GET` | `/switchFirmwares/versions/{versionType}` | `network::switch_firmware` | `list_switch_firmware_versions` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `GET` | `/switchFirmwares/versions/{versionType}` | [`network::switch_firmware`] | [`list_switch_firmware_versions_v1`](network::switch_firmware::SwitchFirmwareClient::list_switch_firmware_versions_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `GET` | `/switchFirmwares/versions/{versionType}` | `network::switch_firmware` | `list_switch_firmware_versions_v1` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/switchProfiles` | [`network::switch_profiles`] | [`create_switch_profile`](network::switch_profiles::SwitchProfilesClient::create_switch_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/switchProfiles` | `network::switch_profiles` | `create_switch_profile` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/switchProfiles` | [`network::switch_profiles`] | [`create_switch_profile_v1`](network::switch_profiles::SwitchProfilesClient::create_switch_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/switchProfiles` | `network::switch_profiles` | `create_switch_profile_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/switchProfiles/query` | [`network::switch_profiles`] | [`query_switch_profiles`](network::switch_profiles::SwitchProfilesClient::query_switch_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/switchProfiles/query` | `network::switch_profiles` | `query_switch_profiles` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}` | [`network::switch_profiles`] | [`delete_switch_profile`](network::switch_profiles::SwitchProfilesClient::delete_switch_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}` | `network::switch_profiles` | `delete_switch_profile` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}` | [`network::switch_profiles`] | [`get_switch_profile`](network::switch_profiles::SwitchProfilesClient::get_switch_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}` | `network::switch_profiles` | `get_switch_profile` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}` | [`network::switch_profiles`] | [`get_switch_profile_v1`](network::switch_profiles::SwitchProfilesClient::get_switch_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}` | `network::switch_profiles` | `get_switch_profile_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}/acls` | [`network::switch_profiles`] | [`delete_switch_profile_acls`](network::switch_profiles::SwitchProfilesClient::delete_switch_profile_acls) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}/acls` | `network::switch_profiles` | `delete_switch_profile_acls` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}/acls` | [`network::switch_profiles`] | [`list_switch_profile_acls`](network::switch_profiles::SwitchProfilesClient::list_switch_profile_acls) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}/acls` | `network::switch_profiles` | `list_switch_profile_acls` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/switchProfiles/{switchProfileId}/acls` | [`network::switch_profiles`] | [`create_switch_profile_acl`](network::switch_profiles::SwitchProfilesClient::create_switch_profile_acl) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/switchProfiles/{switchProfileId}/acls` | `network::switch_profiles` | `create_switch_profile_acl` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}/acls/{aclId}` | [`network::switch_profiles`] | [`delete_switch_profile_acl`](network::switch_profiles::SwitchProfilesClient::delete_switch_profile_acl) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}/acls/{aclId}` | `network::switch_profiles` | `delete_switch_profile_acl` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}/acls/{aclId}` | [`network::switch_profiles`] | [`get_switch_profile_acl`](network::switch_profiles::SwitchProfilesClient::get_switch_profile_acl) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}/acls/{aclId}` | `network::switch_profiles` | `get_switch_profile_acl` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `PUT` | `/switchProfiles/{switchProfileId}/acls/{aclId}` | [`network::switch_profiles`] | [`update_switch_profile_acl`](network::switch_profiles::SwitchProfilesClient::update_switch_profile_acl) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `PUT` | `/switchProfiles/{switchProfileId}/acls/{aclId}` | `network::switch_profiles` | `update_switch_profile_acl` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}/trustedPorts` | [`network::switch_profiles`] | [`delete_switch_profile_trusted_ports`](network::switch_profiles::SwitchProfilesClient::delete_switch_profile_trusted_ports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}/trustedPorts` | `network::switch_profiles` | `delete_switch_profile_trusted_ports` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}/trustedPorts` | [`network::switch_profiles`] | [`list_switch_profile_trusted_ports`](network::switch_profiles::SwitchProfilesClient::list_switch_profile_trusted_ports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}/trustedPorts` | `network::switch_profiles` | `list_switch_profile_trusted_ports` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/switchProfiles/{switchProfileId}/trustedPorts` | [`network::switch_profiles`] | [`create_switch_profile_trusted_port`](network::switch_profiles::SwitchProfilesClient::create_switch_profile_trusted_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/switchProfiles/{switchProfileId}/trustedPorts` | `network::switch_profiles` | `create_switch_profile_trusted_port` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` | [`network::switch_profiles`] | [`delete_switch_profile_trusted_port`](network::switch_profiles::SwitchProfilesClient::delete_switch_profile_trusted_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` | `network::switch_profiles` | `delete_switch_profile_trusted_port` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` | [`network::switch_profiles`] | [`get_switch_profile_trusted_port`](network::switch_profiles::SwitchProfilesClient::get_switch_profile_trusted_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` | `network::switch_profiles` | `get_switch_profile_trusted_port` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `PUT` | `/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` | [`network::switch_profiles`] | [`update_switch_profile_trusted_port`](network::switch_profiles::SwitchProfilesClient::update_switch_profile_trusted_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `PUT` | `/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}` | `network::switch_profiles` | `update_switch_profile_trusted_port` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}/vlans` | [`network::switch_profiles`] | [`delete_switch_profile_vlans`](network::switch_profiles::SwitchProfilesClient::delete_switch_profile_vlans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}/vlans` | `network::switch_profiles` | `delete_switch_profile_vlans` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}/vlans` | [`network::switch_profiles`] | [`list_switch_profile_vlans`](network::switch_profiles::SwitchProfilesClient::list_switch_profile_vlans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}/vlans` | `network::switch_profiles` | `list_switch_profile_vlans` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/switchProfiles/{switchProfileId}/vlans` | [`network::switch_profiles`] | [`create_switch_profile_vlan`](network::switch_profiles::SwitchProfilesClient::create_switch_profile_vlan) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/switchProfiles/{switchProfileId}/vlans` | `network::switch_profiles` | `create_switch_profile_vlan` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/switchProfiles/{switchProfileId}/vlans` | [`network::switch_profiles`] | [`create_switch_profile_vlan_v1`](network::switch_profiles::SwitchProfilesClient::create_switch_profile_vlan_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/switchProfiles/{switchProfileId}/vlans` | `network::switch_profiles` | `create_switch_profile_vlan_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}/vlans/{vlanId}` | [`network::switch_profiles`] | [`delete_switch_profile_vlan`](network::switch_profiles::SwitchProfilesClient::delete_switch_profile_vlan) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `DELETE` | `/switchProfiles/{switchProfileId}/vlans/{vlanId}` | `network::switch_profiles` | `delete_switch_profile_vlan` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}/vlans/{vlanId}` | [`network::switch_profiles`] | [`get_switch_profile_vlan`](network::switch_profiles::SwitchProfilesClient::get_switch_profile_vlan) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/switchProfiles/{switchProfileId}/vlans/{vlanId}` | `network::switch_profiles` | `get_switch_profile_vlan` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `PUT` | `/switchProfiles/{switchProfileId}/vlans/{vlanId}` | [`network::switch_profiles`] | [`update_switch_profile_vlan`](network::switch_profiles::SwitchProfilesClient::update_switch_profile_vlan) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `PUT` | `/switchProfiles/{switchProfileId}/vlans/{vlanId}` | `network::switch_profiles` | `update_switch_profile_vlan` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches` | [`network::switches_legacy`] | [`delete_switches_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switches_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches` | `network::switches_legacy` | `delete_switches_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches` | [`network::switches_legacy`] | [`list_switches_legacy`](network::switches_legacy::SwitchesLegacyClient::list_switches_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches` | `network::switches_legacy` | `list_switches_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches` | [`network::switches_legacy`] | [`create_switch_legacy`](network::switches_legacy::SwitchesLegacyClient::create_switch_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches` | `network::switches_legacy` | `create_switch_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/clients/query` | [`network::switches_legacy`] | [`query_switch_clients_legacy`](network::switches_legacy::SwitchesLegacyClient::query_switch_clients_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/clients/query` | `network::switches_legacy` | `query_switch_clients_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/ports/query` | [`network::switches_legacy`] | [`query_switch_ports_legacy`](network::switches_legacy::SwitchesLegacyClient::query_switch_ports_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/ports/query` | `network::switches_legacy` | `query_switch_ports_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/query/csvFiles` | [`network::switches_legacy`] | [`export_switches_csv_legacy`](network::switches_legacy::SwitchesLegacyClient::export_switches_csv_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/query/csvFiles` | `network::switches_legacy` | `export_switches_csv_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}` | [`network::switches_legacy`] | [`delete_switch_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}` | `network::switches_legacy` | `delete_switch_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}` | [`network::switches_legacy`] | [`get_switch_legacy`](network::switches_legacy::SwitchesLegacyClient::get_switch_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}` | `network::switches_legacy` | `get_switch_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}` | [`network::switches_legacy`] | [`add_switch_legacy`](network::switches_legacy::SwitchesLegacyClient::add_switch_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}` | `network::switches_legacy` | `add_switch_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `PUT` | `/switches/{switchId}` | [`network::switches_legacy`] | [`update_switch_legacy`](network::switches_legacy::SwitchesLegacyClient::update_switch_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `PUT` | `/switches/{switchId}` | `network::switches_legacy` | `update_switch_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/aclUnions` | [`network::switches_legacy`] | [`list_switch_acl_unions_legacy`](network::switches_legacy::SwitchesLegacyClient::list_switch_acl_unions_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/aclUnions` | `network::switches_legacy` | `list_switch_acl_unions_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/acls` | [`network::switches_legacy`] | [`list_switch_acls_legacy`](network::switches_legacy::SwitchesLegacyClient::list_switch_acls_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/acls` | `network::switches_legacy` | `list_switch_acls_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/acls/query` | [`network::switches_legacy`] | [`query_switch_acls_legacy`](network::switches_legacy::SwitchesLegacyClient::query_switch_acls_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/acls/query` | `network::switches_legacy` | `query_switch_acls_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}/configBackups` | [`network::switches_legacy`] | [`delete_switch_config_backups_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_config_backups_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}/configBackups` | `network::switches_legacy` | `delete_switch_config_backups_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/configBackups` | [`network::switches_legacy`] | [`list_switch_config_backups_legacy`](network::switches_legacy::SwitchesLegacyClient::list_switch_config_backups_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/configBackups` | `network::switches_legacy` | `list_switch_config_backups_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/configBackups` | [`network::switches_legacy`] | [`create_switch_config_backup_legacy`](network::switches_legacy::SwitchesLegacyClient::create_switch_config_backup_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/configBackups` | `network::switches_legacy` | `create_switch_config_backup_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/configBackups/comparisons` | [`network::switches_legacy`] | [`create_switch_config_backup_comparison_legacy`](network::switches_legacy::SwitchesLegacyClient::create_switch_config_backup_comparison_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/configBackups/comparisons` | `network::switches_legacy` | `create_switch_config_backup_comparison_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/configBackups/query` | [`network::switches_legacy`] | [`query_switch_config_backups_legacy`](network::switches_legacy::SwitchesLegacyClient::query_switch_config_backups_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/configBackups/query` | `network::switches_legacy` | `query_switch_config_backups_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}/configBackups/{configBackupId}` | [`network::switches_legacy`] | [`delete_switch_config_backup_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_config_backup_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}/configBackups/{configBackupId}` | `network::switches_legacy` | `delete_switch_config_backup_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/configBackups/{configBackupId}` | [`network::switches_legacy`] | [`get_switch_config_backup_legacy`](network::switches_legacy::SwitchesLegacyClient::get_switch_config_backup_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/configBackups/{configBackupId}` | `network::switches_legacy` | `get_switch_config_backup_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `PATCH` | `/switches/{switchId}/configBackups/{configBackupId}` | [`network::switches_legacy`] | [`patch_switch_config_backup_legacy`](network::switches_legacy::SwitchesLegacyClient::patch_switch_config_backup_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `PATCH` | `/switches/{switchId}/configBackups/{configBackupId}` | `network::switches_legacy` | `patch_switch_config_backup_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` | [`network::switches_legacy`] | [`get_switch_config_backup_formatted_configs_legacy`](network::switches_legacy::SwitchesLegacyClient::get_switch_config_backup_formatted_configs_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` | `network::switches_legacy` | `get_switch_config_backup_formatted_configs_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/configHistDetails/query` | [`network::switches_legacy`] | [`query_switch_config_hist_details_legacy`](network::switches_legacy::SwitchesLegacyClient::query_switch_config_hist_details_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/configHistDetails/query` | `network::switches_legacy` | `query_switch_config_hist_details_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/debugRequests` | [`network::switches_legacy`] | [`create_switch_debug_request_legacy`](network::switches_legacy::SwitchesLegacyClient::create_switch_debug_request_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/debugRequests` | `network::switches_legacy` | `create_switch_debug_request_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/debugRequests/{troubleshootingType}` | [`network::switches_legacy`] | [`get_switch_debug_request_legacy`](network::switches_legacy::SwitchesLegacyClient::get_switch_debug_request_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/debugRequests/{troubleshootingType}` | `network::switches_legacy` | `get_switch_debug_request_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/deviceRequests` | [`network::switches_legacy`] | [`create_switch_device_request_legacy`](network::switches_legacy::SwitchesLegacyClient::create_switch_device_request_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/deviceRequests` | `network::switches_legacy` | `create_switch_device_request_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `PATCH` | `/switches/{switchId}/dhcpServerStates` | [`network::switches_legacy`] | [`patch_switch_dhcp_server_states_legacy`](network::switches_legacy::SwitchesLegacyClient::patch_switch_dhcp_server_states_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `PATCH` | `/switches/{switchId}/dhcpServerStates` | `network::switches_legacy` | `patch_switch_dhcp_server_states_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}/dhcpServers` | [`network::switches_legacy`] | [`delete_switch_dhcp_servers_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_dhcp_servers_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}/dhcpServers` | `network::switches_legacy` | `delete_switch_dhcp_servers_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/dhcpServers` | [`network::switches_legacy`] | [`list_switch_dhcp_servers_legacy`](network::switches_legacy::SwitchesLegacyClient::list_switch_dhcp_servers_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/dhcpServers` | `network::switches_legacy` | `list_switch_dhcp_servers_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/dhcpServers` | [`network::switches_legacy`] | [`create_switch_dhcp_server_legacy`](network::switches_legacy::SwitchesLegacyClient::create_switch_dhcp_server_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/dhcpServers` | `network::switches_legacy` | `create_switch_dhcp_server_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/dhcpServers/leaseTables` | [`network::switches_legacy`] | [`list_switch_dhcp_server_lease_tables_legacy`](network::switches_legacy::SwitchesLegacyClient::list_switch_dhcp_server_lease_tables_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/dhcpServers/leaseTables` | `network::switches_legacy` | `list_switch_dhcp_server_lease_tables_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/dhcpServers/query` | [`network::switches_legacy`] | [`query_switch_dhcp_servers_legacy`](network::switches_legacy::SwitchesLegacyClient::query_switch_dhcp_servers_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/dhcpServers/query` | `network::switches_legacy` | `query_switch_dhcp_servers_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}/dhcpServers/{dhcpServerId}` | [`network::switches_legacy`] | [`delete_switch_dhcp_server_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_dhcp_server_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}/dhcpServers/{dhcpServerId}` | `network::switches_legacy` | `delete_switch_dhcp_server_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/dhcpServers/{dhcpServerId}` | [`network::switches_legacy`] | [`get_switch_dhcp_server_legacy`](network::switches_legacy::SwitchesLegacyClient::get_switch_dhcp_server_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/dhcpServers/{dhcpServerId}` | `network::switches_legacy` | `get_switch_dhcp_server_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `PUT` | `/switches/{switchId}/dhcpServers/{dhcpServerId}` | [`network::switches_legacy`] | [`update_switch_dhcp_server_legacy`](network::switches_legacy::SwitchesLegacyClient::update_switch_dhcp_server_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `PUT` | `/switches/{switchId}/dhcpServers/{dhcpServerId}` | `network::switches_legacy` | `update_switch_dhcp_server_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}/lags` | [`network::switches_legacy`] | [`delete_switch_lags_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_lags_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}/lags` | `network::switches_legacy` | `delete_switch_lags_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/lags` | [`network::switches_legacy`] | [`list_switch_lags_legacy`](network::switches_legacy::SwitchesLegacyClient::list_switch_lags_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/lags` | `network::switches_legacy` | `list_switch_lags_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/lags` | [`network::switches_legacy`] | [`create_switch_lag_legacy`](network::switches_legacy::SwitchesLegacyClient::create_switch_lag_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/lags` | `network::switches_legacy` | `create_switch_lag_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}/lags/{lagId}` | [`network::switches_legacy`] | [`delete_switch_lag_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_lag_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}/lags/{lagId}` | `network::switches_legacy` | `delete_switch_lag_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/lags/{lagId}` | [`network::switches_legacy`] | [`get_switch_lag_legacy`](network::switches_legacy::SwitchesLegacyClient::get_switch_lag_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/lags/{lagId}` | `network::switches_legacy` | `get_switch_lag_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `PUT` | `/switches/{switchId}/lags/{lagId}` | [`network::switches_legacy`] | [`update_switch_lag_legacy`](network::switches_legacy::SwitchesLegacyClient::update_switch_lag_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `PUT` | `/switches/{switchId}/lags/{lagId}` | `network::switches_legacy` | `update_switch_lag_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/portSettings` | [`network::switches_legacy`] | [`get_switch_port_settings_legacy`](network::switches_legacy::SwitchesLegacyClient::get_switch_port_settings_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/portSettings` | `network::switches_legacy` | `get_switch_port_settings_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/portSettings` | [`network::switches_legacy`] | [`create_switch_port_settings_legacy`](network::switches_legacy::SwitchesLegacyClient::create_switch_port_settings_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/portSettings` | `network::switches_legacy` | `create_switch_port_settings_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `PUT` | `/switches/{switchId}/portSettings` | [`network::switches_legacy`] | [`update_switch_port_settings_legacy`](network::switches_legacy::SwitchesLegacyClient::update_switch_port_settings_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `PUT` | `/switches/{switchId}/portSettings` | `network::switches_legacy` | `update_switch_port_settings_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `PUT` | `/switches/{switchId}/positions` | [`network::switches_legacy`] | [`update_switch_positions_legacy`](network::switches_legacy::SwitchesLegacyClient::update_switch_positions_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `PUT` | `/switches/{switchId}/positions` | `network::switches_legacy` | `update_switch_positions_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}/staticRoutes` | [`network::switches_legacy`] | [`delete_switch_static_routes_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_static_routes_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}/staticRoutes` | `network::switches_legacy` | `delete_switch_static_routes_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/staticRoutes` | [`network::switches_legacy`] | [`list_switch_static_routes_legacy`](network::switches_legacy::SwitchesLegacyClient::list_switch_static_routes_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/staticRoutes` | `network::switches_legacy` | `list_switch_static_routes_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/staticRoutes` | [`network::switches_legacy`] | [`create_switch_static_route_legacy`](network::switches_legacy::SwitchesLegacyClient::create_switch_static_route_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/staticRoutes` | `network::switches_legacy` | `create_switch_static_route_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}/staticRoutes/{staticRouteId}` | [`network::switches_legacy`] | [`delete_switch_static_route_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_static_route_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}/staticRoutes/{staticRouteId}` | `network::switches_legacy` | `delete_switch_static_route_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/staticRoutes/{staticRouteId}` | [`network::switches_legacy`] | [`get_switch_static_route_legacy`](network::switches_legacy::SwitchesLegacyClient::get_switch_static_route_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/staticRoutes/{staticRouteId}` | `network::switches_legacy` | `get_switch_static_route_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `PUT` | `/switches/{switchId}/staticRoutes/{staticRouteId}` | [`network::switches_legacy`] | [`update_switch_static_route_legacy`](network::switches_legacy::SwitchesLegacyClient::update_switch_static_route_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `PUT` | `/switches/{switchId}/staticRoutes/{staticRouteId}` | `network::switches_legacy` | `update_switch_static_route_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/transactions/{transactionId}/configHistDetails` | [`network::switches_legacy`] | [`list_switch_transaction_config_hist_details_legacy`](network::switches_legacy::SwitchesLegacyClient::list_switch_transaction_config_hist_details_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/transactions/{transactionId}/configHistDetails` | `network::switches_legacy` | `list_switch_transaction_config_hist_details_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}/vePorts` | [`network::switches_legacy`] | [`delete_switch_ve_ports_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_ve_ports_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}/vePorts` | `network::switches_legacy` | `delete_switch_ve_ports_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/vePorts` | [`network::switches_legacy`] | [`list_switch_ve_ports_legacy`](network::switches_legacy::SwitchesLegacyClient::list_switch_ve_ports_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/vePorts` | `network::switches_legacy` | `list_switch_ve_ports_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/vePorts` | [`network::switches_legacy`] | [`create_switch_ve_port_legacy`](network::switches_legacy::SwitchesLegacyClient::create_switch_ve_port_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/vePorts` | `network::switches_legacy` | `create_switch_ve_port_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/vePorts/query` | [`network::switches_legacy`] | [`query_switch_ve_ports_legacy`](network::switches_legacy::SwitchesLegacyClient::query_switch_ve_ports_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/vePorts/query` | `network::switches_legacy` | `query_switch_ve_ports_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}/vePorts/{vePortId}` | [`network::switches_legacy`] | [`delete_switch_ve_port_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_ve_port_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}/vePorts/{vePortId}` | `network::switches_legacy` | `delete_switch_ve_port_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/vePorts/{vePortId}` | [`network::switches_legacy`] | [`get_switch_ve_port_legacy`](network::switches_legacy::SwitchesLegacyClient::get_switch_ve_port_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/vePorts/{vePortId}` | `network::switches_legacy` | `get_switch_ve_port_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `PUT` | `/switches/{switchId}/vePorts/{vePortId}` | [`network::switches_legacy`] | [`update_switch_ve_port_legacy`](network::switches_legacy::SwitchesLegacyClient::update_switch_ve_port_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `PUT` | `/switches/{switchId}/vePorts/{vePortId}` | `network::switches_legacy` | `update_switch_ve_port_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/vlanUnions` | [`network::switches_legacy`] | [`list_switch_vlan_unions_legacy`](network::switches_legacy::SwitchesLegacyClient::list_switch_vlan_unions_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/vlanUnions` | `network::switches_legacy` | `list_switch_vlan_unions_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}/vlans` | [`network::switches_legacy`] | [`delete_switch_vlans_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_vlans_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}/vlans` | `network::switches_legacy` | `delete_switch_vlans_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/vlans` | [`network::switches_legacy`] | [`list_switch_vlans_legacy`](network::switches_legacy::SwitchesLegacyClient::list_switch_vlans_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/vlans` | `network::switches_legacy` | `list_switch_vlans_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/vlans` | [`network::switches_legacy`] | [`create_switch_vlan_legacy`](network::switches_legacy::SwitchesLegacyClient::create_switch_vlan_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/vlans` | `network::switches_legacy` | `create_switch_vlan_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `POST` | `/switches/{switchId}/vlans/query` | [`network::switches_legacy`] | [`query_switch_vlans_legacy`](network::switches_legacy::SwitchesLegacyClient::query_switch_vlans_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `POST` | `/switches/{switchId}/vlans/query` | `network::switches_legacy` | `query_switch_vlans_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `DELETE` | `/switches/{switchId}/vlans/{vlanId}` | [`network::switches_legacy`] | [`delete_switch_vlan_legacy`](network::switches_legacy::SwitchesLegacyClient::delete_switch_vlan_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `DELETE` | `/switches/{switchId}/vlans/{vlanId}` | `network::switches_legacy` | `delete_switch_vlan_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `GET` | `/switches/{switchId}/vlans/{vlanId}` | [`network::switches_legacy`] | [`get_switch_vlan_legacy`](network::switches_legacy::SwitchesLegacyClient::get_switch_vlan_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `GET` | `/switches/{switchId}/vlans/{vlanId}` | `network::switches_legacy` | `get_switch_vlan_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches-legacy",
+    doc = " | `PUT` | `/switches/{switchId}/vlans/{vlanId}` | [`network::switches_legacy`] | [`update_switch_vlan_legacy`](network::switches_legacy::SwitchesLegacyClient::update_switch_vlan_legacy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches-legacy"),
+    doc = " | `PUT` | `/switches/{switchId}/vlans/{vlanId}` | `network::switches_legacy` | `update_switch_vlan_legacy` (feature `network-switches-legacy`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/syslogServerProfiles` | [`network::wireless_service_profiles`] | [`create_syslog_server_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::create_syslog_server_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/syslogServerProfiles` | `network::wireless_service_profiles` | `create_syslog_server_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/syslogServerProfiles` | [`network::wireless_service_profiles`] | [`create_syslog_server_profile_v1`](network::wireless_service_profiles::WirelessServiceProfilesClient::create_syslog_server_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/syslogServerProfiles` | `network::wireless_service_profiles` | `create_syslog_server_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/syslogServerProfiles/query` | [`network::wireless_service_profiles`] | [`query_syslog_server_profiles`](network::wireless_service_profiles::WirelessServiceProfilesClient::query_syslog_server_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/syslogServerProfiles/query` | `network::wireless_service_profiles` | `query_syslog_server_profiles` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `DELETE` | `/syslogServerProfiles/{syslogServerProfileId}` | [`network::wireless_service_profiles`] | [`delete_syslog_server_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::delete_syslog_server_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `DELETE` | `/syslogServerProfiles/{syslogServerProfileId}` | `network::wireless_service_profiles` | `delete_syslog_server_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `GET` | `/syslogServerProfiles/{syslogServerProfileId}` | [`network::wireless_service_profiles`] | [`get_syslog_server_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::get_syslog_server_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `GET` | `/syslogServerProfiles/{syslogServerProfileId}` | `network::wireless_service_profiles` | `get_syslog_server_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `GET` | `/syslogServerProfiles/{syslogServerProfileId}` | [`network::wireless_service_profiles`] | [`get_syslog_server_profile_v1`](network::wireless_service_profiles::WirelessServiceProfilesClient::get_syslog_server_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `GET` | `/syslogServerProfiles/{syslogServerProfileId}` | `network::wireless_service_profiles` | `get_syslog_server_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `PUT` | `/syslogServerProfiles/{syslogServerProfileId}` | [`network::wireless_service_profiles`] | [`update_syslog_server_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::update_syslog_server_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `PUT` | `/syslogServerProfiles/{syslogServerProfileId}` | `network::wireless_service_profiles` | `update_syslog_server_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `PUT` | `/syslogServerProfiles/{syslogServerProfileId}` | [`network::wireless_service_profiles`] | [`update_syslog_server_profile_v1`](network::wireless_service_profiles::WirelessServiceProfilesClient::update_syslog_server_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `PUT` | `/syslogServerProfiles/{syslogServerProfileId}` | `network::wireless_service_profiles` | `update_syslog_server_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `POST` | `/templates/dpskServices` | [`network::dpsk`] | [`create_template_dpsk_service`](network::dpsk::DpskClient::create_template_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/templates/dpskServices` | `network::dpsk` | `create_template_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `POST` | `/templates/dpskServices/query` | [`network::dpsk`] | [`query_template_dpsk_services`](network::dpsk::DpskClient::query_template_dpsk_services) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/templates/dpskServices/query` | `network::dpsk` | `query_template_dpsk_services` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `DELETE` | `/templates/dpskServices/{poolTemplateId}` | [`network::dpsk`] | [`delete_template_dpsk_service`](network::dpsk::DpskClient::delete_template_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `DELETE` | `/templates/dpskServices/{poolTemplateId}` | `network::dpsk` | `delete_template_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `GET` | `/templates/dpskServices/{poolTemplateId}` | [`network::dpsk`] | [`get_template_dpsk_service`](network::dpsk::DpskClient::get_template_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `GET` | `/templates/dpskServices/{poolTemplateId}` | `network::dpsk` | `get_template_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `PATCH` | `/templates/dpskServices/{poolTemplateId}` | [`network::dpsk`] | [`patch_template_dpsk_service`](network::dpsk::DpskClient::patch_template_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `PATCH` | `/templates/dpskServices/{poolTemplateId}` | `network::dpsk` | `patch_template_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `PUT` | `/templates/dpskServices/{poolTemplateId}` | [`network::dpsk`] | [`update_template_dpsk_service`](network::dpsk::DpskClient::update_template_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `PUT` | `/templates/dpskServices/{poolTemplateId}` | `network::dpsk` | `update_template_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `POST` | `/templates/identityGroups/{identityGroupId}/dpskServices` | [`network::dpsk`] | [`create_template_identity_group_dpsk_service`](network::dpsk::DpskClient::create_template_identity_group_dpsk_service) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/templates/identityGroups/{identityGroupId}/dpskServices` | `network::dpsk` | `create_template_identity_group_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `POST` | `/templates/portalServiceProfiles` | [`network::portal_service_profiles`] | [`create_template_portal_service_profile`](network::portal_service_profiles::PortalServiceProfilesClient::create_template_portal_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `POST` | `/templates/portalServiceProfiles` | `network::portal_service_profiles` | `create_template_portal_service_profile` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `GET` | `/templates/portalServiceProfiles/networks` | [`network::portal_service_profiles`] | [`list_template_portal_service_profile_networks`](network::portal_service_profiles::PortalServiceProfilesClient::list_template_portal_service_profile_networks) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `GET` | `/templates/portalServiceProfiles/networks` | `network::portal_service_profiles` | `list_template_portal_service_profile_networks` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `POST` | `/templates/portalServiceProfiles/query` | [`network::portal_service_profiles`] | [`query_template_portal_service_profiles`](network::portal_service_profiles::PortalServiceProfilesClient::query_template_portal_service_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `POST` | `/templates/portalServiceProfiles/query` | `network::portal_service_profiles` | `query_template_portal_service_profiles` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `GET` | `/templates/portalServiceProfiles/tags` | [`network::portal_service_profiles`] | [`list_template_portal_service_profile_tags`](network::portal_service_profiles::PortalServiceProfilesClient::list_template_portal_service_profile_tags) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `GET` | `/templates/portalServiceProfiles/tags` | `network::portal_service_profiles` | `list_template_portal_service_profile_tags` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `DELETE` | `/templates/portalServiceProfiles/{portalServiceProfileId}` | [`network::portal_service_profiles`] | [`delete_template_portal_service_profile`](network::portal_service_profiles::PortalServiceProfilesClient::delete_template_portal_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `DELETE` | `/templates/portalServiceProfiles/{portalServiceProfileId}` | `network::portal_service_profiles` | `delete_template_portal_service_profile` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `GET` | `/templates/portalServiceProfiles/{portalServiceProfileId}` | [`network::portal_service_profiles`] | [`get_template_portal_service_profile`](network::portal_service_profiles::PortalServiceProfilesClient::get_template_portal_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `GET` | `/templates/portalServiceProfiles/{portalServiceProfileId}` | `network::portal_service_profiles` | `get_template_portal_service_profile` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `PUT` | `/templates/portalServiceProfiles/{portalServiceProfileId}` | [`network::portal_service_profiles`] | [`update_template_portal_service_profile`](network::portal_service_profiles::PortalServiceProfilesClient::update_template_portal_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `PUT` | `/templates/portalServiceProfiles/{portalServiceProfileId}` | `network::portal_service_profiles` | `update_template_portal_service_profile` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `PUT` | `/templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages` | [`network::portal_service_profiles`] | [`update_template_portal_service_profile_background_image`](network::portal_service_profiles::PortalServiceProfilesClient::update_template_portal_service_profile_background_image) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `PUT` | `/templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages` | `network::portal_service_profiles` | `update_template_portal_service_profile_background_image` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `PUT` | `/templates/portalServiceProfiles/{portalServiceProfileId}/logos` | [`network::portal_service_profiles`] | [`update_template_portal_service_profile_logo`](network::portal_service_profiles::PortalServiceProfilesClient::update_template_portal_service_profile_logo) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `PUT` | `/templates/portalServiceProfiles/{portalServiceProfileId}/logos` | `network::portal_service_profiles` | `update_template_portal_service_profile_logo` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `PUT` | `/templates/portalServiceProfiles/{portalServiceProfileId}/photos` | [`network::portal_service_profiles`] | [`update_template_portal_service_profile_photo`](network::portal_service_profiles::PortalServiceProfilesClient::update_template_portal_service_profile_photo) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `PUT` | `/templates/portalServiceProfiles/{portalServiceProfileId}/photos` | `network::portal_service_profiles` | `update_template_portal_service_profile_photo` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-portal-service-profiles",
+    doc = " | `PUT` | `/templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages` | [`network::portal_service_profiles`] | [`update_template_portal_service_profile_powered_image`](network::portal_service_profiles::PortalServiceProfilesClient::update_template_portal_service_profile_powered_image) |"
+)]
+#[cfg_attr(
+    not(feature = "network-portal-service-profiles"),
+    doc = " | `PUT` | `/templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages` | `network::portal_service_profiles` | `update_template_portal_service_profile_powered_image` (feature `network-portal-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-template-switch-profiles",
+    doc = " | `POST` | `/templates/switchProfiles` | [`network::template_switch_profiles`] | [`create_template_switch_profile`](network::template_switch_profiles::TemplateSwitchProfilesClient::create_template_switch_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-template-switch-profiles"),
+    doc = " | `POST` | `/templates/switchProfiles` | `network::template_switch_profiles` | `create_template_switch_profile` (feature `network-template-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-template-switch-profiles",
+    doc = " | `POST` | `/templates/switchProfiles` | [`network::template_switch_profiles`] | [`create_template_switch_profile_v1`](network::template_switch_profiles::TemplateSwitchProfilesClient::create_template_switch_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-template-switch-profiles"),
+    doc = " | `POST` | `/templates/switchProfiles` | `network::template_switch_profiles` | `create_template_switch_profile_v1` (feature `network-template-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-template-switch-profiles",
+    doc = " | `POST` | `/templates/switchProfiles/query` | [`network::template_switch_profiles`] | [`query_template_switch_profiles`](network::template_switch_profiles::TemplateSwitchProfilesClient::query_template_switch_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-template-switch-profiles"),
+    doc = " | `POST` | `/templates/switchProfiles/query` | `network::template_switch_profiles` | `query_template_switch_profiles` (feature `network-template-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-template-switch-profiles",
+    doc = " | `DELETE` | `/templates/switchProfiles/{switchProfileId}` | [`network::template_switch_profiles`] | [`delete_template_switch_profile`](network::template_switch_profiles::TemplateSwitchProfilesClient::delete_template_switch_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-template-switch-profiles"),
+    doc = " | `DELETE` | `/templates/switchProfiles/{switchProfileId}` | `network::template_switch_profiles` | `delete_template_switch_profile` (feature `network-template-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-template-switch-profiles",
+    doc = " | `GET` | `/templates/switchProfiles/{switchProfileId}` | [`network::template_switch_profiles`] | [`get_template_switch_profile`](network::template_switch_profiles::TemplateSwitchProfilesClient::get_template_switch_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-template-switch-profiles"),
+    doc = " | `GET` | `/templates/switchProfiles/{switchProfileId}` | `network::template_switch_profiles` | `get_template_switch_profile` (feature `network-template-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-template-switch-profiles",
+    doc = " | `GET` | `/templates/switchProfiles/{switchProfileId}` | [`network::template_switch_profiles`] | [`get_template_switch_profile_v1`](network::template_switch_profiles::TemplateSwitchProfilesClient::get_template_switch_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-template-switch-profiles"),
+    doc = " | `GET` | `/templates/switchProfiles/{switchProfileId}` | `network::template_switch_profiles` | `get_template_switch_profile_v1` (feature `network-template-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `POST` | `/templates/venues` | [`network::venue_templates`] | [`create_venue_template`](network::venue_templates::VenueTemplatesClient::create_venue_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `POST` | `/templates/venues` | `network::venue_templates` | `create_venue_template` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `POST` | `/templates/venues/query` | [`network::venue_templates`] | [`query_venue_templates`](network::venue_templates::VenueTemplatesClient::query_venue_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `POST` | `/templates/venues/query` | `network::venue_templates` | `query_venue_templates` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `POST` | `/templates/venues/{venueId}/aaaServers` | [`network::venue_templates`] | [`create_venue_template_aaa_server`](network::venue_templates::VenueTemplatesClient::create_venue_template_aaa_server) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `POST` | `/templates/venues/{venueId}/aaaServers` | `network::venue_templates` | `create_venue_template_aaa_server` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `POST` | `/templates/venues/{venueId}/aaaServers` | [`network::venue_templates`] | [`create_venue_template_aaa_server_v1`](network::venue_templates::VenueTemplatesClient::create_venue_template_aaa_server_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `POST` | `/templates/venues/{venueId}/aaaServers` | `network::venue_templates` | `create_venue_template_aaa_server_v1` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `POST` | `/templates/venues/{venueId}/aaaServers/query` | [`network::venue_templates`] | [`query_venue_template_aaa_servers`](network::venue_templates::VenueTemplatesClient::query_venue_template_aaa_servers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `POST` | `/templates/venues/{venueId}/aaaServers/query` | `network::venue_templates` | `query_venue_template_aaa_servers` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `DELETE` | `/templates/venues/{venueId}/aaaServers/{aaaServerId}` | [`network::venue_templates`] | [`delete_venue_template_aaa_server`](network::venue_templates::VenueTemplatesClient::delete_venue_template_aaa_server) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `DELETE` | `/templates/venues/{venueId}/aaaServers/{aaaServerId}` | `network::venue_templates` | `delete_venue_template_aaa_server` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/aaaServers/{aaaServerId}` | [`network::venue_templates`] | [`get_venue_template_aaa_server`](network::venue_templates::VenueTemplatesClient::get_venue_template_aaa_server) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/aaaServers/{aaaServerId}` | `network::venue_templates` | `get_venue_template_aaa_server` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/aaaServers/{aaaServerId}` | [`network::venue_templates`] | [`update_venue_template_aaa_server`](network::venue_templates::VenueTemplatesClient::update_venue_template_aaa_server) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/aaaServers/{aaaServerId}` | `network::venue_templates` | `update_venue_template_aaa_server` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/aaaServers/{aaaServerId}` | [`network::venue_templates`] | [`update_venue_template_aaa_server_v1`](network::venue_templates::VenueTemplatesClient::update_venue_template_aaa_server_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/aaaServers/{aaaServerId}` | `network::venue_templates` | `update_venue_template_aaa_server_v1` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/aaaSettings` | [`network::venue_templates`] | [`get_venue_template_aaa_settings`](network::venue_templates::VenueTemplatesClient::get_venue_template_aaa_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/aaaSettings` | `network::venue_templates` | `get_venue_template_aaa_settings` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/aaaSettings` | [`network::venue_templates`] | [`get_venue_template_aaa_settings_v1`](network::venue_templates::VenueTemplatesClient::get_venue_template_aaa_settings_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/aaaSettings` | `network::venue_templates` | `get_venue_template_aaa_settings_v1` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/aaaSettings` | [`network::venue_templates`] | [`update_venue_template_aaa_settings`](network::venue_templates::VenueTemplatesClient::update_venue_template_aaa_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/aaaSettings` | `network::venue_templates` | `update_venue_template_aaa_settings` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-template-switch-profiles",
+    doc = " | `DELETE` | `/templates/venues/{venueId}/switchProfiles/{switchProfileId}` | [`network::template_switch_profiles`] | [`remove_switch_profile_from_venue_template`](network::template_switch_profiles::TemplateSwitchProfilesClient::remove_switch_profile_from_venue_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-template-switch-profiles"),
+    doc = " | `DELETE` | `/templates/venues/{venueId}/switchProfiles/{switchProfileId}` | `network::template_switch_profiles` | `remove_switch_profile_from_venue_template` (feature `network-template-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-template-switch-profiles",
+    doc = " | `PUT` | `/templates/venues/{venueId}/switchProfiles/{switchProfileId}` | [`network::template_switch_profiles`] | [`add_switch_profile_to_venue_template`](network::template_switch_profiles::TemplateSwitchProfilesClient::add_switch_profile_to_venue_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-template-switch-profiles"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/switchProfiles/{switchProfileId}` | `network::template_switch_profiles` | `add_switch_profile_to_venue_template` (feature `network-template-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/switchSettings` | [`network::venue_templates`] | [`get_venue_template_switch_settings`](network::venue_templates::VenueTemplatesClient::get_venue_template_switch_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/switchSettings` | `network::venue_templates` | `get_venue_template_switch_settings` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/switchSettings` | [`network::venue_templates`] | [`get_venue_template_switch_settings_v1`](network::venue_templates::VenueTemplatesClient::get_venue_template_switch_settings_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/switchSettings` | `network::venue_templates` | `get_venue_template_switch_settings_v1` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/switchSettings` | [`network::venue_templates`] | [`update_venue_template_switch_settings`](network::venue_templates::VenueTemplatesClient::update_venue_template_switch_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/switchSettings` | `network::venue_templates` | `update_venue_template_switch_settings` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/switchSettings` | [`network::venue_templates`] | [`update_venue_template_switch_settings_v1`](network::venue_templates::VenueTemplatesClient::update_venue_template_switch_settings_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/switchSettings` | `network::venue_templates` | `update_venue_template_switch_settings_v1` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `DELETE` | `/templates/venues/{venueTemplateId}` | [`network::venue_templates`] | [`delete_venue_template`](network::venue_templates::VenueTemplatesClient::delete_venue_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `DELETE` | `/templates/venues/{venueTemplateId}` | `network::venue_templates` | `delete_venue_template` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `GET` | `/templates/venues/{venueTemplateId}` | [`network::venue_templates`] | [`get_venue_template`](network::venue_templates::VenueTemplatesClient::get_venue_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `GET` | `/templates/venues/{venueTemplateId}` | `network::venue_templates` | `get_venue_template` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}` | [`network::venue_templates`] | [`update_venue_template`](network::venue_templates::VenueTemplatesClient::update_venue_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}` | `network::venue_templates` | `update_venue_template` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `GET` | `/templates/wifiNetworks/{networkTemplateId}/dpskServices` | [`network::dpsk`] | [`list_template_wifi_network_dpsk_services`](network::dpsk::DpskClient::list_template_wifi_network_dpsk_services) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `GET` | `/templates/wifiNetworks/{networkTemplateId}/dpskServices` | `network::dpsk` | `list_template_wifi_network_dpsk_services` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `POST` | `/templates/{templateId}/dependencies/query` | [`network::venue_templates`] | [`query_template_dependencies`](network::venue_templates::VenueTemplatesClient::query_template_dependencies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `POST` | `/templates/{templateId}/dependencies/query` | `network::venue_templates` | `query_template_dependencies` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `PUT` | `/templates/{templateId}/enforcementSettings` | [`network::venue_templates`] | [`update_template_enforcement_settings`](network::venue_templates::VenueTemplatesClient::update_template_enforcement_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `PUT` | `/templates/{templateId}/enforcementSettings` | `network::venue_templates` | `update_template_enforcement_settings` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `POST` | `/templates/{templateId}/instances/query` | [`network::venue_templates`] | [`query_template_instances`](network::venue_templates::VenueTemplatesClient::query_template_instances) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `POST` | `/templates/{templateId}/instances/query` | `network::venue_templates` | `query_template_instances` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `POST` | `/templates/{templateId}/tenants/{tenantId}` | [`network::venue_templates`] | [`apply_template_to_tenant`](network::venue_templates::VenueTemplatesClient::apply_template_to_tenant) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `POST` | `/templates/{templateId}/tenants/{tenantId}` | `network::venue_templates` | `apply_template_to_tenant` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `GET` | `/templates/{templateId}/tenants/{tenantId}/diffReports` | [`network::venue_templates`] | [`get_template_tenant_diff_reports`](network::venue_templates::VenueTemplatesClient::get_template_tenant_diff_reports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `GET` | `/templates/{templateId}/tenants/{tenantId}/diffReports` | `network::venue_templates` | `get_template_tenant_diff_reports` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `PATCH` | `/templates/{templateId}/tenants/{tenantId}/diffReports` | [`network::venue_templates`] | [`patch_template_tenant_diff_reports`](network::venue_templates::VenueTemplatesClient::patch_template_tenant_diff_reports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `PATCH` | `/templates/{templateId}/tenants/{tenantId}/diffReports` | `network::venue_templates` | `patch_template_tenant_diff_reports` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `DELETE` | `/tenantActivations/supportStatus/{tenantId}` | [`network::tenants`] | [`delete_tenant_support_status`](network::tenants::TenantsClient::delete_tenant_support_status) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `DELETE` | `/tenantActivations/supportStatus/{tenantId}` | `network::tenants` | `delete_tenant_support_status` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenantActivations/supportStatus/{tenantId}` | [`network::tenants`] | [`get_tenant_support_status`](network::tenants::TenantsClient::get_tenant_support_status) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenantActivations/supportStatus/{tenantId}` | `network::tenants` | `get_tenant_support_status` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PUT` | `/tenantActivations/supportStatus/{tenantId}` | [`network::tenants`] | [`update_tenant_support_status`](network::tenants::TenantsClient::update_tenant_support_status) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PUT` | `/tenantActivations/supportStatus/{tenantId}` | `network::tenants` | `update_tenant_support_status` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `DELETE` | `/tenantActivations/{tenantId}` | [`network::tenants`] | [`delete_tenant_activation`](network::tenants::TenantsClient::delete_tenant_activation) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `DELETE` | `/tenantActivations/{tenantId}` | `network::tenants` | `delete_tenant_activation` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PUT` | `/tenantActivations/{tenantId}` | [`network::tenants`] | [`update_tenant_activation`](network::tenants::TenantsClient::update_tenant_activation) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PUT` | `/tenantActivations/{tenantId}` | `network::tenants` | `update_tenant_activation` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PATCH` | `/tenantDelegations` | [`network::tenants`] | [`patch_tenant_delegations`](network::tenants::TenantsClient::patch_tenant_delegations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PATCH` | `/tenantDelegations` | `network::tenants` | `patch_tenant_delegations` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `POST` | `/tenants` | [`network::tenants`] | [`create_tenant`](network::tenants::TenantsClient::create_tenant) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `POST` | `/tenants` | `network::tenants` | `create_tenant` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/betaFeatures` | [`network::tenants`] | [`get_tenant_beta_features`](network::tenants::TenantsClient::get_tenant_beta_features) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/betaFeatures` | `network::tenants` | `get_tenant_beta_features` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PUT` | `/tenants/betaFeatures` | [`network::tenants`] | [`update_tenant_beta_features`](network::tenants::TenantsClient::update_tenant_beta_features) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PUT` | `/tenants/betaFeatures` | `network::tenants` | `update_tenant_beta_features` (feature `network-tenants`) |"
+)]
+/// | `POST` | `/tenants/inventories/query` | [`network::tenants`] | `query_tenant_inventories` (removed) |
+/// | `POST` | `/tenants/inventories/query/csv` | [`network::tenants`] | `export_tenant_inventories_csv` (removed) |
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `POST` | `/tenants/mobilePushNotifications` | [`network::tenants`] | [`create_tenant_mobile_push_notification`](network::tenants::TenantsClient::create_tenant_mobile_push_notification) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `POST` | `/tenants/mobilePushNotifications` | `network::tenants` | `create_tenant_mobile_push_notification` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `DELETE` | `/tenants/notificationRecipients` | [`network::tenants`] | [`delete_tenant_notification_recipients`](network::tenants::TenantsClient::delete_tenant_notification_recipients) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `DELETE` | `/tenants/notificationRecipients` | `network::tenants` | `delete_tenant_notification_recipients` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/notificationRecipients` | [`network::tenants`] | [`list_tenant_notification_recipients`](network::tenants::TenantsClient::list_tenant_notification_recipients) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/notificationRecipients` | `network::tenants` | `list_tenant_notification_recipients` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `POST` | `/tenants/notificationRecipients` | [`network::tenants`] | [`create_tenant_notification_recipient`](network::tenants::TenantsClient::create_tenant_notification_recipient) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `POST` | `/tenants/notificationRecipients` | `network::tenants` | `create_tenant_notification_recipient` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `POST` | `/tenants/notifications/recipients/query` | [`network::tenants`] | [`query_tenant_notification_recipients`](network::tenants::TenantsClient::query_tenant_notification_recipients) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `POST` | `/tenants/notifications/recipients/query` | `network::tenants` | `query_tenant_notification_recipients` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/privacySettings` | [`network::tenants`] | [`get_tenant_privacy_settings`](network::tenants::TenantsClient::get_tenant_privacy_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/privacySettings` | `network::tenants` | `get_tenant_privacy_settings` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PATCH` | `/tenants/privacySettings` | [`network::tenants`] | [`patch_tenant_privacy_settings`](network::tenants::TenantsClient::patch_tenant_privacy_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PATCH` | `/tenants/privacySettings` | `network::tenants` | `patch_tenant_privacy_settings` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `POST` | `/tenants/privacySettings` | [`network::tenants`] | [`create_tenant_privacy_settings`](network::tenants::TenantsClient::create_tenant_privacy_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `POST` | `/tenants/privacySettings` | `network::tenants` | `create_tenant_privacy_settings` (feature `network-tenants`) |"
+)]
+/// | `POST` | `/tenants/query` | [`network::tenants`] | `query_tenants` (removed) |
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/self` | [`network::tenants`] | [`get_self_tenant`](network::tenants::TenantsClient::get_self_tenant) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/self` | `network::tenants` | `get_self_tenant` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `POST` | `/tenants/self/entitlements/assignments` | [`network::entitlements`] | [`create_self_entitlement_assignment`](network::entitlements::EntitlementsClient::create_self_entitlement_assignment) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `POST` | `/tenants/self/entitlements/assignments` | `network::entitlements` | `create_self_entitlement_assignment` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `POST` | `/tenants/self/entitlements/assignments/query` | [`network::entitlements`] | [`query_self_entitlement_assignments`](network::entitlements::EntitlementsClient::query_self_entitlement_assignments) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `POST` | `/tenants/self/entitlements/assignments/query` | `network::entitlements` | `query_self_entitlement_assignments` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `DELETE` | `/tenants/self/entitlements/assignments/{id}` | [`network::entitlements`] | [`delete_self_entitlement_assignment`](network::entitlements::EntitlementsClient::delete_self_entitlement_assignment) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `DELETE` | `/tenants/self/entitlements/assignments/{id}` | `network::entitlements` | `delete_self_entitlement_assignment` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `PATCH` | `/tenants/self/entitlements/assignments/{id}` | [`network::entitlements`] | [`patch_self_entitlement_assignment`](network::entitlements::EntitlementsClient::patch_self_entitlement_assignment) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `PATCH` | `/tenants/self/entitlements/assignments/{id}` | `network::entitlements` | `patch_self_entitlement_assignment` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `DELETE` | `/tenants/{tenantId}` | [`network::tenants`] | [`delete_tenant`](network::tenants::TenantsClient::delete_tenant) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `DELETE` | `/tenants/{tenantId}` | `network::tenants` | `delete_tenant` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/{tenantId}` | [`network::tenants`] | [`get_tenant`](network::tenants::TenantsClient::get_tenant) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/{tenantId}` | `network::tenants` | `get_tenant` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PUT` | `/tenants/{tenantId}` | [`network::tenants`] | [`update_tenant`](network::tenants::TenantsClient::update_tenant) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PUT` | `/tenants/{tenantId}` | `network::tenants` | `update_tenant` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/{tenantId}/adminDelegations` | [`network::tenants`] | [`list_tenant_admin_delegations`](network::tenants::TenantsClient::list_tenant_admin_delegations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/{tenantId}/adminDelegations` | `network::tenants` | `list_tenant_admin_delegations` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PUT` | `/tenants/{tenantId}/adminDelegations` | [`network::tenants`] | [`update_tenant_admin_delegations`](network::tenants::TenantsClient::update_tenant_admin_delegations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PUT` | `/tenants/{tenantId}/adminDelegations` | `network::tenants` | `update_tenant_admin_delegations` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/{tenantId}/admins` | [`network::tenants`] | [`list_tenant_admins`](network::tenants::TenantsClient::list_tenant_admins) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/{tenantId}/admins` | `network::tenants` | `list_tenant_admins` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `DELETE` | `/tenants/{tenantId}/admins/{adminId}` | [`network::tenants`] | [`delete_tenant_admin`](network::tenants::TenantsClient::delete_tenant_admin) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `DELETE` | `/tenants/{tenantId}/admins/{adminId}` | `network::tenants` | `delete_tenant_admin` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/{tenantId}/admins/{adminId}` | [`network::tenants`] | [`get_tenant_admin`](network::tenants::TenantsClient::get_tenant_admin) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/{tenantId}/admins/{adminId}` | `network::tenants` | `get_tenant_admin` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PUT` | `/tenants/{tenantId}/admins/{adminId}` | [`network::tenants`] | [`update_tenant_admin`](network::tenants::TenantsClient::update_tenant_admin) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PUT` | `/tenants/{tenantId}/admins/{adminId}` | `network::tenants` | `update_tenant_admin` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-entitlements",
+    doc = " | `POST` | `/tenants/{tenantId}/entitlements/assignments/query` | [`network::entitlements`] | [`query_tenant_entitlement_assignments`](network::entitlements::EntitlementsClient::query_tenant_entitlement_assignments) |"
+)]
+#[cfg_attr(
+    not(feature = "network-entitlements"),
+    doc = " | `POST` | `/tenants/{tenantId}/entitlements/assignments/query` | `network::entitlements` | `query_tenant_entitlement_assignments` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PUT` | `/tenants/{tenantId}/invitations` | [`network::tenants`] | [`resend_tenant_invitation`](network::tenants::TenantsClient::resend_tenant_invitation) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PUT` | `/tenants/{tenantId}/invitations` | `network::tenants` | `resend_tenant_invitation` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/{tenantId}/tenantDelegations` | [`network::tenants`] | [`list_tenant_delegations`](network::tenants::TenantsClient::list_tenant_delegations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/{tenantId}/tenantDelegations` | `network::tenants` | `list_tenant_delegations` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PUT` | `/tenants/{tenantId}/tenantDelegations` | [`network::tenants`] | [`update_tenant_delegations`](network::tenants::TenantsClient::update_tenant_delegations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PUT` | `/tenants/{tenantId}/tenantDelegations` | `network::tenants` | `update_tenant_delegations` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/tunnelServiceProfiles` | [`network::wireless_policies`] | [`create_tunnel_service_profile`](network::wireless_policies::WirelessPoliciesClient::create_tunnel_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/tunnelServiceProfiles` | `network::wireless_policies` | `create_tunnel_service_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/tunnelServiceProfiles/query` | [`network::wireless_policies`] | [`query_tunnel_service_profiles`](network::wireless_policies::WirelessPoliciesClient::query_tunnel_service_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/tunnelServiceProfiles/query` | `network::wireless_policies` | `query_tunnel_service_profiles` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `DELETE` | `/tunnelServiceProfiles/{tunnelServiceProfileId}` | [`network::wireless_policies`] | [`delete_tunnel_service_profile`](network::wireless_policies::WirelessPoliciesClient::delete_tunnel_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `DELETE` | `/tunnelServiceProfiles/{tunnelServiceProfileId}` | `network::wireless_policies` | `delete_tunnel_service_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `GET` | `/tunnelServiceProfiles/{tunnelServiceProfileId}` | [`network::wireless_policies`] | [`get_tunnel_service_profile`](network::wireless_policies::WirelessPoliciesClient::get_tunnel_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `GET` | `/tunnelServiceProfiles/{tunnelServiceProfileId}` | `network::wireless_policies` | `get_tunnel_service_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `PATCH` | `/tunnelServiceProfiles/{tunnelServiceProfileId}` | [`network::wireless_policies`] | [`patch_tunnel_service_profile`](network::wireless_policies::WirelessPoliciesClient::patch_tunnel_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `PATCH` | `/tunnelServiceProfiles/{tunnelServiceProfileId}` | `network::wireless_policies` | `patch_tunnel_service_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `PUT` | `/tunnelServiceProfiles/{tunnelServiceProfileId}` | [`network::wireless_policies`] | [`update_tunnel_service_profile`](network::wireless_policies::WirelessPoliciesClient::update_tunnel_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `PUT` | `/tunnelServiceProfiles/{tunnelServiceProfileId}` | `network::wireless_policies` | `update_tunnel_service_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `POST` | `/venues` | [`network::wireless_venues`] | [`create_venue`](network::wireless_venues::WirelessVenuesClient::create_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `POST` | `/venues` | `network::wireless_venues` | `create_venue` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `POST` | `/venues/apCompatibilities/query` | [`network::wireless_aps`] | [`query_venue_ap_compatibilities`](network::wireless_aps::WirelessApsClient::query_venue_ap_compatibilities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `POST` | `/venues/apCompatibilities/query` | `network::wireless_aps` | `query_venue_ap_compatibilities` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `POST` | `/venues/apGroups/query` | [`network::venue_ap_groups`] | [`query_venue_ap_groups`](network::venue_ap_groups::VenueApGroupsClient::query_venue_ap_groups) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `POST` | `/venues/apGroups/query` | `network::venue_ap_groups` | `query_venue_ap_groups` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `POST` | `/venues/aps/apCompatibilities/query` | [`network::wireless_aps`] | [`query_venue_aps_compatibilities`](network::wireless_aps::WirelessApsClient::query_venue_aps_compatibilities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `POST` | `/venues/aps/apCompatibilities/query` | `network::wireless_aps` | `query_venue_aps_compatibilities` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `POST` | `/venues/aps/clients/query` | [`network::wireless_aps`] | [`query_venue_ap_clients`](network::wireless_aps::WirelessApsClient::query_venue_ap_clients) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `POST` | `/venues/aps/clients/query` | `network::wireless_aps` | `query_venue_ap_clients` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `POST` | `/venues/aps/query` | [`network::wireless_aps`] | [`query_venue_aps`](network::wireless_aps::WirelessApsClient::query_venue_aps) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `POST` | `/venues/aps/query` | `network::wireless_aps` | `query_venue_aps` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `POST` | `/venues/edgeAppCompatibilities/query` | [`network::wireless_aps`] | [`query_venue_edge_app_compatibilities`](network::wireless_aps::WirelessApsClient::query_venue_edge_app_compatibilities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `POST` | `/venues/edgeAppCompatibilities/query` | `network::wireless_aps` | `query_venue_edge_app_compatibilities` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `POST` | `/venues/query` | [`network::wireless_venues`] | [`query_venues`](network::wireless_venues::WirelessVenuesClient::query_venues) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `POST` | `/venues/query` | `network::wireless_venues` | `query_venues` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `POST` | `/venues/switchFirmwares/upgradeStatusDetails/query` | [`network::switch_firmware`] | [`query_venue_switch_firmware_upgrade_status_details`](network::switch_firmware::SwitchFirmwareClient::query_venue_switch_firmware_upgrade_status_details) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `POST` | `/venues/switchFirmwares/upgradeStatusDetails/query` | `network::switch_firmware` | `query_venue_switch_firmware_upgrade_status_details` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/switches/aggregationDetails` | [`network::switches`] | [`fetch_venue_switch_aggregation_details`](network::switches::SwitchesClient::fetch_venue_switch_aggregation_details) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/switches/aggregationDetails` | `network::switches` | `fetch_venue_switch_aggregation_details` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/switches/clients/query` | [`network::switches`] | [`query_venue_switch_clients`](network::switches::SwitchesClient::query_venue_switch_clients) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/switches/clients/query` | `network::switches` | `query_venue_switch_clients` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/switches/members/query` | [`network::switches`] | [`query_venue_switch_members`](network::switches::SwitchesClient::query_venue_switch_members) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/switches/members/query` | `network::switches` | `query_venue_switch_members` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/switches/query` | [`network::switches`] | [`query_venue_switches`](network::switches::SwitchesClient::query_venue_switches) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/switches/query` | `network::switches` | `query_venue_switches` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/switches/query/csvFiles` | [`network::switches`] | [`export_venue_switches_csv`](network::switches::SwitchesClient::export_venue_switches_csv) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/switches/query/csvFiles` | `network::switches` | `export_venue_switches_csv` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/switches/switchPorts/query` | [`network::switches`] | [`query_venue_switch_ports`](network::switches::SwitchesClient::query_venue_switch_ports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/switches/switchPorts/query` | `network::switches` | `query_venue_switch_ports` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `DELETE` | `/venues/{venueId}` | [`network::wireless_venues`] | [`delete_venue`](network::wireless_venues::WirelessVenuesClient::delete_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `DELETE` | `/venues/{venueId}` | `network::wireless_venues` | `delete_venue` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `GET` | `/venues/{venueId}` | [`network::wireless_venues`] | [`get_venue`](network::wireless_venues::WirelessVenuesClient::get_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `GET` | `/venues/{venueId}` | `network::wireless_venues` | `get_venue` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `PUT` | `/venues/{venueId}` | [`network::wireless_venues`] | [`update_venue`](network::wireless_venues::WirelessVenuesClient::update_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `PUT` | `/venues/{venueId}` | `network::wireless_venues` | `update_venue` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-aaa",
+    doc = " | `DELETE` | `/venues/{venueId}/aaaServers` | [`network::switch_aaa`] | [`delete_venue_aaa_servers`](network::switch_aaa::SwitchAaaClient::delete_venue_aaa_servers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-aaa"),
+    doc = " | `DELETE` | `/venues/{venueId}/aaaServers` | `network::switch_aaa` | `delete_venue_aaa_servers` (feature `network-switch-aaa`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-aaa",
+    doc = " | `POST` | `/venues/{venueId}/aaaServers` | [`network::switch_aaa`] | [`create_venue_aaa_server`](network::switch_aaa::SwitchAaaClient::create_venue_aaa_server) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-aaa"),
+    doc = " | `POST` | `/venues/{venueId}/aaaServers` | `network::switch_aaa` | `create_venue_aaa_server` (feature `network-switch-aaa`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-aaa",
+    doc = " | `POST` | `/venues/{venueId}/aaaServers` | [`network::switch_aaa`] | [`create_venue_aaa_server_v1`](network::switch_aaa::SwitchAaaClient::create_venue_aaa_server_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-aaa"),
+    doc = " | `POST` | `/venues/{venueId}/aaaServers` | `network::switch_aaa` | `create_venue_aaa_server_v1` (feature `network-switch-aaa`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-aaa",
+    doc = " | `POST` | `/venues/{venueId}/aaaServers/query` | [`network::switch_aaa`] | [`query_venue_aaa_servers`](network::switch_aaa::SwitchAaaClient::query_venue_aaa_servers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-aaa"),
+    doc = " | `POST` | `/venues/{venueId}/aaaServers/query` | `network::switch_aaa` | `query_venue_aaa_servers` (feature `network-switch-aaa`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-aaa",
+    doc = " | `DELETE` | `/venues/{venueId}/aaaServers/{aaaServerId}` | [`network::switch_aaa`] | [`delete_venue_aaa_server`](network::switch_aaa::SwitchAaaClient::delete_venue_aaa_server) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-aaa"),
+    doc = " | `DELETE` | `/venues/{venueId}/aaaServers/{aaaServerId}` | `network::switch_aaa` | `delete_venue_aaa_server` (feature `network-switch-aaa`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-aaa",
+    doc = " | `GET` | `/venues/{venueId}/aaaServers/{aaaServerId}` | [`network::switch_aaa`] | [`get_venue_aaa_server`](network::switch_aaa::SwitchAaaClient::get_venue_aaa_server) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-aaa"),
+    doc = " | `GET` | `/venues/{venueId}/aaaServers/{aaaServerId}` | `network::switch_aaa` | `get_venue_aaa_server` (feature `network-switch-aaa`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-aaa",
+    doc = " | `PUT` | `/venues/{venueId}/aaaServers/{aaaServerId}` | [`network::switch_aaa`] | [`update_venue_aaa_server`](network::switch_aaa::SwitchAaaClient::update_venue_aaa_server) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-aaa"),
+    doc = " | `PUT` | `/venues/{venueId}/aaaServers/{aaaServerId}` | `network::switch_aaa` | `update_venue_aaa_server` (feature `network-switch-aaa`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-aaa",
+    doc = " | `PUT` | `/venues/{venueId}/aaaServers/{aaaServerId}` | [`network::switch_aaa`] | [`update_venue_aaa_server_v1`](network::switch_aaa::SwitchAaaClient::update_venue_aaa_server_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-aaa"),
+    doc = " | `PUT` | `/venues/{venueId}/aaaServers/{aaaServerId}` | `network::switch_aaa` | `update_venue_aaa_server_v1` (feature `network-switch-aaa`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-aaa",
+    doc = " | `PUT` | `/venues/{venueId}/aaaSettings` | [`network::switch_aaa`] | [`update_venue_aaa_settings`](network::switch_aaa::SwitchAaaClient::update_venue_aaa_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-aaa"),
+    doc = " | `PUT` | `/venues/{venueId}/aaaSettings` | `network::switch_aaa` | `update_venue_aaa_settings` (feature `network-switch-aaa`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apBssColoringSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_bss_coloring_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_bss_coloring_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apBssColoringSettings` | `network::venue_ap_settings` | `get_venue_ap_bss_coloring_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apBssColoringSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_bss_coloring_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_bss_coloring_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apBssColoringSettings` | `network::venue_ap_settings` | `update_venue_ap_bss_coloring_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apCellularSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_cellular_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_cellular_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apCellularSettings` | `network::venue_ap_settings` | `get_venue_ap_cellular_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apCellularSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_cellular_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_cellular_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apCellularSettings` | `network::venue_ap_settings` | `update_venue_ap_cellular_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apClientAdmissionControlSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_client_admission_control_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_client_admission_control_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apClientAdmissionControlSettings` | `network::venue_ap_settings` | `get_venue_ap_client_admission_control_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apClientAdmissionControlSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_client_admission_control_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_client_admission_control_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apClientAdmissionControlSettings` | `network::venue_ap_settings` | `update_venue_ap_client_admission_control_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apDirectedMulticastSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_directed_multicast_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_directed_multicast_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apDirectedMulticastSettings` | `network::venue_ap_settings` | `get_venue_ap_directed_multicast_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apDirectedMulticastSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_directed_multicast_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_directed_multicast_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apDirectedMulticastSettings` | `network::venue_ap_settings` | `update_venue_ap_directed_multicast_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apDosProtectionSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_dos_protection_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_dos_protection_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apDosProtectionSettings` | `network::venue_ap_settings` | `get_venue_ap_dos_protection_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apDosProtectionSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_dos_protection_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_dos_protection_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apDosProtectionSettings` | `network::venue_ap_settings` | `update_venue_ap_dos_protection_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `POST` | `/venues/{venueId}/apGroups` | [`network::wireless_aps`] | [`create_venue_ap_group`](network::wireless_aps::WirelessApsClient::create_venue_ap_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `POST` | `/venues/{venueId}/apGroups` | `network::wireless_aps` | `create_venue_ap_group` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `POST` | `/venues/{venueId}/apGroups` | [`network::wireless_aps`] | [`create_venue_ap_group_v1`](network::wireless_aps::WirelessApsClient::create_venue_ap_group_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `POST` | `/venues/{venueId}/apGroups` | `network::wireless_aps` | `create_venue_ap_group_v1` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `DELETE` | `/venues/{venueId}/apGroups/{apGroupId}` | [`network::venue_ap_groups`] | [`delete_venue_ap_group`](network::venue_ap_groups::VenueApGroupsClient::delete_venue_ap_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `DELETE` | `/venues/{venueId}/apGroups/{apGroupId}` | `network::venue_ap_groups` | `delete_venue_ap_group` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}` | [`network::venue_ap_groups`] | [`get_venue_ap_group`](network::venue_ap_groups::VenueApGroupsClient::get_venue_ap_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}` | `network::venue_ap_groups` | `get_venue_ap_group` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `PUT` | `/venues/{venueId}/apGroups/{apGroupId}` | [`network::venue_ap_groups`] | [`update_venue_ap_group`](network::venue_ap_groups::VenueApGroupsClient::update_venue_ap_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `PUT` | `/venues/{venueId}/apGroups/{apGroupId}` | `network::venue_ap_groups` | `update_venue_ap_group` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` | [`network::venue_ap_groups`] | [`get_venue_ap_group_ap_model_antenna_type_settings`](network::venue_ap_groups::VenueApGroupsClient::get_venue_ap_group_ap_model_antenna_type_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` | `network::venue_ap_groups` | `get_venue_ap_group_ap_model_antenna_type_settings` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `PUT` | `/venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` | [`network::venue_ap_groups`] | [`update_venue_ap_group_ap_model_antenna_type_settings`](network::venue_ap_groups::VenueApGroupsClient::update_venue_ap_group_ap_model_antenna_type_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `PUT` | `/venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings` | `network::venue_ap_groups` | `update_venue_ap_group_ap_model_antenna_type_settings` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` | [`network::venue_ap_groups`] | [`get_venue_ap_group_ap_model_band_mode_settings`](network::venue_ap_groups::VenueApGroupsClient::get_venue_ap_group_ap_model_band_mode_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` | `network::venue_ap_groups` | `get_venue_ap_group_ap_model_band_mode_settings` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `PUT` | `/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` | [`network::venue_ap_groups`] | [`update_venue_ap_group_ap_model_band_mode_settings`](network::venue_ap_groups::VenueApGroupsClient::update_venue_ap_group_ap_model_band_mode_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `PUT` | `/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings` | `network::venue_ap_groups` | `update_venue_ap_group_ap_model_band_mode_settings` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities` | [`network::venue_ap_groups`] | [`get_venue_ap_group_ap_model_capabilities`](network::venue_ap_groups::VenueApGroupsClient::get_venue_ap_group_ap_model_capabilities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities` | `network::venue_ap_groups` | `get_venue_ap_group_ap_model_capabilities` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` | [`network::venue_ap_groups`] | [`get_venue_ap_group_ap_model_external_antenna_settings`](network::venue_ap_groups::VenueApGroupsClient::get_venue_ap_group_ap_model_external_antenna_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` | `network::venue_ap_groups` | `get_venue_ap_group_ap_model_external_antenna_settings` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `PUT` | `/venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` | [`network::venue_ap_groups`] | [`update_venue_ap_group_ap_model_external_antenna_settings`](network::venue_ap_groups::VenueApGroupsClient::update_venue_ap_group_ap_model_external_antenna_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `PUT` | `/venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings` | `network::venue_ap_groups` | `update_venue_ap_group_ap_model_external_antenna_settings` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `POST` | `/venues/{venueId}/apGroups/{apGroupId}/aps` | [`network::venue_ap_groups`] | [`create_venue_ap_group_ap`](network::venue_ap_groups::VenueApGroupsClient::create_venue_ap_group_ap) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `POST` | `/venues/{venueId}/apGroups/{apGroupId}/aps` | `network::venue_ap_groups` | `create_venue_ap_group_ap` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `PUT` | `/venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}` | [`network::venue_ap_groups`] | [`add_ap_to_venue_ap_group`](network::venue_ap_groups::VenueApGroupsClient::add_ap_to_venue_ap_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `PUT` | `/venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}` | `network::venue_ap_groups` | `add_ap_to_venue_ap_group` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}/radioSettings` | [`network::venue_ap_groups`] | [`get_venue_ap_group_radio_settings`](network::venue_ap_groups::VenueApGroupsClient::get_venue_ap_group_radio_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}/radioSettings` | `network::venue_ap_groups` | `get_venue_ap_group_radio_settings` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `PUT` | `/venues/{venueId}/apGroups/{apGroupId}/radioSettings` | [`network::venue_ap_groups`] | [`update_venue_ap_group_radio_settings`](network::venue_ap_groups::VenueApGroupsClient::update_venue_ap_group_radio_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `PUT` | `/venues/{venueId}/apGroups/{apGroupId}/radioSettings` | `network::venue_ap_groups` | `update_venue_ap_group_radio_settings` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-groups",
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels` | [`network::venue_ap_groups`] | [`get_venue_ap_group_wifi_available_channels`](network::venue_ap_groups::VenueApGroupsClient::get_venue_ap_group_wifi_available_channels) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-groups"),
+    doc = " | `GET` | `/venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels` | `network::venue_ap_groups` | `get_venue_ap_group_wifi_available_channels` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apIotSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_iot_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_iot_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apIotSettings` | `network::venue_ap_settings` | `get_venue_ap_iot_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apIotSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_iot_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_iot_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apIotSettings` | `network::venue_ap_settings` | `update_venue_ap_iot_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apIpModeSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_ip_mode_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_ip_mode_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apIpModeSettings` | `network::venue_ap_settings` | `get_venue_ap_ip_mode_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apIpModeSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_ip_mode_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_ip_mode_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apIpModeSettings` | `network::venue_ap_settings` | `update_venue_ap_ip_mode_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apLoadBalancingSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_load_balancing_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_load_balancing_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apLoadBalancingSettings` | `network::venue_ap_settings` | `get_venue_ap_load_balancing_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apLoadBalancingSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_load_balancing_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_load_balancing_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apLoadBalancingSettings` | `network::venue_ap_settings` | `update_venue_ap_load_balancing_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apManagementTrafficVlanSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_management_traffic_vlan_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_management_traffic_vlan_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apManagementTrafficVlanSettings` | `network::venue_ap_settings` | `get_venue_ap_management_traffic_vlan_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apManagementTrafficVlanSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_management_traffic_vlan_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_management_traffic_vlan_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apManagementTrafficVlanSettings` | `network::venue_ap_settings` | `update_venue_ap_management_traffic_vlan_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apMeshSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_mesh_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_mesh_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apMeshSettings` | `network::venue_ap_settings` | `get_venue_ap_mesh_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apMeshSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_mesh_settings_v1`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_mesh_settings_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apMeshSettings` | `network::venue_ap_settings` | `get_venue_ap_mesh_settings_v1` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apMeshSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_mesh_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_mesh_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apMeshSettings` | `network::venue_ap_settings` | `update_venue_ap_mesh_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apMeshSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_mesh_settings_v1`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_mesh_settings_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apMeshSettings` | `network::venue_ap_settings` | `update_venue_ap_mesh_settings_v1` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `GET` | `/venues/{venueId}/apModelAntennaTypeSettings` | [`network::venue_ap_model_settings`] | [`get_venue_ap_model_antenna_type_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::get_venue_ap_model_antenna_type_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apModelAntennaTypeSettings` | `network::venue_ap_model_settings` | `get_venue_ap_model_antenna_type_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apModelAntennaTypeSettings` | [`network::venue_ap_model_settings`] | [`update_venue_ap_model_antenna_type_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::update_venue_ap_model_antenna_type_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apModelAntennaTypeSettings` | `network::venue_ap_model_settings` | `update_venue_ap_model_antenna_type_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `GET` | `/venues/{venueId}/apModelBandModeSettings` | [`network::venue_ap_model_settings`] | [`get_venue_ap_model_band_mode_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::get_venue_ap_model_band_mode_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apModelBandModeSettings` | `network::venue_ap_model_settings` | `get_venue_ap_model_band_mode_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apModelBandModeSettings` | [`network::venue_ap_model_settings`] | [`update_venue_ap_model_band_mode_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::update_venue_ap_model_band_mode_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apModelBandModeSettings` | `network::venue_ap_model_settings` | `update_venue_ap_model_band_mode_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `GET` | `/venues/{venueId}/apModelCapabilities` | [`network::venue_ap_model_settings`] | [`get_venue_ap_model_capabilities`](network::venue_ap_model_settings::VenueApModelSettingsClient::get_venue_ap_model_capabilities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apModelCapabilities` | `network::venue_ap_model_settings` | `get_venue_ap_model_capabilities` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `GET` | `/venues/{venueId}/apModelExternalAntennaSettings` | [`network::venue_ap_model_settings`] | [`get_venue_ap_model_external_antenna_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::get_venue_ap_model_external_antenna_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apModelExternalAntennaSettings` | `network::venue_ap_model_settings` | `get_venue_ap_model_external_antenna_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apModelExternalAntennaSettings` | [`network::venue_ap_model_settings`] | [`update_venue_ap_model_external_antenna_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::update_venue_ap_model_external_antenna_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apModelExternalAntennaSettings` | `network::venue_ap_model_settings` | `update_venue_ap_model_external_antenna_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `GET` | `/venues/{venueId}/apModelLanPortSettings` | [`network::venue_ap_model_settings`] | [`get_venue_ap_model_lan_port_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::get_venue_ap_model_lan_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apModelLanPortSettings` | `network::venue_ap_model_settings` | `get_venue_ap_model_lan_port_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apModelLanPortSettings` | [`network::venue_ap_model_settings`] | [`update_venue_ap_model_lan_port_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::update_venue_ap_model_lan_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apModelLanPortSettings` | `network::venue_ap_model_settings` | `update_venue_ap_model_lan_port_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `GET` | `/venues/{venueId}/apModelLedSettings` | [`network::venue_ap_model_settings`] | [`get_venue_ap_model_led_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::get_venue_ap_model_led_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apModelLedSettings` | `network::venue_ap_model_settings` | `get_venue_ap_model_led_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apModelLedSettings` | [`network::venue_ap_model_settings`] | [`update_venue_ap_model_led_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::update_venue_ap_model_led_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apModelLedSettings` | `network::venue_ap_model_settings` | `update_venue_ap_model_led_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `GET` | `/venues/{venueId}/apModelUsbPortSettings` | [`network::venue_ap_model_settings`] | [`get_venue_ap_model_usb_port_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::get_venue_ap_model_usb_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apModelUsbPortSettings` | `network::venue_ap_model_settings` | `get_venue_ap_model_usb_port_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apModelUsbPortSettings` | [`network::venue_ap_model_settings`] | [`update_venue_ap_model_usb_port_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::update_venue_ap_model_usb_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apModelUsbPortSettings` | `network::venue_ap_model_settings` | `update_venue_ap_model_usb_port_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `GET` | `/venues/{venueId}/apModels` | [`network::venue_ap_model_settings`] | [`list_venue_ap_models`](network::venue_ap_model_settings::VenueApModelSettingsClient::list_venue_ap_models) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apModels` | `network::venue_ap_model_settings` | `list_venue_ap_models` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `GET` | `/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` | [`network::venue_ap_model_settings`] | [`get_venue_ap_model_lan_port_specific_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::get_venue_ap_model_lan_port_specific_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` | `network::venue_ap_model_settings` | `get_venue_ap_model_lan_port_specific_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` | [`network::venue_ap_model_settings`] | [`update_venue_ap_model_lan_port_specific_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::update_venue_ap_model_lan_port_specific_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings` | `network::venue_ap_model_settings` | `update_venue_ap_model_lan_port_specific_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `DELETE` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` | [`network::venue_ap_model_settings`] | [`remove_ethernet_port_profile_from_venue_ap_model_lan_port`](network::venue_ap_model_settings::VenueApModelSettingsClient::remove_ethernet_port_profile_from_venue_ap_model_lan_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `DELETE` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` | `network::venue_ap_model_settings` | `remove_ethernet_port_profile_from_venue_ap_model_lan_port` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` | [`network::venue_ap_model_settings`] | [`add_ethernet_port_profile_to_venue_ap_model_lan_port`](network::venue_ap_model_settings::VenueApModelSettingsClient::add_ethernet_port_profile_to_venue_ap_model_lan_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` | `network::venue_ap_model_settings` | `add_ethernet_port_profile_to_venue_ap_model_lan_port` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `GET` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` | [`network::venue_ap_model_settings`] | [`get_venue_ap_model_port_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::get_venue_ap_model_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` | `network::venue_ap_model_settings` | `get_venue_ap_model_port_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` | [`network::venue_ap_model_settings`] | [`update_venue_ap_model_port_settings`](network::venue_ap_model_settings::VenueApModelSettingsClient::update_venue_ap_model_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` | `network::venue_ap_model_settings` | `update_venue_ap_model_port_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apMulticastDnsFencingSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_multicast_dns_fencing_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_multicast_dns_fencing_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apMulticastDnsFencingSettings` | `network::venue_ap_settings` | `get_venue_ap_multicast_dns_fencing_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apMulticastDnsFencingSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_multicast_dns_fencing_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_multicast_dns_fencing_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apMulticastDnsFencingSettings` | `network::venue_ap_settings` | `update_venue_ap_multicast_dns_fencing_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apRadioSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_radio_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_radio_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apRadioSettings` | `network::venue_ap_settings` | `get_venue_ap_radio_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apRadioSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_radio_settings_v1`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_radio_settings_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apRadioSettings` | `network::venue_ap_settings` | `get_venue_ap_radio_settings_v1` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apRadioSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_radio_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_radio_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apRadioSettings` | `network::venue_ap_settings` | `update_venue_ap_radio_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apRadioSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_radio_settings_v1`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_radio_settings_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apRadioSettings` | `network::venue_ap_settings` | `update_venue_ap_radio_settings_v1` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apRadiusOptions` | [`network::venue_ap_settings`] | [`get_venue_ap_radius_options`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_radius_options) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apRadiusOptions` | `network::venue_ap_settings` | `get_venue_ap_radius_options` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apRadiusOptions` | [`network::venue_ap_settings`] | [`update_venue_ap_radius_options`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_radius_options) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apRadiusOptions` | `network::venue_ap_settings` | `update_venue_ap_radius_options` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apRebootTimeoutSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_reboot_timeout_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_reboot_timeout_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apRebootTimeoutSettings` | `network::venue_ap_settings` | `get_venue_ap_reboot_timeout_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apRebootTimeoutSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_reboot_timeout_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_reboot_timeout_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apRebootTimeoutSettings` | `network::venue_ap_settings` | `update_venue_ap_reboot_timeout_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apSmartMonitorSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_smart_monitor_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_smart_monitor_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apSmartMonitorSettings` | `network::venue_ap_settings` | `get_venue_ap_smart_monitor_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apSmartMonitorSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_smart_monitor_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_smart_monitor_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apSmartMonitorSettings` | `network::venue_ap_settings` | `update_venue_ap_smart_monitor_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/apTlsKeyEnhancedSettings` | [`network::venue_ap_settings`] | [`get_venue_ap_tls_key_enhanced_settings`](network::venue_ap_settings::VenueApSettingsClient::get_venue_ap_tls_key_enhanced_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/apTlsKeyEnhancedSettings` | `network::venue_ap_settings` | `get_venue_ap_tls_key_enhanced_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apTlsKeyEnhancedSettings` | [`network::venue_ap_settings`] | [`update_venue_ap_tls_key_enhanced_settings`](network::venue_ap_settings::VenueApSettingsClient::update_venue_ap_tls_key_enhanced_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apTlsKeyEnhancedSettings` | `network::venue_ap_settings` | `update_venue_ap_tls_key_enhanced_settings` (feature `network-venue-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `POST` | `/venues/{venueId}/aps` | [`network::wireless_aps`] | [`create_venue_ap`](network::wireless_aps::WirelessApsClient::create_venue_ap) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `POST` | `/venues/{venueId}/aps` | `network::wireless_aps` | `create_venue_ap` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/aps/importResults` | [`network::wireless_aps`] | [`get_venue_ap_import_results`](network::wireless_aps::WirelessApsClient::get_venue_ap_import_results) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/aps/importResults` | `network::wireless_aps` | `get_venue_ap_import_results` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `GET` | `/venues/{venueId}/aps/models` | [`network::wireless_venues`] | [`list_venue_aps_models`](network::wireless_venues::WirelessVenuesClient::list_venue_aps_models) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `GET` | `/venues/{venueId}/aps/models` | `network::wireless_venues` | `list_venue_aps_models` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}` | [`network::wireless_aps`] | [`delete_venue_ap`](network::wireless_aps::WirelessApsClient::delete_venue_ap) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}` | `network::wireless_aps` | `delete_venue_ap` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}` | [`network::wireless_aps`] | [`get_venue_ap`](network::wireless_aps::WirelessApsClient::get_venue_ap) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}` | `network::wireless_aps` | `get_venue_ap` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}` | [`network::wireless_aps`] | [`update_venue_ap`](network::wireless_aps::WirelessApsClient::update_venue_ap) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}` | `network::wireless_aps` | `update_venue_ap` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` | [`network::ap_settings`] | [`get_ap_antenna_type_settings`](network::ap_settings::ApSettingsClient::get_ap_antenna_type_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` | `network::ap_settings` | `get_ap_antenna_type_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` | [`network::ap_settings`] | [`update_ap_antenna_type_settings`](network::ap_settings::ApSettingsClient::update_ap_antenna_type_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings` | `network::ap_settings` | `update_ap_antenna_type_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/bandModeSettings` | [`network::ap_settings`] | [`get_ap_band_mode_settings`](network::ap_settings::ApSettingsClient::get_ap_band_mode_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/bandModeSettings` | `network::ap_settings` | `get_ap_band_mode_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/bandModeSettings` | [`network::ap_settings`] | [`update_ap_band_mode_settings`](network::ap_settings::ApSettingsClient::update_ap_band_mode_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/bandModeSettings` | `network::ap_settings` | `update_ap_band_mode_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/bssColoringSettings` | [`network::ap_settings`] | [`get_ap_bss_coloring_settings`](network::ap_settings::ApSettingsClient::get_ap_bss_coloring_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/bssColoringSettings` | `network::ap_settings` | `get_ap_bss_coloring_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/bssColoringSettings` | [`network::ap_settings`] | [`update_ap_bss_coloring_settings`](network::ap_settings::ApSettingsClient::update_ap_bss_coloring_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/bssColoringSettings` | `network::ap_settings` | `update_ap_bss_coloring_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/capabilities` | [`network::ap_settings`] | [`get_ap_capabilities`](network::ap_settings::ApSettingsClient::get_ap_capabilities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/capabilities` | `network::ap_settings` | `get_ap_capabilities` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` | [`network::ap_settings`] | [`get_ap_client_admission_control_settings`](network::ap_settings::ApSettingsClient::get_ap_client_admission_control_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` | `network::ap_settings` | `get_ap_client_admission_control_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` | [`network::ap_settings`] | [`update_ap_client_admission_control_settings`](network::ap_settings::ApSettingsClient::update_ap_client_admission_control_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings` | `network::ap_settings` | `update_ap_client_admission_control_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PATCH` | `/venues/{venueId}/aps/{serialNumber}/clients/{clientMacAddress}` | [`network::wireless_aps`] | [`patch_ap_client`](network::wireless_aps::WirelessApsClient::patch_ap_client) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PATCH` | `/venues/{venueId}/aps/{serialNumber}/clients/{clientMacAddress}` | `network::wireless_aps` | `patch_ap_client` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/dhcpSettings` | [`network::ap_settings`] | [`get_ap_dhcp_settings`](network::ap_settings::ApSettingsClient::get_ap_dhcp_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/dhcpSettings` | `network::ap_settings` | `get_ap_dhcp_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PATCH` | `/venues/{venueId}/aps/{serialNumber}/diagnosisCommands` | [`network::wireless_aps`] | [`patch_ap_diagnosis_commands`](network::wireless_aps::WirelessApsClient::patch_ap_diagnosis_commands) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PATCH` | `/venues/{venueId}/aps/{serialNumber}/diagnosisCommands` | `network::wireless_aps` | `patch_ap_diagnosis_commands` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` | [`network::ap_settings`] | [`get_ap_directed_multicast_settings`](network::ap_settings::ApSettingsClient::get_ap_directed_multicast_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` | `network::ap_settings` | `get_ap_directed_multicast_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` | [`network::ap_settings`] | [`update_ap_directed_multicast_settings`](network::ap_settings::ApSettingsClient::update_ap_directed_multicast_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings` | `network::ap_settings` | `update_ap_directed_multicast_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` | [`network::ap_settings`] | [`get_ap_external_antenna_settings`](network::ap_settings::ApSettingsClient::get_ap_external_antenna_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` | `network::ap_settings` | `get_ap_external_antenna_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` | [`network::ap_settings`] | [`update_ap_external_antenna_settings`](network::ap_settings::ApSettingsClient::update_ap_external_antenna_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings` | `network::ap_settings` | `update_ap_external_antenna_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` | [`network::wireless_aps`] | [`remove_iot_controller_from_ap`](network::wireless_aps::WirelessApsClient::remove_iot_controller_from_ap) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` | `network::wireless_aps` | `remove_iot_controller_from_ap` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` | [`network::wireless_aps`] | [`add_iot_controller_to_ap`](network::wireless_aps::WirelessApsClient::add_iot_controller_to_ap) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}` | `network::wireless_aps` | `add_iot_controller_to_ap` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/iotSettings` | [`network::ap_settings`] | [`get_ap_iot_settings`](network::ap_settings::ApSettingsClient::get_ap_iot_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/iotSettings` | `network::ap_settings` | `get_ap_iot_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/iotSettings` | [`network::ap_settings`] | [`update_ap_iot_settings`](network::ap_settings::ApSettingsClient::update_ap_iot_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/iotSettings` | `network::ap_settings` | `update_ap_iot_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/lanPortSettings` | [`network::ap_settings`] | [`get_ap_lan_port_settings`](network::ap_settings::ApSettingsClient::get_ap_lan_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/lanPortSettings` | `network::ap_settings` | `get_ap_lan_port_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/lanPortSettings` | [`network::ap_settings`] | [`update_ap_lan_port_settings`](network::ap_settings::ApSettingsClient::update_ap_lan_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/lanPortSettings` | `network::ap_settings` | `update_ap_lan_port_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` | [`network::ap_settings`] | [`get_ap_lan_port_specific_settings`](network::ap_settings::ApSettingsClient::get_ap_lan_port_specific_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` | `network::ap_settings` | `get_ap_lan_port_specific_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` | [`network::ap_settings`] | [`update_ap_lan_port_specific_settings`](network::ap_settings::ApSettingsClient::update_ap_lan_port_specific_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings` | `network::ap_settings` | `update_ap_lan_port_specific_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` | [`network::wireless_aps`] | [`remove_client_isolation_profile_from_ap_lan_port`](network::wireless_aps::WirelessApsClient::remove_client_isolation_profile_from_ap_lan_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` | `network::wireless_aps` | `remove_client_isolation_profile_from_ap_lan_port` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` | [`network::wireless_aps`] | [`add_client_isolation_profile_to_ap_lan_port`](network::wireless_aps::WirelessApsClient::add_client_isolation_profile_to_ap_lan_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}` | `network::wireless_aps` | `add_client_isolation_profile_to_ap_lan_port` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` | [`network::wireless_aps`] | [`remove_ethernet_port_profile_from_ap_lan_port`](network::wireless_aps::WirelessApsClient::remove_ethernet_port_profile_from_ap_lan_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` | `network::wireless_aps` | `remove_ethernet_port_profile_from_ap_lan_port` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` | [`network::wireless_aps`] | [`add_ethernet_port_profile_to_ap_lan_port`](network::wireless_aps::WirelessApsClient::add_ethernet_port_profile_to_ap_lan_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}` | `network::wireless_aps` | `add_ethernet_port_profile_to_ap_lan_port` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` | [`network::wireless_aps`] | [`remove_soft_gre_profile_from_ap_lan_port`](network::wireless_aps::WirelessApsClient::remove_soft_gre_profile_from_ap_lan_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` | `network::wireless_aps` | `remove_soft_gre_profile_from_ap_lan_port` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` | [`network::wireless_aps`] | [`add_soft_gre_profile_to_ap_lan_port`](network::wireless_aps::WirelessApsClient::add_soft_gre_profile_to_ap_lan_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` | `network::wireless_aps` | `add_soft_gre_profile_to_ap_lan_port` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/ledSettings` | [`network::ap_settings`] | [`get_ap_led_settings`](network::ap_settings::ApSettingsClient::get_ap_led_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/ledSettings` | `network::ap_settings` | `get_ap_led_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/ledSettings` | [`network::ap_settings`] | [`update_ap_led_settings`](network::ap_settings::ApSettingsClient::update_ap_led_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/ledSettings` | `network::ap_settings` | `update_ap_led_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/logs` | [`network::wireless_aps`] | [`get_ap_logs`](network::wireless_aps::WirelessApsClient::get_ap_logs) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/logs` | `network::wireless_aps` | `get_ap_logs` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` | [`network::ap_settings`] | [`get_ap_management_traffic_vlan_settings`](network::ap_settings::ApSettingsClient::get_ap_management_traffic_vlan_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` | `network::ap_settings` | `get_ap_management_traffic_vlan_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` | [`network::ap_settings`] | [`update_ap_management_traffic_vlan_settings`](network::ap_settings::ApSettingsClient::update_ap_management_traffic_vlan_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings` | `network::ap_settings` | `update_ap_management_traffic_vlan_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/meshSettings` | [`network::ap_settings`] | [`get_ap_mesh_settings`](network::ap_settings::ApSettingsClient::get_ap_mesh_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/meshSettings` | `network::ap_settings` | `get_ap_mesh_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/meshSettings` | [`network::ap_settings`] | [`update_ap_mesh_settings`](network::ap_settings::ApSettingsClient::update_ap_mesh_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/meshSettings` | `network::ap_settings` | `update_ap_mesh_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` | [`network::wireless_aps`] | [`remove_multicast_dns_proxy_profile_from_ap`](network::wireless_aps::WirelessApsClient::remove_multicast_dns_proxy_profile_from_ap) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` | `network::wireless_aps` | `remove_multicast_dns_proxy_profile_from_ap` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` | [`network::wireless_aps`] | [`add_multicast_dns_proxy_profile_to_ap`](network::wireless_aps::WirelessApsClient::add_multicast_dns_proxy_profile_to_ap) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}` | `network::wireless_aps` | `add_multicast_dns_proxy_profile_to_ap` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PATCH` | `/venues/{venueId}/aps/{serialNumber}/neighbors` | [`network::wireless_aps`] | [`patch_ap_neighbors`](network::wireless_aps::WirelessApsClient::patch_ap_neighbors) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PATCH` | `/venues/{venueId}/aps/{serialNumber}/neighbors` | `network::wireless_aps` | `patch_ap_neighbors` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `POST` | `/venues/{venueId}/aps/{serialNumber}/neighbors/query` | [`network::wireless_aps`] | [`query_ap_neighbors`](network::wireless_aps::WirelessApsClient::query_ap_neighbors) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `POST` | `/venues/{venueId}/aps/{serialNumber}/neighbors/query` | `network::wireless_aps` | `query_ap_neighbors` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/networkSettings` | [`network::ap_settings`] | [`get_ap_network_settings`](network::ap_settings::ApSettingsClient::get_ap_network_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/networkSettings` | `network::ap_settings` | `get_ap_network_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/networkSettings` | [`network::ap_settings`] | [`update_ap_network_settings`](network::ap_settings::ApSettingsClient::update_ap_network_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/networkSettings` | `network::ap_settings` | `update_ap_network_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/packets` | [`network::wireless_aps`] | [`get_ap_packets`](network::wireless_aps::WirelessApsClient::get_ap_packets) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/packets` | `network::wireless_aps` | `get_ap_packets` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PATCH` | `/venues/{venueId}/aps/{serialNumber}/packets` | [`network::wireless_aps`] | [`patch_ap_packets`](network::wireless_aps::WirelessApsClient::patch_ap_packets) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PATCH` | `/venues/{venueId}/aps/{serialNumber}/packets` | `network::wireless_aps` | `patch_ap_packets` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/pictures` | [`network::wireless_aps`] | [`delete_ap_picture`](network::wireless_aps::WirelessApsClient::delete_ap_picture) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/pictures` | `network::wireless_aps` | `delete_ap_picture` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/pictures` | [`network::wireless_aps`] | [`get_ap_picture`](network::wireless_aps::WirelessApsClient::get_ap_picture) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/pictures` | `network::wireless_aps` | `get_ap_picture` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/pictures` | [`network::wireless_aps`] | [`update_ap_picture`](network::wireless_aps::WirelessApsClient::update_ap_picture) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/pictures` | `network::wireless_aps` | `update_ap_picture` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/radioSettings` | [`network::ap_settings`] | [`get_ap_radio_settings`](network::ap_settings::ApSettingsClient::get_ap_radio_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/radioSettings` | `network::ap_settings` | `get_ap_radio_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/radioSettings` | [`network::ap_settings`] | [`update_ap_radio_settings`](network::ap_settings::ApSettingsClient::update_ap_radio_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/radioSettings` | `network::ap_settings` | `update_ap_radio_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` | [`network::ap_settings`] | [`get_ap_smart_monitor_settings`](network::ap_settings::ApSettingsClient::get_ap_smart_monitor_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` | `network::ap_settings` | `get_ap_smart_monitor_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` | [`network::ap_settings`] | [`update_ap_smart_monitor_settings`](network::ap_settings::ApSettingsClient::update_ap_smart_monitor_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings` | `network::ap_settings` | `update_ap_smart_monitor_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` | [`network::ap_settings`] | [`get_ap_snmp_agent_profile_settings`](network::ap_settings::ApSettingsClient::get_ap_snmp_agent_profile_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` | `network::ap_settings` | `get_ap_snmp_agent_profile_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` | [`network::ap_settings`] | [`update_ap_snmp_agent_profile_settings`](network::ap_settings::ApSettingsClient::update_ap_snmp_agent_profile_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings` | `network::ap_settings` | `update_ap_snmp_agent_profile_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` | [`network::wireless_aps`] | [`remove_snmp_agent_profile_from_ap`](network::wireless_aps::WirelessApsClient::remove_snmp_agent_profile_from_ap) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` | `network::wireless_aps` | `remove_snmp_agent_profile_from_ap` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` | [`network::wireless_aps`] | [`add_snmp_agent_profile_to_ap`](network::wireless_aps::WirelessApsClient::add_snmp_agent_profile_to_ap) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}` | `network::wireless_aps` | `add_snmp_agent_profile_to_ap` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` | [`network::ap_settings`] | [`delete_ap_sticky_client_steering_settings`](network::ap_settings::ApSettingsClient::delete_ap_sticky_client_steering_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` | `network::ap_settings` | `delete_ap_sticky_client_steering_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` | [`network::ap_settings`] | [`get_ap_sticky_client_steering_settings`](network::ap_settings::ApSettingsClient::get_ap_sticky_client_steering_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` | `network::ap_settings` | `get_ap_sticky_client_steering_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` | [`network::ap_settings`] | [`update_ap_sticky_client_steering_settings`](network::ap_settings::ApSettingsClient::update_ap_sticky_client_steering_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings` | `network::ap_settings` | `update_ap_sticky_client_steering_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PATCH` | `/venues/{venueId}/aps/{serialNumber}/systemCommands` | [`network::wireless_aps`] | [`patch_ap_system_commands`](network::wireless_aps::WirelessApsClient::patch_ap_system_commands) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PATCH` | `/venues/{venueId}/aps/{serialNumber}/systemCommands` | `network::wireless_aps` | `patch_ap_system_commands` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/usbPortSettings` | [`network::ap_settings`] | [`get_ap_usb_port_settings`](network::ap_settings::ApSettingsClient::get_ap_usb_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/usbPortSettings` | `network::ap_settings` | `get_ap_usb_port_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/usbPortSettings` | [`network::ap_settings`] | [`update_ap_usb_port_settings`](network::ap_settings::ApSettingsClient::update_ap_usb_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/usbPortSettings` | `network::ap_settings` | `update_ap_usb_port_settings` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels` | [`network::ap_settings`] | [`get_ap_wifi_available_channels`](network::ap_settings::ApSettingsClient::get_ap_wifi_available_channels) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels` | `network::ap_settings` | `get_ap_wifi_available_channels` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-ap-settings",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels` | [`network::ap_settings`] | [`get_ap_wifi_available_channels_v1`](network::ap_settings::ApSettingsClient::get_ap_wifi_available_channels_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-ap-settings"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels` | `network::ap_settings` | `get_ap_wifi_available_channels_v1` (feature `network-ap-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases` | [`network::wireless_aps`] | [`get_ap_wifi_dhcp_client_leases`](network::wireless_aps::WirelessApsClient::get_ap_wifi_dhcp_client_leases) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases` | `network::wireless_aps` | `get_ap_wifi_dhcp_client_leases` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages` | [`network::wireless_aps`] | [`get_ap_wifi_dhcp_pool_usages`](network::wireless_aps::WirelessApsClient::get_ap_wifi_dhcp_pool_usages) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages` | `network::wireless_aps` | `get_ap_wifi_dhcp_pool_usages` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `DELETE` | `/venues/{venueId}/cliTemplates/{cliTemplateId}` | [`network::switch_profiles`] | [`remove_cli_template_from_venue`](network::switch_profiles::SwitchProfilesClient::remove_cli_template_from_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `DELETE` | `/venues/{venueId}/cliTemplates/{cliTemplateId}` | `network::switch_profiles` | `remove_cli_template_from_venue` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `PUT` | `/venues/{venueId}/cliTemplates/{cliTemplateId}` | [`network::switch_profiles`] | [`add_cli_template_to_venue`](network::switch_profiles::SwitchProfilesClient::add_cli_template_to_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `PUT` | `/venues/{venueId}/cliTemplates/{cliTemplateId}` | `network::switch_profiles` | `add_cli_template_to_venue` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `POST` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags` | [`network::edge_services`] | [`create_venue_edge_lag`](network::edge_services::EdgeServicesClient::create_venue_edge_lag) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `POST` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags` | `network::edge_services` | `create_venue_edge_lag` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `DELETE` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` | [`network::edge_services`] | [`delete_venue_edge_lag`](network::edge_services::EdgeServicesClient::delete_venue_edge_lag) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `DELETE` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` | `network::edge_services` | `delete_venue_edge_lag` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` | [`network::edge_services`] | [`get_venue_edge_lag`](network::edge_services::EdgeServicesClient::get_venue_edge_lag) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` | `network::edge_services` | `get_venue_edge_lag` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` | [`network::edge_services`] | [`patch_venue_edge_lag`](network::edge_services::EdgeServicesClient::patch_venue_edge_lag) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` | `network::edge_services` | `patch_venue_edge_lag` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PUT` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` | [`network::edge_services`] | [`update_venue_edge_lag`](network::edge_services::EdgeServicesClient::update_venue_edge_lag) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PUT` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}` | `network::edge_services` | `update_venue_edge_lag` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `POST` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces` | [`network::edge_services`] | [`create_venue_edge_lag_sub_interface`](network::edge_services::EdgeServicesClient::create_venue_edge_lag_sub_interface) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `POST` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces` | `network::edge_services` | `create_venue_edge_lag_sub_interface` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `DELETE` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` | [`network::edge_services`] | [`delete_venue_edge_lag_sub_interface`](network::edge_services::EdgeServicesClient::delete_venue_edge_lag_sub_interface) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `DELETE` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` | `network::edge_services` | `delete_venue_edge_lag_sub_interface` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` | [`network::edge_services`] | [`get_venue_edge_lag_sub_interface`](network::edge_services::EdgeServicesClient::get_venue_edge_lag_sub_interface) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` | `network::edge_services` | `get_venue_edge_lag_sub_interface` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` | [`network::edge_services`] | [`get_venue_edge_port_configs`](network::edge_services::EdgeServicesClient::get_venue_edge_port_configs) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` | `network::edge_services` | `get_venue_edge_port_configs` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` | [`network::edge_services`] | [`patch_venue_edge_port_configs`](network::edge_services::EdgeServicesClient::patch_venue_edge_port_configs) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs` | `network::edge_services` | `patch_venue_edge_port_configs` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` | [`network::edge_services`] | [`list_venue_edge_port_sub_interfaces`](network::edge_services::EdgeServicesClient::list_venue_edge_port_sub_interfaces) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` | `network::edge_services` | `list_venue_edge_port_sub_interfaces` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `POST` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` | [`network::edge_services`] | [`create_venue_edge_port_sub_interface`](network::edge_services::EdgeServicesClient::create_venue_edge_port_sub_interface) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `POST` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces` | `network::edge_services` | `create_venue_edge_port_sub_interface` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `DELETE` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` | [`network::edge_services`] | [`delete_venue_edge_port_sub_interface`](network::edge_services::EdgeServicesClient::delete_venue_edge_port_sub_interface) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `DELETE` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` | `network::edge_services` | `delete_venue_edge_port_sub_interface` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` | [`network::edge_services`] | [`patch_venue_edge_port_sub_interface`](network::edge_services::EdgeServicesClient::patch_venue_edge_port_sub_interface) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` | `network::edge_services` | `patch_venue_edge_port_sub_interface` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/networkSettings` | [`network::edge_services`] | [`get_venue_edge_cluster_network_settings`](network::edge_services::EdgeServicesClient::get_venue_edge_cluster_network_settings) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/networkSettings` | `network::edge_services` | `get_venue_edge_cluster_network_settings` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/networkSettings` | [`network::edge_services`] | [`patch_venue_edge_cluster_network_settings`](network::edge_services::EdgeServicesClient::patch_venue_edge_cluster_network_settings) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/networkSettings` | `network::edge_services` | `patch_venue_edge_cluster_network_settings` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `DELETE` | `/venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` | [`network::edge_services`] | [`deactivate_tunnel_profile_on_venue_edge_cluster`](network::edge_services::EdgeServicesClient::deactivate_tunnel_profile_on_venue_edge_cluster) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `DELETE` | `/venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` | `network::edge_services` | `deactivate_tunnel_profile_on_venue_edge_cluster` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    all(feature = "network-edge-services", feature = "experimental"),
+    doc = " | `PUT` | `/venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` | [`network::edge_services`] | [`activate_tunnel_profile_on_venue_edge_cluster`](network::edge_services::EdgeServicesClient::activate_tunnel_profile_on_venue_edge_cluster) |"
+)]
+#[cfg_attr(
+    not(all(feature = "network-edge-services", feature = "experimental")),
+    doc = " | `PUT` | `/venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` | `network::edge_services` | `activate_tunnel_profile_on_venue_edge_cluster` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `POST` | `/venues/{venueId}/floorplans/query` | [`network::wireless_venues`] | [`query_venue_floorplans`](network::wireless_venues::WirelessVenuesClient::query_venue_floorplans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `POST` | `/venues/{venueId}/floorplans/query` | `network::wireless_venues` | `query_venue_floorplans` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` | [`network::wireless_aps`] | [`delete_ap_floor_position`](network::wireless_aps::WirelessApsClient::delete_ap_floor_position) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` | `network::wireless_aps` | `delete_ap_floor_position` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` | [`network::wireless_aps`] | [`get_ap_floor_position`](network::wireless_aps::WirelessApsClient::get_ap_floor_position) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` | `network::wireless_aps` | `get_ap_floor_position` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` | [`network::wireless_aps`] | [`update_ap_floor_position`](network::wireless_aps::WirelessApsClient::update_ap_floor_position) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` | `network::wireless_aps` | `update_ap_floor_position` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `GET` | `/venues/{venueId}/meshTopologies` | [`network::wireless_venues`] | [`list_venue_mesh_topologies`](network::wireless_venues::WirelessVenuesClient::list_venue_mesh_topologies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `GET` | `/venues/{venueId}/meshTopologies` | `network::wireless_venues` | `list_venue_mesh_topologies` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `POST` | `/venues/{venueId}/signurls/uploadurls` | [`network::wireless_venues`] | [`create_venue_upload_url`](network::wireless_venues::WirelessVenuesClient::create_venue_upload_url) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `POST` | `/venues/{venueId}/signurls/uploadurls` | `network::wireless_venues` | `create_venue_upload_url` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `GET` | `/venues/{venueId}/signurls/{fileId}/urls` | [`network::wireless_venues`] | [`get_venue_file_url`](network::wireless_venues::WirelessVenuesClient::get_venue_file_url) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `GET` | `/venues/{venueId}/signurls/{fileId}/urls` | `network::wireless_venues` | `get_venue_file_url` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `DELETE` | `/venues/{venueId}/stacks/{stackSwitchSerialNumber}` | [`network::switches`] | [`delete_venue_stack`](network::switches::SwitchesClient::delete_venue_stack) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `DELETE` | `/venues/{venueId}/stacks/{stackSwitchSerialNumber}` | `network::switches` | `delete_venue_stack` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `DELETE` | `/venues/{venueId}/switchFirmwares/schedules` | [`network::switch_firmware`] | [`delete_venue_switch_firmware_schedules`](network::switch_firmware::SwitchFirmwareClient::delete_venue_switch_firmware_schedules) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `DELETE` | `/venues/{venueId}/switchFirmwares/schedules` | `network::switch_firmware` | `delete_venue_switch_firmware_schedules` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `POST` | `/venues/{venueId}/switchFirmwares/schedules` | [`network::switch_firmware`] | [`create_venue_switch_firmware_schedule`](network::switch_firmware::SwitchFirmwareClient::create_venue_switch_firmware_schedule) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `POST` | `/venues/{venueId}/switchFirmwares/schedules` | `network::switch_firmware` | `create_venue_switch_firmware_schedule` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `POST` | `/venues/{venueId}/switchFirmwares/schedules` | [`network::switch_firmware`] | [`create_venue_switch_firmware_schedule_v1`](network::switch_firmware::SwitchFirmwareClient::create_venue_switch_firmware_schedule_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `POST` | `/venues/{venueId}/switchFirmwares/schedules` | `network::switch_firmware` | `create_venue_switch_firmware_schedule_v1` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-firmware",
+    doc = " | `PUT` | `/venues/{venueId}/switchFirmwares/schedules` | [`network::switch_firmware`] | [`update_venue_switch_firmware_schedules`](network::switch_firmware::SwitchFirmwareClient::update_venue_switch_firmware_schedules) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-firmware"),
+    doc = " | `PUT` | `/venues/{venueId}/switchFirmwares/schedules` | `network::switch_firmware` | `update_venue_switch_firmware_schedules` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/venues/{venueId}/switchProfiles/acls` | [`network::switch_profiles`] | [`list_venue_switch_profile_acls`](network::switch_profiles::SwitchProfilesClient::list_venue_switch_profile_acls) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/venues/{venueId}/switchProfiles/acls` | `network::switch_profiles` | `list_venue_switch_profile_acls` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/venues/{venueId}/switchProfiles/vlans` | [`network::switch_profiles`] | [`list_venue_switch_profile_vlans`](network::switch_profiles::SwitchProfilesClient::list_venue_switch_profile_vlans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/venues/{venueId}/switchProfiles/vlans` | `network::switch_profiles` | `list_venue_switch_profile_vlans` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/venues/{venueId}/switchProfiles/vlans` | [`network::switch_profiles`] | [`list_venue_switch_profile_vlans_v1`](network::switch_profiles::SwitchProfilesClient::list_venue_switch_profile_vlans_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/venues/{venueId}/switchProfiles/vlans` | `network::switch_profiles` | `list_venue_switch_profile_vlans_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `DELETE` | `/venues/{venueId}/switchProfiles/{switchProfileId}` | [`network::switch_profiles`] | [`remove_switch_profile_from_venue`](network::switch_profiles::SwitchProfilesClient::remove_switch_profile_from_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `DELETE` | `/venues/{venueId}/switchProfiles/{switchProfileId}` | `network::switch_profiles` | `remove_switch_profile_from_venue` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `PUT` | `/venues/{venueId}/switchProfiles/{switchProfileId}` | [`network::switch_profiles`] | [`add_switch_profile_to_venue`](network::switch_profiles::SwitchProfilesClient::add_switch_profile_to_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `PUT` | `/venues/{venueId}/switchProfiles/{switchProfileId}` | `network::switch_profiles` | `add_switch_profile_to_venue` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `DELETE` | `/venues/{venueId}/switchSettings` | [`network::switches`] | [`delete_venue_switch_settings`](network::switches::SwitchesClient::delete_venue_switch_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `DELETE` | `/venues/{venueId}/switchSettings` | `network::switches` | `delete_venue_switch_settings` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `DELETE` | `/venues/{venueId}/switches` | [`network::switches`] | [`delete_venue_switches`](network::switches::SwitchesClient::delete_venue_switches) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches` | `network::switches` | `delete_venue_switches` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `GET` | `/venues/{venueId}/switches` | [`network::switches`] | [`list_venue_switches`](network::switches::SwitchesClient::list_venue_switches) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `GET` | `/venues/{venueId}/switches` | `network::switches` | `list_venue_switches` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `GET` | `/venues/{venueId}/switches` | [`network::switches`] | [`list_venue_switches_v1`](network::switches::SwitchesClient::list_venue_switches_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `GET` | `/venues/{venueId}/switches` | `network::switches` | `list_venue_switches_v1` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/{venueId}/switches` | [`network::switches`] | [`create_venue_switch`](network::switches::SwitchesClient::create_venue_switch) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/{venueId}/switches` | `network::switches` | `create_venue_switch` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/{venueId}/switches/importRequests` | [`network::switches`] | [`create_venue_switch_import_request`](network::switches::SwitchesClient::create_venue_switch_import_request) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/{venueId}/switches/importRequests` | `network::switches` | `create_venue_switch_import_request` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `GET` | `/venues/{venueId}/switches/importResults` | [`network::switches`] | [`get_venue_switch_import_results`](network::switches::SwitchesClient::get_venue_switch_import_results) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `GET` | `/venues/{venueId}/switches/importResults` | `network::switches` | `get_venue_switch_import_results` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/{venueId}/switches/portSettings` | [`network::switches`] | [`create_venue_switches_port_settings`](network::switches::SwitchesClient::create_venue_switches_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/{venueId}/switches/portSettings` | `network::switches` | `create_venue_switches_port_settings` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `PUT` | `/venues/{venueId}/switches/portSettings` | [`network::switches`] | [`update_venue_switches_port_settings`](network::switches::SwitchesClient::update_venue_switches_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `PUT` | `/venues/{venueId}/switches/portSettings` | `network::switches` | `update_venue_switches_port_settings` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/{venueId}/switches/powerCycleRequests` | [`network::switches`] | [`create_venue_switch_power_cycle_request`](network::switches::SwitchesClient::create_venue_switch_power_cycle_request) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/{venueId}/switches/powerCycleRequests` | `network::switches` | `create_venue_switch_power_cycle_request` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}` | [`network::switches`] | [`delete_venue_switch`](network::switches::SwitchesClient::delete_venue_switch) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}` | `network::switches` | `delete_venue_switch` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}` | [`network::switches`] | [`get_venue_switch`](network::switches::SwitchesClient::get_venue_switch) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}` | `network::switches` | `get_venue_switch` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}` | [`network::switches`] | [`add_venue_switch`](network::switches::SwitchesClient::add_venue_switch) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}` | `network::switches` | `add_venue_switch` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}` | [`network::switches`] | [`update_venue_switch`](network::switches::SwitchesClient::update_venue_switch) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}` | `network::switches` | `update_venue_switch` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/aclUnions` | [`network::switch_networking`] | [`list_venue_switch_acl_unions`](network::switch_networking::SwitchNetworkingClient::list_venue_switch_acl_unions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/aclUnions` | `network::switch_networking` | `list_venue_switch_acl_unions` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/acls` | [`network::switch_networking`] | [`list_venue_switch_acls`](network::switch_networking::SwitchNetworkingClient::list_venue_switch_acls) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/acls` | `network::switch_networking` | `list_venue_switch_acls` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/acls/query` | [`network::switch_networking`] | [`query_venue_switch_acls`](network::switch_networking::SwitchNetworkingClient::query_venue_switch_acls) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/acls/query` | `network::switch_networking` | `query_venue_switch_acls` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-config-backups",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/configBackups` | [`network::switch_config_backups`] | [`delete_venue_switch_config_backups`](network::switch_config_backups::SwitchConfigBackupsClient::delete_venue_switch_config_backups) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-config-backups"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/configBackups` | `network::switch_config_backups` | `delete_venue_switch_config_backups` (feature `network-switch-config-backups`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-config-backups",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/configBackups` | [`network::switch_config_backups`] | [`list_venue_switch_config_backups`](network::switch_config_backups::SwitchConfigBackupsClient::list_venue_switch_config_backups) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-config-backups"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/configBackups` | `network::switch_config_backups` | `list_venue_switch_config_backups` (feature `network-switch-config-backups`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-config-backups",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/configBackups` | [`network::switch_config_backups`] | [`create_venue_switch_config_backup`](network::switch_config_backups::SwitchConfigBackupsClient::create_venue_switch_config_backup) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-config-backups"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/configBackups` | `network::switch_config_backups` | `create_venue_switch_config_backup` (feature `network-switch-config-backups`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-config-backups",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/configBackups/comparisons` | [`network::switch_config_backups`] | [`create_venue_switch_config_backup_comparison`](network::switch_config_backups::SwitchConfigBackupsClient::create_venue_switch_config_backup_comparison) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-config-backups"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/configBackups/comparisons` | `network::switch_config_backups` | `create_venue_switch_config_backup_comparison` (feature `network-switch-config-backups`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-config-backups",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/configBackups/query` | [`network::switch_config_backups`] | [`query_venue_switch_config_backups`](network::switch_config_backups::SwitchConfigBackupsClient::query_venue_switch_config_backups) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-config-backups"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/configBackups/query` | `network::switch_config_backups` | `query_venue_switch_config_backups` (feature `network-switch-config-backups`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-config-backups",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` | [`network::switch_config_backups`] | [`delete_venue_switch_config_backup`](network::switch_config_backups::SwitchConfigBackupsClient::delete_venue_switch_config_backup) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-config-backups"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` | `network::switch_config_backups` | `delete_venue_switch_config_backup` (feature `network-switch-config-backups`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-config-backups",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` | [`network::switch_config_backups`] | [`get_venue_switch_config_backup`](network::switch_config_backups::SwitchConfigBackupsClient::get_venue_switch_config_backup) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-config-backups"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` | `network::switch_config_backups` | `get_venue_switch_config_backup` (feature `network-switch-config-backups`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-config-backups",
+    doc = " | `PATCH` | `/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` | [`network::switch_config_backups`] | [`patch_venue_switch_config_backup`](network::switch_config_backups::SwitchConfigBackupsClient::patch_venue_switch_config_backup) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-config-backups"),
+    doc = " | `PATCH` | `/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}` | `network::switch_config_backups` | `patch_venue_switch_config_backup` (feature `network-switch-config-backups`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-config-backups",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` | [`network::switch_config_backups`] | [`get_venue_switch_config_backup_formatted_configs`](network::switch_config_backups::SwitchConfigBackupsClient::get_venue_switch_config_backup_formatted_configs) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-config-backups"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs` | `network::switch_config_backups` | `get_venue_switch_config_backup_formatted_configs` (feature `network-switch-config-backups`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-config-backups",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/configHistDetails/query` | [`network::switch_config_backups`] | [`query_venue_switch_config_hist_details`](network::switch_config_backups::SwitchConfigBackupsClient::query_venue_switch_config_hist_details) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-config-backups"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/configHistDetails/query` | `network::switch_config_backups` | `query_venue_switch_config_hist_details` (feature `network-switch-config-backups`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/deviceRequests` | [`network::switches`] | [`create_venue_switch_device_request`](network::switches::SwitchesClient::create_venue_switch_device_request) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/deviceRequests` | `network::switches` | `create_venue_switch_device_request` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `PATCH` | `/venues/{venueId}/switches/{switchId}/dhcpServerStates` | [`network::switch_networking`] | [`patch_venue_switch_dhcp_server_states`](network::switch_networking::SwitchNetworkingClient::patch_venue_switch_dhcp_server_states) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `PATCH` | `/venues/{venueId}/switches/{switchId}/dhcpServerStates` | `network::switch_networking` | `patch_venue_switch_dhcp_server_states` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/dhcpServers` | [`network::switch_networking`] | [`delete_venue_switch_dhcp_servers`](network::switch_networking::SwitchNetworkingClient::delete_venue_switch_dhcp_servers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/dhcpServers` | `network::switch_networking` | `delete_venue_switch_dhcp_servers` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/dhcpServers` | [`network::switch_networking`] | [`list_venue_switch_dhcp_servers`](network::switch_networking::SwitchNetworkingClient::list_venue_switch_dhcp_servers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/dhcpServers` | `network::switch_networking` | `list_venue_switch_dhcp_servers` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/dhcpServers` | [`network::switch_networking`] | [`create_venue_switch_dhcp_server`](network::switch_networking::SwitchNetworkingClient::create_venue_switch_dhcp_server) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/dhcpServers` | `network::switch_networking` | `create_venue_switch_dhcp_server` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/dhcpServers/query` | [`network::switch_networking`] | [`query_venue_switch_dhcp_servers`](network::switch_networking::SwitchNetworkingClient::query_venue_switch_dhcp_servers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/dhcpServers/query` | `network::switch_networking` | `query_venue_switch_dhcp_servers` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` | [`network::switch_networking`] | [`delete_venue_switch_dhcp_server`](network::switch_networking::SwitchNetworkingClient::delete_venue_switch_dhcp_server) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` | `network::switch_networking` | `delete_venue_switch_dhcp_server` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` | [`network::switch_networking`] | [`get_venue_switch_dhcp_server`](network::switch_networking::SwitchNetworkingClient::get_venue_switch_dhcp_server) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` | `network::switch_networking` | `get_venue_switch_dhcp_server` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` | [`network::switch_networking`] | [`update_venue_switch_dhcp_server`](network::switch_networking::SwitchNetworkingClient::update_venue_switch_dhcp_server) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}` | `network::switch_networking` | `update_venue_switch_dhcp_server` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/lags` | [`network::switch_networking`] | [`delete_venue_switch_lags`](network::switch_networking::SwitchNetworkingClient::delete_venue_switch_lags) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/lags` | `network::switch_networking` | `delete_venue_switch_lags` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/lags` | [`network::switch_networking`] | [`list_venue_switch_lags`](network::switch_networking::SwitchNetworkingClient::list_venue_switch_lags) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/lags` | `network::switch_networking` | `list_venue_switch_lags` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/lags` | [`network::switch_networking`] | [`create_venue_switch_lag`](network::switch_networking::SwitchNetworkingClient::create_venue_switch_lag) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/lags` | `network::switch_networking` | `create_venue_switch_lag` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/lags/{lagId}` | [`network::switch_networking`] | [`delete_venue_switch_lag`](network::switch_networking::SwitchNetworkingClient::delete_venue_switch_lag) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/lags/{lagId}` | `network::switch_networking` | `delete_venue_switch_lag` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/lags/{lagId}` | [`network::switch_networking`] | [`get_venue_switch_lag`](network::switch_networking::SwitchNetworkingClient::get_venue_switch_lag) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/lags/{lagId}` | `network::switch_networking` | `get_venue_switch_lag` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/lags/{lagId}` | [`network::switch_networking`] | [`update_venue_switch_lag`](network::switch_networking::SwitchNetworkingClient::update_venue_switch_lag) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/lags/{lagId}` | `network::switch_networking` | `update_venue_switch_lag` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/portSettings` | [`network::switches`] | [`get_venue_switch_port_settings`](network::switches::SwitchesClient::get_venue_switch_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/portSettings` | `network::switches` | `get_venue_switch_port_settings` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/portSettings` | [`network::switches`] | [`create_venue_switch_port_settings`](network::switches::SwitchesClient::create_venue_switch_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/portSettings` | `network::switches` | `create_venue_switch_port_settings` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/portSettings` | [`network::switches`] | [`update_venue_switch_port_settings`](network::switches::SwitchesClient::update_venue_switch_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/portSettings` | `network::switches` | `update_venue_switch_port_settings` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switches",
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/positions` | [`network::switches`] | [`update_venue_switch_positions`](network::switches::SwitchesClient::update_venue_switch_positions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switches"),
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/positions` | `network::switches` | `update_venue_switch_positions` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/staticRoutes` | [`network::switch_networking`] | [`delete_venue_switch_static_routes`](network::switch_networking::SwitchNetworkingClient::delete_venue_switch_static_routes) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/staticRoutes` | `network::switch_networking` | `delete_venue_switch_static_routes` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/staticRoutes` | [`network::switch_networking`] | [`list_venue_switch_static_routes`](network::switch_networking::SwitchNetworkingClient::list_venue_switch_static_routes) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/staticRoutes` | `network::switch_networking` | `list_venue_switch_static_routes` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/staticRoutes` | [`network::switch_networking`] | [`create_venue_switch_static_route`](network::switch_networking::SwitchNetworkingClient::create_venue_switch_static_route) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/staticRoutes` | `network::switch_networking` | `create_venue_switch_static_route` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` | [`network::switch_networking`] | [`delete_venue_switch_static_route`](network::switch_networking::SwitchNetworkingClient::delete_venue_switch_static_route) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` | `network::switch_networking` | `delete_venue_switch_static_route` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` | [`network::switch_networking`] | [`get_venue_switch_static_route`](network::switch_networking::SwitchNetworkingClient::get_venue_switch_static_route) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` | `network::switch_networking` | `get_venue_switch_static_route` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` | [`network::switch_networking`] | [`update_venue_switch_static_route`](network::switch_networking::SwitchNetworkingClient::update_venue_switch_static_route) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}` | `network::switch_networking` | `update_venue_switch_static_route` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-config-backups",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails` | [`network::switch_config_backups`] | [`list_venue_switch_transaction_config_hist_details`](network::switch_config_backups::SwitchConfigBackupsClient::list_venue_switch_transaction_config_hist_details) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-config-backups"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails` | `network::switch_config_backups` | `list_venue_switch_transaction_config_hist_details` (feature `network-switch-config-backups`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/vePorts` | [`network::switch_networking`] | [`delete_venue_switch_ve_ports`](network::switch_networking::SwitchNetworkingClient::delete_venue_switch_ve_ports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/vePorts` | `network::switch_networking` | `delete_venue_switch_ve_ports` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/vePorts` | [`network::switch_networking`] | [`list_venue_switch_ve_ports`](network::switch_networking::SwitchNetworkingClient::list_venue_switch_ve_ports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/vePorts` | `network::switch_networking` | `list_venue_switch_ve_ports` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/vePorts` | [`network::switch_networking`] | [`create_venue_switch_ve_port`](network::switch_networking::SwitchNetworkingClient::create_venue_switch_ve_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/vePorts` | `network::switch_networking` | `create_venue_switch_ve_port` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/vePorts/query` | [`network::switch_networking`] | [`query_venue_switch_ve_ports`](network::switch_networking::SwitchNetworkingClient::query_venue_switch_ve_ports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/vePorts/query` | `network::switch_networking` | `query_venue_switch_ve_ports` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` | [`network::switch_networking`] | [`delete_venue_switch_ve_port`](network::switch_networking::SwitchNetworkingClient::delete_venue_switch_ve_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` | `network::switch_networking` | `delete_venue_switch_ve_port` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` | [`network::switch_networking`] | [`get_venue_switch_ve_port`](network::switch_networking::SwitchNetworkingClient::get_venue_switch_ve_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` | `network::switch_networking` | `get_venue_switch_ve_port` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` | [`network::switch_networking`] | [`update_venue_switch_ve_port`](network::switch_networking::SwitchNetworkingClient::update_venue_switch_ve_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}` | `network::switch_networking` | `update_venue_switch_ve_port` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/vlanUnions` | [`network::switch_networking`] | [`list_venue_switch_vlan_unions`](network::switch_networking::SwitchNetworkingClient::list_venue_switch_vlan_unions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/vlanUnions` | `network::switch_networking` | `list_venue_switch_vlan_unions` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/vlans` | [`network::switch_networking`] | [`delete_venue_switch_vlans`](network::switch_networking::SwitchNetworkingClient::delete_venue_switch_vlans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/vlans` | `network::switch_networking` | `delete_venue_switch_vlans` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/vlans` | [`network::switch_networking`] | [`list_venue_switch_vlans`](network::switch_networking::SwitchNetworkingClient::list_venue_switch_vlans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/vlans` | `network::switch_networking` | `list_venue_switch_vlans` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/vlans` | [`network::switch_networking`] | [`list_venue_switch_vlans_v1`](network::switch_networking::SwitchNetworkingClient::list_venue_switch_vlans_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/vlans` | `network::switch_networking` | `list_venue_switch_vlans_v1` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/vlans` | [`network::switch_networking`] | [`create_venue_switch_vlan`](network::switch_networking::SwitchNetworkingClient::create_venue_switch_vlan) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/vlans` | `network::switch_networking` | `create_venue_switch_vlan` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/vlans/query` | [`network::switch_networking`] | [`query_venue_switch_vlans`](network::switch_networking::SwitchNetworkingClient::query_venue_switch_vlans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/switches/{switchId}/vlans/query` | `network::switch_networking` | `query_venue_switch_vlans` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/vlans/{vlanId}` | [`network::switch_networking`] | [`delete_venue_switch_vlan`](network::switch_networking::SwitchNetworkingClient::delete_venue_switch_vlan) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `DELETE` | `/venues/{venueId}/switches/{switchId}/vlans/{vlanId}` | `network::switch_networking` | `delete_venue_switch_vlan` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/vlans/{vlanId}` | [`network::switch_networking`] | [`get_venue_switch_vlan`](network::switch_networking::SwitchNetworkingClient::get_venue_switch_vlan) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switches/{switchId}/vlans/{vlanId}` | `network::switch_networking` | `get_venue_switch_vlan` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/vlans/{vlanId}` | [`network::switch_networking`] | [`update_venue_switch_vlan`](network::switch_networking::SwitchNetworkingClient::update_venue_switch_vlan) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/vlans/{vlanId}` | `network::switch_networking` | `update_venue_switch_vlan` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/taggedVlans/query` | [`network::switch_networking`] | [`query_venue_tagged_vlans`](network::switch_networking::SwitchNetworkingClient::query_venue_tagged_vlans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/taggedVlans/query` | `network::switch_networking` | `query_venue_tagged_vlans` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `GET` | `/venues/{venueId}/topologies` | [`network::wireless_venues`] | [`list_venue_topologies`](network::wireless_venues::WirelessVenuesClient::list_venue_topologies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `GET` | `/venues/{venueId}/topologies` | `network::wireless_venues` | `list_venue_topologies` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/trustedPorts` | [`network::switch_networking`] | [`list_venue_trusted_ports`](network::switch_networking::SwitchNetworkingClient::list_venue_trusted_ports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/trustedPorts` | `network::switch_networking` | `list_venue_trusted_ports` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/untaggedVlans/query` | [`network::switch_networking`] | [`query_venue_untagged_vlans`](network::switch_networking::SwitchNetworkingClient::query_venue_untagged_vlans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/untaggedVlans/query` | `network::switch_networking` | `query_venue_untagged_vlans` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/vePorts/query` | [`network::switch_networking`] | [`query_venue_ve_ports`](network::switch_networking::SwitchNetworkingClient::query_venue_ve_ports) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/vePorts/query` | `network::switch_networking` | `query_venue_ve_ports` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/vlans` | [`network::switch_networking`] | [`list_venue_vlans`](network::switch_networking::SwitchNetworkingClient::list_venue_vlans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/vlans` | `network::switch_networking` | `list_venue_vlans` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/vlans/query` | [`network::switch_networking`] | [`query_venue_vlans`](network::switch_networking::SwitchNetworkingClient::query_venue_vlans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/vlans/query` | `network::switch_networking` | `query_venue_vlans` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}` | [`network::wireless_networks`] | [`deactivate_wifi_network_on_venue`](network::wireless_networks::WirelessNetworksClient::deactivate_wifi_network_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}` | `network::wireless_networks` | `deactivate_wifi_network_on_venue` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}` | [`network::wireless_networks`] | [`activate_wifi_network_on_venue`](network::wireless_networks::WirelessNetworksClient::activate_wifi_network_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}` | `network::wireless_networks` | `activate_wifi_network_on_venue` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` | [`network::wireless_networks`] | [`get_venue_wifi_network_settings`](network::wireless_networks::WirelessNetworksClient::get_venue_wifi_network_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` | `network::wireless_networks` | `get_venue_wifi_network_settings` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` | [`network::wireless_networks`] | [`update_venue_wifi_network_settings`](network::wireless_networks::WirelessNetworksClient::update_venue_wifi_network_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` | `network::wireless_networks` | `update_venue_wifi_network_settings` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/vlanPoolProfiles` | [`network::wireless_policies`] | [`create_vlan_pool_profile`](network::wireless_policies::WirelessPoliciesClient::create_vlan_pool_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/vlanPoolProfiles` | `network::wireless_policies` | `create_vlan_pool_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `POST` | `/vlanPoolProfiles/query` | [`network::wireless_policies`] | [`query_vlan_pool_profiles`](network::wireless_policies::WirelessPoliciesClient::query_vlan_pool_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `POST` | `/vlanPoolProfiles/query` | `network::wireless_policies` | `query_vlan_pool_profiles` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `DELETE` | `/vlanPoolProfiles/{vlanPoolProfileId}` | [`network::wireless_policies`] | [`delete_vlan_pool_profile`](network::wireless_policies::WirelessPoliciesClient::delete_vlan_pool_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `DELETE` | `/vlanPoolProfiles/{vlanPoolProfileId}` | `network::wireless_policies` | `delete_vlan_pool_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `GET` | `/vlanPoolProfiles/{vlanPoolProfileId}` | [`network::wireless_policies`] | [`get_vlan_pool_profile`](network::wireless_policies::WirelessPoliciesClient::get_vlan_pool_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `GET` | `/vlanPoolProfiles/{vlanPoolProfileId}` | `network::wireless_policies` | `get_vlan_pool_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-policies",
+    doc = " | `PUT` | `/vlanPoolProfiles/{vlanPoolProfileId}` | [`network::wireless_policies`] | [`update_vlan_pool_profile`](network::wireless_policies::WirelessPoliciesClient::update_vlan_pool_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-policies"),
+    doc = " | `PUT` | `/vlanPoolProfiles/{vlanPoolProfileId}` | `network::wireless_policies` | `update_vlan_pool_profile` (feature `network-wireless-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/webAuthPageTemplates` | [`network::switch_profiles`] | [`create_web_auth_page_template`](network::switch_profiles::SwitchProfilesClient::create_web_auth_page_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/webAuthPageTemplates` | `network::switch_profiles` | `create_web_auth_page_template` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/webAuthPageTemplates` | [`network::switch_profiles`] | [`create_web_auth_page_template_v1`](network::switch_profiles::SwitchProfilesClient::create_web_auth_page_template_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/webAuthPageTemplates` | `network::switch_profiles` | `create_web_auth_page_template_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `POST` | `/webAuthPageTemplates/query` | [`network::switch_profiles`] | [`query_web_auth_page_templates`](network::switch_profiles::SwitchProfilesClient::query_web_auth_page_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `POST` | `/webAuthPageTemplates/query` | `network::switch_profiles` | `query_web_auth_page_templates` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `DELETE` | `/webAuthPageTemplates/{templateId}` | [`network::switch_profiles`] | [`delete_web_auth_page_template`](network::switch_profiles::SwitchProfilesClient::delete_web_auth_page_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `DELETE` | `/webAuthPageTemplates/{templateId}` | `network::switch_profiles` | `delete_web_auth_page_template` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/webAuthPageTemplates/{templateId}` | [`network::switch_profiles`] | [`get_web_auth_page_template`](network::switch_profiles::SwitchProfilesClient::get_web_auth_page_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/webAuthPageTemplates/{templateId}` | `network::switch_profiles` | `get_web_auth_page_template` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/webAuthPageTemplates/{templateId}` | [`network::switch_profiles`] | [`get_web_auth_page_template_v1`](network::switch_profiles::SwitchProfilesClient::get_web_auth_page_template_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/webAuthPageTemplates/{templateId}` | `network::switch_profiles` | `get_web_auth_page_template_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/webAuthPageTemplates/{templateId}/switches` | [`network::switch_profiles`] | [`list_web_auth_page_template_switches`](network::switch_profiles::SwitchProfilesClient::list_web_auth_page_template_switches) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/webAuthPageTemplates/{templateId}/switches` | `network::switch_profiles` | `list_web_auth_page_template_switches` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/webAuthPageTemplates/{templateId}/switches` | [`network::switch_profiles`] | [`list_web_auth_page_template_switches_v1`](network::switch_profiles::SwitchProfilesClient::list_web_auth_page_template_switches_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/webAuthPageTemplates/{templateId}/switches` | `network::switch_profiles` | `list_web_auth_page_template_switches_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/wifiCallingServiceProfiles` | [`network::wireless_service_profiles`] | [`create_wifi_calling_service_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::create_wifi_calling_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/wifiCallingServiceProfiles` | `network::wireless_service_profiles` | `create_wifi_calling_service_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/wifiCallingServiceProfiles` | [`network::wireless_service_profiles`] | [`create_wifi_calling_service_profile_v1`](network::wireless_service_profiles::WirelessServiceProfilesClient::create_wifi_calling_service_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/wifiCallingServiceProfiles` | `network::wireless_service_profiles` | `create_wifi_calling_service_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `POST` | `/wifiCallingServiceProfiles/query` | [`network::wireless_service_profiles`] | [`query_wifi_calling_service_profiles`](network::wireless_service_profiles::WirelessServiceProfilesClient::query_wifi_calling_service_profiles) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `POST` | `/wifiCallingServiceProfiles/query` | `network::wireless_service_profiles` | `query_wifi_calling_service_profiles` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `DELETE` | `/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | [`network::wireless_service_profiles`] | [`delete_wifi_calling_service_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::delete_wifi_calling_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `DELETE` | `/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | `network::wireless_service_profiles` | `delete_wifi_calling_service_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `GET` | `/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | [`network::wireless_service_profiles`] | [`get_wifi_calling_service_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::get_wifi_calling_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `GET` | `/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | `network::wireless_service_profiles` | `get_wifi_calling_service_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `GET` | `/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | [`network::wireless_service_profiles`] | [`get_wifi_calling_service_profile_v1`](network::wireless_service_profiles::WirelessServiceProfilesClient::get_wifi_calling_service_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `GET` | `/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | `network::wireless_service_profiles` | `get_wifi_calling_service_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `PUT` | `/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | [`network::wireless_service_profiles`] | [`update_wifi_calling_service_profile`](network::wireless_service_profiles::WirelessServiceProfilesClient::update_wifi_calling_service_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `PUT` | `/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | `network::wireless_service_profiles` | `update_wifi_calling_service_profile` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-service-profiles",
+    doc = " | `PUT` | `/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | [`network::wireless_service_profiles`] | [`update_wifi_calling_service_profile_v1`](network::wireless_service_profiles::WirelessServiceProfilesClient::update_wifi_calling_service_profile_v1) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-service-profiles"),
+    doc = " | `PUT` | `/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | `network::wireless_service_profiles` | `update_wifi_calling_service_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `POST` | `/wifiFeatureSets/query` | [`network::wireless_networks`] | [`query_wifi_feature_sets`](network::wireless_networks::WirelessNetworksClient::query_wifi_feature_sets) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `POST` | `/wifiFeatureSets/query` | `network::wireless_networks` | `query_wifi_feature_sets` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `POST` | `/wifiNetworks` | [`network::wireless_networks`] | [`create_wifi_network`](network::wireless_networks::WirelessNetworksClient::create_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `POST` | `/wifiNetworks` | `network::wireless_networks` | `create_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `POST` | `/wifiNetworks/apCompatibilities/query` | [`network::wireless_networks`] | [`query_wifi_network_ap_compatibilities`](network::wireless_networks::WirelessNetworksClient::query_wifi_network_ap_compatibilities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `POST` | `/wifiNetworks/apCompatibilities/query` | `network::wireless_networks` | `query_wifi_network_ap_compatibilities` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `POST` | `/wifiNetworks/query` | [`network::wireless_networks`] | [`query_wifi_networks`](network::wireless_networks::WirelessNetworksClient::query_wifi_networks) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `POST` | `/wifiNetworks/query` | `network::wireless_networks` | `query_wifi_networks` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `GET` | `/wifiNetworks/{networkId}/macRegistrationPools` | [`network::mac_registrations`] | [`list_wifi_network_mac_registration_pools`](network::mac_registrations::MacRegistrationsClient::list_wifi_network_mac_registration_pools) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `GET` | `/wifiNetworks/{networkId}/macRegistrationPools` | `network::mac_registrations` | `list_wifi_network_mac_registration_pools` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}` | [`network::wireless_networks`] | [`delete_wifi_network`](network::wireless_networks::WirelessNetworksClient::delete_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}` | `network::wireless_networks` | `delete_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/wifiNetworks/{wifiNetworkId}` | [`network::wireless_networks`] | [`get_wifi_network`](network::wireless_networks::WirelessNetworksClient::get_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/wifiNetworks/{wifiNetworkId}` | `network::wireless_networks` | `get_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}` | [`network::wireless_networks`] | [`update_wifi_network`](network::wireless_networks::WirelessNetworksClient::update_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}` | `network::wireless_networks` | `update_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` | [`network::certificates`] | [`remove_certificate_template_from_wifi_network`](network::certificates::CertificatesClient::remove_certificate_template_from_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` | `network::certificates` | `remove_certificate_template_from_wifi_network` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` | [`network::certificates`] | [`add_certificate_template_to_wifi_network`](network::certificates::CertificatesClient::add_certificate_template_to_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` | `network::certificates` | `add_certificate_template_to_wifi_network` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `PATCH` | `/wifiNetworks/{wifiNetworkId}/guestUsers` | [`network::guest_users`] | [`patch_wifi_network_guest_users`](network::guest_users::GuestUsersClient::patch_wifi_network_guest_users) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `PATCH` | `/wifiNetworks/{wifiNetworkId}/guestUsers` | `network::guest_users` | `patch_wifi_network_guest_users` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `POST` | `/wifiNetworks/{wifiNetworkId}/guestUsers` | [`network::guest_users`] | [`create_wifi_network_guest_user`](network::guest_users::GuestUsersClient::create_wifi_network_guest_user) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `POST` | `/wifiNetworks/{wifiNetworkId}/guestUsers` | `network::guest_users` | `create_wifi_network_guest_user` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` | [`network::guest_users`] | [`delete_wifi_network_guest_user`](network::guest_users::GuestUsersClient::delete_wifi_network_guest_user) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` | `network::guest_users` | `delete_wifi_network_guest_user` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `GET` | `/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` | [`network::guest_users`] | [`get_wifi_network_guest_user`](network::guest_users::GuestUsersClient::get_wifi_network_guest_user) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `GET` | `/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` | `network::guest_users` | `get_wifi_network_guest_user` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-guest-users",
+    doc = " | `PATCH` | `/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` | [`network::guest_users`] | [`patch_wifi_network_guest_user`](network::guest_users::GuestUsersClient::patch_wifi_network_guest_user) |"
+)]
+#[cfg_attr(
+    not(feature = "network-guest-users"),
+    doc = " | `PATCH` | `/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` | `network::guest_users` | `patch_wifi_network_guest_user` (feature `network-guest-users`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}` | [`network::certificates`] | [`add_saml_idp_profile_to_wifi_network`](network::certificates::CertificatesClient::add_saml_idp_profile_to_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}` | `network::certificates` | `add_saml_idp_profile_to_wifi_network` (feature `network-certificates`) |"
+)]
+///
+/// # `resident_portal`: Resident portal API
+///
+/// | Method | Path | Area | Client method |
+/// |---|---|---|---|
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `GET` | `/residents/properties/{propertyId}` | [`resident_portal::portal`] | [`get_property`](resident_portal::portal::PortalClient::get_property) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `GET` | `/residents/properties/{propertyId}` | `resident_portal::portal` | `get_property` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `GET` | `/residents/properties/{propertyId}/access` | [`resident_portal::portal`] | [`get_property_access`](resident_portal::portal::PortalClient::get_property_access) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `GET` | `/residents/properties/{propertyId}/access` | `resident_portal::portal` | `get_property_access` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `GET` | `/residents/properties/{propertyId}/files/favicons` | [`resident_portal::portal`] | [`get_property_favicon`](resident_portal::portal::PortalClient::get_property_favicon) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `GET` | `/residents/properties/{propertyId}/files/favicons` | `resident_portal::portal` | `get_property_favicon` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `GET` | `/residents/properties/{propertyId}/files/{type}` | [`resident_portal::portal`] | [`get_property_file`](resident_portal::portal::PortalClient::get_property_file) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `GET` | `/residents/properties/{propertyId}/files/{type}` | `resident_portal::portal` | `get_property_file` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `GET` | `/residents/properties/{propertyId}/styles` | [`resident_portal::portal`] | [`get_property_styles`](resident_portal::portal::PortalClient::get_property_styles) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `GET` | `/residents/properties/{propertyId}/styles` | `resident_portal::portal` | `get_property_styles` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `GET` | `/residents/properties/{propertyId}/uiConfigurations` | [`resident_portal::portal`] | [`get_property_ui_configurations`](resident_portal::portal::PortalClient::get_property_ui_configurations) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `GET` | `/residents/properties/{propertyId}/uiConfigurations` | `resident_portal::portal` | `get_property_ui_configurations` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `GET` | `/residents/properties/{propertyId}/units` | [`resident_portal::portal`] | [`get_unit`](resident_portal::portal::PortalClient::get_unit) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `GET` | `/residents/properties/{propertyId}/units` | `resident_portal::portal` | `get_unit` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `PUT` | `/residents/properties/{propertyId}/units` | [`resident_portal::portal`] | [`update_unit`](resident_portal::portal::PortalClient::update_unit) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `PUT` | `/residents/properties/{propertyId}/units` | `resident_portal::portal` | `update_unit` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `GET` | `/residents/properties/{propertyId}/units/devices` | [`resident_portal::portal`] | [`list_unit_devices`](resident_portal::portal::PortalClient::list_unit_devices) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `GET` | `/residents/properties/{propertyId}/units/devices` | `resident_portal::portal` | `list_unit_devices` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `DELETE` | `/residents/properties/{propertyId}/units/devices/{deviceId}` | [`resident_portal::portal`] | [`delete_unit_device`](resident_portal::portal::PortalClient::delete_unit_device) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `DELETE` | `/residents/properties/{propertyId}/units/devices/{deviceId}` | `resident_portal::portal` | `delete_unit_device` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `POST` | `/residents/properties/{propertyId}/units/logins` | [`resident_portal::portal`] | [`create_unit_login`](resident_portal::portal::PortalClient::create_unit_login) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `POST` | `/residents/properties/{propertyId}/units/logins` | `resident_portal::portal` | `create_unit_login` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `POST` | `/residents/properties/{propertyId}/units/users/query` | [`resident_portal::portal`] | [`query_unit_users`](resident_portal::portal::PortalClient::query_unit_users) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `POST` | `/residents/properties/{propertyId}/units/users/query` | `resident_portal::portal` | `query_unit_users` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `GET` | `/residents/properties/{propertyId}/units/users/{userId}` | [`resident_portal::portal`] | [`get_unit_user`](resident_portal::portal::PortalClient::get_unit_user) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `GET` | `/residents/properties/{propertyId}/units/users/{userId}` | `resident_portal::portal` | `get_unit_user` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `PUT` | `/residents/properties/{propertyId}/units/users/{userId}` | [`resident_portal::portal`] | [`update_unit_user`](resident_portal::portal::PortalClient::update_unit_user) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `PUT` | `/residents/properties/{propertyId}/units/users/{userId}` | `resident_portal::portal` | `update_unit_user` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `GET` | `/residents/properties/{propertyId}/units/users/{userId}/devices` | [`resident_portal::portal`] | [`list_unit_user_devices`](resident_portal::portal::PortalClient::list_unit_user_devices) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `GET` | `/residents/properties/{propertyId}/units/users/{userId}/devices` | `resident_portal::portal` | `list_unit_user_devices` (feature `resident-portal-portal`) |"
+)]
+#[cfg_attr(
+    feature = "resident-portal-portal",
+    doc = " | `DELETE` | `/residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}` | [`resident_portal::portal`] | [`delete_unit_user_device`](resident_portal::portal::PortalClient::delete_unit_user_device) |"
+)]
+#[cfg_attr(
+    not(feature = "resident-portal-portal"),
+    doc = " | `DELETE` | `/residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}` | `resident_portal::portal` | `delete_unit_user_device` (feature `resident-portal-portal`) |"
+)]
+#[allow(clippy::module_inception)]
+pub mod operations {}
 /// Token service settings. OAuth 2.0 client credentials grant. An administrator creates an application token (client ID and client secret) in the administration UI; the client posts a form-encoded token request (grant_type=client_credentials, client_id, client_secret) to the token endpoint and sends the access token as `Authorization: Bearer &lt;token&gt;` on every request. The same token flow and headers apply to the analytics and the network management API. To act on a delegated account, add the tenant header with the delegated tenant's id. The token endpoint's response body is not shown by the document.
 ///
 /// - Token URL with tenant: `{host}/oauth2/token/{tenant_id}`; Provenance: reference (Token endpoint).
@@ -60,6 +7736,20 @@ impl ruckus_one_runtime::ForTenant for Client {
 /// The client: one token cache and connection pool shared by every API.
 ///
 /// Cheap to clone. Secrets never appear in its `Debug` output.
+///
+/// ```no_run
+/// use ruckus_one::{Client, Config};
+///
+/// # async fn run() -> Result<(), ruckus_one::Error> {
+/// // RUCKUS_CLIENT_ID, RUCKUS_CLIENT_SECRET, RUCKUS_TENANT_ID and RUCKUS_REGION.
+/// let client = Client::new(Config::from_env()?)?;
+/// // The same token and connections, acting for a delegated customer on every call.
+/// let customer = client.with_tenant("customer-tenant-id")?;
+/// let answer = customer.analytics().application_tokens().list_application_tokens().send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone)]
 pub struct Client {
     inner: ruckus_one_runtime::Client,

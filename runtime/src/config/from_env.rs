@@ -10,7 +10,7 @@ impl Config {
     /// Settings from the environment variables `RUCKUS_CLIENT_ID`,
     /// `RUCKUS_CLIENT_SECRET`, `RUCKUS_TENANT_ID` (the token tenant id),
     /// `RUCKUS_REGION` (`na`, `eu` or `asia`, in any case) and the optional
-    /// `RUCKUS_BASE_URL` (see [`env`](mod@env) and [`Config::from_vars`] for the
+    /// `RUCKUS_BASE_URL` (see `runtime::env` and [`Config::from_vars`] for the
     /// rules); the other settings are the defaults of [`Config::new`].
     ///
     /// A missing or invalid variable is an [`Error::Env`] naming it.
@@ -29,18 +29,19 @@ impl Config {
     /// returns a variable's value, `None` when it is not set), for tests
     /// and other sources of settings.
     ///
-    /// Rules: [`CLIENT_ID`](env::CLIENT_ID) and
-    /// [`CLIENT_SECRET`](env::CLIENT_SECRET) are required and not empty;
-    /// [`TENANT_ID`](env::TENANT_ID) is required and a valid tenant id (see
+    /// Rules: `RUCKUS_CLIENT_ID` and
+    /// `RUCKUS_CLIENT_SECRET` are required and not empty;
+    /// `RUCKUS_TENANT_ID` is required and a valid tenant id (see
     /// [`delegated_tenant`](Config::delegated_tenant));
-    /// [`REGION`](env::REGION) is required unless
-    /// [`BASE_URL`](env::BASE_URL) is set, and one of the names
-    /// [`Region::from_name`] accepts; [`BASE_URL`](env::BASE_URL), when set
+    /// `RUCKUS_REGION` is required unless
+    /// `RUCKUS_BASE_URL` is set, and one of the names
+    /// [`Region::from_name`] accepts; `RUCKUS_BASE_URL`, when set
     /// and not empty, is an `http://` or `https://` URL. The first problem
     /// found, in that order, is returned as an [`Error::Env`].
     ///
     /// ```
-    /// use ruckus_one_runtime::{Config, Error, Region};
+    /// # extern crate ruckus_one_runtime as ruckus_one;
+    /// use ruckus_one::{Config, Error, Region};
     /// let vars = |name: &str| match name {
     ///     "RUCKUS_CLIENT_ID" => Some("id".to_owned()),
     ///     "RUCKUS_CLIENT_SECRET" => Some("secret".to_owned()),

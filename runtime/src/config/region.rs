@@ -20,7 +20,8 @@ impl Region {
     /// `europe`; `asia`, `ap` or `apac`. `None` for anything else.
     ///
     /// ```
-    /// use ruckus_one_runtime::Region;
+    /// # extern crate ruckus_one_runtime as ruckus_one;
+    /// use ruckus_one::Region;
     /// assert_eq!(Region::from_name(" EU "), Some(Region::Europe));
     /// assert_eq!(Region::from_name("mars"), None);
     /// ```

@@ -11,11 +11,12 @@ use crate::pacing::Pacing;
 use crate::retry::RetryPolicy;
 use crate::secret::Secret;
 
-/// Settings for a [`Client`](crate::Client), built with consuming setters.
+/// Settings for a client (`Client::new` takes them), built with consuming setters.
 ///
 /// ```
 /// use std::time::Duration;
-/// use ruckus_one_runtime::{Config, Credentials, Region, RetryPolicy};
+/// # extern crate ruckus_one_runtime as ruckus_one;
+/// use ruckus_one::{Config, Credentials, Region, RetryPolicy};
 /// let config = Config::new(Credentials::new("client-id", "client-secret"))
 ///     .region(Region::Europe)
 ///     .delegated_tenant("0123abcd")
@@ -152,8 +153,8 @@ impl Config {
     }
 
     /// Sets the complete base URL, prefix included, of the API named
-    /// `api_name` (the [`Api::name`](crate::Api::name) of the generated
-    /// code).
+    /// `api_name` (its module in the generated crate:
+    /// `analytics`, `network`, ...).
     pub fn api_base_url(mut self, api_name: impl Into<String>, url: impl Into<String>) -> Self {
         self.api_base_urls.insert(api_name.into(), url.into());
         self
@@ -167,7 +168,7 @@ impl Config {
     }
 
     /// Uses exactly this token URL instead of the templates of the
-    /// [`AuthSettings`](crate::AuthSettings).
+    /// token service (the generated crate's `AUTH`).
     pub fn token_url(mut self, url: impl Into<String>) -> Self {
         self.token_url = Some(url.into());
         self
@@ -175,10 +176,9 @@ impl Config {
 
     /// The tenant that owns the application token (a tenant id as described
     /// at [`delegated_tenant`](Config::delegated_tenant), checked by
-    /// [`Client::new`](crate::Client::new)). With it the token URL is
-    /// [`AuthSettings::token_url`](crate::AuthSettings::token_url) (with
-    /// `{tenant_id}` filled in); without it
-    /// [`AuthSettings::token_url_without_tenant`](crate::AuthSettings::token_url_without_tenant).
+    /// `Client::new`). With it the token URL is the token service's
+    /// URL with `{tenant_id}` filled in; without it, its URL without a
+    /// tenant (both in the generated crate's `AUTH`).
     pub fn token_tenant_id(mut self, tenant_id: impl Into<String>) -> Self {
         self.token_tenant_id = Some(tenant_id.into());
         self
@@ -187,14 +187,14 @@ impl Config {
     /// Acts on a delegated account: every request carries this tenant id in
     /// the tenant header.
     ///
-    /// A tenant id (here, in [`Client::with_tenant`](crate::Client::with_tenant),
-    /// [`Request::tenant`](crate::Request::tenant) and
+    /// A tenant id (here, in `Client::with_tenant`,
+    /// the `tenant` setter of every request builder and
     /// [`token_tenant_id`](Config::token_tenant_id)) has 1 to 128 characters,
     /// all visible ASCII (`!` to `~`: no space, no control or non-ASCII
     /// character, so no leading or trailing white space either). Any other
     /// value is refused with [`Error::InvalidTenantId`](crate::Error::InvalidTenantId)
     /// before anything is sent: it is never trimmed or re-encoded into
-    /// another tenant's id. [`Client::new`](crate::Client::new) checks this
+    /// another tenant's id. `Client::new` checks this
     /// one.
     pub fn delegated_tenant(mut self, tenant_id: impl Into<String>) -> Self {
         self.delegated_tenant = Some(tenant_id.into());
@@ -225,7 +225,7 @@ impl Config {
     /// after the deadline is not made, the last failure is returned instead.
     /// When the deadline passes during an attempt the call fails with
     /// [`Error::Timeout`](crate::Error::Timeout). Waiting for an activity
-    /// ([`Request::send_and_wait`](crate::Request::send_and_wait)) and paging
+    /// (`send_and_wait`) and paging
     /// are made of several calls: the deadline applies to each of them, the
     /// wait has its own [`WaitOptions::timeout`](crate::WaitOptions::timeout).
     pub fn call_timeout(mut self, timeout: Duration) -> Self {
@@ -240,7 +240,7 @@ impl Config {
     /// is larger (by its `Content-Length`, or once more has arrived) fails
     /// with [`Error::BodyTooLarge`](crate::Error::BodyTooLarge); the rest is
     /// not read. The limit applies to every `send_*` method, downloads with
-    /// `send_bytes` included; [`Request::max_body_size`](crate::Request::max_body_size)
+    /// `send_bytes` included; a request builder's `max_body_size`
     /// changes it for one call. Of an error answer at most
     /// [`MAX_ERROR_BODY_SIZE`] (1 MiB, or this limit if smaller) is kept:
     /// the call still fails with its status
@@ -274,14 +274,14 @@ impl Config {
     /// `expires_in`; zero or negative means the token is renewed at once
     /// (it serves only the call that obtained it); when it is missing or not
     /// a number, one hour is assumed (a `401` answer renews a token that
-    /// expired earlier than assumed, see [`Client`](crate::Client)).
+    /// expired earlier than assumed).
     pub fn token_refresh_margin(mut self, margin: Duration) -> Self {
         self.token_refresh_margin = margin;
         self
     }
 
     /// The token sent as `Authorization: Bearer` by operations of APIs that authenticate with
-    /// a caller-supplied token ([`ApiAuth::UnitToken`](crate::ApiAuth::UnitToken)), such as
+    /// a caller-supplied token (`auth: unit_token` in the spec), such as
     /// the resident portal's unit token. Kept as a [`Secret`].
     pub fn unit_token(mut self, token: impl Into<Secret>) -> Self {
         self.unit_token = Some(token.into());

@@ -91,7 +91,7 @@ impl ApiError {
     }
 
     /// Whether [`raw_body`](Self::raw_body) is only the start of the body:
-    /// of an error answer at most [`MAX_ERROR_BODY_SIZE`](crate::MAX_ERROR_BODY_SIZE)
+    /// of an error answer at most 1 MiB (`runtime::MAX_ERROR_BODY_SIZE`)
     /// (or the maximum body size, if smaller) is read. A cut JSON body
     /// usually decodes as [`ErrorBody::Raw`].
     pub fn is_body_truncated(&self) -> bool {
@@ -114,7 +114,7 @@ impl ApiError {
         self.0.request_id.as_deref()
     }
 
-    /// The decoded body: of the operation's [`ErrorFamily`](crate::ErrorFamily)
+    /// The decoded body: of the operation's error family
     /// when it has that shape, else of the first other family it matches
     /// (see [`ErrorBody`]).
     pub fn body(&self) -> &ErrorBody {

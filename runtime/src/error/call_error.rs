@@ -12,6 +12,31 @@ use crate::retry::Failure;
 ///
 /// Neither the client secret nor the access token ever appears in an error's
 /// `Display` or `Debug` output.
+///
+/// ```
+/// # extern crate ruckus_one_runtime as ruckus_one;
+/// use ruckus_one::Error;
+///
+/// // What a caller typically reports of a failed call.
+/// fn report(e: &Error) -> String {
+///     match e.status() {
+///         Some(429) => format!("rate limited; retry after {:?}", e.retry_after()),
+///         Some(status) => format!(
+///             "HTTP {status} ({:?}): {e}; request id {:?} for support",
+///             e.code(),
+///             e.request_id()
+///         ),
+///         None if e.is_retryable() => format!("no answer, worth retrying: {e}"),
+///         None => format!("failed before an answer: {e}"),
+///     }
+/// }
+///
+/// // Settings are checked before anything is sent, with errors of the same type.
+/// let err = ruckus_one::Config::from_vars(|_| None).unwrap_err();
+/// assert!(matches!(err, Error::Env { variable: "RUCKUS_CLIENT_ID", .. }));
+/// assert_eq!(err.status(), None);
+/// assert!(report(&err).starts_with("failed before an answer"));
+/// ```
 #[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
@@ -43,7 +68,7 @@ pub enum Error {
         message: String,
     },
     /// An asynchronous request failed, or did not finish in time (see
-    /// [`wait_for_activity`](crate::wait_for_activity)).
+    /// `wait` of an `Accepted` answer and `wait_for_activity` of an API client).
     Activity(Box<ActivityError>),
     /// A success answer's body is larger than the call's maximum body size
     /// (see [`Config::max_body_size`](crate::Config::max_body_size)); the

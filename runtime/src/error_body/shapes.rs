@@ -6,7 +6,7 @@ use serde_json::Value;
 
 /// The decoded body of an error answer.
 ///
-/// A body is decoded as the operation's declared [`ErrorFamily`](crate::ErrorFamily) when it
+/// A body is decoded as the operation's declared error family (`error_family` in the spec) when it
 /// has that family's shape, else as the first of the other families whose
 /// shape it has, in the order `ErrorsArray`, `ErrorObject`, `FlatObject`,
 /// `ErrorsMap`, `Portal`, `StatusMessage`. A body has a family's shape when

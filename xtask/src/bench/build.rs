@@ -48,6 +48,8 @@ pub struct Measured {
     pub target: PathBuf,
     pub full: Option<Duration>,
     pub configurations: Vec<(String, Vec<String>, Vec<Duration>)>,
+    /// CPU seconds (cargo and rustc, user + system) of each run, as `configurations`.
+    pub cpu: Vec<Vec<f64>>,
 }
 
 /// The target directory of these builds: `bench-build` under `CARGO_TARGET_DIR` when set,
@@ -77,21 +79,26 @@ pub fn measure(
         None
     };
     let mut measured = Vec::new();
+    let mut cpu = Vec::new();
     for (label, extra) in configurations {
         eprintln!("compile: {label}, {runs} run(s)");
-        let mut times = Vec::new();
+        let (mut times, mut seconds) = (Vec::new(), Vec::new());
         for _ in 0..runs {
             cargo(root, &target, &["clean", "-p", CRATE])?;
             let mut build = vec!["build", "-p", CRATE];
             build.extend(extra.iter().map(String::as_str));
+            let before = children_cpu_seconds();
             times.push(cargo(root, &target, &build)?);
+            seconds.push(children_cpu_seconds() - before);
         }
         measured.push((label, extra, times));
+        cpu.push(seconds);
     }
     Ok(Measured {
         target,
         full,
         configurations: measured,
+        cpu,
     })
 }
 
@@ -132,4 +139,22 @@ pub fn sum_files(dir: &Path, measure: &dyn Fn(&Path) -> u64) -> u64 {
 pub fn count_lines(dir: &Path) -> usize {
     let lines = |p: &Path| std::fs::read_to_string(p).map_or(0, |t| t.lines().count() as u64);
     sum_files(dir, &lines) as usize
+}
+
+/// CPU time (user + system) of the child processes waited for so far (`cutime` and `cstime`
+/// of `/proc/self/stat`, in clock ticks of 10 ms), in seconds; 0 without /proc.
+pub fn children_cpu_seconds() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // The fields after the command name (which may hold spaces) start at field 3; cutime and
+    // cstime are fields 16 and 17.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+    match (ticks(13), ticks(14)) {
+        (Some(user), Some(system)) => (user + system) / 100.0,
+        _ => 0.0,
+    }
 }

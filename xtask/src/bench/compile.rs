@@ -242,11 +242,13 @@ pub fn bench_build(root: &Path, args: &BenchBuildArgs) -> Result<(), String> {
             t.as_secs_f64()
         );
     }
-    text += &format!("{:<52} {:>10}\n", "configuration", "seconds");
+    text += &format!("{:<52} {:>10} {:>12}\n", "configuration", "seconds", "CPU seconds");
     let median = |times: &[Duration]| Spread::of_durations(times).median;
-    for (label, _, times) in &measured.configurations {
-        text += &format!("{label:<52} {:>10.1}\n", median(times));
+    for ((label, _, times), cpu) in measured.configurations.iter().zip(&measured.cpu) {
+        let cpu = Spread::of(cpu).median;
+        text += &format!("{label:<52} {:>10.1} {cpu:>12.1}\n", median(times));
     }
+    text += &cpu_per_100(&areas, &measured);
     let slowest = measured
         .configurations
         .iter()
@@ -264,4 +266,25 @@ pub fn bench_build(root: &Path, args: &BenchBuildArgs) -> Result<(), String> {
     }
     out(&text);
     Ok(())
+}
+
+/// CPU seconds per 100 operations of the default build (every area) above the skeleton's.
+fn cpu_per_100(areas: &Areas, measured: &build::Measured) -> String {
+    let cpu_of = |wanted: &dyn Fn(usize) -> bool| {
+        measured
+            .configurations
+            .iter()
+            .zip(&measured.cpu)
+            .find(|((_, args, _), _)| wanted(areas.operations(args)))
+            .map(|((_, args, _), cpu)| (areas.operations(args), Spread::of(cpu).median))
+    };
+    let skeleton = cpu_of(&|ops| ops == 0).map_or(0.0, |(_, cpu)| cpu);
+    match measured.configurations.first().zip(measured.cpu.first()) {
+        Some(((label, args, _), cpu)) if areas.operations(args) > 0 => {
+            let ops = areas.operations(args);
+            let per = (Spread::of(cpu).median - skeleton) * 100.0 / ops as f64;
+            format!("{label}: {per:.2} CPU seconds per 100 operations ({ops} operations, above the skeleton)\n")
+        }
+        _ => String::new(),
+    }
 }

@@ -38,7 +38,7 @@ struct Child {
     build: f64,
     /// Seconds of `generate_all` (load + validate + emit of the crate, docs and OpenAPI).
     all: f64,
-    /// CPU seconds of `generate_all` (the generator is single-threaded): what other work on
+    /// CPU seconds of `generate_all`, every thread (it runs its jobs on several): what other work on
     /// the machine changes least.
     cpu: f64,
     /// `VmHWM` before any work, KiB.
@@ -113,13 +113,21 @@ fn vm_hwm_kib() -> u64 {
         .unwrap_or(0)
 }
 
-/// CPU time of this thread so far (`/proc/thread-self/schedstat`, nanoseconds), in seconds;
-/// 0 without /proc.
+/// CPU time of this process so far, every thread (user + system, `/proc/self/stat`, clock
+/// ticks of 10 ms), in seconds; 0 without /proc.
 fn cpu_seconds() -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse::<u64>().ok())
-        .map_or(0.0, |ns| ns as f64 / 1e9)
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // utime and stime are fields 14 and 15; the name (field 2) may hold spaces.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
+    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
+    match (ticks(11), ticks(12)) {
+        (Some(user), Some(system)) => (user + system) / 100.0,
+        _ => 0.0,
+    }
 }
 
 /// Runs the child `runs` times on `top`.
@@ -181,20 +189,9 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
     };
     let full = full_spec(root, &top, runs, &mut push)?;
 
-    // End to end, as a maintainer runs it.
-    let (e2e, e2e_cpu) = end_to_end(root, options.quick.then_some(top.as_path()), runs)?;
-    push(
-        "`cargo xtask generate` end to end, warm".into(),
-        e2e,
-        "s",
-        verdict(e2e.median < 1.0, "< 1 s"),
-    );
-    push(
-        "`cargo xtask generate` end to end, warm: CPU time of cargo and xtask".into(),
-        e2e_cpu,
-        "s",
-        String::new(),
-    );
+    // End to end, as a maintainer runs it: nothing changed, one area edited, no cache; on the
+    // spec and on one half as large again.
+    super::e2e::run(root, &top, options.quick, runs, &mut push)?;
 
     let temp = TempDir::new("scale")?;
     scaling(&top, runs, options.quick, &temp, &mut push)?;
@@ -202,7 +199,7 @@ pub fn run(root: &Path, options: &BenchArgs, rows: &mut Vec<Row>) -> Result<(), 
 }
 
 /// How a part hands its rows over: measure, spread, unit, target.
-type Push<'p> = dyn FnMut(String, Spread, &str, String) + 'p;
+pub(super) type Push<'p> = dyn FnMut(String, Spread, &str, String) + 'p;
 
 /// The full spec, in process: build, emit, both, peak memory. Returns the runs.
 fn full_spec(
@@ -391,58 +388,6 @@ fn small_types(
     Ok(())
 }
 
-/// `cargo xtask generate --out <temp>`: one untimed run (it writes every file), then `runs`
-/// timed ones (nothing to write, as after a maintainer's small edit).
-/// Returns the wall times and the CPU times (cargo and xtask, user + system).
-fn end_to_end(root: &Path, spec: Option<&Path>, runs: usize) -> Result<(Spread, Spread), String> {
-    eprintln!("generator: `cargo xtask generate` end to end, {runs} run(s) after a first one");
-    let temp = TempDir::new("e2e")?;
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let (mut times, mut cpu) = (Vec::new(), Vec::new());
-    for i in 0..=runs {
-        let (started, children) = (Instant::now(), children_cpu_seconds());
-        let mut command = Command::new(&cargo);
-        command.args(["xtask", "generate", "--out"]).arg(&temp.0);
-        if let Some(spec) = spec {
-            command.arg("--spec").arg(spec);
-        }
-        let output = command
-            .current_dir(root)
-            .output()
-            .map_err(|e| format!("cannot run cargo: {e}"))?;
-        let elapsed = started.elapsed().as_secs_f64();
-        if !output.status.success() {
-            return Err(format!(
-                "`cargo xtask generate` failed:\n{}",
-                String::from_utf8_lossy(&output.stderr)
-            ));
-        }
-        if i > 0 {
-            times.push(elapsed);
-            cpu.push(children_cpu_seconds() - children);
-        }
-    }
-    Ok((Spread::of(&times), Spread::of(&cpu)))
-}
-
-/// CPU time (user + system) of the child processes waited for so far (`cutime` and `cstime`
-/// of `/proc/self/stat`, in clock ticks of 10 ms), in seconds; 0 without /proc.
-fn children_cpu_seconds() -> f64 {
-    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
-        return 0.0;
-    };
-    // The fields after the command name (which may hold spaces) start at field 3; cutime and
-    // cstime are fields 16 and 17.
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map_or(Vec::new(), |(_, rest)| rest.split_whitespace().collect());
-    let ticks = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
-    match (ticks(13), ticks(14)) {
-        (Some(user), Some(system)) => (user + system) / 100.0,
-        _ => 0.0,
-    }
-}
-
 /// Bytes of the YAML files under `dir`.
 fn spec_bytes(dir: &Path) -> u64 {
     let yaml_bytes = |p: &Path| {
@@ -456,10 +401,10 @@ fn spec_bytes(dir: &Path) -> u64 {
 }
 
 /// A directory under the system's temporary directory, removed when dropped.
-struct TempDir(std::path::PathBuf);
+pub(super) struct TempDir(pub(super) std::path::PathBuf);
 
 impl TempDir {
-    fn new(what: &str) -> Result<TempDir, String> {
+    pub(super) fn new(what: &str) -> Result<TempDir, String> {
         let dir = std::env::temp_dir().join(format!("ruckus-bench-{what}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir)

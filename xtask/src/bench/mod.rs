@@ -24,6 +24,7 @@
 
 pub mod build;
 mod compile;
+mod e2e;
 mod generator;
 mod synth;
 mod table;

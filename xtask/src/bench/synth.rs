@@ -29,8 +29,18 @@ pub struct Synthetic {
 /// Writes the spec whose top-level file is `top` with every area file `factor` times into
 /// `dir` (created).
 pub fn replicate(top: &Path, factor: usize, dir: &Path) -> Result<Synthetic, String> {
+    scaled(top, factor as f64, dir)
+}
+
+/// Writes the spec whose top-level file is `top` with `factor` times its operations into `dir`
+/// (created): every area file `factor` times, whole, then for a fraction (1.5×) a further copy
+/// of each API's first areas until it holds that fraction of the API's operations. Copy 0
+/// keeps the imported files (copies refer to their types) and the overrides; a crate guide is
+/// named by its absolute path.
+pub fn scaled(top: &Path, factor: f64, dir: &Path) -> Result<Synthetic, String> {
     let spec_dir = top.parent().ok_or("the spec file has no directory")?;
     let mut root = read_yaml(top)?;
+    absolute_guide(&mut root, spec_dir);
     let mut bytes = 0;
     let apis = root
         .get_mut("apis")
@@ -45,14 +55,49 @@ pub fn replicate(top: &Path, factor: usize, dir: &Path) -> Result<Synthetic, Str
             .iter()
             .filter_map(|a| a.as_str().map(str::to_owned))
             .collect();
+        let mut originals = Vec::new();
+        for area in &areas {
+            originals.push(read_yaml(
+                &spec_dir.join(&name).join(format!("{area}.yaml")),
+            )?);
+            let imported = spec_dir
+                .join(&name)
+                .join("imported")
+                .join(format!("{area}.yaml"));
+            if imported.is_file() {
+                let text = std::fs::read(&imported)
+                    .map_err(|e| format!("cannot read {}: {e}", imported.display()))?;
+                bytes += write_bytes(
+                    &dir.join(&name)
+                        .join("imported")
+                        .join(format!("{area}.yaml")),
+                    &text,
+                )?;
+            }
+        }
+        let ops = |v: &Value| {
+            v.get("operations")
+                .and_then(Value::as_sequence)
+                .map_or(0, Vec::len)
+        };
+        let total: usize = originals.iter().map(ops).sum();
         let mut listed = Vec::new();
-        for copy in 0..factor {
-            for area in &areas {
-                let original = read_yaml(&spec_dir.join(&name).join(format!("{area}.yaml")))?;
+        let copies = factor.ceil() as usize;
+        for copy in 0..copies {
+            let budget = ((factor - copy as f64).min(1.0) * total as f64).round() as usize;
+            let mut spent = 0;
+            for (area, original) in areas.iter().zip(&originals) {
+                if spent >= budget && copy > 0 {
+                    break;
+                }
+                spent += ops(original);
                 let (area_name, content) = if copy == 0 {
-                    (area.clone(), original)
+                    (area.clone(), original.clone())
                 } else {
-                    (format!("{area}_r{}", copy + 1), rename(original, copy + 1)?)
+                    (
+                        format!("{area}_r{}", copy + 1),
+                        rename(original.clone(), copy + 1)?,
+                    )
                 };
                 bytes += write_yaml(&dir.join(&name).join(format!("{area_name}.yaml")), &content)?;
                 listed.push(Value::String(area_name));
@@ -71,11 +116,23 @@ pub fn replicate(top: &Path, factor: usize, dir: &Path) -> Result<Synthetic, Str
     })
 }
 
+/// `crate.guide`, a path relative to the spec directory, made absolute (the copy is elsewhere).
+fn absolute_guide(root: &mut Value, spec_dir: &Path) {
+    if let Some(Value::String(guide)) = root.get_mut("crate").and_then(|c| c.get_mut("guide")) {
+        let path = spec_dir.join(&*guide);
+        *guide = std::fs::canonicalize(&path)
+            .unwrap_or(path)
+            .to_string_lossy()
+            .into_owned();
+    }
+}
+
 /// Writes the spec whose top-level file is `top` into `dir` (as is) plus an area `small_types`
 /// of the first API holding `count` object types of three fields each.
 pub fn with_small_types(top: &Path, count: usize, dir: &Path) -> Result<Synthetic, String> {
     let spec_dir = top.parent().ok_or("the spec file has no directory")?;
     let mut root = read_yaml(top)?;
+    absolute_guide(&mut root, spec_dir);
     let mut bytes = 0;
     let apis = root
         .get_mut("apis")
@@ -88,10 +145,15 @@ pub fn with_small_types(top: &Path, count: usize, dir: &Path) -> Result<Syntheti
             .and_then(Value::as_sequence_mut)
             .ok_or_else(|| format!("API `{name}` has no `areas` list"))?;
         for area in areas.iter().filter_map(Value::as_str) {
-            let file = format!("{area}.yaml");
-            let text = std::fs::read(spec_dir.join(&name).join(&file))
-                .map_err(|e| format!("cannot read {}/{file}: {e}", spec_dir.display()))?;
-            bytes += write_bytes(&dir.join(&name).join(&file), &text)?;
+            for file in [format!("{area}.yaml"), format!("imported/{area}.yaml")] {
+                let from = spec_dir.join(&name).join(&file);
+                if file.starts_with("imported/") && !from.is_file() {
+                    continue;
+                }
+                let text = std::fs::read(&from)
+                    .map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+                bytes += write_bytes(&dir.join(&name).join(&file), &text)?;
+            }
         }
         if i == 0 {
             areas.push("small_types".into());
@@ -140,6 +202,8 @@ fn rename(mut area: Value, copy: usize) -> Result<Value, String> {
         .as_mapping_mut()
         .ok_or("an area file is not a mapping")?;
     map.insert("area".into(), format!("{name}_r{copy}").into());
+    // Overrides correct the imported file of copy 0; a copy has none of its own.
+    map.remove("overrides");
     if let Some(types) = map.get_mut("types").and_then(Value::as_sequence_mut) {
         for ty in types {
             if let Some(ty) = ty.as_mapping_mut() {
@@ -279,4 +343,33 @@ fn write_bytes(path: &Path, bytes: &[u8]) -> Result<u64, String> {
     }
     std::fs::write(path, bytes).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     Ok(bytes.len() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    /// The grown spec the generator's targets are measured at validates, with about 1.5 times
+    /// the operations.
+    #[test]
+    fn a_spec_one_and_a_half_times_as_large_validates() {
+        let root = crate::workspace::workspace_root();
+        let top = root.join(crate::workspace::SPEC);
+        let dir = std::env::temp_dir().join(format!("ruckus-synth-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let grown = super::scaled(&top, 1.5, &dir).expect("written");
+        let count = |top: &std::path::Path| {
+            let ir = ruckus_codegen::build(top).unwrap_or_else(|d| panic!("{}", d[0]));
+            ir.apis
+                .iter()
+                .flat_map(|a| &a.areas)
+                .map(|a| a.operations.len())
+                .sum::<usize>()
+        };
+        let (before, after) = (count(&top), count(&grown.top));
+        let _ = std::fs::remove_dir_all(&dir);
+        let ratio = after as f64 / before as f64;
+        assert!(
+            (1.4..1.6).contains(&ratio),
+            "{before} -> {after} operations"
+        );
+    }
 }

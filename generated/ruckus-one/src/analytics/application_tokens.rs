@@ -200,6 +200,10 @@ impl<'a> ApplicationTokensClient<'a> {
     ///
     /// - Response 200: `array<ApplicationTokenListItem>`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the collection lists it; status not shown, 200 assumed).
+    #[doc(alias = "/applicationTokens")]
+    #[doc(alias = "GET /applicationTokens")]
+    #[doc(alias = "/ai/applicationTokens")]
+    #[doc(alias = "GET /ai/applicationTokens")]
     pub fn list_application_tokens(&self) -> ListApplicationTokens<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -217,6 +221,10 @@ impl<'a> ApplicationTokensClient<'a> {
     /// - Request body (json, required): `CreateApplicationTokenRequest`
     /// - Response 200: `ApplicationToken`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: POST on the collection creates; status not shown, 200 assumed).
+    #[doc(alias = "/applicationTokens")]
+    #[doc(alias = "POST /applicationTokens")]
+    #[doc(alias = "/ai/applicationTokens")]
+    #[doc(alias = "POST /ai/applicationTokens")]
     pub fn create_application_token(
         &self,
         body: &CreateApplicationTokenRequest,
@@ -238,6 +246,10 @@ impl<'a> ApplicationTokensClient<'a> {
     /// - Path parameter `applicationTokenId`: Identifier of the application token.
     /// - Response 200: `ErrorBody` (The document gives the error body as the response shape.)
     /// - Provenance: inferred (method and path not shown in the document; REST convention: DELETE on the item; status not shown, 200 assumed).
+    #[doc(alias = "/applicationTokens/{applicationTokenId}")]
+    #[doc(alias = "DELETE /applicationTokens/{applicationTokenId}")]
+    #[doc(alias = "/ai/applicationTokens/{applicationTokenId}")]
+    #[doc(alias = "DELETE /ai/applicationTokens/{applicationTokenId}")]
     pub fn delete_application_token(
         &self,
         application_token_id: &str,
@@ -258,6 +270,10 @@ impl<'a> ApplicationTokensClient<'a> {
     /// - Path parameter `applicationTokenId`: Identifier of the application token.
     /// - Response 200: `ApplicationToken`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the item reads it; status not shown, 200 assumed).
+    #[doc(alias = "/applicationTokens/{applicationTokenId}")]
+    #[doc(alias = "GET /applicationTokens/{applicationTokenId}")]
+    #[doc(alias = "/ai/applicationTokens/{applicationTokenId}")]
+    #[doc(alias = "GET /ai/applicationTokens/{applicationTokenId}")]
     pub fn get_application_token(
         &self,
         application_token_id: &str,
@@ -278,6 +294,10 @@ impl<'a> ApplicationTokensClient<'a> {
     /// - Path parameter `applicationTokenId`: Identifier of the application token.
     /// - Response 200: `ApplicationToken`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: an action is a POST on a sub-resource of the item named after it; status not shown, 200 assumed).
+    #[doc(alias = "/applicationTokens/{applicationTokenId}/rotateSecret")]
+    #[doc(alias = "POST /applicationTokens/{applicationTokenId}/rotateSecret")]
+    #[doc(alias = "/ai/applicationTokens/{applicationTokenId}/rotateSecret")]
+    #[doc(alias = "POST /ai/applicationTokens/{applicationTokenId}/rotateSecret")]
     pub fn rotate_application_token_secret(
         &self,
         application_token_id: &str,

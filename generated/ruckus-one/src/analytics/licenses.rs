@@ -873,6 +873,10 @@ impl<'a> LicensesClient<'a> {
     /// - Request body (json, required): `LicenseHierarchyQuery`
     /// - Response 200: `LicenseHierarchy`
     /// - Provenance: inferred (method and path not shown in the document; a query with a JSON body is a POST on a `query` sub-resource of the collection; status not shown, 200 assumed).
+    #[doc(alias = "/licenses/query")]
+    #[doc(alias = "POST /licenses/query")]
+    #[doc(alias = "/ai/licenses/query")]
+    #[doc(alias = "POST /ai/licenses/query")]
     pub fn query_licenses_and_hierarchy(
         &self,
         body: &LicenseHierarchyQuery,
@@ -896,6 +900,10 @@ impl<'a> LicensesClient<'a> {
     ///
     /// Notes:
     /// - When the caller has access to several tenants, the result includes the licenses of all of them.
+    #[doc(alias = "/licenses")]
+    #[doc(alias = "GET /licenses")]
+    #[doc(alias = "/ai/licenses")]
+    #[doc(alias = "GET /ai/licenses")]
     pub fn list_licenses(&self) -> ListLicenses<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_LICENSES, &[]);
         ListLicenses { req }
@@ -908,6 +916,10 @@ impl<'a> LicensesClient<'a> {
     ///
     /// - Response 200: `array<License>`
     /// - Provenance: inferred (method and path not shown in the document; an action without a body is a POST on a sub-resource of the collection named after it; status not shown, 200 assumed).
+    #[doc(alias = "/licenses/refresh")]
+    #[doc(alias = "POST /licenses/refresh")]
+    #[doc(alias = "/ai/licenses/refresh")]
+    #[doc(alias = "POST /ai/licenses/refresh")]
     pub fn refresh_licenses(&self) -> RefreshLicenses<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &REFRESH_LICENSES, &[]);
         RefreshLicenses { req }
@@ -925,6 +937,10 @@ impl<'a> LicensesClient<'a> {
     ///
     /// Notes:
     /// - The body must be a non-empty array.
+    #[doc(alias = "/licenses/{licenseId}/orphanedAps")]
+    #[doc(alias = "DELETE /licenses/{licenseId}/orphanedAps")]
+    #[doc(alias = "/ai/licenses/{licenseId}/orphanedAps")]
+    #[doc(alias = "DELETE /ai/licenses/{licenseId}/orphanedAps")]
     pub fn delete_orphaned_aps(
         &self,
         license_id: &str,
@@ -947,6 +963,10 @@ impl<'a> LicensesClient<'a> {
     /// - Path parameter `licenseId`: Identifier of the license.
     /// - Response 200: `License`
     /// - Provenance: inferred (method, path and path parameter not shown in the document; REST convention: GET on the item reads it, identified by licenseId as in the other license operations; status not shown, 200 assumed).
+    #[doc(alias = "/licenses/{licenseId}")]
+    #[doc(alias = "GET /licenses/{licenseId}")]
+    #[doc(alias = "/ai/licenses/{licenseId}")]
+    #[doc(alias = "GET /ai/licenses/{licenseId}")]
     pub fn get_license(&self, license_id: &str) -> GetLicense<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -968,6 +988,10 @@ impl<'a> LicensesClient<'a> {
     ///
     /// Notes:
     /// - The response carries only licenseId, count, used and assignments.
+    #[doc(alias = "/licenses/{licenseId}")]
+    #[doc(alias = "PUT /licenses/{licenseId}")]
+    #[doc(alias = "/ai/licenses/{licenseId}")]
+    #[doc(alias = "PUT /ai/licenses/{licenseId}")]
     pub fn update_license(
         &self,
         license_id: &str,

@@ -376,6 +376,10 @@ impl<'a> OnboardedSystemsClient<'a> {
     ///
     /// Notes:
     /// - The result includes the systems of all tenants the caller has access to.
+    #[doc(alias = "/onboardedSystems")]
+    #[doc(alias = "GET /onboardedSystems")]
+    #[doc(alias = "/ai/onboardedSystems")]
+    #[doc(alias = "GET /ai/onboardedSystems")]
     pub fn list_onboarded_systems(&self) -> ListOnboardedSystems<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -393,6 +397,10 @@ impl<'a> OnboardedSystemsClient<'a> {
     /// - Path parameter `deviceId`: Identifier of the system.
     /// - Response 200: `ErrorBody` (The document gives the error body as the response shape.)
     /// - Provenance: inferred (method and path not shown in the document; REST convention: DELETE on the item; status not shown, 200 assumed).
+    #[doc(alias = "/onboardedSystems/{deviceId}")]
+    #[doc(alias = "DELETE /onboardedSystems/{deviceId}")]
+    #[doc(alias = "/ai/onboardedSystems/{deviceId}")]
+    #[doc(alias = "DELETE /ai/onboardedSystems/{deviceId}")]
     pub fn delete_onboarded_system(&self, device_id: &str) -> DeleteOnboardedSystem<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -410,6 +418,10 @@ impl<'a> OnboardedSystemsClient<'a> {
     /// - Path parameter `deviceId`: Identifier of the system.
     /// - Response 200: `OnboardedSystem`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the item reads it; status not shown, 200 assumed).
+    #[doc(alias = "/onboardedSystems/{deviceId}")]
+    #[doc(alias = "GET /onboardedSystems/{deviceId}")]
+    #[doc(alias = "/ai/onboardedSystems/{deviceId}")]
+    #[doc(alias = "GET /ai/onboardedSystems/{deviceId}")]
     pub fn get_onboarded_system(&self, device_id: &str) -> GetOnboardedSystem<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,

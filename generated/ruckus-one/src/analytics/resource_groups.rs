@@ -477,6 +477,10 @@ impl<'a> ResourceGroupsClient<'a> {
     ///
     /// - Response 200: `array<ResourceGroup>`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the collection lists it; status not shown, 200 assumed).
+    #[doc(alias = "/resourceGroups")]
+    #[doc(alias = "GET /resourceGroups")]
+    #[doc(alias = "/ai/resourceGroups")]
+    #[doc(alias = "GET /ai/resourceGroups")]
     pub fn list_resource_groups(&self) -> ListResourceGroups<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -494,6 +498,10 @@ impl<'a> ResourceGroupsClient<'a> {
     /// - Request body (json, required): `ResourceGroupInput`
     /// - Response 200: `ResourceGroup`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: POST on the collection creates; status not shown, 200 assumed).
+    #[doc(alias = "/resourceGroups")]
+    #[doc(alias = "POST /resourceGroups")]
+    #[doc(alias = "/ai/resourceGroups")]
+    #[doc(alias = "POST /ai/resourceGroups")]
     pub fn create_resource_group(
         &self,
         body: &ResourceGroupInput,
@@ -518,6 +526,10 @@ impl<'a> ResourceGroupsClient<'a> {
     ///
     /// Notes:
     /// - searchString must be at least 2 characters long.
+    #[doc(alias = "/resourceGroups/filters/query")]
+    #[doc(alias = "POST /resourceGroups/filters/query")]
+    #[doc(alias = "/ai/resourceGroups/filters/query")]
+    #[doc(alias = "POST /ai/resourceGroups/filters/query")]
     pub fn query_resource_group_filters(
         &self,
         body: &ResourceGroupFilterQuery,
@@ -539,6 +551,10 @@ impl<'a> ResourceGroupsClient<'a> {
     /// - Path parameter `resourceGroupId`: Identifier of the resource group.
     /// - Response 200: `ResourceGroup`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the item reads it; status not shown, 200 assumed).
+    #[doc(alias = "/resourceGroups/{resourceGroupId}")]
+    #[doc(alias = "GET /resourceGroups/{resourceGroupId}")]
+    #[doc(alias = "/ai/resourceGroups/{resourceGroupId}")]
+    #[doc(alias = "GET /ai/resourceGroups/{resourceGroupId}")]
     pub fn get_resource_group(&self, resource_group_id: &str) -> GetResourceGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -557,6 +573,10 @@ impl<'a> ResourceGroupsClient<'a> {
     /// - Request body (json, required): `ResourceGroupInput`
     /// - Response 200: `ResourceGroup`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: PUT on the item updates it (the body carries the full group); status not shown, 200 assumed).
+    #[doc(alias = "/resourceGroups/{resourceGroupId}")]
+    #[doc(alias = "PUT /resourceGroups/{resourceGroupId}")]
+    #[doc(alias = "/ai/resourceGroups/{resourceGroupId}")]
+    #[doc(alias = "PUT /ai/resourceGroups/{resourceGroupId}")]
     pub fn update_resource_group(
         &self,
         resource_group_id: &str,

@@ -1446,6 +1446,10 @@ impl<'a> SchedulesClient<'a> {
     /// - Request body (json, required): `ScheduleIds`
     /// - Response 200: `ScheduleBatchResult`
     /// - Provenance: inferred (method and path not shown in the document; the ids are in the body, so the action is a POST on a `retry` sub-resource of the collection; status not shown, 200 assumed).
+    #[doc(alias = "/schedules/retry")]
+    #[doc(alias = "POST /schedules/retry")]
+    #[doc(alias = "/ai/schedules/retry")]
+    #[doc(alias = "POST /ai/schedules/retry")]
     pub fn retry_failed_report_schedules(
         &self,
         body: &ScheduleIds,
@@ -1467,6 +1471,10 @@ impl<'a> SchedulesClient<'a> {
     /// - Request body (json, required): `ScheduleIds`
     /// - Response 200: `ScheduleBatchResult`
     /// - Provenance: inferred (method and path not shown in the document; the ids are in the body and there is no path parameter, so DELETE on the collection with a body; status not shown, 200 assumed).
+    #[doc(alias = "/schedules")]
+    #[doc(alias = "DELETE /schedules")]
+    #[doc(alias = "/ai/schedules")]
+    #[doc(alias = "DELETE /ai/schedules")]
     pub fn delete_schedules(&self, body: &ScheduleIds) -> DeleteSchedules<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1488,6 +1496,10 @@ impl<'a> SchedulesClient<'a> {
     ///
     /// Notes:
     /// - List items carry `isActive` (as Get Schedule does, assumed), while write bodies use `active`.
+    #[doc(alias = "/schedules")]
+    #[doc(alias = "GET /schedules")]
+    #[doc(alias = "/ai/schedules")]
+    #[doc(alias = "GET /ai/schedules")]
     pub fn list_schedules(&self) -> ListSchedules<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_SCHEDULES, &[]);
         ListSchedules { req }
@@ -1504,6 +1516,10 @@ impl<'a> SchedulesClient<'a> {
     ///
     /// Notes:
     /// - The body and the response use `active`; Get Schedule returns the same flag as `isActive`.
+    #[doc(alias = "/schedules")]
+    #[doc(alias = "POST /schedules")]
+    #[doc(alias = "/ai/schedules")]
+    #[doc(alias = "POST /ai/schedules")]
     pub fn create_schedule(&self, body: &CreateScheduleRequest) -> CreateSchedule<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1522,6 +1538,10 @@ impl<'a> SchedulesClient<'a> {
     /// - Path parameter `scheduleId`: Identifier of the schedule.
     /// - Response 200: `array<ScheduleExecutionLogEntry>`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on a `logs` sub-collection of the item; status not shown, 200 assumed).
+    #[doc(alias = "/schedules/{scheduleId}/logs")]
+    #[doc(alias = "GET /schedules/{scheduleId}/logs")]
+    #[doc(alias = "/ai/schedules/{scheduleId}/logs")]
+    #[doc(alias = "GET /ai/schedules/{scheduleId}/logs")]
     pub fn get_schedule_execution_logs(
         &self,
         schedule_id: &str,
@@ -1545,6 +1565,10 @@ impl<'a> SchedulesClient<'a> {
     ///
     /// Notes:
     /// - The response names the on/off flag `isActive`; create, update and their responses call it `active`.
+    #[doc(alias = "/schedules/{scheduleId}")]
+    #[doc(alias = "GET /schedules/{scheduleId}")]
+    #[doc(alias = "/ai/schedules/{scheduleId}")]
+    #[doc(alias = "GET /ai/schedules/{scheduleId}")]
     pub fn get_schedule(&self, schedule_id: &str) -> GetSchedule<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1566,6 +1590,10 @@ impl<'a> SchedulesClient<'a> {
     ///
     /// Notes:
     /// - The body and the response use `active`; Get Schedule returns the same flag as `isActive`.
+    #[doc(alias = "/schedules/{scheduleId}")]
+    #[doc(alias = "PATCH /schedules/{scheduleId}")]
+    #[doc(alias = "/ai/schedules/{scheduleId}")]
+    #[doc(alias = "PATCH /ai/schedules/{scheduleId}")]
     pub fn update_schedule(
         &self,
         schedule_id: &str,

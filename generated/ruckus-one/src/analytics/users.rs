@@ -1018,6 +1018,10 @@ impl<'a> UsersClient<'a> {
     ///
     /// Notes:
     /// - Each identifier in the body must be a non-empty string.
+    #[doc(alias = "/users")]
+    #[doc(alias = "DELETE /users")]
+    #[doc(alias = "/ai/users")]
+    #[doc(alias = "DELETE /ai/users")]
     pub fn delete_users(&self, body: &Vec<String>) -> DeleteUsers<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &DELETE_USERS, &[]);
         req.json(body);
@@ -1031,6 +1035,10 @@ impl<'a> UsersClient<'a> {
     ///
     /// - Response 200: `array<UserListItem>`
     /// - Provenance: inferred (method and path not shown in the document; REST convention: GET on the collection lists it; status not shown, 200 assumed).
+    #[doc(alias = "/users")]
+    #[doc(alias = "GET /users")]
+    #[doc(alias = "/ai/users")]
+    #[doc(alias = "GET /ai/users")]
     pub fn list_users(&self) -> ListUsers<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_USERS, &[]);
         ListUsers { req }
@@ -1047,6 +1055,10 @@ impl<'a> UsersClient<'a> {
     ///
     /// Notes:
     /// - The swuId comes from List Internal Users.
+    #[doc(alias = "/users/internal")]
+    #[doc(alias = "POST /users/internal")]
+    #[doc(alias = "/ai/users/internal")]
+    #[doc(alias = "POST /ai/users/internal")]
     pub fn add_internal_user(
         &self,
         body: &AddInternalUserRequest,
@@ -1068,6 +1080,10 @@ impl<'a> UsersClient<'a> {
     /// - Request body (json, required): `InviteThirdPartyUserRequest`
     /// - Response 200: `InvitedUser`
     /// - Provenance: inferred (method and path not shown in the document; POST on an `invitations` sub-collection of users creates an invitation; status not shown, 200 assumed).
+    #[doc(alias = "/users/invitations")]
+    #[doc(alias = "POST /users/invitations")]
+    #[doc(alias = "/ai/users/invitations")]
+    #[doc(alias = "POST /ai/users/invitations")]
     pub fn invite_third_party_user(
         &self,
         body: &InviteThirdPartyUserRequest,
@@ -1092,6 +1108,10 @@ impl<'a> UsersClient<'a> {
     /// Notes:
     /// - Users that were already added are omitted.
     /// - An entry's swuId is the value Add Internal User expects.
+    #[doc(alias = "/users/internal")]
+    #[doc(alias = "GET /users/internal")]
+    #[doc(alias = "/ai/users/internal")]
+    #[doc(alias = "GET /ai/users/internal")]
     pub fn list_internal_users(&self) -> ListInternalUsers<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1114,6 +1134,10 @@ impl<'a> UsersClient<'a> {
     /// Notes:
     /// - A caller may not update itself or invited users.
     /// - A caller that is an invited user may not update users of the host account.
+    #[doc(alias = "/users/{userId}")]
+    #[doc(alias = "PUT /users/{userId}")]
+    #[doc(alias = "/ai/users/{userId}")]
+    #[doc(alias = "PUT /ai/users/{userId}")]
     pub fn update_user(
         &self,
         user_id: &str,

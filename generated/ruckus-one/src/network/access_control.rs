@@ -4039,6 +4039,8 @@ impl<'a> AccessControlClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/accessControlProfiles/query")]
+    #[doc(alias = "POST /accessControlProfiles/query")]
     pub fn query_access_control_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -4058,6 +4060,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Response 200: `AccessControlProfile`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
+    #[doc(alias = "GET /accessControlProfiles/{accessControlProfileId}")]
     pub fn get_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4076,6 +4080,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `accessControlProfileId`: Identifier of the access control profile.
     /// - Response 200: `AccessControlProfileV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAccessControlProfileV1::version`)
+    #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
+    #[doc(alias = "GET /accessControlProfiles/{accessControlProfileId}")]
     pub fn get_access_control_profile_v1(
         &self,
         access_control_profile_id: &str,
@@ -4096,6 +4102,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
+    #[doc(alias = "PUT /accessControlProfiles/{accessControlProfileId}")]
     pub fn update_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4118,6 +4126,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateAccessControlProfileV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
+    #[doc(alias = "PUT /accessControlProfiles/{accessControlProfileId}")]
     pub fn update_access_control_profile_v1(
         &self,
         access_control_profile_id: &str,
@@ -4141,6 +4151,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteAccessControlProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/accessControlProfiles/{accessControlProfileId}")]
+    #[doc(alias = "DELETE /accessControlProfiles/{accessControlProfileId}")]
     pub fn delete_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4161,6 +4173,12 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddApplicationPolicyToAccessControlProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}"
+    )]
+    #[doc(
+        alias = "PUT /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}"
+    )]
     pub fn add_application_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4184,6 +4202,12 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveApplicationPolicyFromAccessControlProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}"
+    )]
+    #[doc(
+        alias = "DELETE /accessControlProfiles/{accessControlProfileId}/applicationPolicies/{applicationPolicyId}"
+    )]
     pub fn remove_application_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4207,6 +4231,12 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddDevicePolicyToAccessControlProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}"
+    )]
+    #[doc(
+        alias = "PUT /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}"
+    )]
     pub fn add_device_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4230,6 +4260,12 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveDevicePolicyFromAccessControlProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}"
+    )]
+    #[doc(
+        alias = "DELETE /accessControlProfiles/{accessControlProfileId}/devicePolicies/{devicePolicyId}"
+    )]
     pub fn remove_device_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4253,6 +4289,12 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddL2AclPolicyToAccessControlProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}"
+    )]
+    #[doc(
+        alias = "PUT /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}"
+    )]
     pub fn add_l2_acl_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4276,6 +4318,12 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveL2AclPolicyFromAccessControlProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}"
+    )]
+    #[doc(
+        alias = "DELETE /accessControlProfiles/{accessControlProfileId}/l2AclPolicies/{l2AclPolicyId}"
+    )]
     pub fn remove_l2_acl_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4299,6 +4347,12 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddL3AclPolicyToAccessControlProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}"
+    )]
+    #[doc(
+        alias = "PUT /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}"
+    )]
     pub fn add_l3_acl_policy_to_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4322,6 +4376,12 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveL3AclPolicyFromAccessControlProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}"
+    )]
+    #[doc(
+        alias = "DELETE /accessControlProfiles/{accessControlProfileId}/l3AclPolicies/{l3AclPolicyId}"
+    )]
     pub fn remove_l3_acl_policy_from_access_control_profile(
         &self,
         access_control_profile_id: &str,
@@ -4344,6 +4404,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/applicationPolicies")]
+    #[doc(alias = "POST /applicationPolicies")]
     pub fn create_application_policy(
         &self,
         body: &ApplicationPolicy,
@@ -4364,6 +4426,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateApplicationPolicyV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/applicationPolicies")]
+    #[doc(alias = "POST /applicationPolicies")]
     pub fn create_application_policy_v1(
         &self,
         body: &ApplicationPolicyV1,
@@ -4384,6 +4448,8 @@ impl<'a> AccessControlClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/applicationPolicies")]
+    #[doc(alias = "GET /applicationPolicies")]
     pub fn list_application_policies(&self) -> ListApplicationPolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4403,6 +4469,8 @@ impl<'a> AccessControlClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/applicationPolicies/query")]
+    #[doc(alias = "POST /applicationPolicies/query")]
     pub fn query_application_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -4423,6 +4491,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 200: `ApplicationPolicy`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationPolicy (the document writes the item form as {id})).
+    #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
+    #[doc(alias = "GET /applicationPolicies/{applicationPolicyId}")]
+    #[doc(alias = "getApplicationPolicy")]
     pub fn get_application_policy(
         &self,
         application_policy_id: &str,
@@ -4442,6 +4513,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 200: `ApplicationPolicyV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApplicationPolicyV1::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApplicationPolicy (the document writes the item form as {id})).
+    #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
+    #[doc(alias = "GET /applicationPolicies/{applicationPolicyId}")]
+    #[doc(alias = "getApplicationPolicy")]
     pub fn get_application_policy_v1(
         &self,
         application_policy_id: &str,
@@ -4463,6 +4537,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicy (the document writes the item form as {id})).
+    #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
+    #[doc(alias = "PUT /applicationPolicies/{applicationPolicyId}")]
+    #[doc(alias = "updateApplicationPolicy")]
     pub fn update_application_policy(
         &self,
         application_policy_id: &str,
@@ -4486,6 +4563,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApplicationPolicyV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApplicationPolicy (the document writes the item form as {id})).
+    #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
+    #[doc(alias = "PUT /applicationPolicies/{applicationPolicyId}")]
+    #[doc(alias = "updateApplicationPolicy")]
     pub fn update_application_policy_v1(
         &self,
         application_policy_id: &str,
@@ -4508,6 +4588,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteApplicationPolicy::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteApplicationPolicy (the document writes the item form as {id})).
+    #[doc(alias = "/applicationPolicies/{applicationPolicyId}")]
+    #[doc(alias = "DELETE /applicationPolicies/{applicationPolicyId}")]
+    #[doc(alias = "deleteApplicationPolicy")]
     pub fn delete_application_policy(
         &self,
         application_policy_id: &str,
@@ -4527,6 +4610,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/devicePolicies")]
+    #[doc(alias = "POST /devicePolicies")]
     pub fn create_device_policy(&self, body: &DevicePolicy) -> CreateDevicePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4544,6 +4629,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateDevicePolicyV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/devicePolicies")]
+    #[doc(alias = "POST /devicePolicies")]
     pub fn create_device_policy_v1(
         &self,
         body: &DevicePolicyV1,
@@ -4564,6 +4651,8 @@ impl<'a> AccessControlClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/devicePolicies")]
+    #[doc(alias = "GET /devicePolicies")]
     pub fn list_device_policies(&self) -> ListDevicePolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4583,6 +4672,8 @@ impl<'a> AccessControlClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/devicePolicies/query")]
+    #[doc(alias = "POST /devicePolicies/query")]
     pub fn query_device_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -4603,6 +4694,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 200: `DevicePolicy`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDevicePolicy (the document writes the item form as {id})).
+    #[doc(alias = "/devicePolicies/{devicePolicyId}")]
+    #[doc(alias = "GET /devicePolicies/{devicePolicyId}")]
+    #[doc(alias = "getDevicePolicy")]
     pub fn get_device_policy(&self, device_policy_id: &str) -> GetDevicePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4619,6 +4713,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 200: `DevicePolicyV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetDevicePolicyV1::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDevicePolicy (the document writes the item form as {id})).
+    #[doc(alias = "/devicePolicies/{devicePolicyId}")]
+    #[doc(alias = "GET /devicePolicies/{devicePolicyId}")]
+    #[doc(alias = "getDevicePolicy")]
     pub fn get_device_policy_v1(&self, device_policy_id: &str) -> GetDevicePolicyV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4637,6 +4734,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicy (the document writes the item form as {id})).
+    #[doc(alias = "/devicePolicies/{devicePolicyId}")]
+    #[doc(alias = "PUT /devicePolicies/{devicePolicyId}")]
+    #[doc(alias = "updateDevicePolicy")]
     pub fn update_device_policy(
         &self,
         device_policy_id: &str,
@@ -4660,6 +4760,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateDevicePolicyV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDevicePolicy (the document writes the item form as {id})).
+    #[doc(alias = "/devicePolicies/{devicePolicyId}")]
+    #[doc(alias = "PUT /devicePolicies/{devicePolicyId}")]
+    #[doc(alias = "updateDevicePolicy")]
     pub fn update_device_policy_v1(
         &self,
         device_policy_id: &str,
@@ -4682,6 +4785,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteDevicePolicy::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteDevicePolicy (the document writes the item form as {id})).
+    #[doc(alias = "/devicePolicies/{devicePolicyId}")]
+    #[doc(alias = "DELETE /devicePolicies/{devicePolicyId}")]
+    #[doc(alias = "deleteDevicePolicy")]
     pub fn delete_device_policy(
         &self,
         device_policy_id: &str,
@@ -4701,6 +4807,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateL2AclPolicy::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/l2AclPolicies")]
+    #[doc(alias = "POST /l2AclPolicies")]
     pub fn create_l2_acl_policy(&self, body: &L2AclPolicy) -> CreateL2AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4718,6 +4826,8 @@ impl<'a> AccessControlClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/l2AclPolicies")]
+    #[doc(alias = "GET /l2AclPolicies")]
     pub fn list_l2_acl_policies(&self) -> ListL2AclPolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4737,6 +4847,8 @@ impl<'a> AccessControlClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/l2AclPolicies/query")]
+    #[doc(alias = "POST /l2AclPolicies/query")]
     pub fn query_l2_acl_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -4757,6 +4869,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 200: `L2AclPolicy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetL2AclPolicy::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getL2AclPolicy (the document writes the item form as {id})).
+    #[doc(alias = "/l2AclPolicies/{l2AclPolicyId}")]
+    #[doc(alias = "GET /l2AclPolicies/{l2AclPolicyId}")]
+    #[doc(alias = "getL2AclPolicy")]
     pub fn get_l2_acl_policy(&self, l2_acl_policy_id: &str) -> GetL2AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4775,6 +4890,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateL2AclPolicy::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateL2AclPolicy (the document writes the item form as {id})).
+    #[doc(alias = "/l2AclPolicies/{l2AclPolicyId}")]
+    #[doc(alias = "PUT /l2AclPolicies/{l2AclPolicyId}")]
+    #[doc(alias = "updateL2AclPolicy")]
     pub fn update_l2_acl_policy(
         &self,
         l2_acl_policy_id: &str,
@@ -4797,6 +4915,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteL2AclPolicy::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteL2AclPolicy (the document writes the item form as {id})).
+    #[doc(alias = "/l2AclPolicies/{l2AclPolicyId}")]
+    #[doc(alias = "DELETE /l2AclPolicies/{l2AclPolicyId}")]
+    #[doc(alias = "deleteL2AclPolicy")]
     pub fn delete_l2_acl_policy(&self, l2_acl_policy_id: &str) -> DeleteL2AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4813,6 +4934,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateL3AclPolicy::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/l3AclPolicies")]
+    #[doc(alias = "POST /l3AclPolicies")]
     pub fn create_l3_acl_policy(&self, body: &L3AclPolicy) -> CreateL3AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4830,6 +4953,8 @@ impl<'a> AccessControlClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/l3AclPolicies")]
+    #[doc(alias = "GET /l3AclPolicies")]
     pub fn list_l3_acl_policies(&self) -> ListL3AclPolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4849,6 +4974,8 @@ impl<'a> AccessControlClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/l3AclPolicies/query")]
+    #[doc(alias = "POST /l3AclPolicies/query")]
     pub fn query_l3_acl_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -4869,6 +4996,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 200: `L3AclPolicy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetL3AclPolicy::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getL3AclPolicy (the document writes the item form as {id})).
+    #[doc(alias = "/l3AclPolicies/{l3AclPolicyId}")]
+    #[doc(alias = "GET /l3AclPolicies/{l3AclPolicyId}")]
+    #[doc(alias = "getL3AclPolicy")]
     pub fn get_l3_acl_policy(&self, l3_acl_policy_id: &str) -> GetL3AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4887,6 +5017,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateL3AclPolicy::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateL3AclPolicy (the document writes the item form as {id})).
+    #[doc(alias = "/l3AclPolicies/{l3AclPolicyId}")]
+    #[doc(alias = "PUT /l3AclPolicies/{l3AclPolicyId}")]
+    #[doc(alias = "updateL3AclPolicy")]
     pub fn update_l3_acl_policy(
         &self,
         l3_acl_policy_id: &str,
@@ -4909,6 +5042,9 @@ impl<'a> AccessControlClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteL3AclPolicy::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteL3AclPolicy (the document writes the item form as {id})).
+    #[doc(alias = "/l3AclPolicies/{l3AclPolicyId}")]
+    #[doc(alias = "DELETE /l3AclPolicies/{l3AclPolicyId}")]
+    #[doc(alias = "deleteL3AclPolicy")]
     pub fn delete_l3_acl_policy(&self, l3_acl_policy_id: &str) -> DeleteL3AclPolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4924,6 +5060,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `applicationLibraryId`: Identifier of the application library.
     /// - Response 200: `ApplicationLibraryCategories`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListApplicationLibraryCategories::version`)
+    #[doc(alias = "/applicationLibraries/{applicationLibraryId}/categories")]
+    #[doc(alias = "GET /applicationLibraries/{applicationLibraryId}/categories")]
     pub fn list_application_library_categories(
         &self,
         application_library_id: &str,
@@ -4945,6 +5083,12 @@ impl<'a> AccessControlClient<'a> {
     /// - Path parameter `categoryId`: Identifier of the application category.
     /// - Response 200: `ApplicationLibraryApplications`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListApplicationLibraryCategoryApplications::version`)
+    #[doc(
+        alias = "/applicationLibraries/{applicationLibraryId}/categories/{categoryId}/applications"
+    )]
+    #[doc(
+        alias = "GET /applicationLibraries/{applicationLibraryId}/categories/{categoryId}/applications"
+    )]
     pub fn list_application_library_category_applications(
         &self,
         application_library_id: &str,
@@ -4970,6 +5114,8 @@ impl<'a> AccessControlClient<'a> {
     ///
     /// Notes:
     /// - The description also offers a CSV form of this answer (text/csv); this client asks for JSON.
+    #[doc(alias = "/applicationLibrarySettings")]
+    #[doc(alias = "GET /applicationLibrarySettings")]
     pub fn get_application_library_settings(&self) -> GetApplicationLibrarySettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4988,6 +5134,8 @@ impl<'a> AccessControlClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApplicationLibrarySettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/applicationLibrarySettings")]
+    #[doc(alias = "PATCH /applicationLibrarySettings")]
     pub fn patch_application_library_settings(
         &self,
         body: &ApplicationLibrarySettings,

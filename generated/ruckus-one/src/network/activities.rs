@@ -356,6 +356,8 @@ impl<'a> ActivitiesClient<'a> {
     ///
     /// Notes:
     /// - The activity is created asynchronously and may answer 404 for the first polls.
+    #[doc(alias = "/activities/{requestId}")]
+    #[doc(alias = "GET /activities/{requestId}")]
     pub fn get_activity(&self, request_id: &str) -> GetActivity<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -375,6 +377,8 @@ impl<'a> ActivitiesClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `Activity`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/activities/query")]
+    #[doc(alias = "POST /activities/query")]
     pub fn query_activities(&self, body: &ActivityQuery) -> QueryActivities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,

@@ -3675,6 +3675,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApAntennaTypeSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApAntennaTypeSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings")]
     pub fn get_ap_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -3699,6 +3701,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApAntennaTypeSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/antennaTypeSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/antennaTypeSettings")]
     pub fn update_ap_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -3725,6 +3729,8 @@ impl<'a> ApSettingsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/bandModeSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/bandModeSettings")]
     pub fn get_ap_band_mode_settings(
         &self,
         venue_id: &str,
@@ -3750,6 +3756,8 @@ impl<'a> ApSettingsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/bandModeSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/bandModeSettings")]
     pub fn update_ap_band_mode_settings(
         &self,
         venue_id: &str,
@@ -3775,6 +3783,8 @@ impl<'a> ApSettingsClient<'a> {
     ///
     /// Notes:
     /// - The AP resource carries BSS coloring as ApBssColoring; whether this settings body has the same shape is not shown.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/bssColoringSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/bssColoringSettings")]
     pub fn get_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -3802,6 +3812,8 @@ impl<'a> ApSettingsClient<'a> {
     ///
     /// Notes:
     /// - The AP resource carries BSS coloring as ApBssColoring; whether this settings body has the same shape is not shown.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/bssColoringSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/bssColoringSettings")]
     pub fn update_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -3829,6 +3841,10 @@ impl<'a> ApSettingsClient<'a> {
     /// Notes:
     /// - The AP resource carries client admission control as ApClientAdmissionControl; whether this settings body has the same shape is not shown.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings")]
+    #[doc(
+        alias = "GET /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings"
+    )]
     pub fn get_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -3857,6 +3873,10 @@ impl<'a> ApSettingsClient<'a> {
     /// Notes:
     /// - The AP resource carries client admission control as ApClientAdmissionControl; whether this settings body has the same shape is not shown.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings")]
+    #[doc(
+        alias = "PUT /venues/{venueId}/aps/{serialNumber}/clientAdmissionControlSettings"
+    )]
     pub fn update_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -3881,6 +3901,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApDirectedMulticastSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApDirectedMulticastSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings")]
     pub fn get_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -3907,6 +3929,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApDirectedMulticastSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/directedMulticastSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/directedMulticastSettings")]
     pub fn update_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -3933,6 +3957,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApExternalAntennaSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApExternalAntennaSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings")]
     pub fn get_ap_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -3959,6 +3985,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApExternalAntennaSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/externalAntennaSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/externalAntennaSettings")]
     pub fn update_ap_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -3985,6 +4013,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApIotSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApIotSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/iotSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/iotSettings")]
     pub fn get_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -4009,6 +4039,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApIotSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/iotSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/iotSettings")]
     pub fn update_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -4035,6 +4067,8 @@ impl<'a> ApSettingsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPortSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/lanPortSettings")]
     pub fn get_ap_lan_port_settings(
         &self,
         venue_id: &str,
@@ -4060,6 +4094,8 @@ impl<'a> ApSettingsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPortSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPortSettings")]
     pub fn update_ap_lan_port_settings(
         &self,
         venue_id: &str,
@@ -4082,6 +4118,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApLanPortSpecificSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLanPortSpecificSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings")]
     pub fn get_ap_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -4108,6 +4146,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApLanPortSpecificSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPortSpecificSettings")]
     pub fn update_ap_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -4134,6 +4174,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApLedSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLedSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/ledSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/ledSettings")]
     pub fn get_ap_led_settings(
         &self,
         venue_id: &str,
@@ -4158,6 +4200,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApLedSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/ledSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/ledSettings")]
     pub fn update_ap_led_settings(
         &self,
         venue_id: &str,
@@ -4182,6 +4226,10 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApManagementTrafficVlanSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApManagementTrafficVlanSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings")]
+    #[doc(
+        alias = "GET /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings"
+    )]
     pub fn get_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -4208,6 +4256,10 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApManagementTrafficVlanSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings")]
+    #[doc(
+        alias = "PUT /venues/{venueId}/aps/{serialNumber}/managementTrafficVlanSettings"
+    )]
     pub fn update_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -4234,6 +4286,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApMeshSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApMeshSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/meshSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/meshSettings")]
     pub fn get_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -4258,6 +4312,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApMeshSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/meshSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/meshSettings")]
     pub fn update_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -4282,6 +4338,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApNetworkSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApNetworkSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/networkSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/networkSettings")]
     pub fn get_ap_network_settings(
         &self,
         venue_id: &str,
@@ -4306,6 +4364,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApNetworkSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/networkSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/networkSettings")]
     pub fn update_ap_network_settings(
         &self,
         venue_id: &str,
@@ -4333,6 +4393,8 @@ impl<'a> ApSettingsClient<'a> {
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings (AP radio blocks also carry useVenueSettings); the field that holds the block is not named by the document.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/radioSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/radioSettings")]
     pub fn get_ap_radio_settings(
         &self,
         venue_id: &str,
@@ -4360,6 +4422,8 @@ impl<'a> ApSettingsClient<'a> {
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings (AP radio blocks also carry useVenueSettings); the field that holds the block is not named by the document.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/radioSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/radioSettings")]
     pub fn update_ap_radio_settings(
         &self,
         venue_id: &str,
@@ -4384,6 +4448,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApSmartMonitorSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApSmartMonitorSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings")]
     pub fn get_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -4408,6 +4474,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApSmartMonitorSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/smartMonitorSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/smartMonitorSettings")]
     pub fn update_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -4434,6 +4502,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `VenueApSnmpAgentProfileSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApSnmpAgentProfileSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings")]
     pub fn get_ap_snmp_agent_profile_settings(
         &self,
         venue_id: &str,
@@ -4460,6 +4530,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApSnmpAgentProfileSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfileSettings")]
     pub fn update_ap_snmp_agent_profile_settings(
         &self,
         venue_id: &str,
@@ -4486,6 +4558,10 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApStickyClientSteeringSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApStickyClientSteeringSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings")]
+    #[doc(
+        alias = "GET /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings"
+    )]
     pub fn get_ap_sticky_client_steering_settings(
         &self,
         venue_id: &str,
@@ -4512,6 +4588,10 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApStickyClientSteeringSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings")]
+    #[doc(
+        alias = "PUT /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings"
+    )]
     pub fn update_ap_sticky_client_steering_settings(
         &self,
         venue_id: &str,
@@ -4539,6 +4619,10 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteApStickyClientSteeringSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings")]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/aps/{serialNumber}/stickyClientSteeringSettings"
+    )]
     pub fn delete_ap_sticky_client_steering_settings(
         &self,
         venue_id: &str,
@@ -4563,6 +4647,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApUsbPortSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApUsbPortSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/usbPortSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/usbPortSettings")]
     pub fn get_ap_usb_port_settings(
         &self,
         venue_id: &str,
@@ -4587,6 +4673,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApUsbPortSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/usbPortSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/usbPortSettings")]
     pub fn update_ap_usb_port_settings(
         &self,
         venue_id: &str,
@@ -4614,6 +4702,8 @@ impl<'a> ApSettingsClient<'a> {
     ///
     /// Notes:
     /// - AP model capability fields are described by ApModelCapability; whether this answer carries them is not shown.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/capabilities")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/capabilities")]
     pub fn get_ap_capabilities(
         &self,
         venue_id: &str,
@@ -4636,6 +4726,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApDhcpSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApDhcpSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/dhcpSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/dhcpSettings")]
     pub fn get_ap_dhcp_settings(
         &self,
         venue_id: &str,
@@ -4658,6 +4750,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `WifiAvailableChannels`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetApWifiAvailableChannels::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels")]
     pub fn get_ap_wifi_available_channels(
         &self,
         venue_id: &str,
@@ -4680,6 +4774,8 @@ impl<'a> ApSettingsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `WifiAvailableChannelsV1`
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/wifiAvailableChannels")]
     pub fn get_ap_wifi_available_channels_v1(
         &self,
         venue_id: &str,

@@ -4384,6 +4384,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `certId`: Identifier of the certificate.
     /// - Response 200: `Certificate`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificate::version`)
+    #[doc(alias = "/certificates/{certId}")]
+    #[doc(alias = "GET /certificates/{certId}")]
     pub fn get_certificate(&self, cert_id: &str) -> GetCertificate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4402,6 +4404,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Request body (json, required): `CertDownloadRequest`
     /// - Response 200: `application/x-pkcs12` bytes
     /// - Media types: Content-Type `application/json`, Accept `application/x-pkcs12`
+    #[doc(alias = "/certificates/{certId}")]
+    #[doc(alias = "POST /certificates/{certId}")]
     pub fn download_certificate_private_key(
         &self,
         cert_id: &str,
@@ -4428,6 +4432,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCertificate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/certificates/{certId}")]
+    #[doc(alias = "PATCH /certificates/{certId}")]
     pub fn patch_certificate(
         &self,
         cert_id: &str,
@@ -4452,6 +4458,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCert).
+    #[doc(alias = "/certificates/{certId}")]
+    #[doc(alias = "DELETE /certificates/{certId}")]
+    #[doc(alias = "deleteCert")]
     pub fn delete_certificate(&self, cert_id: &str) -> DeleteCertificate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4469,6 +4478,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `certId`: Identifier of the certificate.
     /// - Response 200: `application/x-pkcs7-certificates` bytes
     /// - Media types: Accept `application/x-pkcs7-certificates`
+    #[doc(alias = "/certificates/{certId}/chains")]
+    #[doc(alias = "GET /certificates/{certId}/chains")]
     pub fn list_certificate_chains(&self, cert_id: &str) -> ListCertificateChains<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4487,6 +4498,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificateAuthority::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/certificateAuthorities")]
+    #[doc(alias = "POST /certificateAuthorities")]
     pub fn create_certificate_authority(
         &self,
         body: &CertificateAuthority,
@@ -4508,6 +4521,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `caId`: Identifier of the certificate authority.
     /// - Response 200: `CertificateAuthority`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificateAuthority::version`)
+    #[doc(alias = "/certificateAuthorities/{caId}")]
+    #[doc(alias = "GET /certificateAuthorities/{caId}")]
     pub fn get_certificate_authority(&self, ca_id: &str) -> GetCertificateAuthority<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4527,6 +4542,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificateAuthority::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCa).
+    #[doc(alias = "/certificateAuthorities/{caId}")]
+    #[doc(alias = "DELETE /certificateAuthorities/{caId}")]
+    #[doc(alias = "deleteCa")]
     pub fn delete_certificate_authority(
         &self,
         ca_id: &str,
@@ -4549,6 +4567,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateAuthorities::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryCas).
+    #[doc(alias = "/certificateAuthorities/query")]
+    #[doc(alias = "POST /certificateAuthorities/query")]
+    #[doc(alias = "queryCas")]
     pub fn query_certificate_authorities(
         &self,
         body: &super::common::QueryRequest,
@@ -4572,6 +4593,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificateTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/certificateAuthorities/{caId}/templates")]
+    #[doc(alias = "POST /certificateAuthorities/{caId}/templates")]
     pub fn create_certificate_template(
         &self,
         ca_id: &str,
@@ -4596,6 +4619,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSubCertificateAuthority::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/certificateAuthorities/{caId}/subCas")]
+    #[doc(alias = "POST /certificateAuthorities/{caId}/subCas")]
     pub fn create_sub_certificate_authority(
         &self,
         ca_id: &str,
@@ -4623,6 +4648,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QuerySubCertificateAuthorities::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml querySubCas).
+    #[doc(alias = "/certificateAuthorities/{caId}/subCas/query")]
+    #[doc(alias = "POST /certificateAuthorities/{caId}/subCas/query")]
+    #[doc(alias = "querySubCas")]
     pub fn query_sub_certificate_authorities(
         &self,
         ca_id: &str,
@@ -4649,6 +4677,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCertificate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/certificateAuthorities/{caId}/certificates")]
+    #[doc(alias = "POST /certificateAuthorities/{caId}/certificates")]
     pub fn create_certificate(
         &self,
         ca_id: &str,
@@ -4674,6 +4704,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `json`, `json` (default `json`; choose with `QueryCertificateAuthorityCertificates::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getByCaId).
+    #[doc(alias = "/certificateAuthorities/{caId}/certificates/query")]
+    #[doc(alias = "POST /certificateAuthorities/{caId}/certificates/query")]
+    #[doc(alias = "getByCaId")]
     pub fn query_certificate_authority_certificates(
         &self,
         ca_id: &str,
@@ -4698,6 +4731,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `templateId`: Identifier of the certificate template.
     /// - Response 200: `CertificateTemplate`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetCertificateTemplate::version`)
+    #[doc(alias = "/certificateTemplates/{templateId}")]
+    #[doc(alias = "GET /certificateTemplates/{templateId}")]
     pub fn get_certificate_template(
         &self,
         template_id: &str,
@@ -4720,6 +4755,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCertificateTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/certificateTemplates/{templateId}")]
+    #[doc(alias = "PATCH /certificateTemplates/{templateId}")]
     pub fn patch_certificate_template(
         &self,
         template_id: &str,
@@ -4744,6 +4781,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCertificateTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteTemplate).
+    #[doc(alias = "/certificateTemplates/{templateId}")]
+    #[doc(alias = "DELETE /certificateTemplates/{templateId}")]
+    #[doc(alias = "deleteTemplate")]
     pub fn delete_certificate_template(
         &self,
         template_id: &str,
@@ -4766,6 +4806,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCertificateTemplates::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryTemplates).
+    #[doc(alias = "/certificateTemplates/query")]
+    #[doc(alias = "POST /certificateTemplates/query")]
+    #[doc(alias = "queryTemplates")]
     pub fn query_certificate_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -4793,6 +4836,8 @@ impl<'a> CertificatesClient<'a> {
     /// Notes:
     /// - When challengePassword is set, clients must supply it.
     /// - overrideDays greater than 0 replaces the template's expiry.
+    #[doc(alias = "/certificateTemplates/{templateId}/scepKeys")]
+    #[doc(alias = "POST /certificateTemplates/{templateId}/scepKeys")]
     pub fn create_scep_key(
         &self,
         template_id: &str,
@@ -4823,6 +4868,9 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// Notes:
     /// - The items are typed `ScepKey`, the resource this area's read operation answers (inferred: the description leaves the page's items untyped; the vendor's answers in ../shared/reference/payloads decode with it where there are any).
+    #[doc(alias = "/certificateTemplates/{templateId}/scepKeys")]
+    #[doc(alias = "GET /certificateTemplates/{templateId}/scepKeys")]
+    #[doc(alias = "getScepKeys")]
     pub fn list_scep_keys(&self, template_id: &str) -> ListScepKeys<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4842,6 +4890,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 200: `ScepKey`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetScepKey::version`)
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getScepKeyById).
+    #[doc(alias = "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
+    #[doc(alias = "GET /certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
+    #[doc(alias = "getScepKeyById")]
     pub fn get_scep_key(&self, template_id: &str, scep_key_id: &str) -> GetScepKey<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4862,6 +4913,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteScepKey::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteScepKey).
+    #[doc(alias = "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
+    #[doc(alias = "DELETE /certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
+    #[doc(alias = "deleteScepKey")]
     pub fn delete_scep_key(
         &self,
         template_id: &str,
@@ -4889,6 +4943,12 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// Notes:
     /// - The status filter accepts INVALID, VALID, REVOKED and EXPIRED.
+    #[doc(
+        alias = "/certificateTemplates/{templateId}/identities/{identityId}/certificates/query"
+    )]
+    #[doc(
+        alias = "POST /certificateTemplates/{templateId}/identities/{identityId}/certificates/query"
+    )]
     pub fn query_certificate_template_identity_certificates(
         &self,
         template_id: &str,
@@ -4919,6 +4979,8 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// Notes:
     /// - The status filter accepts INVALID, VALID, REVOKED and EXPIRED.
+    #[doc(alias = "/certificateTemplates/{templateId}/certificates/query")]
+    #[doc(alias = "POST /certificateTemplates/{templateId}/certificates/query")]
     pub fn query_certificate_template_certificates(
         &self,
         template_id: &str,
@@ -4947,6 +5009,8 @@ impl<'a> CertificatesClient<'a> {
     ///
     /// Notes:
     /// - The status filter accepts INVALID, VALID, REVOKED and EXPIRED.
+    #[doc(alias = "/certificateTemplates/certificates/query")]
+    #[doc(alias = "POST /certificateTemplates/certificates/query")]
     pub fn query_certificates(
         &self,
         body: &CertificateQueryRequest,
@@ -4972,6 +5036,8 @@ impl<'a> CertificatesClient<'a> {
     /// Notes:
     /// - The certificates to delete are given in the body; its shape is not shown.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/certificateTemplates/{templateId}/certificates")]
+    #[doc(alias = "DELETE /certificateTemplates/{templateId}/certificates")]
     pub fn delete_certificate_template_certificates(
         &self,
         template_id: &str,
@@ -4996,6 +5062,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `radiusProfileId`: Identifier of the RADIUS profile.
     /// - Response 200: `RadiusProfileCertificatePage` (A page of the certificates the RADIUS profile uses (the description declares one certificate).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificates::version`)
+    #[doc(alias = "/radiusProfiles/{radiusProfileId}/certificates")]
+    #[doc(alias = "GET /radiusProfiles/{radiusProfileId}/certificates")]
     pub fn list_radius_profile_certificates(
         &self,
         radius_profile_id: &str,
@@ -5019,6 +5087,9 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 200: `RadiusProfileCaPage` (A page of the certificate authorities the RADIUS profile uses (the description declares one authority).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListRadiusProfileCertificateAuthorities::version`)
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml getCAsByRadiusId (the document's "/radiusProfiles/{radiusProfileId}/certificates and /certificateAuthorities" read as a sub-path of the RADIUS profile)).
+    #[doc(alias = "/radiusProfiles/{radiusProfileId}/certificateAuthorities")]
+    #[doc(alias = "GET /radiusProfiles/{radiusProfileId}/certificateAuthorities")]
+    #[doc(alias = "getCAsByRadiusId")]
     pub fn list_radius_profile_certificate_authorities(
         &self,
         radius_profile_id: &str,
@@ -5041,6 +5112,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Request body (json, required): `SamlIdpProfileRequest`
     /// - Response 200: `EntityIdOperationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSamlIdpProfile::version`)
+    #[doc(alias = "/samlIdpProfiles")]
+    #[doc(alias = "POST /samlIdpProfiles")]
     pub fn create_saml_idp_profile(
         &self,
         body: &SamlIdpProfileRequest,
@@ -5062,6 +5135,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Response 200: `SamlIdpProfileRequest`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSamlIdpProfile::version`)
+    #[doc(alias = "/samlIdpProfiles/{samlIdpProfileId}")]
+    #[doc(alias = "GET /samlIdpProfiles/{samlIdpProfileId}")]
     pub fn get_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -5083,6 +5158,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Request body (json, required): `SamlIdpProfileRequest`
     /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateSamlIdpProfile::version`)
+    #[doc(alias = "/samlIdpProfiles/{samlIdpProfileId}")]
+    #[doc(alias = "PUT /samlIdpProfiles/{samlIdpProfileId}")]
     pub fn update_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -5106,6 +5183,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Request body (json, required): `SamlIdpProfileAction`
     /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchSamlIdpProfile::version`)
+    #[doc(alias = "/samlIdpProfiles/{samlIdpProfileId}")]
+    #[doc(alias = "PATCH /samlIdpProfiles/{samlIdpProfileId}")]
     pub fn patch_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -5128,6 +5207,8 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `samlIdpProfileId`: Identifier of the SAML identity provider profile.
     /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSamlIdpProfile::version`)
+    #[doc(alias = "/samlIdpProfiles/{samlIdpProfileId}")]
+    #[doc(alias = "DELETE /samlIdpProfiles/{samlIdpProfileId}")]
     pub fn delete_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -5149,6 +5230,12 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `certificateId`: Identifier of the certificate.
     /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddSigningCertificateToSamlIdpProfile::version`)
+    #[doc(
+        alias = "/samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}"
+    )]
+    #[doc(
+        alias = "PUT /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}"
+    )]
     pub fn add_signing_certificate_to_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -5173,6 +5260,12 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `certificateId`: Identifier of the certificate.
     /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSigningCertificateFromSamlIdpProfile::version`)
+    #[doc(
+        alias = "/samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}"
+    )]
+    #[doc(
+        alias = "DELETE /samlIdpProfiles/{samlIdpProfileId}/signingCertificates/{certificateId}"
+    )]
     pub fn remove_signing_certificate_from_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -5197,6 +5290,12 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `certificateId`: Identifier of the certificate.
     /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddEncryptionCertificateToSamlIdpProfile::version`)
+    #[doc(
+        alias = "/samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}"
+    )]
+    #[doc(
+        alias = "PUT /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}"
+    )]
     pub fn add_encryption_certificate_to_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -5221,6 +5320,12 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `certificateId`: Identifier of the certificate.
     /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveEncryptionCertificateFromSamlIdpProfile::version`)
+    #[doc(
+        alias = "/samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}"
+    )]
+    #[doc(
+        alias = "DELETE /samlIdpProfiles/{samlIdpProfileId}/encryptionCertificates/{certificateId}"
+    )]
     pub fn remove_encryption_certificate_from_saml_idp_profile(
         &self,
         saml_idp_profile_id: &str,
@@ -5246,6 +5351,10 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddSamlIdpProfileToWifiNetwork::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}")]
+    #[doc(
+        alias = "PUT /wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}"
+    )]
     pub fn add_saml_idp_profile_to_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -5271,6 +5380,12 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddCertificateTemplateToWifiNetwork::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}"
+    )]
+    #[doc(
+        alias = "PUT /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}"
+    )]
     pub fn add_certificate_template_to_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -5296,6 +5411,12 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveCertificateTemplateFromWifiNetwork::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}"
+    )]
+    #[doc(
+        alias = "DELETE /wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}"
+    )]
     pub fn remove_certificate_template_from_wifi_network(
         &self,
         wifi_network_id: &str,

@@ -1565,6 +1565,8 @@ impl<'a> DpskClient<'a> {
     /// Notes:
     /// - The create body carries identityGroupId, the linked identity group.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/dpskServices")]
+    #[doc(alias = "POST /dpskServices")]
     pub fn create_dpsk_service(&self, body: &DpskPool) -> CreateDpskService<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1585,6 +1587,8 @@ impl<'a> DpskClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/dpskServices")]
+    #[doc(alias = "GET /dpskServices")]
     pub fn list_dpsk_services(&self) -> ListDpskServices<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1605,6 +1609,9 @@ impl<'a> DpskClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPools).
+    #[doc(alias = "/dpskServices/query")]
+    #[doc(alias = "POST /dpskServices/query")]
+    #[doc(alias = "queryDpskPools")]
     pub fn query_dpsk_services(
         &self,
         body: &super::common::QueryRequest,
@@ -1627,6 +1634,8 @@ impl<'a> DpskClient<'a> {
     /// - Response 200: `DpskPool`
     /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `GetDpskService::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/dpskServices/{poolId}")]
+    #[doc(alias = "GET /dpskServices/{poolId}")]
     pub fn get_dpsk_service(&self, pool_id: &str) -> GetDpskService<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1650,6 +1659,8 @@ impl<'a> DpskClient<'a> {
     ///
     /// Notes:
     /// - identityGroupId is part of the body; the document says it can be edited only on a template.
+    #[doc(alias = "/dpskServices/{poolId}")]
+    #[doc(alias = "PUT /dpskServices/{poolId}")]
     pub fn update_dpsk_service(
         &self,
         pool_id: &str,
@@ -1678,6 +1689,8 @@ impl<'a> DpskClient<'a> {
     ///
     /// Notes:
     /// - identityGroupId is part of the body; the document says it can be edited only on a template.
+    #[doc(alias = "/dpskServices/{poolId}")]
+    #[doc(alias = "PATCH /dpskServices/{poolId}")]
     pub fn patch_dpsk_service(
         &self,
         pool_id: &str,
@@ -1703,6 +1716,9 @@ impl<'a> DpskClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml deleteDpskPool).
+    #[doc(alias = "/dpskServices/{poolId}")]
+    #[doc(alias = "DELETE /dpskServices/{poolId}")]
+    #[doc(alias = "deleteDpskPool")]
     pub fn delete_dpsk_service(&self, pool_id: &str) -> DeleteDpskService<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1725,6 +1741,8 @@ impl<'a> DpskClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/dpskServices/{poolId}/identityGroups/{groupId}")]
+    #[doc(alias = "PUT /dpskServices/{poolId}/identityGroups/{groupId}")]
     pub fn add_identity_group_to_dpsk_service(
         &self,
         pool_id: &str,
@@ -1752,6 +1770,8 @@ impl<'a> DpskClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/dpskServices/{poolId}/identityGroups/{groupId}")]
+    #[doc(alias = "DELETE /dpskServices/{poolId}/identityGroups/{groupId}")]
     pub fn remove_identity_group_from_dpsk_service(
         &self,
         pool_id: &str,
@@ -1780,6 +1800,8 @@ impl<'a> DpskClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/dpskServices/{poolId}/identityGroups/{groupId}/passphrases")]
+    #[doc(alias = "POST /dpskServices/{poolId}/identityGroups/{groupId}/passphrases")]
     pub fn create_dpsk_passphrase(
         &self,
         pool_id: &str,
@@ -1805,6 +1827,9 @@ impl<'a> DpskClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ImportDpskPassphrases::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml importDpskPassphrasesFromCsv (the document's ".../passphrases/csvFiles" continues the pool path /dpskServices/{poolId}, where the service has it)).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases/csvFiles")]
+    #[doc(alias = "POST /dpskServices/{poolId}/passphrases/csvFiles")]
+    #[doc(alias = "importDpskPassphrasesFromCsv")]
     pub fn import_dpsk_passphrases(&self, pool_id: &str) -> ImportDpskPassphrases<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1826,6 +1851,9 @@ impl<'a> DpskClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml createPassphrase).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases")]
+    #[doc(alias = "POST /dpskServices/{poolId}/passphrases")]
+    #[doc(alias = "createPassphrase")]
     pub fn create_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -1859,6 +1887,9 @@ impl<'a> DpskClient<'a> {
     ///
     /// Notes:
     /// - The items are typed `DpskPassphrase`, the resource this area's read operation answers (inferred: the description leaves the page's items untyped; the vendor's answers in ../shared/reference/payloads decode with it where there are any).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases")]
+    #[doc(alias = "GET /dpskServices/{poolId}/passphrases")]
+    #[doc(alias = "listAllPassphrases")]
     pub fn list_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -1883,6 +1914,9 @@ impl<'a> DpskClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml queryResponse).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases/query")]
+    #[doc(alias = "POST /dpskServices/{poolId}/passphrases/query")]
+    #[doc(alias = "queryResponse")]
     pub fn query_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -1908,6 +1942,9 @@ impl<'a> DpskClient<'a> {
     /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `GetDpskServicePassphrase::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml getPassphraseById).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases/{id}")]
+    #[doc(alias = "GET /dpskServices/{poolId}/passphrases/{id}")]
+    #[doc(alias = "getPassphraseById")]
     pub fn get_dpsk_service_passphrase(
         &self,
         pool_id: &str,
@@ -1933,6 +1970,9 @@ impl<'a> DpskClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml deletePassphrases).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases")]
+    #[doc(alias = "DELETE /dpskServices/{poolId}/passphrases")]
+    #[doc(alias = "deletePassphrases")]
     pub fn delete_dpsk_service_passphrases(
         &self,
         pool_id: &str,
@@ -1960,6 +2000,8 @@ impl<'a> DpskClient<'a> {
     /// - Versions: `json`, `json` (default `json`; choose with `CreateIdentityGroupDpskService::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/identityGroups/{identityGroupId}/dpskServices")]
+    #[doc(alias = "POST /identityGroups/{identityGroupId}/dpskServices")]
     pub fn create_identity_group_dpsk_service(
         &self,
         identity_group_id: &str,
@@ -1989,6 +2031,8 @@ impl<'a> DpskClient<'a> {
     ///
     /// Notes:
     /// - identityGroupId (the linked identity group) can be edited only on a template.
+    #[doc(alias = "/templates/dpskServices")]
+    #[doc(alias = "POST /templates/dpskServices")]
     pub fn create_template_dpsk_service(
         &self,
         body: &DpskPool,
@@ -2012,6 +2056,8 @@ impl<'a> DpskClient<'a> {
     /// - Response 200: `DpskPool`
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/templates/dpskServices/{poolTemplateId}")]
+    #[doc(alias = "GET /templates/dpskServices/{poolTemplateId}")]
     pub fn get_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -2038,6 +2084,8 @@ impl<'a> DpskClient<'a> {
     ///
     /// Notes:
     /// - identityGroupId (the linked identity group) can be edited only on a template.
+    #[doc(alias = "/templates/dpskServices/{poolTemplateId}")]
+    #[doc(alias = "PUT /templates/dpskServices/{poolTemplateId}")]
     pub fn update_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -2066,6 +2114,8 @@ impl<'a> DpskClient<'a> {
     ///
     /// Notes:
     /// - identityGroupId (the linked identity group) can be edited only on a template.
+    #[doc(alias = "/templates/dpskServices/{poolTemplateId}")]
+    #[doc(alias = "PATCH /templates/dpskServices/{poolTemplateId}")]
     pub fn patch_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -2091,6 +2141,9 @@ impl<'a> DpskClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml deleteDpskPoolTemplate).
+    #[doc(alias = "/templates/dpskServices/{poolTemplateId}")]
+    #[doc(alias = "DELETE /templates/dpskServices/{poolTemplateId}")]
+    #[doc(alias = "deleteDpskPoolTemplate")]
     pub fn delete_template_dpsk_service(
         &self,
         pool_template_id: &str,
@@ -2114,6 +2167,9 @@ impl<'a> DpskClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (dpsk_service-0.0.3.yaml queryDpskPoolTemplates).
+    #[doc(alias = "/templates/dpskServices/query")]
+    #[doc(alias = "POST /templates/dpskServices/query")]
+    #[doc(alias = "queryDpskPoolTemplates")]
     pub fn query_template_dpsk_services(
         &self,
         body: &super::common::QueryRequest,
@@ -2141,6 +2197,8 @@ impl<'a> DpskClient<'a> {
     ///
     /// Notes:
     /// - identityGroupId (the linked identity group) can be edited only on a template.
+    #[doc(alias = "/templates/identityGroups/{identityGroupId}/dpskServices")]
+    #[doc(alias = "POST /templates/identityGroups/{identityGroupId}/dpskServices")]
     pub fn create_template_identity_group_dpsk_service(
         &self,
         identity_group_id: &str,
@@ -2166,6 +2224,8 @@ impl<'a> DpskClient<'a> {
     /// - Response 200: `DpskPool`
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/templates/wifiNetworks/{networkTemplateId}/dpskServices")]
+    #[doc(alias = "GET /templates/wifiNetworks/{networkTemplateId}/dpskServices")]
     pub fn list_template_wifi_network_dpsk_services(
         &self,
         network_template_id: &str,
@@ -2191,6 +2251,8 @@ impl<'a> DpskClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddDpskPoolToIdentityGroup::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/identityGroups/{id}/dpskPools/{dpskPoolId}")]
+    #[doc(alias = "PUT /identityGroups/{id}/dpskPools/{dpskPoolId}")]
     pub fn add_dpsk_pool_to_identity_group(
         &self,
         id: &str,

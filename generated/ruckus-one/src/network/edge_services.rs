@@ -5852,6 +5852,8 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/personalIdentityNetworks")]
+    #[doc(alias = "GET /personalIdentityNetworks")]
     pub fn list_personal_identity_networks(&self) -> ListPersonalIdentityNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5878,6 +5880,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/personalIdentityNetworks")]
+    #[doc(alias = "POST /personalIdentityNetworks")]
     pub fn create_personal_identity_network(
         &self,
         body: &PersonalIdentityNetwork,
@@ -5906,6 +5910,8 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/personalIdentityNetworks/edgeCompatibilities/query")]
+    #[doc(alias = "POST /personalIdentityNetworks/edgeCompatibilities/query")]
     pub fn query_personal_identity_network_edge_compatibilities(
         &self,
         body: &EdgeServiceCompatibilityQuery,
@@ -5934,6 +5940,8 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/personalIdentityNetworks/{pinId}")]
+    #[doc(alias = "GET /personalIdentityNetworks/{pinId}")]
     pub fn get_personal_identity_network(
         &self,
         pin_id: &str,
@@ -5962,6 +5970,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/personalIdentityNetworks/{pinId}")]
+    #[doc(alias = "PUT /personalIdentityNetworks/{pinId}")]
     pub fn update_personal_identity_network(
         &self,
         pin_id: &str,
@@ -5995,6 +6005,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// - The partial update body carries the same required fields as the create body.
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/personalIdentityNetworks/{pinId}")]
+    #[doc(alias = "PATCH /personalIdentityNetworks/{pinId}")]
     pub fn patch_personal_identity_network(
         &self,
         pin_id: &str,
@@ -6026,6 +6038,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/personalIdentityNetworks/{pinId}")]
+    #[doc(alias = "DELETE /personalIdentityNetworks/{pinId}")]
     pub fn delete_personal_identity_network(
         &self,
         pin_id: &str,
@@ -6057,6 +6071,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}")]
+    #[doc(alias = "PUT /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}")]
     pub fn activate_wifi_network_on_personal_identity_network(
         &self,
         pin_id: &str,
@@ -6088,6 +6104,10 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}")]
+    #[doc(
+        alias = "DELETE /personalIdentityNetworks/{pinId}/wifiNetworks/{wifiNetworkId}"
+    )]
     pub fn deactivate_wifi_network_on_personal_identity_network(
         &self,
         pin_id: &str,
@@ -6118,6 +6138,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeSdLanServices")]
+    #[doc(alias = "POST /edgeSdLanServices")]
     pub fn create_edge_sd_lan_service(
         &self,
         body: &EdgeSdLanService,
@@ -6144,6 +6166,9 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Pagination: `query_body`, items in `data`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getEdgeSdLans (not named by the document; the list of a resource the client creates)).
+    #[doc(alias = "/edgeSdLanServices/query")]
+    #[doc(alias = "POST /edgeSdLanServices/query")]
+    #[doc(alias = "getEdgeSdLans")]
     pub fn query_edge_sd_lan_services(
         &self,
         body: &super::common::QueryRequest,
@@ -6170,6 +6195,8 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeSdLanServices/edgeCompatibilities/query")]
+    #[doc(alias = "POST /edgeSdLanServices/edgeCompatibilities/query")]
     pub fn query_edge_sd_lan_service_edge_compatibilities(
         &self,
         body: &EdgeServiceCompatibilityQuery,
@@ -6198,6 +6225,8 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}")]
+    #[doc(alias = "GET /edgeSdLanServices/{sdLanServiceId}")]
     pub fn get_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -6226,6 +6255,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}")]
+    #[doc(alias = "PUT /edgeSdLanServices/{sdLanServiceId}")]
     pub fn update_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -6256,6 +6287,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}")]
+    #[doc(alias = "PATCH /edgeSdLanServices/{sdLanServiceId}")]
     pub fn patch_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -6283,6 +6316,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}")]
+    #[doc(alias = "DELETE /edgeSdLanServices/{sdLanServiceId}")]
     pub fn delete_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -6312,6 +6347,10 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}")]
+    #[doc(
+        alias = "PUT /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}"
+    )]
     pub fn activate_wifi_network_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -6345,6 +6384,10 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}")]
+    #[doc(
+        alias = "DELETE /edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}"
+    )]
     pub fn deactivate_wifi_network_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -6378,6 +6421,12 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(
+        alias = "/edgeSdLanServices/{sdLanServiceId}/venues/{venueId}/wifiNetworks/{wifiNetworkId}"
+    )]
+    #[doc(
+        alias = "PUT /edgeSdLanServices/{sdLanServiceId}/venues/{venueId}/wifiNetworks/{wifiNetworkId}"
+    )]
     pub fn activate_venue_wifi_network_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -6409,6 +6458,8 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}/guestSettings")]
+    #[doc(alias = "GET /edgeSdLanServices/{sdLanServiceId}/guestSettings")]
     pub fn get_edge_sd_lan_service_guest_settings(
         &self,
         sd_lan_service_id: &str,
@@ -6439,6 +6490,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeSdLanServices/{sdLanServiceId}/guestSettings")]
+    #[doc(alias = "PATCH /edgeSdLanServices/{sdLanServiceId}/guestSettings")]
     pub fn patch_edge_sd_lan_service_guest_settings(
         &self,
         sd_lan_service_id: &str,
@@ -6473,6 +6526,12 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(
+        alias = "/edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
+    #[doc(
+        alias = "PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
     pub fn activate_guest_venue_edge_cluster_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -6506,6 +6565,12 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(
+        alias = "/edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
+    #[doc(
+        alias = "DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
     pub fn deactivate_guest_venue_edge_cluster_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -6539,6 +6604,12 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(
+        alias = "/edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}"
+    )]
     pub fn activate_guest_tunnel_profile_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -6570,6 +6641,12 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(
+        alias = "/edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /edgeSdLanServices/{sdLanServiceId}/guestSettings/tunnelProfiles/{tunnelProfileId}"
+    )]
     pub fn deactivate_guest_tunnel_profile_on_edge_sd_lan_service(
         &self,
         sd_lan_service_id: &str,
@@ -6600,6 +6677,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeHqosProfiles")]
+    #[doc(alias = "POST /edgeHqosProfiles")]
     pub fn create_edge_hqos_profile(&self) -> CreateEdgeHqosProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -6622,6 +6701,8 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeHqosProfiles/edgeCompatibilities/query")]
+    #[doc(alias = "POST /edgeHqosProfiles/edgeCompatibilities/query")]
     pub fn query_edge_hqos_profile_edge_compatibilities(
         &self,
         body: &EdgeServiceCompatibilityQuery,
@@ -6650,6 +6731,8 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeHqosProfiles/{profileId}")]
+    #[doc(alias = "GET /edgeHqosProfiles/{profileId}")]
     pub fn get_edge_hqos_profile(&self, profile_id: &str) -> GetEdgeHqosProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -6675,6 +6758,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeHqosProfiles/{profileId}")]
+    #[doc(alias = "PUT /edgeHqosProfiles/{profileId}")]
     pub fn update_edge_hqos_profile(
         &self,
         profile_id: &str,
@@ -6702,6 +6787,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/edgeHqosProfiles/{profileId}")]
+    #[doc(alias = "DELETE /edgeHqosProfiles/{profileId}")]
     pub fn delete_edge_hqos_profile(
         &self,
         profile_id: &str,
@@ -6732,6 +6819,12 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(
+        alias = "/edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
+    #[doc(
+        alias = "PUT /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
     pub fn activate_venue_edge_cluster_on_edge_hqos_profile(
         &self,
         profile_id: &str,
@@ -6765,6 +6858,12 @@ impl<'a> EdgeServicesClient<'a> {
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(
+        alias = "/edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
+    #[doc(
+        alias = "DELETE /edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
     pub fn deactivate_venue_edge_cluster_on_edge_hqos_profile(
         &self,
         profile_id: &str,
@@ -6798,6 +6897,12 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}"
+    )]
     pub fn activate_tunnel_profile_on_venue_edge_cluster(
         &self,
         venue_id: &str,
@@ -6831,6 +6936,12 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}"
+    )]
     pub fn deactivate_tunnel_profile_on_venue_edge_cluster(
         &self,
         venue_id: &str,
@@ -6859,6 +6970,8 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Response 200: `ClusterNetworkSettingsResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeClusterNetworkSettings::version`)
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/networkSettings")]
+    #[doc(alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/networkSettings")]
     pub fn get_venue_edge_cluster_network_settings(
         &self,
         venue_id: &str,
@@ -6891,6 +7004,8 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/networkSettings")]
+    #[doc(alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/networkSettings")]
     pub fn patch_venue_edge_cluster_network_settings(
         &self,
         venue_id: &str,
@@ -6921,6 +7036,12 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Response 200: `PortConfig`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgePortConfigs::version`)
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs"
+    )]
     pub fn get_venue_edge_port_configs(
         &self,
         venue_id: &str,
@@ -6953,6 +7074,12 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs"
+    )]
+    #[doc(
+        alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/portConfigs"
+    )]
     pub fn patch_venue_edge_port_configs(
         &self,
         venue_id: &str,
@@ -6986,6 +7113,12 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     /// - Pagination: `page_params`, items in `content`
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces"
+    )]
     pub fn list_venue_edge_port_sub_interfaces(
         &self,
         venue_id: &str,
@@ -7022,6 +7155,12 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces"
+    )]
+    #[doc(
+        alias = "POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces"
+    )]
     pub fn create_venue_edge_port_sub_interface(
         &self,
         venue_id: &str,
@@ -7061,6 +7200,12 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}"
+    )]
+    #[doc(
+        alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}"
+    )]
     pub fn patch_venue_edge_port_sub_interface(
         &self,
         venue_id: &str,
@@ -7098,6 +7243,13 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeSubInterface (not named by the document; the delete of a resource the client creates)).
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}"
+    )]
+    #[doc(alias = "deleteEdgeSubInterface")]
     pub fn delete_venue_edge_port_sub_interface(
         &self,
         venue_id: &str,
@@ -7135,6 +7287,13 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags"
+    )]
+    #[doc(
+        alias = "POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags"
+    )]
+    #[doc(alias = "createEdgeLinkAggregationGroup")]
     pub fn create_venue_edge_lag(
         &self,
         venue_id: &str,
@@ -7166,6 +7325,13 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeLag::version`)
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLinkAggregationGroup (the document's .../lags read as under the edge, like its ports; placeholder clusterId kept from the document)).
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}"
+    )]
+    #[doc(alias = "getEdgeLinkAggregationGroup")]
     pub fn get_venue_edge_lag(
         &self,
         venue_id: &str,
@@ -7201,6 +7367,13 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}"
+    )]
+    #[doc(alias = "updateEdgeLinkAggregationGroup")]
     pub fn update_venue_edge_lag(
         &self,
         venue_id: &str,
@@ -7238,6 +7411,13 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}"
+    )]
+    #[doc(
+        alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}"
+    )]
+    #[doc(alias = "partialUpdateEdgeLinkAggregationGroup")]
     pub fn patch_venue_edge_lag(
         &self,
         venue_id: &str,
@@ -7271,6 +7451,13 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeLinkAggregationGroup (not named by the document; the delete of a resource the client creates)).
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}"
+    )]
+    #[doc(alias = "deleteEdgeLinkAggregationGroup")]
     pub fn delete_venue_edge_lag(
         &self,
         venue_id: &str,
@@ -7306,6 +7493,13 @@ impl<'a> EdgeServicesClient<'a> {
     ///
     /// Notes:
     /// - Edge service writes answer with the asynchronous result envelope; the 202 status is the one the envelope's description gives.
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces"
+    )]
+    #[doc(
+        alias = "POST /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces"
+    )]
+    #[doc(alias = "createEdgeLagSubInterface")]
     pub fn create_venue_edge_lag_sub_interface(
         &self,
         venue_id: &str,
@@ -7341,6 +7535,13 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueEdgeLagSubInterface::version`)
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeLagSubInterface (the document's "GET, PATCH .../subInterfaces/{subInterfaceId}" leaves the parent open; the description has the GET only under lags/{lagId}, the PATCH under both)).
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}"
+    )]
+    #[doc(alias = "getEdgeLagSubInterface")]
     pub fn get_venue_edge_lag_sub_interface(
         &self,
         venue_id: &str,
@@ -7374,6 +7575,13 @@ impl<'a> EdgeServicesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Lifecycle: experimental: May change without notice; for experimental operations the highest version is the experimental one and the lower versions are qualified. (behind the `experimental` cargo feature)
     /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeLagSubInterface (not named by the document; the delete of a resource the client creates)).
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}"
+    )]
+    #[doc(alias = "deleteEdgeLagSubInterface")]
     pub fn delete_venue_edge_lag_sub_interface(
         &self,
         venue_id: &str,

@@ -3074,6 +3074,8 @@ impl<'a> EntitlementsClient<'a> {
     /// Notes:
     /// - The rows are typed `Assignment`, the resource this area's list operation answers (inferred: no description types the query's rows; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/tenants/{tenantId}/entitlements/assignments/query")]
+    #[doc(alias = "POST /tenants/{tenantId}/entitlements/assignments/query")]
     pub fn query_tenant_entitlement_assignments(
         &self,
         tenant_id: &str,
@@ -3097,6 +3099,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/tenants/self/entitlements/assignments")]
+    #[doc(alias = "POST /tenants/self/entitlements/assignments")]
     pub fn create_self_entitlement_assignment(
         &self,
     ) -> CreateSelfEntitlementAssignment<'a> {
@@ -3121,6 +3125,8 @@ impl<'a> EntitlementsClient<'a> {
     /// Notes:
     /// - The rows are typed `Assignment`, the resource this area's list operation answers (inferred: no description types the query's rows; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/tenants/self/entitlements/assignments/query")]
+    #[doc(alias = "POST /tenants/self/entitlements/assignments/query")]
     pub fn query_self_entitlement_assignments(
         &self,
     ) -> QuerySelfEntitlementAssignments<'a> {
@@ -3143,6 +3149,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/tenants/self/entitlements/assignments/{id}")]
+    #[doc(alias = "DELETE /tenants/self/entitlements/assignments/{id}")]
     pub fn delete_self_entitlement_assignment(
         &self,
         id: &str,
@@ -3167,6 +3175,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/tenants/self/entitlements/assignments/{id}")]
+    #[doc(alias = "PATCH /tenants/self/entitlements/assignments/{id}")]
     pub fn patch_self_entitlement_assignment(
         &self,
         id: &str,
@@ -3193,6 +3203,8 @@ impl<'a> EntitlementsClient<'a> {
     /// - The rows are typed `Entitlement`, the resource this area's list operation answers (inferred: no description types the query's rows; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/entitlements/query")]
+    #[doc(alias = "POST /entitlements/query")]
     pub fn query_entitlements(&self) -> QueryEntitlements<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3216,6 +3228,9 @@ impl<'a> EntitlementsClient<'a> {
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
     /// - The request may also be sent with Content-Type of the v1.1 media type.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/entitlements/utilizations/query")]
+    #[doc(alias = "POST /entitlements/utilizations/query")]
+    #[doc(alias = "getSummary")]
     pub fn query_entitlement_utilizations(&self) -> QueryEntitlementUtilizations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3239,6 +3254,8 @@ impl<'a> EntitlementsClient<'a> {
     /// Notes:
     /// - The rows are typed `MileageReport` (inferred from the vendor's answers in ../shared/reference/payloads/ui-fixtures/query_mileage_reports; no description shows them).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/entitlements/mileageReports/query")]
+    #[doc(alias = "POST /entitlements/mileageReports/query")]
     pub fn query_mileage_reports(&self) -> QueryMileageReports<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3259,6 +3276,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/entitlements/compliances/query")]
+    #[doc(alias = "POST /entitlements/compliances/query")]
     pub fn query_compliances(&self) -> QueryCompliances<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &QUERY_COMPLIANCES, &[]);
         QueryCompliances { req }
@@ -3277,6 +3296,9 @@ impl<'a> EntitlementsClient<'a> {
     /// - The rows are typed `LicenseBanner`, the resource this area's list operation answers (inferred: no description types the query's rows; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - Rows are banners (see the EntitlementBanner type); the row shape beyond deviceType and licenseType is not shown.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/entitlements/banners/query")]
+    #[doc(alias = "POST /entitlements/banners/query")]
+    #[doc(alias = "getBanners_1")]
     pub fn query_banners(&self) -> QueryBanners<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &QUERY_BANNERS, &[]);
         QueryBanners { req }
@@ -3293,6 +3315,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/entitlements/availabilityReports/query")]
+    #[doc(alias = "POST /entitlements/availabilityReports/query")]
     pub fn query_availability_reports(&self) -> QueryAvailabilityReports<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3314,6 +3338,8 @@ impl<'a> EntitlementsClient<'a> {
     /// Notes:
     /// - The rows are typed `EntitlementAttentionNote` (inferred from the vendor's answers in ../shared/reference/payloads/ui-fixtures/query_attention_notes; no description shows them).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/entitlements/attentionNotes/query")]
+    #[doc(alias = "POST /entitlements/attentionNotes/query")]
     pub fn query_attention_notes(&self) -> QueryAttentionNotes<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3331,6 +3357,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/entitlements/settings")]
+    #[doc(alias = "GET /entitlements/settings")]
     pub fn get_entitlement_settings(&self) -> GetEntitlementSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3349,6 +3377,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/entitlements/settings")]
+    #[doc(alias = "PATCH /entitlements/settings")]
     pub fn patch_entitlement_settings(&self) -> PatchEntitlementSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3366,6 +3396,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/entitlements/licenseUsageReports")]
+    #[doc(alias = "GET /entitlements/licenseUsageReports")]
     pub fn list_entitlement_license_usage_reports(
         &self,
     ) -> ListEntitlementLicenseUsageReports<'a> {
@@ -3387,6 +3419,8 @@ impl<'a> EntitlementsClient<'a> {
     /// - Response 200: `array<LicenseBanner>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Use query_banners. The document lists older banners among the deprecated operations; the official description marks this one deprecated and points to the banner query.
+    #[doc(alias = "/banners")]
+    #[doc(alias = "GET /banners")]
     #[deprecated(
         note = "Use query_banners. The document lists older banners among the deprecated operations; the official description marks this one deprecated and points to the banner query."
     )]
@@ -3400,6 +3434,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// - Response 200: `array<Assignment>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    #[doc(alias = "/assignments")]
+    #[doc(alias = "GET /assignments")]
     pub fn list_entitlement_assignments(&self) -> ListEntitlementAssignments<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3415,6 +3451,8 @@ impl<'a> EntitlementsClient<'a> {
     /// - Request body (json, required): `CreateAssignmentRequest`
     /// - Response 201: `AssignmentOperationResponse` (Created.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    #[doc(alias = "/assignments")]
+    #[doc(alias = "POST /assignments")]
     pub fn create_entitlement_assignment(
         &self,
         body: &CreateAssignmentRequest,
@@ -3434,6 +3472,8 @@ impl<'a> EntitlementsClient<'a> {
     /// - Request body (json, required): `array<RevocationAcxRequest>`
     /// - Response 204: no body (No content.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    #[doc(alias = "/assignments")]
+    #[doc(alias = "DELETE /assignments")]
     pub fn delete_entitlement_assignments(
         &self,
         body: &Vec<RevocationAcxRequest>,
@@ -3456,6 +3496,8 @@ impl<'a> EntitlementsClient<'a> {
     /// - Response 200: raw JSON (shape not shown)
     /// - Response 204: no body (No content.)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    #[doc(alias = "/assignments")]
+    #[doc(alias = "PATCH /assignments")]
     pub fn patch_entitlement_assignments(
         &self,
         body: &Vec<ReplacementAcxRequest>,
@@ -3474,6 +3516,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// - Response 200: `array<AssignmentSummary>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
+    #[doc(alias = "/assignments/summaries")]
+    #[doc(alias = "GET /assignments/summaries")]
     pub fn list_entitlement_assignment_summaries(
         &self,
     ) -> ListEntitlementAssignmentSummaries<'a> {
@@ -3496,6 +3540,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// Notes:
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
+    #[doc(alias = "/entitlements")]
+    #[doc(alias = "GET /entitlements")]
     #[deprecated(
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
@@ -3515,6 +3561,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// Notes:
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
+    #[doc(alias = "/entitlements/summaries")]
+    #[doc(alias = "GET /entitlements/summaries")]
     #[deprecated(
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
@@ -3533,6 +3581,8 @@ impl<'a> EntitlementsClient<'a> {
     /// - Response 200: raw JSON (shape not shown)
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Older entitlement report; deprecated by the document, no replacement named.
+    #[doc(alias = "/licenseUsageReports")]
+    #[doc(alias = "GET /licenseUsageReports")]
     #[deprecated(
         note = "Older entitlement report; deprecated by the document, no replacement named."
     )]
@@ -3554,6 +3604,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// Notes:
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
+    #[doc(alias = "/mspEntitlements")]
+    #[doc(alias = "GET /mspEntitlements")]
     #[deprecated(
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
@@ -3575,6 +3627,8 @@ impl<'a> EntitlementsClient<'a> {
     ///
     /// Notes:
     /// - Status 417 concerns subscription data (the entitlement ID is missing; at least one tenant subscription must be active); the document does not tie it to a specific operation.
+    #[doc(alias = "/mspEntitlements/summaries")]
+    #[doc(alias = "GET /mspEntitlements/summaries")]
     #[deprecated(
         note = "Older entitlement summaries; deprecated by the document, no replacement named."
     )]
@@ -3593,6 +3647,8 @@ impl<'a> EntitlementsClient<'a> {
     /// - Response 200: `array<BannerInformation>`
     /// - Errors: `entitlement` error body family, returned as `Error::Api`
     /// - Lifecycle: deprecated: Older banners; deprecated by the document, no replacement named.
+    #[doc(alias = "/mspBanners")]
+    #[doc(alias = "GET /mspBanners")]
     #[deprecated(
         note = "Older banners; deprecated by the document, no replacement named."
     )]

@@ -899,6 +899,8 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Response 200: `EventData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHistoricalClients::version`)
     /// - Pagination: `query_body`, items in `data`
+    #[doc(alias = "/historicalClients/query")]
+    #[doc(alias = "POST /historicalClients/query")]
     pub fn query_historical_clients(
         &self,
         body: &super::common::QueryRequest,
@@ -921,6 +923,8 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Response 200: `EventData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEvents::version`)
     /// - Pagination: `query_body`, items in `data`
+    #[doc(alias = "/events/query")]
+    #[doc(alias = "POST /events/query")]
     pub fn query_events(&self, body: &super::common::QueryRequest) -> QueryEvents<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_EVENTS, &[]);
         req.json(body);
@@ -938,6 +942,8 @@ impl<'a> EventsAlarmsClient<'a> {
     ///
     /// Notes:
     /// - The `filters` object must contain the key `ids`, even when its value is empty.
+    #[doc(alias = "/events/metas/query")]
+    #[doc(alias = "POST /events/metas/query")]
     pub fn query_event_metas(&self, body: &EventMetasQuery) -> QueryEventMetas<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -956,6 +962,8 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Request body (json, required): `EventMetasQuery`
     /// - Response 200: `EventData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryEventDetails::version`)
+    #[doc(alias = "/events/details/query")]
+    #[doc(alias = "POST /events/details/query")]
     pub fn query_event_details(&self, body: &EventMetasQuery) -> QueryEventDetails<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -978,6 +986,8 @@ impl<'a> EventsAlarmsClient<'a> {
     /// Notes:
     /// - The export covers a date range; how the range is given is not shown.
     /// - Accepts sortByCountField.
+    #[doc(alias = "/events/csvFiles")]
+    #[doc(alias = "POST /events/csvFiles")]
     pub fn export_events_csv(
         &self,
         body: &EventsDynamicQueryPayload,
@@ -999,6 +1009,8 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Path parameter `adminGroupId`: Identifier of the admin group.
     /// - Response 200: `LastLoginResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdminGroupLatestLogins::version`)
+    #[doc(alias = "/events/adminGroups/{adminGroupId}/latestLogins")]
+    #[doc(alias = "GET /events/adminGroups/{adminGroupId}/latestLogins")]
     pub fn list_admin_group_latest_logins(
         &self,
         admin_group_id: &str,
@@ -1023,6 +1035,8 @@ impl<'a> EventsAlarmsClient<'a> {
     ///
     /// Notes:
     /// - For a managed-service (MSP) tenant, the caller passes the tenant ids and the sort order in the query.
+    #[doc(alias = "/alarms/query")]
+    #[doc(alias = "POST /alarms/query")]
     pub fn query_alarms(&self, body: &super::common::QueryRequest) -> QueryAlarms<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_ALARMS, &[]);
         req.json(body);
@@ -1040,6 +1054,8 @@ impl<'a> EventsAlarmsClient<'a> {
     ///
     /// Notes:
     /// - The `filters` object must contain the key `ids`.
+    #[doc(alias = "/alarms/metas/query")]
+    #[doc(alias = "POST /alarms/metas/query")]
     pub fn query_alarm_metas(&self, body: &EventMetasQuery) -> QueryAlarmMetas<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1059,6 +1075,8 @@ impl<'a> EventsAlarmsClient<'a> {
     /// - Request body (json, optional, builder method `body`): `string`
     /// - Response 204: no body (No content.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAlarm::version`)
+    #[doc(alias = "/alarms/{alarmId}")]
+    #[doc(alias = "PATCH /alarms/{alarmId}")]
     pub fn patch_alarm(&self, alarm_id: &str) -> PatchAlarm<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,

@@ -2606,6 +2606,8 @@ impl<'a> GuestUsersClient<'a> {
     /// Notes:
     /// - The document calls this an import; the multipart part name `file` is inferred (not shown).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networks/{networkId}/guestUsers")]
+    #[doc(alias = "POST /networks/{networkId}/guestUsers")]
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; this import sits under the older /networks form and is read as one of them. Newer form: POST /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -2632,6 +2634,8 @@ impl<'a> GuestUsersClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/guestUsers")]
+    #[doc(alias = "GET /guestUsers")]
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -2654,6 +2658,8 @@ impl<'a> GuestUsersClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/guestUsers")]
+    #[doc(alias = "POST /guestUsers")]
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -2675,6 +2681,8 @@ impl<'a> GuestUsersClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/guestUsers")]
+    #[doc(alias = "DELETE /guestUsers")]
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -2697,6 +2705,8 @@ impl<'a> GuestUsersClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/guestUsers/{guestUserId}")]
+    #[doc(alias = "GET /guestUsers/{guestUserId}")]
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -2720,6 +2730,8 @@ impl<'a> GuestUsersClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/guestUsers/{guestUserId}")]
+    #[doc(alias = "PATCH /guestUsers/{guestUserId}")]
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -2745,6 +2757,8 @@ impl<'a> GuestUsersClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/guestUsers/{guestUserId}")]
+    #[doc(alias = "DELETE /guestUsers/{guestUserId}")]
     #[deprecated(
         note = "inferred: the document deprecates the older guest user paths without naming them; read as the network-less /guestUsers family, replaced by /wifiNetworks/{wifiNetworkId}/guestUsers."
     )]
@@ -2775,6 +2789,8 @@ impl<'a> GuestUsersClient<'a> {
     ///
     /// Notes:
     /// - guestUserType is set at creation and cannot be edited afterwards.
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers")]
+    #[doc(alias = "POST /wifiNetworks/{wifiNetworkId}/guestUsers")]
     pub fn create_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -2804,6 +2820,8 @@ impl<'a> GuestUsersClient<'a> {
     /// - Request body (json, required): `GuestUserAction`
     /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchWifiNetworkGuestUsers::version`)
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers")]
+    #[doc(alias = "PATCH /wifiNetworks/{wifiNetworkId}/guestUsers")]
     pub fn patch_wifi_network_guest_users(
         &self,
         wifi_network_id: &str,
@@ -2825,6 +2843,8 @@ impl<'a> GuestUsersClient<'a> {
     /// - Path parameter `guestUserId`: Identifier of the guest user.
     /// - Response 200: `GuestUser`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetworkGuestUser::version`)
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
+    #[doc(alias = "GET /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     pub fn get_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -2849,6 +2869,8 @@ impl<'a> GuestUsersClient<'a> {
     ///
     /// Notes:
     /// - guestUserType cannot be changed after creation.
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
+    #[doc(alias = "PATCH /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     pub fn patch_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -2871,6 +2893,8 @@ impl<'a> GuestUsersClient<'a> {
     /// - Path parameter `guestUserId`: Identifier of the guest user.
     /// - Response 200: `OperationResponseRequestIdOnly`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteWifiNetworkGuestUser::version`)
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
+    #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}")]
     pub fn delete_wifi_network_guest_user(
         &self,
         wifi_network_id: &str,
@@ -2897,6 +2921,9 @@ impl<'a> GuestUsersClient<'a> {
     ///
     /// Notes:
     /// - The description also offers a CSV form of this answer (media type text/vnd.ruckus.v1.1+csv); this client asks for JSON.
+    #[doc(alias = "/guestUsers/query")]
+    #[doc(alias = "POST /guestUsers/query")]
+    #[doc(alias = "getGuests_1")]
     pub fn query_guest_users(
         &self,
         body: &super::common::QueryRequest,
@@ -2923,6 +2950,9 @@ impl<'a> GuestUsersClient<'a> {
     ///
     /// Notes:
     /// - The description also offers a CSV form of this answer (media type text/vnd.ruckus.v1.1+csv); this client asks for JSON.
+    #[doc(alias = "/guestUsers/query")]
+    #[doc(alias = "POST /guestUsers/query")]
+    #[doc(alias = "getGuests_1")]
     pub fn query_guest_users_v1(
         &self,
         body: &super::common::QueryRequest,
@@ -2947,6 +2977,8 @@ impl<'a> GuestUsersClient<'a> {
     /// - Accepts sortByCountField.
     /// - The official description offers a CSV answer of POST /guestUsers/query instead (media type text/vnd.ruckus.v1.1+csv).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/guestUsers/query/csvFiles")]
+    #[doc(alias = "POST /guestUsers/query/csvFiles")]
     pub fn export_guest_users_csv(&self) -> ExportGuestUsersCsv<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,

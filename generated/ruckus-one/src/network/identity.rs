@@ -2292,6 +2292,9 @@ impl<'a> IdentityClient<'a> {
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml getGroups).
+    #[doc(alias = "/identityGroups")]
+    #[doc(alias = "GET /identityGroups")]
+    #[doc(alias = "getGroups")]
     pub fn list_identity_groups(&self) -> ListIdentityGroups<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2315,6 +2318,9 @@ impl<'a> IdentityClient<'a> {
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml searchGroups).
+    #[doc(alias = "/identityGroups/query")]
+    #[doc(alias = "POST /identityGroups/query")]
+    #[doc(alias = "searchGroups")]
     pub fn query_identity_groups(
         &self,
         body: &IdentityGroupSearch,
@@ -2339,6 +2345,8 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/identityGroups")]
+    #[doc(alias = "POST /identityGroups")]
     pub fn create_identity_group(&self) -> CreateIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2358,6 +2366,9 @@ impl<'a> IdentityClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetIdentityGroup::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml getGroupById).
+    #[doc(alias = "/identityGroups/{id}")]
+    #[doc(alias = "GET /identityGroups/{id}")]
+    #[doc(alias = "getGroupById")]
     pub fn get_identity_group(&self, id: &str) -> GetIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2378,6 +2389,8 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/identityGroups/{id}")]
+    #[doc(alias = "DELETE /identityGroups/{id}")]
     pub fn delete_identity_group(&self, id: &str) -> DeleteIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2399,6 +2412,8 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/identityGroups/{id}")]
+    #[doc(alias = "PATCH /identityGroups/{id}")]
     pub fn patch_identity_group(&self, id: &str) -> PatchIdentityGroup<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2419,6 +2434,8 @@ impl<'a> IdentityClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddPolicySetToIdentityGroup::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/identityGroups/{id}/policySets/{policySetId}")]
+    #[doc(alias = "PUT /identityGroups/{id}/policySets/{policySetId}")]
     pub fn add_policy_set_to_identity_group(
         &self,
         id: &str,
@@ -2443,6 +2460,8 @@ impl<'a> IdentityClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemovePolicySetFromIdentityGroup::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/identityGroups/{id}/policySets/{policySetId}")]
+    #[doc(alias = "DELETE /identityGroups/{id}/policySets/{policySetId}")]
     pub fn remove_policy_set_from_identity_group(
         &self,
         id: &str,
@@ -2470,6 +2489,8 @@ impl<'a> IdentityClient<'a> {
     /// - Response 200: `array<Identity>` (The identities of the requested page.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListIdentities::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/identityGroups/{groupId}/identities")]
+    #[doc(alias = "GET /identityGroups/{groupId}/identities")]
     pub fn list_identities(&self, group_id: &str) -> ListIdentities<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2493,6 +2514,9 @@ impl<'a> IdentityClient<'a> {
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml queryIdentity).
+    #[doc(alias = "/identities/query")]
+    #[doc(alias = "POST /identities/query")]
+    #[doc(alias = "queryIdentity")]
     pub fn query_identities(&self, body: &IdentitySearch) -> QueryIdentities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2515,6 +2539,8 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/identityGroups/{groupId}/identities")]
+    #[doc(alias = "POST /identityGroups/{groupId}/identities")]
     pub fn create_identity(
         &self,
         group_id: &str,
@@ -2540,6 +2566,9 @@ impl<'a> IdentityClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetIdentity::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml getIdentityById).
+    #[doc(alias = "/identityGroups/{groupId}/identities/{id}")]
+    #[doc(alias = "GET /identityGroups/{groupId}/identities/{id}")]
+    #[doc(alias = "getIdentityById")]
     pub fn get_identity(&self, group_id: &str, id: &str) -> GetIdentity<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2562,6 +2591,8 @@ impl<'a> IdentityClient<'a> {
     /// Notes:
     /// - The identities to delete are given in the body; its shape is not shown.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/identityGroups/{groupId}/identities")]
+    #[doc(alias = "DELETE /identityGroups/{groupId}/identities")]
     pub fn delete_identities(
         &self,
         group_id: &str,
@@ -2588,6 +2619,8 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/identityGroups/{groupId}/identities/{id}")]
+    #[doc(alias = "DELETE /identityGroups/{groupId}/identities/{id}")]
     pub fn delete_identity(&self, group_id: &str, id: &str) -> DeleteIdentity<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2610,6 +2643,8 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/identityGroups/{groupId}/identities/{id}")]
+    #[doc(alias = "PATCH /identityGroups/{groupId}/identities/{id}")]
     pub fn patch_identity(
         &self,
         group_id: &str,
@@ -2638,6 +2673,8 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/identityGroups/{groupId}/identities/{id}/devices")]
+    #[doc(alias = "POST /identityGroups/{groupId}/identities/{id}/devices")]
     pub fn create_identity_device(
         &self,
         group_id: &str,
@@ -2664,6 +2701,10 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/identityGroups/{groupId}/identities/{id}/devices/{macAddress}")]
+    #[doc(
+        alias = "DELETE /identityGroups/{groupId}/identities/{id}/devices/{macAddress}"
+    )]
     pub fn delete_identity_device(
         &self,
         group_id: &str,
@@ -2693,6 +2734,12 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(
+        alias = "/identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}"
+    )]
+    #[doc(
+        alias = "DELETE /identityGroups/{groupId}/identities/{id}/ethernetPorts/{macAddress}/{portIndex}"
+    )]
     pub fn delete_identity_ethernet_port(
         &self,
         group_id: &str,
@@ -2721,6 +2768,12 @@ impl<'a> IdentityClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateIdentityVenueEthernetPorts::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(
+        alias = "/identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts"
+    )]
+    #[doc(
+        alias = "PUT /identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts"
+    )]
     pub fn update_identity_venue_ethernet_ports(
         &self,
         group_id: &str,
@@ -2753,6 +2806,8 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/identityGroups/{groupId}/identities/csvFile")]
+    #[doc(alias = "POST /identityGroups/{groupId}/identities/csvFile")]
     pub fn import_identities(
         &self,
         group_id: &str,
@@ -2780,6 +2835,8 @@ impl<'a> IdentityClient<'a> {
     /// Notes:
     /// - Accepts sortByCountField.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/identities/csvFile")]
+    #[doc(alias = "POST /identities/csvFile")]
     pub fn export_identities(&self) -> ExportIdentities<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &EXPORT_IDENTITIES, &[]);
         ExportIdentities { req }
@@ -2795,6 +2852,8 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/policySetEvaluations")]
+    #[doc(alias = "POST /policySetEvaluations")]
     pub fn create_policy_set_evaluation(&self) -> CreatePolicySetEvaluation<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2814,6 +2873,8 @@ impl<'a> IdentityClient<'a> {
     /// - Response 200: `EvaluationReport`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreatePolicySetEvaluationReport::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/policySets/{policySetId}/evaluationReports")]
+    #[doc(alias = "POST /policySets/{policySetId}/evaluationReports")]
     pub fn create_policy_set_evaluation_report(
         &self,
         policy_set_id: &str,
@@ -2839,6 +2900,8 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/policySets")]
+    #[doc(alias = "GET /policySets")]
     pub fn list_policy_sets(&self) -> ListPolicySets<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_POLICY_SETS, &[]);
         ListPolicySets { req }
@@ -2853,6 +2916,8 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/policyTemplates")]
+    #[doc(alias = "GET /policyTemplates")]
     pub fn list_policy_templates(&self) -> ListPolicyTemplates<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2871,6 +2936,8 @@ impl<'a> IdentityClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/policyTemplates/policies")]
+    #[doc(alias = "GET /policyTemplates/policies")]
     pub fn list_policy_template_policies(&self) -> ListPolicyTemplatePolicies<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,

@@ -1746,6 +1746,8 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddMacRegistrationPoolToIdentityGroup::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/identityGroups/{id}/macRegistrationPools/{poolId}")]
+    #[doc(alias = "PUT /identityGroups/{id}/macRegistrationPools/{poolId}")]
     pub fn add_mac_registration_pool_to_identity_group(
         &self,
         id: &str,
@@ -1775,6 +1777,8 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// Notes:
     /// - Pool creation may answer 202 Accepted while it is in progress.
+    #[doc(alias = "/identityGroups/{identityGroupId}/macRegistrationPools")]
+    #[doc(alias = "POST /identityGroups/{identityGroupId}/macRegistrationPools")]
     pub fn create_identity_group_mac_registration_pool(
         &self,
         identity_group_id: &str,
@@ -1803,6 +1807,8 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListMacRegistrationPools::version`)
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/macRegistrationPools")]
+    #[doc(alias = "GET /macRegistrationPools")]
     pub fn list_mac_registration_pools(&self) -> ListMacRegistrationPools<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1825,6 +1831,8 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// Notes:
     /// - The service answers 202 with the request id and the new pool's id while creation continues (v1.1); `create_mac_registration_pool_v1` asks for v1 and gets 201 with the created pool.
+    #[doc(alias = "/macRegistrationPools")]
+    #[doc(alias = "POST /macRegistrationPools")]
     pub fn create_mac_registration_pool(
         &self,
         body: &MacRegistrationPool,
@@ -1850,6 +1858,8 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// Notes:
     /// - The service answers 201 with the created pool (v1 or plain JSON); `create_mac_registration_pool` asks for v1.1 and gets 202 while creation continues.
+    #[doc(alias = "/macRegistrationPools")]
+    #[doc(alias = "POST /macRegistrationPools")]
     pub fn create_mac_registration_pool_v1(
         &self,
         body: &MacRegistrationPool,
@@ -1873,6 +1883,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetMacRegistrationPool::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml getPoolById).
+    #[doc(alias = "/macRegistrationPools/{id}")]
+    #[doc(alias = "GET /macRegistrationPools/{id}")]
+    #[doc(alias = "getPoolById")]
     pub fn get_mac_registration_pool(&self, id: &str) -> GetMacRegistrationPool<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1896,6 +1909,9 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// Notes:
     /// - A pool that is referenced cannot be deleted.
+    #[doc(alias = "/macRegistrationPools/{id}")]
+    #[doc(alias = "DELETE /macRegistrationPools/{id}")]
+    #[doc(alias = "deletePool_1")]
     pub fn delete_mac_registration_pool(
         &self,
         id: &str,
@@ -1921,6 +1937,9 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// Notes:
     /// - A pool that is referenced cannot be deleted.
+    #[doc(alias = "/macRegistrationPools/{id}")]
+    #[doc(alias = "DELETE /macRegistrationPools/{id}")]
+    #[doc(alias = "deletePool_1")]
     pub fn delete_mac_registration_pool_v1(
         &self,
         id: &str,
@@ -1946,6 +1965,8 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMacRegistrationPools::version`)
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/macRegistrationPools/query")]
+    #[doc(alias = "POST /macRegistrationPools/query")]
     pub fn query_mac_registration_pools(
         &self,
         body: &MacRegistrationSearch,
@@ -1972,6 +1993,8 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListMacRegistrations::version`)
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
+    #[doc(alias = "GET /macRegistrationPools/{poolId}/registrations")]
     pub fn list_mac_registrations(&self, pool_id: &str) -> ListMacRegistrations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1995,6 +2018,8 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// Notes:
     /// - The service answers 202 with the request id while the creation continues (v1.1); `create_mac_registration_v1` asks for v1 and gets 201 with the registration.
+    #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
+    #[doc(alias = "POST /macRegistrationPools/{poolId}/registrations")]
     pub fn create_mac_registration(
         &self,
         pool_id: &str,
@@ -2022,6 +2047,8 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// Notes:
     /// - The service answers 201 with the registration (v1 or plain JSON); `create_mac_registration` asks for v1.1 and gets 202 while the creation continues.
+    #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
+    #[doc(alias = "POST /macRegistrationPools/{poolId}/registrations")]
     pub fn create_mac_registration_v1(
         &self,
         pool_id: &str,
@@ -2051,6 +2078,8 @@ impl<'a> MacRegistrationsClient<'a> {
     /// Notes:
     /// - Bulk deletion may answer 202 Accepted while it is in progress.
     /// - Registrations with isReferenced true cannot be deleted.
+    #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
+    #[doc(alias = "DELETE /macRegistrationPools/{poolId}/registrations")]
     pub fn delete_mac_registrations(
         &self,
         pool_id: &str,
@@ -2079,6 +2108,8 @@ impl<'a> MacRegistrationsClient<'a> {
     /// Notes:
     /// - Bulk deletion may answer 202 Accepted while it is in progress.
     /// - Registrations with isReferenced true cannot be deleted.
+    #[doc(alias = "/macRegistrationPools/{poolId}/registrations")]
+    #[doc(alias = "DELETE /macRegistrationPools/{poolId}/registrations")]
     pub fn delete_mac_registrations_v1(
         &self,
         pool_id: &str,
@@ -2104,6 +2135,9 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetMacRegistration::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml getRegistrationById).
+    #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
+    #[doc(alias = "GET /macRegistrationPools/{poolId}/registrations/{id}")]
+    #[doc(alias = "getRegistrationById")]
     pub fn get_mac_registration(
         &self,
         pool_id: &str,
@@ -2132,6 +2166,9 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// Notes:
     /// - A registration with isReferenced true cannot be deleted.
+    #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
+    #[doc(alias = "DELETE /macRegistrationPools/{poolId}/registrations/{id}")]
+    #[doc(alias = "deleteRegistration_1")]
     pub fn delete_mac_registration(
         &self,
         pool_id: &str,
@@ -2159,6 +2196,9 @@ impl<'a> MacRegistrationsClient<'a> {
     ///
     /// Notes:
     /// - A registration with isReferenced true cannot be deleted.
+    #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
+    #[doc(alias = "DELETE /macRegistrationPools/{poolId}/registrations/{id}")]
+    #[doc(alias = "deleteRegistration_1")]
     pub fn delete_mac_registration_v1(
         &self,
         pool_id: &str,
@@ -2186,6 +2226,8 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMacRegistrations::version`)
     /// - Pagination: `spring`, items in `content`
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/macRegistrationPools/{poolId}/registrations/query")]
+    #[doc(alias = "POST /macRegistrationPools/{poolId}/registrations/query")]
     pub fn query_mac_registrations(
         &self,
         pool_id: &str,
@@ -2211,6 +2253,8 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddPolicySetToMacRegistrationPool::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/macRegistrationPools/{id}/policySets/{policySetId}")]
+    #[doc(alias = "PUT /macRegistrationPools/{id}/policySets/{policySetId}")]
     pub fn add_policy_set_to_mac_registration_pool(
         &self,
         id: &str,
@@ -2237,6 +2281,8 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemovePolicySetFromMacRegistrationPool::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/macRegistrationPools/{id}/policySets/{policySetId}")]
+    #[doc(alias = "DELETE /macRegistrationPools/{id}/policySets/{policySetId}")]
     pub fn remove_policy_set_from_mac_registration_pool(
         &self,
         id: &str,
@@ -2261,6 +2307,8 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Response 200: `NetworkPoolPage` (A page of the network's MAC registration pools (the description gives this page as the 404 answer and one pool as the 200 answer).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListWifiNetworkMacRegistrationPools::version`)
     /// - Errors: `identity` error body family, returned as `Error::Api`
+    #[doc(alias = "/wifiNetworks/{networkId}/macRegistrationPools")]
+    #[doc(alias = "GET /wifiNetworks/{networkId}/macRegistrationPools")]
     pub fn list_wifi_network_mac_registration_pools(
         &self,
         network_id: &str,

@@ -2147,6 +2147,9 @@ impl<'a> MspClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryMspEcs::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml queryMSP-ECs).
+    #[doc(alias = "/mspecs/query")]
+    #[doc(alias = "POST /mspecs/query")]
+    #[doc(alias = "queryMSP-ECs")]
     pub fn query_msp_ecs(&self, body: &super::common::QueryRequest) -> QueryMspEcs<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_MSP_ECS, &[]);
         req.json(body);
@@ -2159,6 +2162,8 @@ impl<'a> MspClient<'a> {
     /// - Response 200: `MspView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListBrandings::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/brandings")]
+    #[doc(alias = "GET /brandings")]
     pub fn list_brandings(&self) -> ListBrandings<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_BRANDINGS, &[]);
         ListBrandings { req }
@@ -2172,6 +2177,8 @@ impl<'a> MspClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateBrandings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/brandings")]
+    #[doc(alias = "PUT /brandings")]
     pub fn update_brandings(&self, body: &UpdateMspRequest) -> UpdateBrandings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2190,6 +2197,8 @@ impl<'a> MspClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateBranding::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/brandings")]
+    #[doc(alias = "POST /brandings")]
     pub fn create_branding(&self, body: &UpdateMspRequest) -> CreateBranding<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2210,6 +2219,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - inferred: the document does not name the multipart parts; a single part `file` carrying the image is assumed. The response body is not shown.
+    #[doc(alias = "/logoFiles")]
+    #[doc(alias = "POST /logoFiles")]
     pub fn create_logo_file(&self, body: &UpdateMspRequest) -> CreateLogoFile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2228,6 +2239,8 @@ impl<'a> MspClient<'a> {
     /// - Response 200: `ResponseBo`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetLogoFile::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/logoFiles/{fileId}")]
+    #[doc(alias = "GET /logoFiles/{fileId}")]
     pub fn get_logo_file(&self, file_id: &str) -> GetLogoFile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2248,6 +2261,8 @@ impl<'a> MspClient<'a> {
     /// Notes:
     /// - Accepts sortByCountField.
     /// - The query body is not shown; the common query body is assumed (reference: Pagination styles).
+    #[doc(alias = "/msps/{mspTenantId}/ecInventories/query/csvFiles")]
+    #[doc(alias = "POST /msps/{mspTenantId}/ecInventories/query/csvFiles")]
     pub fn export_msp_ec_inventories_csv(
         &self,
         msp_tenant_id: &str,
@@ -2270,6 +2285,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers")]
+    #[doc(alias = "GET /mspCustomers")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2291,6 +2308,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers")]
+    #[doc(alias = "POST /mspCustomers")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2312,6 +2331,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/{customerId}")]
+    #[doc(alias = "GET /mspCustomers/{customerId}")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2334,6 +2355,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/{customerId}")]
+    #[doc(alias = "PUT /mspCustomers/{customerId}")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2355,6 +2378,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/{customerId}")]
+    #[doc(alias = "DELETE /mspCustomers/{customerId}")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2377,6 +2402,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/{customerId}/mspadmins")]
+    #[doc(alias = "GET /mspCustomers/{customerId}/mspadmins")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2402,6 +2429,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/{customerId}/admins")]
+    #[doc(alias = "GET /mspCustomers/{customerId}/admins")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2428,6 +2457,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/{customerId}/admins/{adminId}")]
+    #[doc(alias = "GET /mspCustomers/{customerId}/admins/{adminId}")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2454,6 +2485,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/{customerId}/invitations")]
+    #[doc(alias = "GET /mspCustomers/{customerId}/invitations")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2479,6 +2512,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/{customerId}/delegations")]
+    #[doc(alias = "GET /mspCustomers/{customerId}/delegations")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2504,6 +2539,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/{customerId}/delegatorAdmins")]
+    #[doc(alias = "GET /mspCustomers/{customerId}/delegatorAdmins")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2531,6 +2568,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/{customerId}/activationStatus")]
+    #[doc(alias = "GET /mspCustomers/{customerId}/activationStatus")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2558,6 +2597,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/{customerId}/logoUrls")]
+    #[doc(alias = "GET /mspCustomers/{customerId}/logoUrls")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2582,6 +2623,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/firmwareUpgradeSchedules")]
+    #[doc(alias = "GET /mspCustomers/firmwareUpgradeSchedules")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2607,6 +2650,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/delegations")]
+    #[doc(alias = "GET /mspCustomers/delegations")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2628,6 +2673,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspCustomers/mspAdmins/associations")]
+    #[doc(alias = "GET /mspCustomers/mspAdmins/associations")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2650,6 +2697,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspIntegrators/{integratorId}")]
+    #[doc(alias = "GET /mspIntegrators/{integratorId}")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2670,6 +2719,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspLabels")]
+    #[doc(alias = "GET /mspLabels")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2687,6 +2738,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspLabels")]
+    #[doc(alias = "PUT /mspLabels")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2704,6 +2757,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspLabels")]
+    #[doc(alias = "POST /mspLabels")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2722,6 +2777,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspLabels/{mspLabel}")]
+    #[doc(alias = "GET /mspLabels/{mspLabel}")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]
@@ -2743,6 +2800,8 @@ impl<'a> MspClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/mspLabels/baseUrls")]
+    #[doc(alias = "GET /mspLabels/baseUrls")]
     #[deprecated(
         note = "Legacy managed-service path; deprecated by the document, no replacement named."
     )]

@@ -921,6 +921,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// Notes:
     /// - The official description lists portal service profiles only by query (query_portal_service_profiles).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/portalServiceProfiles")]
+    #[doc(alias = "GET /portalServiceProfiles")]
     pub fn list_portal_service_profiles(&self) -> ListPortalServiceProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -936,6 +938,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Request body (json, required): `PortalServiceProfile`
     /// - Response 201: `EntityIdOperationResponse` (Created.)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreatePortalServiceProfile::version`)
+    #[doc(alias = "/portalServiceProfiles")]
+    #[doc(alias = "POST /portalServiceProfiles")]
     pub fn create_portal_service_profile(
         &self,
         body: &PortalServiceProfile,
@@ -955,6 +959,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Request body (json, required): `PortalServiceProfile`
     /// - Response 201: `OperationResponsePortalServiceProfile` (Created.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    #[doc(alias = "/portalServiceProfiles")]
+    #[doc(alias = "POST /portalServiceProfiles")]
     pub fn create_portal_service_profile_v1(
         &self,
         body: &PortalServiceProfile,
@@ -977,6 +983,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/portalServiceProfiles")]
+    #[doc(alias = "DELETE /portalServiceProfiles")]
     pub fn delete_portal_service_profiles(&self) -> DeletePortalServiceProfiles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -996,6 +1004,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `QueryPortalServiceProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfiles (not named by the document; the query form of the list the description offers)).
+    #[doc(alias = "/portalServiceProfiles/query")]
+    #[doc(alias = "POST /portalServiceProfiles/query")]
+    #[doc(alias = "QueryPortalServiceProfiles")]
     pub fn query_portal_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -1015,6 +1026,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Path parameter `portalServiceProfileId`: Identifier of the portal service profile.
     /// - Response 200: `PortalServiceProfile`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetPortalServiceProfile::version`)
+    #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
+    #[doc(alias = "GET /portalServiceProfiles/{portalServiceProfileId}")]
     pub fn get_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1035,6 +1048,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdatePortalServiceProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
+    #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}")]
     pub fn update_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1056,6 +1071,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeletePortalServiceProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}")]
+    #[doc(alias = "DELETE /portalServiceProfiles/{portalServiceProfileId}")]
     pub fn delete_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1078,6 +1095,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
+    #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}/poweredImages")]
+    #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}/poweredImages")]
     pub fn update_portal_service_profile_powered_image(
         &self,
         portal_service_profile_id: &str,
@@ -1104,6 +1123,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
+    #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}/photos")]
+    #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}/photos")]
     pub fn update_portal_service_profile_photo(
         &self,
         portal_service_profile_id: &str,
@@ -1130,6 +1151,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
+    #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}/logos")]
+    #[doc(alias = "PUT /portalServiceProfiles/{portalServiceProfileId}/logos")]
     pub fn update_portal_service_profile_logo(
         &self,
         portal_service_profile_id: &str,
@@ -1156,6 +1179,10 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
+    #[doc(alias = "/portalServiceProfiles/{portalServiceProfileId}/backgroundImages")]
+    #[doc(
+        alias = "PUT /portalServiceProfiles/{portalServiceProfileId}/backgroundImages"
+    )]
     pub fn update_portal_service_profile_background_image(
         &self,
         portal_service_profile_id: &str,
@@ -1183,6 +1210,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/portalServiceProfiles/tags")]
+    #[doc(alias = "GET /portalServiceProfiles/tags")]
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
@@ -1208,6 +1237,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/portalServiceProfiles/networks")]
+    #[doc(alias = "GET /portalServiceProfiles/networks")]
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
@@ -1234,6 +1265,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplatePortalServiceProfiles::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryPortalServiceProfileTemplates (the document only says the templates mirror the profile paths; the description has no GET on the template collection, its list is this query)).
+    #[doc(alias = "/templates/portalServiceProfiles/query")]
+    #[doc(alias = "POST /templates/portalServiceProfiles/query")]
+    #[doc(alias = "QueryPortalServiceProfileTemplates")]
     pub fn query_template_portal_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -1256,6 +1290,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Response 201: `OperationResponseRequestIdOnly` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTemplatePortalServiceProfile::version`)
     /// - Provenance: reference (guest_api-1.7.1.yaml AddPortalServiceProfileTemplate (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
+    #[doc(alias = "/templates/portalServiceProfiles")]
+    #[doc(alias = "POST /templates/portalServiceProfiles")]
+    #[doc(alias = "AddPortalServiceProfileTemplate")]
     pub fn create_template_portal_service_profile(
         &self,
         body: &PortalServiceProfile,
@@ -1278,6 +1315,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Response 200: `PortalServiceProfile`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetTemplatePortalServiceProfile::version`)
     /// - Provenance: reference (guest_api-1.7.1.yaml GetPortalServiceProfileTemplateByIdV1_1 (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
+    #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}")]
+    #[doc(alias = "GET /templates/portalServiceProfiles/{portalServiceProfileId}")]
+    #[doc(alias = "GetPortalServiceProfileTemplateByIdV1_1")]
     pub fn get_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1301,6 +1341,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateTemplatePortalServiceProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (guest_api-1.7.1.yaml updatePortalServiceProfileTemplateV1_1 (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
+    #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}")]
+    #[doc(alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}")]
+    #[doc(alias = "updatePortalServiceProfileTemplateV1_1")]
     pub fn update_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1325,6 +1368,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTemplatePortalServiceProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (guest_api-1.7.1.yaml DeletePortalServiceProfileTemplateById (the document places the template forms under /templates/portalServiceProfiles with the same sub-paths)).
+    #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}")]
+    #[doc(alias = "DELETE /templates/portalServiceProfiles/{portalServiceProfileId}")]
+    #[doc(alias = "DeletePortalServiceProfileTemplateById")]
     pub fn delete_template_portal_service_profile(
         &self,
         portal_service_profile_id: &str,
@@ -1350,6 +1396,13 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
+    #[doc(
+        alias = "/templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages"
+    )]
+    #[doc(
+        alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages"
+    )]
+    #[doc(alias = "updatePortalServiceProfilePoweredImageTemplate")]
     pub fn update_template_portal_service_profile_powered_image(
         &self,
         portal_service_profile_id: &str,
@@ -1377,6 +1430,11 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
+    #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}/photos")]
+    #[doc(
+        alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}/photos"
+    )]
+    #[doc(alias = "updatePortalServiceProfilePhotoTemplate")]
     pub fn update_template_portal_service_profile_photo(
         &self,
         portal_service_profile_id: &str,
@@ -1404,6 +1462,9 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
+    #[doc(alias = "/templates/portalServiceProfiles/{portalServiceProfileId}/logos")]
+    #[doc(alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}/logos")]
+    #[doc(alias = "updatePortalServiceProfileLogoTemplate")]
     pub fn update_template_portal_service_profile_logo(
         &self,
         portal_service_profile_id: &str,
@@ -1431,6 +1492,13 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The image travels base64-encoded in a JSON body (not as a multipart upload); the service stores it as a PNG file.
+    #[doc(
+        alias = "/templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages"
+    )]
+    #[doc(
+        alias = "PUT /templates/portalServiceProfiles/{portalServiceProfileId}/backgroundImages"
+    )]
+    #[doc(alias = "updatePortalServiceProfileBackgroundImageTemplate")]
     pub fn update_template_portal_service_profile_background_image(
         &self,
         portal_service_profile_id: &str,
@@ -1458,6 +1526,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/templates/portalServiceProfiles/tags")]
+    #[doc(alias = "GET /templates/portalServiceProfiles/tags")]
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]
@@ -1485,6 +1555,8 @@ impl<'a> PortalServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/templates/portalServiceProfiles/networks")]
+    #[doc(alias = "GET /templates/portalServiceProfiles/networks")]
     #[deprecated(
         note = "inferred: the document deprecates the older portal filter paths without naming them; read as the tags and networks filter lookups. No replacement named."
     )]

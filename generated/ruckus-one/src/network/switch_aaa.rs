@@ -294,6 +294,8 @@ impl<'a> SwitchAaaClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `AaaServerView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/venues/{venueId}/aaaServers/query")]
+    #[doc(alias = "POST /venues/{venueId}/aaaServers/query")]
     pub fn query_venue_aaa_servers(
         &self,
         venue_id: &str,
@@ -317,6 +319,8 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Request body (json, required): `AaaServer`
     /// - Response 201: `AaaServerResponse` (Created.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/venues/{venueId}/aaaServers")]
+    #[doc(alias = "POST /venues/{venueId}/aaaServers")]
     pub fn create_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -340,6 +344,8 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Request body (json, required): `AaaServerBo`
     /// - Response 200: `AaaServerV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueAaaServerV1::version`)
+    #[doc(alias = "/venues/{venueId}/aaaServers")]
+    #[doc(alias = "POST /venues/{venueId}/aaaServers")]
     pub fn create_venue_aaa_server_v1(
         &self,
         venue_id: &str,
@@ -363,6 +369,8 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Request body (json, required): `array<string>`
     /// - Response 204: no body (No content.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServers::version`)
+    #[doc(alias = "/venues/{venueId}/aaaServers")]
+    #[doc(alias = "DELETE /venues/{venueId}/aaaServers")]
     pub fn delete_venue_aaa_servers(
         &self,
         venue_id: &str,
@@ -386,6 +394,8 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
     /// - Response 200: `AaaServerView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueAaaServer::version`)
+    #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[doc(alias = "GET /venues/{venueId}/aaaServers/{aaaServerId}")]
     pub fn get_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -409,6 +419,8 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Request body (json, required): `AaaServer`
     /// - Response 200: `AaaServerResponse`
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[doc(alias = "PUT /venues/{venueId}/aaaServers/{aaaServerId}")]
     pub fn update_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -434,6 +446,8 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Request body (json, required): `AaaServerBo`
     /// - Response 200: `AaaServerV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAaaServerV1::version`)
+    #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[doc(alias = "PUT /venues/{venueId}/aaaServers/{aaaServerId}")]
     pub fn update_venue_aaa_server_v1(
         &self,
         venue_id: &str,
@@ -458,6 +472,8 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Path parameter `aaaServerId`: Identifier of the AAA server.
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAaaServer::version`)
+    #[doc(alias = "/venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/aaaServers/{aaaServerId}")]
     pub fn delete_venue_aaa_server(
         &self,
         venue_id: &str,
@@ -480,6 +496,8 @@ impl<'a> SwitchAaaClient<'a> {
     /// - Request body (json, required): `AaaSettingView`
     /// - Response 200: `AaaSettingResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAaaSettings::version`)
+    #[doc(alias = "/venues/{venueId}/aaaSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/aaaSettings")]
     pub fn update_venue_aaa_settings(
         &self,
         venue_id: &str,

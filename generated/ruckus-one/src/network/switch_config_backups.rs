@@ -1289,6 +1289,8 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `ConfigBackupView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups/query")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/configBackups/query")]
     pub fn query_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -1317,6 +1319,8 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Response 200: `SwitchConfigHistoryPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitchConfigHistDetails::version`)
     /// - Pagination: `query_body`, items in `list`
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/configHistDetails/query")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/configHistDetails/query")]
     pub fn query_venue_switch_config_hist_details(
         &self,
         venue_id: &str,
@@ -1344,6 +1348,12 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `transactionId`: Identifier of the configuration transaction.
     /// - Response 200: `ConfigurationHistoryView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchTransactionConfigHistDetails::version`)
+    #[doc(
+        alias = "/venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails"
+    )]
     pub fn list_venue_switch_transaction_config_hist_details(
         &self,
         venue_id: &str,
@@ -1369,6 +1379,8 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<ConfigBackupView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchConfigBackups::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/configBackups")]
     pub fn list_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -1395,6 +1407,8 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchConfigBackup::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/configBackups")]
     pub fn create_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -1422,6 +1436,8 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackups::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups")]
+    #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/configBackups")]
     pub fn delete_venue_switch_config_backups(
         &self,
         venue_id: &str,
@@ -1449,6 +1465,12 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
     /// - Response 200: `ConfigBackupView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchConfigBackup::version`)
+    #[doc(
+        alias = "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
+    )]
     pub fn get_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -1473,6 +1495,12 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchConfigBackup::version`)
+    #[doc(
+        alias = "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
+    )]
     pub fn delete_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -1501,6 +1529,12 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueSwitchConfigBackup::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
+    )]
+    #[doc(
+        alias = "PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}"
+    )]
     pub fn patch_venue_switch_config_backup(
         &self,
         venue_id: &str,
@@ -1529,6 +1563,10 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Request body (json, required): `ConfigBackupComparison`
     /// - Response 200: `ConfigBackupComparisonView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchConfigBackupComparison::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/configBackups/comparisons")]
+    #[doc(
+        alias = "POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons"
+    )]
     pub fn create_venue_switch_config_backup_comparison(
         &self,
         venue_id: &str,
@@ -1556,6 +1594,12 @@ impl<'a> SwitchConfigBackupsClient<'a> {
     /// - Path parameter `configBackupId`: Identifier of the configuration backup.
     /// - Response 200: `ConfigBackUpFormatted`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchConfigBackupFormattedConfigs::version`)
+    #[doc(
+        alias = "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs"
+    )]
     pub fn get_venue_switch_config_backup_formatted_configs(
         &self,
         venue_id: &str,

@@ -2374,6 +2374,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Request body (json, required): `ChangeSchedule`
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueSwitchFirmwareSchedules::version`)
+    #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
+    #[doc(alias = "PUT /venues/{venueId}/switchFirmwares/schedules")]
     pub fn update_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
@@ -2400,6 +2402,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Request body (json, required): `ChangeSchedule`
     /// - Response 201: `EmptyResponse` (Created.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
+    #[doc(alias = "POST /venues/{venueId}/switchFirmwares/schedules")]
     pub fn create_venue_switch_firmware_schedule(
         &self,
         venue_id: &str,
@@ -2426,6 +2430,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Request body (json, required): `ChangeScheduleV1`
     /// - Response 201: `EmptyResponse` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchFirmwareScheduleV1::version`)
+    #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
+    #[doc(alias = "POST /venues/{venueId}/switchFirmwares/schedules")]
     pub fn create_venue_switch_firmware_schedule_v1(
         &self,
         venue_id: &str,
@@ -2451,6 +2457,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Request body (json, required): `SkipScheduleUpgrade`
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchFirmwareSchedules::version`)
+    #[doc(alias = "/venues/{venueId}/switchFirmwares/schedules")]
+    #[doc(alias = "DELETE /venues/{venueId}/switchFirmwares/schedules")]
     pub fn delete_venue_switch_firmware_schedules(
         &self,
         venue_id: &str,
@@ -2475,6 +2483,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Path parameter `versionType`: Kind of firmware versions to list.
     /// - Response 200: `array<SwitchVersionView>`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/switchFirmwares/versions/{versionType}")]
+    #[doc(alias = "GET /switchFirmwares/versions/{versionType}")]
     pub fn list_switch_firmware_versions(
         &self,
         version_type: &str,
@@ -2495,6 +2505,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     /// - Path parameter `versionType`: Kind of firmware versions to list.
     /// - Response 200: `array<SwitchVersion>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListSwitchFirmwareVersionsV1::version`)
+    #[doc(alias = "/switchFirmwares/versions/{versionType}")]
+    #[doc(alias = "GET /switchFirmwares/versions/{versionType}")]
     pub fn list_switch_firmware_versions_v1(
         &self,
         version_type: &str,
@@ -2516,6 +2528,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     ///
     /// - Response 200: `VenueCurrentVersionView`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/switchFirmwares/currentVersions")]
+    #[doc(alias = "GET /switchFirmwares/currentVersions")]
     pub fn list_switch_firmware_current_versions(
         &self,
     ) -> ListSwitchFirmwareCurrentVersions<'a> {
@@ -2536,6 +2550,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     ///
     /// - Response 200: `VenueCurrentVersion`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListSwitchFirmwareCurrentVersionsV1::version`)
+    #[doc(alias = "/switchFirmwares/currentVersions")]
+    #[doc(alias = "GET /switchFirmwares/currentVersions")]
     pub fn list_switch_firmware_current_versions_v1(
         &self,
     ) -> ListSwitchFirmwareCurrentVersionsV1<'a> {
@@ -2560,6 +2576,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     ///
     /// Notes:
     /// - Not paged: the answer is a plain list, not a query page.
+    #[doc(alias = "/switchFirmwares/schedules/query")]
+    #[doc(alias = "POST /switchFirmwares/schedules/query")]
     pub fn query_switch_firmware_schedules(
         &self,
         body: &UpgradeVenueQueryFilter,
@@ -2586,6 +2604,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     ///
     /// Notes:
     /// - Not paged: the answer is a plain list, not a query page.
+    #[doc(alias = "/switchFirmwares/schedules/query")]
+    #[doc(alias = "POST /switchFirmwares/schedules/query")]
     pub fn query_switch_firmware_schedules_v1(
         &self,
         body: &UpgradeVenueQueryFilterV1,
@@ -2612,6 +2632,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     ///
     /// Notes:
     /// - Not paged: the answer is a plain list, not a query page.
+    #[doc(alias = "/switchFirmwares/schedules/switches/query")]
+    #[doc(alias = "POST /switchFirmwares/schedules/switches/query")]
     pub fn query_switch_firmware_schedule_switches(
         &self,
         body: &UpgradeSwitchQueryFilter,
@@ -2638,6 +2660,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     ///
     /// Notes:
     /// - Not paged: the answer is a plain list, not a query page.
+    #[doc(alias = "/switchFirmwares/schedules/switches/query")]
+    #[doc(alias = "POST /switchFirmwares/schedules/switches/query")]
     pub fn query_switch_firmware_schedule_switches_v1(
         &self,
         body: &UpgradeSwitchQueryFilterV1,
@@ -2664,6 +2688,8 @@ impl<'a> SwitchFirmwareClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/switchFirmwares/upgradeStatusDetails/query")]
+    #[doc(alias = "POST /venues/switchFirmwares/upgradeStatusDetails/query")]
     pub fn query_venue_switch_firmware_upgrade_status_details(
         &self,
     ) -> QueryVenueSwitchFirmwareUpgradeStatusDetails<'a> {

@@ -2396,6 +2396,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<SwitchVlanView>`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlans")]
     pub fn list_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -2418,6 +2420,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<VlanVePort>` (The switch's VLANs with their VE port use (a list; the description declares one VLAN).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlansV1::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlans")]
     pub fn list_venue_switch_vlans_v1(
         &self,
         venue_id: &str,
@@ -2441,6 +2445,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Request body (json, required): `SwitchVlan`
     /// - Response 201: `SwitchVlanResponse` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVlan::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vlans")]
     pub fn create_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -2466,6 +2472,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlans::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans")]
+    #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vlans")]
     pub fn delete_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -2492,6 +2500,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `SwitchVlanView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchVlan::version`)
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
     pub fn get_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -2518,6 +2528,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `SwitchVlanResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchVlan::version`)
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
+    #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
     pub fn update_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -2545,6 +2557,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVlan::version`)
     /// - Provenance: inferred (placeholder name vlanId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}")]
     pub fn delete_venue_switch_vlan(
         &self,
         venue_id: &str,
@@ -2568,6 +2582,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<VePortView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVePorts::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vePorts")]
     pub fn list_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -2591,6 +2607,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Request body (json, required): `array<VePort>`
     /// - Response 201: `VePortResponse` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchVePort::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vePorts")]
     pub fn create_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -2616,6 +2634,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePorts::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts")]
+    #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vePorts")]
     pub fn delete_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -2642,6 +2662,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `VePortView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchVePort::version`)
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
     pub fn get_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -2668,6 +2690,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `VePortResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchVePort::version`)
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
+    #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
     pub fn update_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -2695,6 +2719,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchVePort::version`)
     /// - Provenance: inferred (placeholder name vePortId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}")]
     pub fn delete_venue_switch_ve_port(
         &self,
         venue_id: &str,
@@ -2718,6 +2744,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<StaticRouteView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchStaticRoutes::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/staticRoutes")]
     pub fn list_venue_switch_static_routes(
         &self,
         venue_id: &str,
@@ -2741,6 +2769,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Request body (json, required): `array<StaticRouteView>`
     /// - Response 201: `StaticRouteResponse` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchStaticRoute::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/staticRoutes")]
     pub fn create_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -2768,6 +2798,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoutes::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes")]
+    #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/staticRoutes")]
     pub fn delete_venue_switch_static_routes(
         &self,
         venue_id: &str,
@@ -2796,6 +2828,10 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `StaticRouteView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchStaticRoute::version`)
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}")]
+    #[doc(
+        alias = "GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}"
+    )]
     pub fn get_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -2822,6 +2858,10 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `StaticRouteResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchStaticRoute::version`)
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}")]
+    #[doc(
+        alias = "PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}"
+    )]
     pub fn update_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -2851,6 +2891,10 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchStaticRoute::version`)
     /// - Provenance: inferred (placeholder name staticRouteId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}")]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}"
+    )]
     pub fn delete_venue_switch_static_route(
         &self,
         venue_id: &str,
@@ -2876,6 +2920,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<LagView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchLags::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/lags")]
     pub fn list_venue_switch_lags(
         &self,
         venue_id: &str,
@@ -2899,6 +2945,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Request body (json, required): `array<Lag>`
     /// - Response 201: `LagResponse` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchLag::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/lags")]
     pub fn create_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -2924,6 +2972,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLags::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags")]
+    #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/lags")]
     pub fn delete_venue_switch_lags(
         &self,
         venue_id: &str,
@@ -2950,6 +3000,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `LagView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchLag::version`)
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags/{lagId}")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/lags/{lagId}")]
     pub fn get_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -2976,6 +3028,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `LagResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchLag::version`)
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags/{lagId}")]
+    #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}")]
     pub fn update_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -3003,6 +3057,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchLag::version`)
     /// - Provenance: inferred (placeholder name lagId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/lags/{lagId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}")]
     pub fn delete_venue_switch_lag(
         &self,
         venue_id: &str,
@@ -3028,6 +3084,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/dhcpServers")]
     pub fn list_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -3051,6 +3109,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Request body (json, required): `DhcpServerView`
     /// - Response 201: `DhcpServerResponse` (Created.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchDhcpServer::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/dhcpServers")]
     pub fn create_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -3076,6 +3136,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Request body (json, required): `array<string>`
     /// - Response 204: no body (No content.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchDhcpServers::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers")]
+    #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}/dhcpServers")]
     pub fn delete_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -3104,6 +3166,10 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `DhcpServerView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchDhcpServer::version`)
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}")]
+    #[doc(
+        alias = "GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}"
+    )]
     pub fn get_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -3130,6 +3196,10 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `DhcpServerResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchDhcpServer::version`)
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}")]
+    #[doc(
+        alias = "PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}"
+    )]
     pub fn update_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -3157,6 +3227,10 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitchDhcpServer::version`)
     /// - Provenance: inferred (placeholder name dhcpServerId chosen; the document gives the item form without naming its placeholder).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}")]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}"
+    )]
     pub fn delete_venue_switch_dhcp_server(
         &self,
         venue_id: &str,
@@ -3185,6 +3259,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `SwitchVlanView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlans/query")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vlans/query")]
     pub fn query_venue_switch_vlans(
         &self,
         venue_id: &str,
@@ -3214,6 +3290,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `VePortView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vePorts/query")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/vePorts/query")]
     pub fn query_venue_switch_ve_ports(
         &self,
         venue_id: &str,
@@ -3243,6 +3321,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `DhcpServerView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServers/query")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/dhcpServers/query")]
     pub fn query_venue_switch_dhcp_servers(
         &self,
         venue_id: &str,
@@ -3272,6 +3352,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `AclView`, the switch service's ACL read type (inferred: the description leaves the query's rows untyped; the vendor's answer in ../shared/reference/payloads/ui-fixtures/query_switch_acls_legacy decodes with it).
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/acls/query")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/acls/query")]
     pub fn query_venue_switch_acls(
         &self,
         venue_id: &str,
@@ -3296,6 +3378,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<SwitchAclView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAcls::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/acls")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/acls")]
     pub fn list_venue_switch_acls(
         &self,
         venue_id: &str,
@@ -3318,6 +3402,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `AclIntersectionView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchAclUnions::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/aclUnions")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/aclUnions")]
     pub fn list_venue_switch_acl_unions(
         &self,
         venue_id: &str,
@@ -3340,6 +3426,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `VlanIntersectionResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchVlanUnions::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/vlanUnions")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/vlanUnions")]
     pub fn list_venue_switch_vlan_unions(
         &self,
         venue_id: &str,
@@ -3363,6 +3451,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Request body (json, required): `DhcpServerStateView`
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchVenueSwitchDhcpServerStates::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/dhcpServerStates")]
+    #[doc(alias = "PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates")]
     pub fn patch_venue_switch_dhcp_server_states(
         &self,
         venue_id: &str,
@@ -3392,6 +3482,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// Notes:
     /// - Not paged: the body is a list of switch identifiers and the answer a list of VLANs.
+    #[doc(alias = "/venues/{venueId}/vlans/query")]
+    #[doc(alias = "POST /venues/{venueId}/vlans/query")]
     pub fn query_venue_vlans(
         &self,
         venue_id: &str,
@@ -3418,6 +3510,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/taggedVlans/query")]
+    #[doc(alias = "POST /venues/{venueId}/taggedVlans/query")]
     pub fn query_venue_tagged_vlans(&self, venue_id: &str) -> QueryVenueTaggedVlans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3439,6 +3533,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/untaggedVlans/query")]
+    #[doc(alias = "POST /venues/{venueId}/untaggedVlans/query")]
     pub fn query_venue_untagged_vlans(
         &self,
         venue_id: &str,
@@ -3464,6 +3560,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `VePortView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/venues/{venueId}/vePorts/query")]
+    #[doc(alias = "POST /venues/{venueId}/vePorts/query")]
     pub fn query_venue_ve_ports(
         &self,
         venue_id: &str,
@@ -3488,6 +3586,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/vlans")]
+    #[doc(alias = "GET /venues/{venueId}/vlans")]
     pub fn list_venue_vlans(&self, venue_id: &str) -> ListVenueVlans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3507,6 +3607,8 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/trustedPorts")]
+    #[doc(alias = "GET /venues/{venueId}/trustedPorts")]
     pub fn list_venue_trusted_ports(&self, venue_id: &str) -> ListVenueTrustedPorts<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,

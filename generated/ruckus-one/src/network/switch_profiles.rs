@@ -1388,6 +1388,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/switchProfiles/acls")]
+    #[doc(alias = "GET /venues/{venueId}/switchProfiles/acls")]
     pub fn list_venue_switch_profile_acls(
         &self,
         venue_id: &str,
@@ -1408,6 +1410,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `array<ProfileVlanView>`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/venues/{venueId}/switchProfiles/vlans")]
+    #[doc(alias = "GET /venues/{venueId}/switchProfiles/vlans")]
     pub fn list_venue_switch_profile_vlans(
         &self,
         venue_id: &str,
@@ -1428,6 +1432,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `array<Vlan>` (The venue's VLANs (a list; the description declares one VLAN).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchProfileVlansV1::version`)
+    #[doc(alias = "/venues/{venueId}/switchProfiles/vlans")]
+    #[doc(alias = "GET /venues/{venueId}/switchProfiles/vlans")]
     pub fn list_venue_switch_profile_vlans_v1(
         &self,
         venue_id: &str,
@@ -1452,6 +1458,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddSwitchProfileToVenue::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "PUT /venues/{venueId}/switchProfiles/{switchProfileId}")]
     pub fn add_switch_profile_to_venue(
         &self,
         venue_id: &str,
@@ -1475,6 +1483,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSwitchProfileFromVenue::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/switchProfiles/{switchProfileId}")]
     pub fn remove_switch_profile_from_venue(
         &self,
         venue_id: &str,
@@ -1501,6 +1511,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `AddCliTemplateToVenue::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/cliTemplates/{cliTemplateId}")]
+    #[doc(alias = "PUT /venues/{venueId}/cliTemplates/{cliTemplateId}")]
     pub fn add_cli_template_to_venue(
         &self,
         venue_id: &str,
@@ -1527,6 +1539,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `RemoveCliTemplateFromVenue::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/cliTemplates/{cliTemplateId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/cliTemplates/{cliTemplateId}")]
     pub fn remove_cli_template_from_venue(
         &self,
         venue_id: &str,
@@ -1551,6 +1565,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 200: `ProfileView`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileById_1 (the document's "GET, POST, DELETE /switchProfiles" read as GET and DELETE on the item; the list is query_switch_profiles)).
+    #[doc(alias = "/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "GET /switchProfiles/{switchProfileId}")]
+    #[doc(alias = "GetProfileById_1")]
     pub fn get_switch_profile(&self, switch_profile_id: &str) -> GetSwitchProfile<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1569,6 +1586,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 200: `ProfileV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSwitchProfileV1::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileById_1 (the document's "GET, POST, DELETE /switchProfiles" read as GET and DELETE on the item; the list is query_switch_profiles)).
+    #[doc(alias = "/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "GET /switchProfiles/{switchProfileId}")]
+    #[doc(alias = "GetProfileById_1")]
     pub fn get_switch_profile_v1(
         &self,
         switch_profile_id: &str,
@@ -1591,6 +1611,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/switchProfiles")]
+    #[doc(alias = "POST /switchProfiles")]
     pub fn create_switch_profile(
         &self,
         body: &super::common::Profile,
@@ -1614,6 +1636,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSwitchProfileV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/switchProfiles")]
+    #[doc(alias = "POST /switchProfiles")]
     pub fn create_switch_profile_v1(
         &self,
         body: &super::common::ProfileBo,
@@ -1638,6 +1662,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteSwitchProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileById_1_1 (the document's "GET, POST, DELETE /switchProfiles" read as GET and DELETE on the item)).
+    #[doc(alias = "/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "DELETE /switchProfiles/{switchProfileId}")]
+    #[doc(alias = "DeleteProfileById_1_1")]
     pub fn delete_switch_profile(
         &self,
         switch_profile_id: &str,
@@ -1663,6 +1690,9 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `ProfileView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/switchProfiles/query")]
+    #[doc(alias = "POST /switchProfiles/query")]
+    #[doc(alias = "QueryProfiles_1_1")]
     pub fn query_switch_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -1686,6 +1716,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/acls")]
+    #[doc(alias = "GET /switchProfiles/{switchProfileId}/acls")]
     pub fn list_switch_profile_acls(
         &self,
         switch_profile_id: &str,
@@ -1709,6 +1741,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/acls")]
+    #[doc(alias = "POST /switchProfiles/{switchProfileId}/acls")]
     pub fn create_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -1731,6 +1765,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/acls")]
+    #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/acls")]
     pub fn delete_switch_profile_acls(
         &self,
         switch_profile_id: &str,
@@ -1755,6 +1791,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/acls/{aclId}")]
+    #[doc(alias = "GET /switchProfiles/{switchProfileId}/acls/{aclId}")]
     pub fn get_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -1781,6 +1819,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/acls/{aclId}")]
+    #[doc(alias = "PUT /switchProfiles/{switchProfileId}/acls/{aclId}")]
     pub fn update_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -1806,6 +1846,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/acls/{aclId}")]
+    #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/acls/{aclId}")]
     pub fn delete_switch_profile_acl(
         &self,
         switch_profile_id: &str,
@@ -1829,6 +1871,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts")]
+    #[doc(alias = "GET /switchProfiles/{switchProfileId}/trustedPorts")]
     pub fn list_switch_profile_trusted_ports(
         &self,
         switch_profile_id: &str,
@@ -1854,6 +1898,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts")]
+    #[doc(alias = "POST /switchProfiles/{switchProfileId}/trustedPorts")]
     pub fn create_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -1878,6 +1924,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts")]
+    #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/trustedPorts")]
     pub fn delete_switch_profile_trusted_ports(
         &self,
         switch_profile_id: &str,
@@ -1904,6 +1952,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
+    #[doc(alias = "GET /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
     pub fn get_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -1930,6 +1980,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
+    #[doc(alias = "PUT /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
     pub fn update_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -1957,6 +2009,10 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}")]
+    #[doc(
+        alias = "DELETE /switchProfiles/{switchProfileId}/trustedPorts/{trustedPortId}"
+    )]
     pub fn delete_switch_profile_trusted_port(
         &self,
         switch_profile_id: &str,
@@ -1982,6 +2038,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
+    #[doc(alias = "GET /switchProfiles/{switchProfileId}/vlans")]
     pub fn list_switch_profile_vlans(
         &self,
         switch_profile_id: &str,
@@ -2003,6 +2061,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `ProfileVlanView`
     /// - Response 201: `ProfileVlanResponse` (Created.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
+    #[doc(alias = "POST /switchProfiles/{switchProfileId}/vlans")]
     pub fn create_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -2026,6 +2086,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `VlanBo`
     /// - Response 200: `Vlan`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSwitchProfileVlanV1::version`)
+    #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
+    #[doc(alias = "POST /switchProfiles/{switchProfileId}/vlans")]
     pub fn create_switch_profile_vlan_v1(
         &self,
         switch_profile_id: &str,
@@ -2050,6 +2112,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/vlans")]
+    #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/vlans")]
     pub fn delete_switch_profile_vlans(
         &self,
         switch_profile_id: &str,
@@ -2074,6 +2138,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/vlans/{vlanId}")]
+    #[doc(alias = "GET /switchProfiles/{switchProfileId}/vlans/{vlanId}")]
     pub fn get_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -2100,6 +2166,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/vlans/{vlanId}")]
+    #[doc(alias = "PUT /switchProfiles/{switchProfileId}/vlans/{vlanId}")]
     pub fn update_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -2125,6 +2193,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switchProfiles/{switchProfileId}/vlans/{vlanId}")]
+    #[doc(alias = "DELETE /switchProfiles/{switchProfileId}/vlans/{vlanId}")]
     pub fn delete_switch_profile_vlan(
         &self,
         switch_profile_id: &str,
@@ -2147,6 +2217,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/cliTemplates")]
+    #[doc(alias = "GET /cliTemplates")]
     pub fn list_cli_templates(&self) -> ListCliTemplates<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2165,6 +2237,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 202: `EmptyResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/cliTemplates")]
+    #[doc(alias = "POST /cliTemplates")]
     pub fn create_cli_template(&self, body: &AcxCliTemplate) -> CreateCliTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2183,6 +2257,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `AcxCliTemplateBo`
     /// - Response 200: `AcxCliTemplateV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateCliTemplateV1::version`)
+    #[doc(alias = "/cliTemplates")]
+    #[doc(alias = "POST /cliTemplates")]
     pub fn create_cli_template_v1(
         &self,
         body: &AcxCliTemplateBo,
@@ -2209,6 +2285,9 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `AcxCliTemplateView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/cliTemplates/query")]
+    #[doc(alias = "POST /cliTemplates/query")]
+    #[doc(alias = "QueryCliTemplates_1_1")]
     pub fn query_cli_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -2233,6 +2312,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Versions: `v1`, `v1`, `json` (default `v1`; choose with `DeleteCliTemplates::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteCliTemplates_1).
+    #[doc(alias = "/cliTemplates")]
+    #[doc(alias = "DELETE /cliTemplates")]
+    #[doc(alias = "DeleteCliTemplates_1")]
     pub fn delete_cli_templates(&self, body: &Vec<String>) -> DeleteCliTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2251,6 +2333,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Response 200: `AcxCliTemplateView`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/cliTemplates/{cliTemplateId}")]
+    #[doc(alias = "GET /cliTemplates/{cliTemplateId}")]
     pub fn get_cli_template(&self, cli_template_id: &str) -> GetCliTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2268,6 +2352,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `cliTemplateId`: Identifier of the CLI template.
     /// - Response 200: `AcxCliTemplateV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetCliTemplateV1::version`)
+    #[doc(alias = "/cliTemplates/{cliTemplateId}")]
+    #[doc(alias = "GET /cliTemplates/{cliTemplateId}")]
     pub fn get_cli_template_v1(&self, cli_template_id: &str) -> GetCliTemplateV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2287,6 +2373,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 202: `EmptyResponse` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/cliTemplates/{cliTemplateId}")]
+    #[doc(alias = "PUT /cliTemplates/{cliTemplateId}")]
     pub fn update_cli_template(
         &self,
         cli_template_id: &str,
@@ -2310,6 +2398,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `AcxCliTemplateBo`
     /// - Response 200: `AcxCliTemplateV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateCliTemplateV1::version`)
+    #[doc(alias = "/cliTemplates/{cliTemplateId}")]
+    #[doc(alias = "PUT /cliTemplates/{cliTemplateId}")]
     pub fn update_cli_template_v1(
         &self,
         cli_template_id: &str,
@@ -2334,6 +2424,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteCliTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/cliTemplates/{cliTemplateId}")]
+    #[doc(alias = "DELETE /cliTemplates/{cliTemplateId}")]
     pub fn delete_cli_template(&self, cli_template_id: &str) -> DeleteCliTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2351,6 +2443,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `WebAuthPageTemplateView`
     /// - Response 201: `WebAuthPageTemplateResponse` (Created.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/webAuthPageTemplates")]
+    #[doc(alias = "POST /webAuthPageTemplates")]
     pub fn create_web_auth_page_template(
         &self,
         body: &WebAuthPageTemplateView,
@@ -2372,6 +2466,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `WebAuthPageTemplateBo`
     /// - Response 200: `WebAuthPageTemplate`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWebAuthPageTemplateV1::version`)
+    #[doc(alias = "/webAuthPageTemplates")]
+    #[doc(alias = "POST /webAuthPageTemplates")]
     pub fn create_web_auth_page_template_v1(
         &self,
         body: &WebAuthPageTemplateBo,
@@ -2397,6 +2493,8 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `WebAuthPageTemplateView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/webAuthPageTemplates/query")]
+    #[doc(alias = "POST /webAuthPageTemplates/query")]
     pub fn query_web_auth_page_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -2419,6 +2517,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 200: `WebAuthPageTemplateView`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetWebAuthPageTemplate_1_1).
+    #[doc(alias = "/webAuthPageTemplates/{templateId}")]
+    #[doc(alias = "GET /webAuthPageTemplates/{templateId}")]
+    #[doc(alias = "GetWebAuthPageTemplate_1_1")]
     pub fn get_web_auth_page_template(
         &self,
         template_id: &str,
@@ -2440,6 +2541,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 200: `WebAuthPageTemplate`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetWebAuthPageTemplateV1::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetWebAuthPageTemplate_1_1).
+    #[doc(alias = "/webAuthPageTemplates/{templateId}")]
+    #[doc(alias = "GET /webAuthPageTemplates/{templateId}")]
+    #[doc(alias = "GetWebAuthPageTemplate_1_1")]
     pub fn get_web_auth_page_template_v1(
         &self,
         template_id: &str,
@@ -2461,6 +2565,9 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Response 200: `AsyncResult`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteWebAuthPageTemplate::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteWebAuthPageTemplate_1_1).
+    #[doc(alias = "/webAuthPageTemplates/{templateId}")]
+    #[doc(alias = "DELETE /webAuthPageTemplates/{templateId}")]
+    #[doc(alias = "DeleteWebAuthPageTemplate_1_1")]
     pub fn delete_web_auth_page_template(
         &self,
         template_id: &str,
@@ -2481,6 +2588,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `templateId`: Identifier of the web authentication page template.
     /// - Response 200: `array<SwitchAndVenueView>`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/webAuthPageTemplates/{templateId}/switches")]
+    #[doc(alias = "GET /webAuthPageTemplates/{templateId}/switches")]
     pub fn list_web_auth_page_template_switches(
         &self,
         template_id: &str,
@@ -2503,6 +2612,8 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `templateId`: Identifier of the web authentication page template.
     /// - Response 200: `WebAuthPageTemplate`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListWebAuthPageTemplateSwitchesV1::version`)
+    #[doc(alias = "/webAuthPageTemplates/{templateId}/switches")]
+    #[doc(alias = "GET /webAuthPageTemplates/{templateId}/switches")]
     pub fn list_web_auth_page_template_switches_v1(
         &self,
         template_id: &str,

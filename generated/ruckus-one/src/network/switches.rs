@@ -5249,6 +5249,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `array<IcxSwitchView>`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
+    #[doc(alias = "/venues/{venueId}/switches")]
+    #[doc(alias = "GET /venues/{venueId}/switches")]
     pub fn list_venue_switches(&self, venue_id: &str) -> ListVenueSwitches<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5266,6 +5268,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `IcxSwitch`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueSwitchesV1::version`)
+    #[doc(alias = "/venues/{venueId}/switches")]
+    #[doc(alias = "GET /venues/{venueId}/switches")]
     pub fn list_venue_switches_v1(&self, venue_id: &str) -> ListVenueSwitchesV1<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5285,6 +5289,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitch::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/switches")]
+    #[doc(alias = "POST /venues/{venueId}/switches")]
     pub fn create_venue_switch(
         &self,
         venue_id: &str,
@@ -5309,6 +5315,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitches::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/switches")]
+    #[doc(alias = "DELETE /venues/{venueId}/switches")]
     pub fn delete_venue_switches(
         &self,
         venue_id: &str,
@@ -5333,6 +5341,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchImportRequest::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/switches/importRequests")]
+    #[doc(alias = "POST /venues/{venueId}/switches/importRequests")]
     pub fn create_venue_switch_import_request(
         &self,
         venue_id: &str,
@@ -5356,6 +5366,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `Switch`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitch::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}")]
     pub fn get_venue_switch(
         &self,
         venue_id: &str,
@@ -5379,6 +5391,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Request body (json, required): `IcxSwitchView`
     /// - Response 200: `IcxSwitchResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitch::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
+    #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}")]
     pub fn update_venue_switch(
         &self,
         venue_id: &str,
@@ -5405,6 +5419,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddVenueSwitch::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}")]
     pub fn add_venue_switch(
         &self,
         venue_id: &str,
@@ -5430,6 +5446,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueSwitch::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/switches/{switchId}")]
     pub fn delete_venue_switch(
         &self,
         venue_id: &str,
@@ -5454,6 +5472,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchPositions::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/positions")]
+    #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/positions")]
     pub fn update_venue_switch_positions(
         &self,
         venue_id: &str,
@@ -5478,6 +5498,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `switchId`: Identifier of the switch.
     /// - Response 200: `array<PortView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchPortSettings::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/portSettings")]
+    #[doc(alias = "GET /venues/{venueId}/switches/{switchId}/portSettings")]
     pub fn get_venue_switch_port_settings(
         &self,
         venue_id: &str,
@@ -5501,6 +5523,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Request body (json, required): `PortV1001`
     /// - Response 200: `PortResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchPortSettings::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/portSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/switches/{switchId}/portSettings")]
     pub fn update_venue_switch_port_settings(
         &self,
         venue_id: &str,
@@ -5528,6 +5552,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Request body (json, required): `array<string>`
     /// - Response 200: `array<PortView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchPortSettings::version`)
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/portSettings")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/portSettings")]
     pub fn create_venue_switch_port_settings(
         &self,
         venue_id: &str,
@@ -5554,6 +5580,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Request body (json, required): `array<SwitchPortSelection>`
     /// - Response 200: `array<PortView>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchesPortSettings::version`)
+    #[doc(alias = "/venues/{venueId}/switches/portSettings")]
+    #[doc(alias = "POST /venues/{venueId}/switches/portSettings")]
     pub fn create_venue_switches_port_settings(
         &self,
         venue_id: &str,
@@ -5579,6 +5607,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Request body (json, required): `array<Ports>`
     /// - Response 200: `PortResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueSwitchesPortSettings::version`)
+    #[doc(alias = "/venues/{venueId}/switches/portSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/switches/portSettings")]
     pub fn update_venue_switches_port_settings(
         &self,
         venue_id: &str,
@@ -5606,6 +5636,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchDeviceRequest::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/switches/{switchId}/deviceRequests")]
+    #[doc(alias = "POST /venues/{venueId}/switches/{switchId}/deviceRequests")]
     pub fn create_venue_switch_device_request(
         &self,
         venue_id: &str,
@@ -5633,6 +5665,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueSwitchPowerCycleRequest::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml PowerCyclePort (the document writes /venues/switches/powerCycleRequests among the venue-level operations; the description has the path under /venues/{venueId})).
+    #[doc(alias = "/venues/{venueId}/switches/powerCycleRequests")]
+    #[doc(alias = "POST /venues/{venueId}/switches/powerCycleRequests")]
+    #[doc(alias = "PowerCyclePort")]
     pub fn create_venue_switch_power_cycle_request(
         &self,
         venue_id: &str,
@@ -5659,6 +5694,9 @@ impl<'a> SwitchesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueSwitches::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml GetSwitchesOfVenue).
+    #[doc(alias = "/venues/switches/query")]
+    #[doc(alias = "POST /venues/switches/query")]
+    #[doc(alias = "GetSwitchesOfVenue")]
     pub fn query_venue_switches(
         &self,
         body: &super::common::QueryRequest,
@@ -5684,6 +5722,8 @@ impl<'a> SwitchesClient<'a> {
     /// Notes:
     /// - The rows are typed `VenueSwitchStack` (inferred from the vendor's answers in ../shared/reference/payloads/ui-fixtures/query_venue_switch_members; no description shows them).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/switches/members/query")]
+    #[doc(alias = "POST /venues/switches/members/query")]
     pub fn query_venue_switch_members(&self) -> QueryVenueSwitchMembers<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5705,6 +5745,8 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/venues/switches/switchPorts/query")]
+    #[doc(alias = "POST /venues/switches/switchPorts/query")]
     pub fn query_venue_switch_ports(
         &self,
         body: &super::common::QueryRequest,
@@ -5730,6 +5772,8 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/venues/switches/clients/query")]
+    #[doc(alias = "POST /venues/switches/clients/query")]
     pub fn query_venue_switch_clients(
         &self,
         body: &super::common::QueryRequest,
@@ -5754,6 +5798,8 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/venues/switches/query/csvFiles")]
+    #[doc(alias = "POST /venues/switches/query/csvFiles")]
     pub fn export_venue_switches_csv(
         &self,
         body: &super::common::QueryRequest,
@@ -5776,6 +5822,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Response 200: `QueryResponseGroupedSwitch`
     /// - Versions: `v1`, `json` (default `v1`; choose with `FetchVenueSwitchAggregationDetails::version`)
     /// - Pagination: `query_body`, items in `data`
+    #[doc(alias = "/venues/switches/aggregationDetails")]
+    #[doc(alias = "POST /venues/switches/aggregationDetails")]
     pub fn fetch_venue_switch_aggregation_details(
         &self,
         body: &DynamicQueryPayload,
@@ -5800,6 +5848,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Query parameter `operationRequestId` (`string`, argument `operation_request_id`)
     /// - Response 200: `ImportSwitchResultView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueSwitchImportResults::version`)
+    #[doc(alias = "/venues/{venueId}/switches/importResults")]
+    #[doc(alias = "GET /venues/{venueId}/switches/importResults")]
     pub fn get_venue_switch_import_results(
         &self,
         venue_id: &str,
@@ -5823,6 +5873,8 @@ impl<'a> SwitchesClient<'a> {
     /// - Path parameter `stackSwitchSerialNumber`: Serial number of the stack's switch.
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueStack::version`)
+    #[doc(alias = "/venues/{venueId}/stacks/{stackSwitchSerialNumber}")]
+    #[doc(alias = "DELETE /venues/{venueId}/stacks/{stackSwitchSerialNumber}")]
     pub fn delete_venue_stack(
         &self,
         venue_id: &str,
@@ -5846,6 +5898,8 @@ impl<'a> SwitchesClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/switchSettings")]
+    #[doc(alias = "DELETE /venues/{venueId}/switchSettings")]
     pub fn delete_venue_switch_settings(
         &self,
         venue_id: &str,

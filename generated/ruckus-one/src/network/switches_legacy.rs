@@ -30,6 +30,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches")]
+    #[doc(alias = "GET /switches")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switches (`GET /venues/{venueId}/switches`)."
     )]
@@ -54,6 +56,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches")]
+    #[doc(alias = "POST /switches")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch (`POST /venues/{venueId}/switches`)."
     )]
@@ -78,6 +82,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches")]
+    #[doc(alias = "DELETE /switches")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switches (`DELETE /venues/{venueId}/switches`)."
     )]
@@ -106,6 +112,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}")]
+    #[doc(alias = "GET /switches/{switchId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch (`GET /venues/{venueId}/switches/{switchId}`)."
     )]
@@ -131,6 +139,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}")]
+    #[doc(alias = "PUT /switches/{switchId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch (`PUT /venues/{venueId}/switches/{switchId}`)."
     )]
@@ -156,6 +166,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}")]
+    #[doc(alias = "POST /switches/{switchId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form add_venue_switch (`POST /venues/{venueId}/switches/{switchId}`)."
     )]
@@ -180,6 +192,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}")]
+    #[doc(alias = "DELETE /switches/{switchId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch (`DELETE /venues/{venueId}/switches/{switchId}`)."
     )]
@@ -205,6 +219,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/positions")]
+    #[doc(alias = "PUT /switches/{switchId}/positions")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_positions (`PUT /venues/{venueId}/switches/{switchId}/positions`)."
     )]
@@ -232,6 +248,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/portSettings")]
+    #[doc(alias = "GET /switches/{switchId}/portSettings")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_port_settings (`GET /venues/{venueId}/switches/{switchId}/portSettings`)."
     )]
@@ -260,6 +278,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/portSettings")]
+    #[doc(alias = "PUT /switches/{switchId}/portSettings")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_port_settings (`PUT /venues/{venueId}/switches/{switchId}/portSettings`)."
     )]
@@ -290,6 +310,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/portSettings")]
+    #[doc(alias = "POST /switches/{switchId}/portSettings")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_port_settings (`POST /venues/{venueId}/switches/{switchId}/portSettings`)."
     )]
@@ -319,6 +341,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans")]
+    #[doc(alias = "GET /switches/{switchId}/vlans")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlans (`GET /venues/{venueId}/switches/{switchId}/vlans`)."
     )]
@@ -347,6 +371,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans")]
+    #[doc(alias = "POST /switches/{switchId}/vlans")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_vlan (`POST /venues/{venueId}/switches/{switchId}/vlans`)."
     )]
@@ -375,6 +401,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans")]
+    #[doc(alias = "DELETE /switches/{switchId}/vlans")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlans (`DELETE /venues/{venueId}/switches/{switchId}/vlans`)."
     )]
@@ -405,6 +433,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans/{vlanId}")]
+    #[doc(alias = "GET /switches/{switchId}/vlans/{vlanId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_vlan (`GET /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
     )]
@@ -435,6 +465,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans/{vlanId}")]
+    #[doc(alias = "PUT /switches/{switchId}/vlans/{vlanId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_vlan (`PUT /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
     )]
@@ -464,6 +496,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans/{vlanId}")]
+    #[doc(alias = "DELETE /switches/{switchId}/vlans/{vlanId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_vlan (`DELETE /venues/{venueId}/switches/{switchId}/vlans/{vlanId}`)."
     )]
@@ -492,6 +526,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts")]
+    #[doc(alias = "GET /switches/{switchId}/vePorts")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_ve_ports (`GET /venues/{venueId}/switches/{switchId}/vePorts`)."
     )]
@@ -520,6 +556,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts")]
+    #[doc(alias = "POST /switches/{switchId}/vePorts")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_ve_port (`POST /venues/{venueId}/switches/{switchId}/vePorts`)."
     )]
@@ -548,6 +586,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts")]
+    #[doc(alias = "DELETE /switches/{switchId}/vePorts")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_ports (`DELETE /venues/{venueId}/switches/{switchId}/vePorts`)."
     )]
@@ -578,6 +618,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts/{vePortId}")]
+    #[doc(alias = "GET /switches/{switchId}/vePorts/{vePortId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_ve_port (`GET /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
     )]
@@ -608,6 +650,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts/{vePortId}")]
+    #[doc(alias = "PUT /switches/{switchId}/vePorts/{vePortId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_ve_port (`PUT /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
     )]
@@ -637,6 +681,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts/{vePortId}")]
+    #[doc(alias = "DELETE /switches/{switchId}/vePorts/{vePortId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_ve_port (`DELETE /venues/{venueId}/switches/{switchId}/vePorts/{vePortId}`)."
     )]
@@ -665,6 +711,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/staticRoutes")]
+    #[doc(alias = "GET /switches/{switchId}/staticRoutes")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_static_routes (`GET /venues/{venueId}/switches/{switchId}/staticRoutes`)."
     )]
@@ -695,6 +743,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/staticRoutes")]
+    #[doc(alias = "POST /switches/{switchId}/staticRoutes")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_static_route (`POST /venues/{venueId}/switches/{switchId}/staticRoutes`)."
     )]
@@ -725,6 +775,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/staticRoutes")]
+    #[doc(alias = "DELETE /switches/{switchId}/staticRoutes")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_routes (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes`)."
     )]
@@ -757,6 +809,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/staticRoutes/{staticRouteId}")]
+    #[doc(alias = "GET /switches/{switchId}/staticRoutes/{staticRouteId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_static_route (`GET /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
     )]
@@ -787,6 +841,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/staticRoutes/{staticRouteId}")]
+    #[doc(alias = "PUT /switches/{switchId}/staticRoutes/{staticRouteId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_static_route (`PUT /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
     )]
@@ -818,6 +874,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/staticRoutes/{staticRouteId}")]
+    #[doc(alias = "DELETE /switches/{switchId}/staticRoutes/{staticRouteId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_static_route (`DELETE /venues/{venueId}/switches/{switchId}/staticRoutes/{staticRouteId}`)."
     )]
@@ -848,6 +906,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/lags")]
+    #[doc(alias = "GET /switches/{switchId}/lags")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_lags (`GET /venues/{venueId}/switches/{switchId}/lags`)."
     )]
@@ -873,6 +933,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/lags")]
+    #[doc(alias = "POST /switches/{switchId}/lags")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_lag (`POST /venues/{venueId}/switches/{switchId}/lags`)."
     )]
@@ -901,6 +963,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/lags")]
+    #[doc(alias = "DELETE /switches/{switchId}/lags")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lags (`DELETE /venues/{venueId}/switches/{switchId}/lags`)."
     )]
@@ -931,6 +995,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/lags/{lagId}")]
+    #[doc(alias = "GET /switches/{switchId}/lags/{lagId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_lag (`GET /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
     )]
@@ -961,6 +1027,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/lags/{lagId}")]
+    #[doc(alias = "PUT /switches/{switchId}/lags/{lagId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_lag (`PUT /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
     )]
@@ -990,6 +1058,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/lags/{lagId}")]
+    #[doc(alias = "DELETE /switches/{switchId}/lags/{lagId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_lag (`DELETE /venues/{venueId}/switches/{switchId}/lags/{lagId}`)."
     )]
@@ -1018,6 +1088,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers")]
+    #[doc(alias = "GET /switches/{switchId}/dhcpServers")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_dhcp_servers (`GET /venues/{venueId}/switches/{switchId}/dhcpServers`)."
     )]
@@ -1046,6 +1118,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers")]
+    #[doc(alias = "POST /switches/{switchId}/dhcpServers")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_dhcp_server (`POST /venues/{venueId}/switches/{switchId}/dhcpServers`)."
     )]
@@ -1076,6 +1150,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers")]
+    #[doc(alias = "DELETE /switches/{switchId}/dhcpServers")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_servers (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers`)."
     )]
@@ -1108,6 +1184,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers/{dhcpServerId}")]
+    #[doc(alias = "GET /switches/{switchId}/dhcpServers/{dhcpServerId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_dhcp_server (`GET /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
     )]
@@ -1138,6 +1216,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers/{dhcpServerId}")]
+    #[doc(alias = "PUT /switches/{switchId}/dhcpServers/{dhcpServerId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form update_venue_switch_dhcp_server (`PUT /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
     )]
@@ -1169,6 +1249,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers/{dhcpServerId}")]
+    #[doc(alias = "DELETE /switches/{switchId}/dhcpServers/{dhcpServerId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_dhcp_server (`DELETE /venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}`)."
     )]
@@ -1202,6 +1284,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// Notes:
     /// - The rows are typed `SwitchVlanView` like those of the venue form query_venue_switch_vlans it mirrors (inferred: same resource; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlans/query")]
+    #[doc(alias = "POST /switches/{switchId}/vlans/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_vlans (`POST /venues/{venueId}/switches/{switchId}/vlans/query`)."
     )]
@@ -1232,6 +1316,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// Notes:
     /// - The rows are typed `VePortView` like those of the venue form query_venue_switch_ve_ports it mirrors (inferred: same resource; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vePorts/query")]
+    #[doc(alias = "POST /switches/{switchId}/vePorts/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_ve_ports (`POST /venues/{venueId}/switches/{switchId}/vePorts/query`)."
     )]
@@ -1262,6 +1348,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// Notes:
     /// - The rows are typed `DhcpServerView` like those of the venue form query_venue_switch_dhcp_servers it mirrors (inferred: same resource; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers/query")]
+    #[doc(alias = "POST /switches/{switchId}/dhcpServers/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_dhcp_servers (`POST /venues/{venueId}/switches/{switchId}/dhcpServers/query`)."
     )]
@@ -1294,6 +1382,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// Notes:
     /// - The rows are typed `AclView` like those of the venue form query_venue_switch_acls it mirrors (inferred: same resource; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/acls/query")]
+    #[doc(alias = "POST /switches/{switchId}/acls/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_acls (`POST /venues/{venueId}/switches/{switchId}/acls/query`)."
     )]
@@ -1324,6 +1414,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// Notes:
     /// - The rows are typed `ConfigBackupView` like those of the venue form query_venue_switch_config_backups it mirrors (inferred: same resource; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups/query")]
+    #[doc(alias = "POST /switches/{switchId}/configBackups/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_backups (`POST /venues/{venueId}/switches/{switchId}/configBackups/query`)."
     )]
@@ -1353,6 +1445,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/acls")]
+    #[doc(alias = "GET /switches/{switchId}/acls")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acls (`GET /venues/{venueId}/switches/{switchId}/acls`)."
     )]
@@ -1377,6 +1471,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/aclUnions")]
+    #[doc(alias = "GET /switches/{switchId}/aclUnions")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_acl_unions (`GET /venues/{venueId}/switches/{switchId}/aclUnions`)."
     )]
@@ -1404,6 +1500,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/vlanUnions")]
+    #[doc(alias = "GET /switches/{switchId}/vlanUnions")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_vlan_unions (`GET /venues/{venueId}/switches/{switchId}/vlanUnions`)."
     )]
@@ -1432,6 +1530,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/deviceRequests")]
+    #[doc(alias = "POST /switches/{switchId}/deviceRequests")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_device_request (`POST /venues/{venueId}/switches/{switchId}/deviceRequests`)."
     )]
@@ -1462,6 +1562,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServerStates")]
+    #[doc(alias = "PATCH /switches/{switchId}/dhcpServerStates")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_dhcp_server_states (`PATCH /venues/{venueId}/switches/{switchId}/dhcpServerStates`)."
     )]
@@ -1494,6 +1596,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// Notes:
     /// - The rows are typed `ConfigurationHistoryInfoView` like those of the venue form query_venue_switch_config_hist_details it mirrors (inferred: same resource; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configHistDetails/query")]
+    #[doc(alias = "POST /switches/{switchId}/configHistDetails/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form query_venue_switch_config_hist_details (`POST /venues/{venueId}/switches/{switchId}/configHistDetails/query`)."
     )]
@@ -1524,6 +1628,10 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/transactions/{transactionId}/configHistDetails")]
+    #[doc(
+        alias = "GET /switches/{switchId}/transactions/{transactionId}/configHistDetails"
+    )]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_transaction_config_hist_details (`GET /venues/{venueId}/switches/{switchId}/transactions/{transactionId}/configHistDetails`)."
     )]
@@ -1554,6 +1662,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups")]
+    #[doc(alias = "GET /switches/{switchId}/configBackups")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form list_venue_switch_config_backups (`GET /venues/{venueId}/switches/{switchId}/configBackups`)."
     )]
@@ -1584,6 +1694,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups")]
+    #[doc(alias = "POST /switches/{switchId}/configBackups")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup (`POST /venues/{venueId}/switches/{switchId}/configBackups`)."
     )]
@@ -1614,6 +1726,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups")]
+    #[doc(alias = "DELETE /switches/{switchId}/configBackups")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backups (`DELETE /venues/{venueId}/switches/{switchId}/configBackups`)."
     )]
@@ -1646,6 +1760,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups/{configBackupId}")]
+    #[doc(alias = "GET /switches/{switchId}/configBackups/{configBackupId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
     )]
@@ -1675,6 +1791,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups/{configBackupId}")]
+    #[doc(alias = "DELETE /switches/{switchId}/configBackups/{configBackupId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form delete_venue_switch_config_backup (`DELETE /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
     )]
@@ -1707,6 +1825,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups/{configBackupId}")]
+    #[doc(alias = "PATCH /switches/{switchId}/configBackups/{configBackupId}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form patch_venue_switch_config_backup (`PATCH /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}`)."
     )]
@@ -1738,6 +1858,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/configBackups/comparisons")]
+    #[doc(alias = "POST /switches/{switchId}/configBackups/comparisons")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form create_venue_switch_config_backup_comparison (`POST /venues/{venueId}/switches/{switchId}/configBackups/comparisons`)."
     )]
@@ -1768,6 +1890,12 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(
+        alias = "/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs"
+    )]
+    #[doc(
+        alias = "GET /switches/{switchId}/configBackups/{configBackupId}/formattedConfigs"
+    )]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); mirrors the venue form get_venue_switch_config_backup_formatted_configs (`GET /venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}/formattedConfigs`)."
     )]
@@ -1797,6 +1925,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/dhcpServers/leaseTables")]
+    #[doc(alias = "GET /switches/{switchId}/dhcpServers/leaseTables")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
     )]
@@ -1826,6 +1956,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/debugRequests")]
+    #[doc(alias = "POST /switches/{switchId}/debugRequests")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
     )]
@@ -1855,6 +1987,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/{switchId}/debugRequests/{troubleshootingType}")]
+    #[doc(alias = "GET /switches/{switchId}/debugRequests/{troubleshootingType}")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the document names no replacement."
     )]
@@ -1885,6 +2019,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// Notes:
     /// - Accepts sortByCountField.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/query/csvFiles")]
+    #[doc(alias = "POST /switches/query/csvFiles")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is export_venue_switches_csv (`POST /venues/switches/query/csvFiles`)."
     )]
@@ -1911,6 +2047,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// Notes:
     /// - Accepts sortByCountField.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/ports/query")]
+    #[doc(alias = "POST /switches/ports/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_ports (`POST /venues/switches/switchPorts/query`)."
     )]
@@ -1937,6 +2075,8 @@ impl<'a> SwitchesLegacyClient<'a> {
     /// Notes:
     /// - Accepts sortByCountField.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/switches/clients/query")]
+    #[doc(alias = "POST /switches/clients/query")]
     #[deprecated(
         note = "Venue-less switch path, deprecated (supported for at least six months); the venue form is query_venue_switch_clients (`POST /venues/switches/clients/query`)."
     )]

@@ -38,6 +38,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddSwitchProfileToVenueTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AssociateProfileTemplate (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "PUT /templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "AssociateProfileTemplate")]
     pub fn add_switch_profile_to_venue_template(
         &self,
         venue_id: &str,
@@ -64,6 +67,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSwitchProfileFromVenueTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DisassociateProfileTemplate (the document names the /templates/venues/{venueId}/switchProfiles family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "DELETE /templates/venues/{venueId}/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "DisassociateProfileTemplate")]
     pub fn remove_switch_profile_from_venue_template(
         &self,
         venue_id: &str,
@@ -92,6 +98,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `ProfileView`, the resource this area's list operation answers (inferred: no description types the query's rows; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/templates/switchProfiles/query")]
+    #[doc(alias = "POST /templates/switchProfiles/query")]
+    #[doc(alias = "QueryProfileTemplates_1_1")]
     pub fn query_template_switch_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -116,6 +125,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateTemplateSwitchProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddProfileTemplate_1_1 (the document names the /templates/switchProfiles family without methods)).
+    #[doc(alias = "/templates/switchProfiles")]
+    #[doc(alias = "POST /templates/switchProfiles")]
+    #[doc(alias = "AddProfileTemplate_1_1")]
     pub fn create_template_switch_profile(
         &self,
         body: &super::common::Profile,
@@ -140,6 +152,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddProfileTemplate_1_1 (the document names the /templates/switchProfiles family without methods)).
+    #[doc(alias = "/templates/switchProfiles")]
+    #[doc(alias = "POST /templates/switchProfiles")]
+    #[doc(alias = "AddProfileTemplate_1_1")]
     pub fn create_template_switch_profile_v1(
         &self,
         body: &super::common::ProfileBo,
@@ -164,6 +179,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Response 200: `ProfileView`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetTemplateSwitchProfile::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileTemplateById_1_1 (the read of a resource the client creates)).
+    #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "GET /templates/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "GetProfileTemplateById_1_1")]
     pub fn get_template_switch_profile(
         &self,
         switch_profile_id: &str,
@@ -185,6 +203,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Response 200: `ProfileV1`
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileTemplateById_1_1 (the read of a resource the client creates)).
+    #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "GET /templates/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "GetProfileTemplateById_1_1")]
     pub fn get_template_switch_profile_v1(
         &self,
         switch_profile_id: &str,
@@ -208,6 +229,9 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteTemplateSwitchProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteProfileTemplateById_1_1 (the delete of a resource the client creates)).
+    #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "DELETE /templates/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "DeleteProfileTemplateById_1_1")]
     pub fn delete_template_switch_profile(
         &self,
         switch_profile_id: &str,

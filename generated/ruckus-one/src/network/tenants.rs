@@ -8542,6 +8542,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `MspEcAccountView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenant::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}")]
+    #[doc(alias = "GET /tenants/{tenantId}")]
     pub fn get_tenant(&self, tenant_id: &str) -> GetTenant<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8560,6 +8562,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenant::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}")]
+    #[doc(alias = "PUT /tenants/{tenantId}")]
     pub fn update_tenant(
         &self,
         tenant_id: &str,
@@ -8582,6 +8586,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenant::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}")]
+    #[doc(alias = "DELETE /tenants/{tenantId}")]
     pub fn delete_tenant(&self, tenant_id: &str) -> DeleteTenant<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8599,6 +8605,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenant::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants")]
+    #[doc(alias = "POST /tenants")]
     pub fn create_tenant(&self, body: &AddTenantRequestHolder) -> CreateTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_TENANT, &[]);
         req.json(body);
@@ -8612,6 +8620,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `MspEcDelegationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantDelegations::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/tenantDelegations")]
+    #[doc(alias = "GET /tenants/{tenantId}/tenantDelegations")]
     pub fn list_tenant_delegations(&self, tenant_id: &str) -> ListTenantDelegations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8630,6 +8640,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantDelegations::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/tenantDelegations")]
+    #[doc(alias = "PUT /tenants/{tenantId}/tenantDelegations")]
     pub fn update_tenant_delegations(
         &self,
         tenant_id: &str,
@@ -8651,6 +8663,8 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `EmailInvitation`
     /// - Response 204: no body (No content.)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/invitations")]
+    #[doc(alias = "PUT /tenants/{tenantId}/invitations")]
     pub fn resend_tenant_invitation(
         &self,
         tenant_id: &str,
@@ -8672,6 +8686,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `array<AdminView>` (The tenant's administrators (the description types the answer as a string; the service answers a JSON list of administrators).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdmins::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/admins")]
+    #[doc(alias = "GET /tenants/{tenantId}/admins")]
     pub fn list_tenant_admins(&self, tenant_id: &str) -> ListTenantAdmins<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8689,6 +8705,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `MspEcAdminView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantAdmin::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/admins/{adminId}")]
+    #[doc(alias = "GET /tenants/{tenantId}/admins/{adminId}")]
     pub fn get_tenant_admin(
         &self,
         tenant_id: &str,
@@ -8710,6 +8728,8 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `UpdateMspEcAdminRequest`
     /// - Response 204: no body (No content.)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/admins/{adminId}")]
+    #[doc(alias = "PUT /tenants/{tenantId}/admins/{adminId}")]
     pub fn update_tenant_admin(
         &self,
         tenant_id: &str,
@@ -8732,6 +8752,8 @@ impl<'a> TenantsClient<'a> {
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 204: no body (No content.)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/admins/{adminId}")]
+    #[doc(alias = "DELETE /tenants/{tenantId}/admins/{adminId}")]
     pub fn delete_tenant_admin(
         &self,
         tenant_id: &str,
@@ -8752,6 +8774,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `array<MspAdminRole>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantAdminDelegations::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/adminDelegations")]
+    #[doc(alias = "GET /tenants/{tenantId}/adminDelegations")]
     pub fn list_tenant_admin_delegations(
         &self,
         tenant_id: &str,
@@ -8773,6 +8797,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantAdminDelegations::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenants/{tenantId}/adminDelegations")]
+    #[doc(alias = "PUT /tenants/{tenantId}/adminDelegations")]
     pub fn update_tenant_admin_delegations(
         &self,
         tenant_id: &str,
@@ -8796,6 +8822,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `AsyncResult` (The request id of the change (the service answers `{requestId}`, not the list of accounts the description gives).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantActivation::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenantActivations/{tenantId}")]
+    #[doc(alias = "PUT /tenantActivations/{tenantId}")]
     pub fn update_tenant_activation(
         &self,
         tenant_id: &str,
@@ -8815,6 +8843,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `AsyncResult` (The request id of the change (the service answers `{requestId}`, not the list of accounts the description gives).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantActivation::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenantActivations/{tenantId}")]
+    #[doc(alias = "DELETE /tenantActivations/{tenantId}")]
     pub fn delete_tenant_activation(
         &self,
         tenant_id: &str,
@@ -8834,6 +8864,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `array<Delegation>` (The tenant's support delegations (the description types the answer as a string; the service answers a JSON list of delegations).)
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantSupportStatus::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenantActivations/supportStatus/{tenantId}")]
+    #[doc(alias = "GET /tenantActivations/supportStatus/{tenantId}")]
     pub fn get_tenant_support_status(
         &self,
         tenant_id: &str,
@@ -8853,6 +8885,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `string`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantSupportStatus::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenantActivations/supportStatus/{tenantId}")]
+    #[doc(alias = "PUT /tenantActivations/supportStatus/{tenantId}")]
     pub fn update_tenant_support_status(
         &self,
         tenant_id: &str,
@@ -8872,6 +8906,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `string`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantSupportStatus::version`)
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenantActivations/supportStatus/{tenantId}")]
+    #[doc(alias = "DELETE /tenantActivations/supportStatus/{tenantId}")]
     pub fn delete_tenant_support_status(
         &self,
         tenant_id: &str,
@@ -8892,6 +8928,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateFirmwareUpgradeSchedule::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/firmwareUpgradeSchedules")]
+    #[doc(alias = "POST /firmwareUpgradeSchedules")]
     pub fn create_firmware_upgrade_schedule(
         &self,
         body: &FirmwareUpgradeRequest,
@@ -8915,6 +8953,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTenantDelegations::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/tenantDelegations")]
+    #[doc(alias = "PATCH /tenantDelegations")]
     pub fn patch_tenant_delegations(
         &self,
         body: &AssignMspEcToMultipleTechPartners,
@@ -8936,6 +8976,8 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchAdminDelegations::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `msp` error body family, returned as `Error::Api`
+    #[doc(alias = "/adminDelegations")]
+    #[doc(alias = "PATCH /adminDelegations")]
     pub fn patch_admin_delegations(
         &self,
         body: &MspAdminRequest,
@@ -8954,6 +8996,8 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Response 200: `Tenant`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSelfTenant::version`)
+    #[doc(alias = "/tenants/self")]
+    #[doc(alias = "GET /tenants/self")]
     pub fn get_self_tenant(&self) -> GetSelfTenant<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_SELF_TENANT, &[]);
         GetSelfTenant { req }
@@ -8965,6 +9009,8 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `NotificationRecipientRbacdto`
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/tenants/notificationRecipients")]
+    #[doc(alias = "POST /tenants/notificationRecipients")]
     pub fn create_tenant_notification_recipient(
         &self,
         body: &NotificationRecipientRbacdto,
@@ -8988,6 +9034,9 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `array<NotificationRecipientRbacdto>` (The recipients.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListTenantNotificationRecipients::version`)
     /// - Provenance: reference (tenant_management-0.3.0.yaml getNotificationRecipients).
+    #[doc(alias = "/tenants/notificationRecipients")]
+    #[doc(alias = "GET /tenants/notificationRecipients")]
+    #[doc(alias = "getNotificationRecipients")]
     pub fn list_tenant_notification_recipients(
         &self,
     ) -> ListTenantNotificationRecipients<'a> {
@@ -9011,6 +9060,9 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTenantNotificationRecipients::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (tenant_management-0.3.0.yaml deleteNotificationRecipients).
+    #[doc(alias = "/tenants/notificationRecipients")]
+    #[doc(alias = "DELETE /tenants/notificationRecipients")]
+    #[doc(alias = "deleteNotificationRecipients")]
     pub fn delete_tenant_notification_recipients(
         &self,
         body: &Vec<NotificationRecipient>,
@@ -9032,6 +9084,8 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `MobilePushNotificationEndpoint`
     /// - Response 200: `OperationResponseMobilePushNotificationEndpoint`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTenantMobilePushNotification::version`)
+    #[doc(alias = "/tenants/mobilePushNotifications")]
+    #[doc(alias = "POST /tenants/mobilePushNotifications")]
     pub fn create_tenant_mobile_push_notification(
         &self,
         body: &MobilePushNotificationEndpoint,
@@ -9058,6 +9112,8 @@ impl<'a> TenantsClient<'a> {
     ///
     /// Notes:
     /// - The items are typed `NotificationRecipient`, the resource this area's read operation answers (inferred: the description leaves the page's items untyped; the vendor's answers in ../shared/reference/payloads decode with it where there are any).
+    #[doc(alias = "/tenants/notifications/recipients/query")]
+    #[doc(alias = "POST /tenants/notifications/recipients/query")]
     pub fn query_tenant_notification_recipients(
         &self,
         body: &super::common::QueryRequest,
@@ -9077,6 +9133,8 @@ impl<'a> TenantsClient<'a> {
     /// `GET /tenants/betaFeatures` on the `network` API.
     ///
     /// - Response 200: `BetaFeatureResponse`
+    #[doc(alias = "/tenants/betaFeatures")]
+    #[doc(alias = "GET /tenants/betaFeatures")]
     pub fn get_tenant_beta_features(&self) -> GetTenantBetaFeatures<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9091,6 +9149,8 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Request body (json, required): `BetaFeatureRequest`
     /// - Response 200: `BetaFeatureResponse`
+    #[doc(alias = "/tenants/betaFeatures")]
+    #[doc(alias = "PUT /tenants/betaFeatures")]
     pub fn update_tenant_beta_features(
         &self,
         body: &BetaFeatureRequest,
@@ -9109,6 +9169,8 @@ impl<'a> TenantsClient<'a> {
     ///
     /// - Response 200: `TenantPrivacyFeatureResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTenantPrivacySettings::version`)
+    #[doc(alias = "/tenants/privacySettings")]
+    #[doc(alias = "GET /tenants/privacySettings")]
     pub fn get_tenant_privacy_settings(&self) -> GetTenantPrivacySettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9124,6 +9186,8 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `TenantPrivacyFeatureRequest`
     /// - Response 200: `TenantPrivacyFeatureResponse`
     /// - Versions: `json`, `json` (default `json`; choose with `CreateTenantPrivacySettings::version`)
+    #[doc(alias = "/tenants/privacySettings")]
+    #[doc(alias = "POST /tenants/privacySettings")]
     pub fn create_tenant_privacy_settings(
         &self,
         body: &TenantPrivacyFeatureRequest,
@@ -9143,6 +9207,8 @@ impl<'a> TenantsClient<'a> {
     /// - Request body (json, required): `TenantPrivacyFeatureRequest`
     /// - Response 200: `TenantPrivacyFeatureResponse`
     /// - Versions: `json`, `json` (default `json`; choose with `PatchTenantPrivacySettings::version`)
+    #[doc(alias = "/tenants/privacySettings")]
+    #[doc(alias = "PATCH /tenants/privacySettings")]
     pub fn patch_tenant_privacy_settings(
         &self,
         body: &TenantPrivacyFeatureRequest,
@@ -9163,6 +9229,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateAdmins::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/admins")]
+    #[doc(alias = "PUT /admins")]
     pub fn update_admins(&self, body: &AdminView) -> UpdateAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_ADMINS, &[]);
         req.json(body);
@@ -9176,6 +9244,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateAdmin::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/admins")]
+    #[doc(alias = "POST /admins")]
     pub fn create_admin(&self, body: &AdminView) -> CreateAdmin<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_ADMIN, &[]);
         req.json(body);
@@ -9191,6 +9261,9 @@ impl<'a> TenantsClient<'a> {
     /// - Response 200: `array<AdminView>` (The administrators.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListAdmins::version`)
     /// - Provenance: reference (tenant_management-0.3.0.yaml getAdminList).
+    #[doc(alias = "/admins")]
+    #[doc(alias = "GET /admins")]
+    #[doc(alias = "getAdminList")]
     pub fn list_admins(&self) -> ListAdmins<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_ADMINS, &[]);
         ListAdmins { req }
@@ -9206,6 +9279,9 @@ impl<'a> TenantsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteAdmins::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (tenant_management-0.3.0.yaml deleteBulkAdmin).
+    #[doc(alias = "/admins")]
+    #[doc(alias = "DELETE /admins")]
+    #[doc(alias = "deleteBulkAdmin")]
     pub fn delete_admins(&self, body: &Vec<String>) -> DeleteAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &DELETE_ADMINS, &[]);
         req.json(body);
@@ -9218,6 +9294,8 @@ impl<'a> TenantsClient<'a> {
     /// - Path parameter `adminId`: Identifier of the administrator.
     /// - Response 200: `AdminView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAdmin::version`)
+    #[doc(alias = "/admins/{adminId}")]
+    #[doc(alias = "GET /admins/{adminId}")]
     pub fn get_admin(&self, admin_id: &str) -> GetAdmin<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_ADMIN, &[admin_id]);
         GetAdmin { req }
@@ -9230,6 +9308,8 @@ impl<'a> TenantsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteAdmin::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/admins/{adminId}")]
+    #[doc(alias = "DELETE /admins/{adminId}")]
     pub fn delete_admin(&self, admin_id: &str) -> DeleteAdmin<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9258,6 +9338,8 @@ impl<'a> TenantsClient<'a> {
     /// - mspEcTenantIds in the body scopes the list to those tenants.
     /// - The page type of the 200 answer depends on the flags; by default the rows are full administrator rows.
     /// - The rows are typed `AdminView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/admins/query")]
+    #[doc(alias = "POST /admins/query")]
     pub fn query_admins(&self, body: &AdminQueryRequest) -> QueryAdmins<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_ADMINS, &[]);
         req.json(body);

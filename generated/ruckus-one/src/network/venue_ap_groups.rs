@@ -287,6 +287,8 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Path parameter `apGroupId`: Identifier of the AP group.
     /// - Response 200: `VenueApGroup`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApGroup::version`)
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}")]
+    #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}")]
     pub fn get_venue_ap_group(
         &self,
         venue_id: &str,
@@ -311,6 +313,8 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApGroup::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}")]
+    #[doc(alias = "PUT /venues/{venueId}/apGroups/{apGroupId}")]
     pub fn update_venue_ap_group(
         &self,
         venue_id: &str,
@@ -336,6 +340,8 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueApGroup::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/apGroups/{apGroupId}")]
     pub fn delete_venue_ap_group(
         &self,
         venue_id: &str,
@@ -360,6 +366,8 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueApGroupAp::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/aps")]
+    #[doc(alias = "POST /venues/{venueId}/apGroups/{apGroupId}/aps")]
     pub fn create_venue_ap_group_ap(
         &self,
         venue_id: &str,
@@ -386,6 +394,8 @@ impl<'a> VenueApGroupsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddApToVenueApGroup::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}")]
+    #[doc(alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/aps/{serialNumber}")]
     pub fn add_ap_to_venue_ap_group(
         &self,
         venue_id: &str,
@@ -412,6 +422,8 @@ impl<'a> VenueApGroupsClient<'a> {
     ///
     /// Notes:
     /// - The document lists this operation twice (AP groups and media); it is one operation.
+    #[doc(alias = "/venues/apGroups/query")]
+    #[doc(alias = "POST /venues/apGroups/query")]
     pub fn query_venue_ap_groups(
         &self,
         body: &super::common::QueryRequest,
@@ -436,6 +448,10 @@ impl<'a> VenueApGroupsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings")]
+    #[doc(
+        alias = "GET /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings"
+    )]
     pub fn get_venue_ap_group_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -463,6 +479,10 @@ impl<'a> VenueApGroupsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings")]
+    #[doc(
+        alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/apModelAntennaTypeSettings"
+    )]
     pub fn update_venue_ap_group_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -489,6 +509,8 @@ impl<'a> VenueApGroupsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings")]
     pub fn get_venue_ap_group_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -516,6 +538,8 @@ impl<'a> VenueApGroupsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/apModelBandModeSettings")]
     pub fn update_venue_ap_group_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -542,6 +566,12 @@ impl<'a> VenueApGroupsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(
+        alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings"
+    )]
     pub fn get_venue_ap_group_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -569,6 +599,12 @@ impl<'a> VenueApGroupsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(
+        alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/apModelExternalAntennaSettings"
+    )]
     pub fn update_venue_ap_group_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -596,6 +632,8 @@ impl<'a> VenueApGroupsClient<'a> {
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/radioSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}/radioSettings")]
     pub fn get_venue_ap_group_radio_settings(
         &self,
         venue_id: &str,
@@ -624,6 +662,8 @@ impl<'a> VenueApGroupsClient<'a> {
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/radioSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apGroups/{apGroupId}/radioSettings")]
     pub fn update_venue_ap_group_radio_settings(
         &self,
         venue_id: &str,
@@ -651,6 +691,8 @@ impl<'a> VenueApGroupsClient<'a> {
     /// Notes:
     /// - Each AP model entry carries the fields described by ApModelCapability; the envelope of the answer is not shown.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities")]
+    #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}/apModelCapabilities")]
     pub fn get_venue_ap_group_ap_model_capabilities(
         &self,
         venue_id: &str,
@@ -677,6 +719,8 @@ impl<'a> VenueApGroupsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels")]
+    #[doc(alias = "GET /venues/{venueId}/apGroups/{apGroupId}/wifiAvailableChannels")]
     pub fn get_venue_ap_group_wifi_available_channels(
         &self,
         venue_id: &str,

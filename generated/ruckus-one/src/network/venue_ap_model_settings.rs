@@ -1909,6 +1909,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `array<VenueApModelAntennaTypeSettings>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelAntennaTypeSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apModelAntennaTypeSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apModelAntennaTypeSettings")]
     pub fn get_venue_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -1933,6 +1935,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelAntennaTypeSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apModelAntennaTypeSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apModelAntennaTypeSettings")]
     pub fn update_venue_ap_model_antenna_type_settings(
         &self,
         venue_id: &str,
@@ -1957,6 +1961,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `array<VenueApModelBandModeSettings>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelBandModeSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apModelBandModeSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apModelBandModeSettings")]
     pub fn get_venue_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -1981,6 +1987,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelBandModeSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apModelBandModeSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apModelBandModeSettings")]
     pub fn update_venue_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
@@ -2005,6 +2013,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `array<VenueApModelExternalAntennaSettings>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelExternalAntennaSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apModelExternalAntennaSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apModelExternalAntennaSettings")]
     pub fn get_venue_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -2029,6 +2039,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelExternalAntennaSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apModelExternalAntennaSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apModelExternalAntennaSettings")]
     pub fn update_venue_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
@@ -2055,6 +2067,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apModelLanPortSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apModelLanPortSettings")]
     pub fn get_venue_ap_model_lan_port_settings(
         &self,
         venue_id: &str,
@@ -2080,6 +2094,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apModelLanPortSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apModelLanPortSettings")]
     pub fn update_venue_ap_model_lan_port_settings(
         &self,
         venue_id: &str,
@@ -2102,6 +2118,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `array<VenueApModelLedSettings>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelLedSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apModelLedSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apModelLedSettings")]
     pub fn get_venue_ap_model_led_settings(
         &self,
         venue_id: &str,
@@ -2124,6 +2142,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelLedSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apModelLedSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apModelLedSettings")]
     pub fn update_venue_ap_model_led_settings(
         &self,
         venue_id: &str,
@@ -2148,6 +2168,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `array<VenueApModelUsbPortSettings>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelUsbPortSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apModelUsbPortSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apModelUsbPortSettings")]
     pub fn get_venue_ap_model_usb_port_settings(
         &self,
         venue_id: &str,
@@ -2172,6 +2194,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelUsbPortSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apModelUsbPortSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apModelUsbPortSettings")]
     pub fn update_venue_ap_model_usb_port_settings(
         &self,
         venue_id: &str,
@@ -2199,6 +2223,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     ///
     /// Notes:
     /// - Each AP model entry carries the fields described by ApModelCapability; the envelope of the answer is not shown.
+    #[doc(alias = "/venues/{venueId}/apModelCapabilities")]
+    #[doc(alias = "GET /venues/{venueId}/apModelCapabilities")]
     pub fn get_venue_ap_model_capabilities(
         &self,
         venue_id: &str,
@@ -2221,6 +2247,9 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Response 200: `VenueApModelLanPortSpecificSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelLanPortSpecificSettings::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortSpecificSettings (the document names this per-AP-model path without methods)).
+    #[doc(alias = "/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings")]
+    #[doc(alias = "getVenueApModelLanPortSpecificSettings")]
     pub fn get_venue_ap_model_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -2248,6 +2277,9 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelLanPortSpecificSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortSpecificSettings (the document names this per-AP-model path without methods)).
+    #[doc(alias = "/venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPortSpecificSettings")]
+    #[doc(alias = "updateVenueApModelLanPortSpecificSettings")]
     pub fn update_venue_ap_model_lan_port_specific_settings(
         &self,
         venue_id: &str,
@@ -2276,6 +2308,9 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Response 200: `VenueApModelLanPortSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApModelPortSettings::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApModelLanPortOverwriteSettings (the document names this per-AP-model path without methods)).
+    #[doc(alias = "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings")]
+    #[doc(alias = "GET /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings")]
+    #[doc(alias = "getVenueApModelLanPortOverwriteSettings")]
     pub fn get_venue_ap_model_port_settings(
         &self,
         venue_id: &str,
@@ -2303,6 +2338,9 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApModelPortSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueApModelLanPortOverwriteSettings (the document names this per-AP-model path without methods)).
+    #[doc(alias = "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings")]
+    #[doc(alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings")]
+    #[doc(alias = "updateVenueApModelLanPortOverwriteSettings")]
     pub fn update_venue_ap_model_port_settings(
         &self,
         venue_id: &str,
@@ -2333,6 +2371,12 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddEthernetPortProfileToVenueApModelLanPort::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}"
+    )]
     pub fn add_ethernet_port_profile_to_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -2362,6 +2406,12 @@ impl<'a> VenueApModelSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveEthernetPortProfileFromVenueApModelLanPort::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}"
+    )]
     pub fn remove_ethernet_port_profile_from_venue_ap_model_lan_port(
         &self,
         venue_id: &str,
@@ -2389,6 +2439,8 @@ impl<'a> VenueApModelSettingsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apModels")]
+    #[doc(alias = "GET /venues/{venueId}/apModels")]
     pub fn list_venue_ap_models(&self, venue_id: &str) -> ListVenueApModels<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,

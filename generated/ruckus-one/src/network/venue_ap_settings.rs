@@ -3700,6 +3700,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApBssColoringSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApBssColoringSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apBssColoringSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apBssColoringSettings")]
     pub fn get_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -3724,6 +3726,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApBssColoringSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apBssColoringSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apBssColoringSettings")]
     pub fn update_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
@@ -3748,6 +3752,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApCellularSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApCellularSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apCellularSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apCellularSettings")]
     pub fn get_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -3770,6 +3776,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApCellularSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apCellularSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apCellularSettings")]
     pub fn update_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
@@ -3794,6 +3802,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApClientAdmissionControlSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApClientAdmissionControlSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apClientAdmissionControlSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apClientAdmissionControlSettings")]
     pub fn get_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -3818,6 +3828,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApClientAdmissionControlSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apClientAdmissionControlSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apClientAdmissionControlSettings")]
     pub fn update_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
@@ -3842,6 +3854,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApDirectedMulticastSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApDirectedMulticastSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apDirectedMulticastSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apDirectedMulticastSettings")]
     pub fn get_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -3866,6 +3880,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApDirectedMulticastSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apDirectedMulticastSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apDirectedMulticastSettings")]
     pub fn update_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
@@ -3890,6 +3906,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApDosProtectionSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApDosProtectionSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apDosProtectionSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apDosProtectionSettings")]
     pub fn get_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -3914,6 +3932,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApDosProtectionSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apDosProtectionSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apDosProtectionSettings")]
     pub fn update_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
@@ -3940,6 +3960,8 @@ impl<'a> VenueApSettingsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apIotSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apIotSettings")]
     pub fn get_venue_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -3963,6 +3985,8 @@ impl<'a> VenueApSettingsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apIotSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apIotSettings")]
     pub fn update_venue_ap_iot_settings(
         &self,
         venue_id: &str,
@@ -3985,6 +4009,8 @@ impl<'a> VenueApSettingsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apIpModeSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apIpModeSettings")]
     pub fn get_venue_ap_ip_mode_settings(
         &self,
         venue_id: &str,
@@ -4008,6 +4034,8 @@ impl<'a> VenueApSettingsClient<'a> {
     ///
     /// Notes:
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/{venueId}/apIpModeSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apIpModeSettings")]
     pub fn update_venue_ap_ip_mode_settings(
         &self,
         venue_id: &str,
@@ -4028,6 +4056,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApLoadBalancingSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApLoadBalancingSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apLoadBalancingSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apLoadBalancingSettings")]
     pub fn get_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -4052,6 +4082,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApLoadBalancingSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apLoadBalancingSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apLoadBalancingSettings")]
     pub fn update_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
@@ -4076,6 +4108,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApManagementTrafficVlanSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApManagementTrafficVlanSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apManagementTrafficVlanSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apManagementTrafficVlanSettings")]
     pub fn get_venue_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -4100,6 +4134,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApManagementTrafficVlanSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apManagementTrafficVlanSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apManagementTrafficVlanSettings")]
     pub fn update_venue_ap_management_traffic_vlan_settings(
         &self,
         venue_id: &str,
@@ -4124,6 +4160,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApMeshSettings`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueApMeshSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apMeshSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apMeshSettings")]
     pub fn get_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -4144,6 +4182,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApMeshSettingsV1`
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
+    #[doc(alias = "/venues/{venueId}/apMeshSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apMeshSettings")]
     pub fn get_venue_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
@@ -4166,6 +4206,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueApMeshSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apMeshSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apMeshSettings")]
     pub fn update_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
@@ -4190,6 +4232,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apMeshSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apMeshSettings")]
     pub fn update_venue_ap_mesh_settings_v1(
         &self,
         venue_id: &str,
@@ -4212,6 +4256,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApMulticastDnsFencingSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApMulticastDnsFencingSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apMulticastDnsFencingSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apMulticastDnsFencingSettings")]
     pub fn get_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -4236,6 +4282,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApMulticastDnsFencingSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apMulticastDnsFencingSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apMulticastDnsFencingSettings")]
     pub fn update_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
@@ -4264,6 +4312,8 @@ impl<'a> VenueApSettingsClient<'a> {
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
+    #[doc(alias = "/venues/{venueId}/apRadioSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apRadioSettings")]
     pub fn get_venue_ap_radio_settings(
         &self,
         venue_id: &str,
@@ -4288,6 +4338,8 @@ impl<'a> VenueApSettingsClient<'a> {
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
+    #[doc(alias = "/venues/{venueId}/apRadioSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apRadioSettings")]
     pub fn get_venue_ap_radio_settings_v1(
         &self,
         venue_id: &str,
@@ -4313,6 +4365,8 @@ impl<'a> VenueApSettingsClient<'a> {
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
+    #[doc(alias = "/venues/{venueId}/apRadioSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apRadioSettings")]
     pub fn update_venue_ap_radio_settings(
         &self,
         venue_id: &str,
@@ -4340,6 +4394,8 @@ impl<'a> VenueApSettingsClient<'a> {
     ///
     /// Notes:
     /// - Radio settings carry a 6 GHz block whose fields are described by Radio6GhzSettings; the field that holds the block is not named by the document.
+    #[doc(alias = "/venues/{venueId}/apRadioSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apRadioSettings")]
     pub fn update_venue_ap_radio_settings_v1(
         &self,
         venue_id: &str,
@@ -4364,6 +4420,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApRadiusOptionSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApRadiusOptions::version`)
+    #[doc(alias = "/venues/{venueId}/apRadiusOptions")]
+    #[doc(alias = "GET /venues/{venueId}/apRadiusOptions")]
     pub fn get_venue_ap_radius_options(
         &self,
         venue_id: &str,
@@ -4386,6 +4444,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApRadiusOptions::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apRadiusOptions")]
+    #[doc(alias = "PUT /venues/{venueId}/apRadiusOptions")]
     pub fn update_venue_ap_radius_options(
         &self,
         venue_id: &str,
@@ -4408,6 +4468,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApRebootTimeoutSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApRebootTimeoutSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apRebootTimeoutSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apRebootTimeoutSettings")]
     pub fn get_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -4432,6 +4494,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApRebootTimeoutSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apRebootTimeoutSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apRebootTimeoutSettings")]
     pub fn update_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
@@ -4456,6 +4520,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApSmartMonitorSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApSmartMonitorSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apSmartMonitorSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apSmartMonitorSettings")]
     pub fn get_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -4480,6 +4546,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApSmartMonitorSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apSmartMonitorSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apSmartMonitorSettings")]
     pub fn update_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
@@ -4504,6 +4572,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `VenueApTlsKeyEnhancedModeSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApTlsKeyEnhancedSettings::version`)
+    #[doc(alias = "/venues/{venueId}/apTlsKeyEnhancedSettings")]
+    #[doc(alias = "GET /venues/{venueId}/apTlsKeyEnhancedSettings")]
     pub fn get_venue_ap_tls_key_enhanced_settings(
         &self,
         venue_id: &str,
@@ -4528,6 +4598,8 @@ impl<'a> VenueApSettingsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueApTlsKeyEnhancedSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/apTlsKeyEnhancedSettings")]
+    #[doc(alias = "PUT /venues/{venueId}/apTlsKeyEnhancedSettings")]
     pub fn update_venue_ap_tls_key_enhanced_settings(
         &self,
         venue_id: &str,

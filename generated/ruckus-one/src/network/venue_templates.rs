@@ -2407,6 +2407,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `VenueTemplateView`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateSwitchSettings::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
+    #[doc(alias = "GET /templates/venues/{venueId}/switchSettings")]
+    #[doc(alias = "GetVenueTemplateSetting_1_1")]
     pub fn get_venue_template_switch_settings(
         &self,
         venue_id: &str,
@@ -2430,6 +2433,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `VenueV1`
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
+    #[doc(alias = "GET /templates/venues/{venueId}/switchSettings")]
+    #[doc(alias = "GetVenueTemplateSetting_1_1")]
     pub fn get_venue_template_switch_settings_v1(
         &self,
         venue_id: &str,
@@ -2454,6 +2460,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `VenueResponse`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateSwitchSettings::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
+    #[doc(alias = "PUT /templates/venues/{venueId}/switchSettings")]
+    #[doc(alias = "UpdateVenueTemplateSetting_1_1")]
     pub fn update_venue_template_switch_settings(
         &self,
         venue_id: &str,
@@ -2480,6 +2489,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `VenueV1`
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateSetting_1_1 (the document names the /templates/venues/{venueId}/switchSettings family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/switchSettings")]
+    #[doc(alias = "PUT /templates/venues/{venueId}/switchSettings")]
+    #[doc(alias = "UpdateVenueTemplateSetting_1_1")]
     pub fn update_venue_template_switch_settings_v1(
         &self,
         venue_id: &str,
@@ -2505,6 +2517,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `AaaSettingView`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateAaaSettings::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaSettings_1_1 (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/aaaSettings")]
+    #[doc(alias = "GET /templates/venues/{venueId}/aaaSettings")]
+    #[doc(alias = "GetVenueTemplateAaaSettings_1_1")]
     pub fn get_venue_template_aaa_settings(
         &self,
         venue_id: &str,
@@ -2526,6 +2541,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `AaaSetting`
     /// - Media types: Accept `application/vnd.ruckus.v1+json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaSettings_1_1 (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/aaaSettings")]
+    #[doc(alias = "GET /templates/venues/{venueId}/aaaSettings")]
+    #[doc(alias = "GetVenueTemplateAaaSettings_1_1")]
     pub fn get_venue_template_aaa_settings_v1(
         &self,
         venue_id: &str,
@@ -2550,6 +2568,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `AaaSettingResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplateAaaSettings::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaSetting (the document names the /templates/venues/{venueId}/aaaSettings family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/aaaSettings")]
+    #[doc(alias = "PUT /templates/venues/{venueId}/aaaSettings")]
+    #[doc(alias = "UpdateVenueTemplateAaaSetting")]
     pub fn update_venue_template_aaa_settings(
         &self,
         venue_id: &str,
@@ -2576,6 +2597,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 201: `VenueTemplateAaaServerResponse` (Created.)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateVenueTemplateAaaServer::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/aaaServers")]
+    #[doc(alias = "POST /templates/venues/{venueId}/aaaServers")]
+    #[doc(alias = "AddVenueTemplateAaaServer_1_1")]
     pub fn create_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2602,6 +2626,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `AaaServerV1`
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml AddVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/aaaServers")]
+    #[doc(alias = "POST /templates/venues/{venueId}/aaaServers")]
+    #[doc(alias = "AddVenueTemplateAaaServer_1_1")]
     pub fn create_venue_template_aaa_server_v1(
         &self,
         venue_id: &str,
@@ -2632,6 +2659,9 @@ impl<'a> VenueTemplatesClient<'a> {
     ///
     /// Notes:
     /// - The rows are typed `VenueTemplateAaaServerView`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
+    #[doc(alias = "/templates/venues/{venueId}/aaaServers/query")]
+    #[doc(alias = "POST /templates/venues/{venueId}/aaaServers/query")]
+    #[doc(alias = "QueryVenueTemplateAaaServers")]
     pub fn query_venue_template_aaa_servers(
         &self,
         venue_id: &str,
@@ -2658,6 +2688,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `VenueTemplateAaaServerView`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplateAaaServer::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueTemplateAaaServer (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[doc(alias = "GET /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[doc(alias = "GetVenueTemplateAaaServer")]
     pub fn get_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2682,6 +2715,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `VenueTemplateAaaServerResponse`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateAaaServer::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[doc(alias = "PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[doc(alias = "UpdateVenueTemplateAaaServer_1_1")]
     pub fn update_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2710,6 +2746,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `AaaServerV1`
     /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueTemplateAaaServer_1_1 (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[doc(alias = "PUT /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[doc(alias = "UpdateVenueTemplateAaaServer_1_1")]
     pub fn update_venue_template_aaa_server_v1(
         &self,
         venue_id: &str,
@@ -2737,6 +2776,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `EmptyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueTemplateAaaServer::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteVenueTemplateAaaServer (the document names the /templates/venues/{venueId}/aaaServers family without methods or sub-paths)).
+    #[doc(alias = "/templates/venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[doc(alias = "DELETE /templates/venues/{venueId}/aaaServers/{aaaServerId}")]
+    #[doc(alias = "DeleteVenueTemplateAaaServer")]
     pub fn delete_venue_template_aaa_server(
         &self,
         venue_id: &str,
@@ -2762,6 +2804,8 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 200: `HierarchyQueryResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplateDependencies::version`)
     /// - Pagination: `query_body`, items in `data`
+    #[doc(alias = "/templates/{templateId}/dependencies/query")]
+    #[doc(alias = "POST /templates/{templateId}/dependencies/query")]
     pub fn query_template_dependencies(
         &self,
         template_id: &str,
@@ -2789,6 +2833,9 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplateInstances::version`)
     /// - Pagination: `page_params`, items in `data`
     /// - Provenance: reference (config_template_service_api-1.0.0.yaml queryInstances (the document's "/instances/query" after /templates/{templateId}/dependencies/query, read as a sibling under the template)).
+    #[doc(alias = "/templates/{templateId}/instances/query")]
+    #[doc(alias = "POST /templates/{templateId}/instances/query")]
+    #[doc(alias = "queryInstances")]
     pub fn query_template_instances(
         &self,
         template_id: &str,
@@ -2813,6 +2860,8 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTemplateEnforcementSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/templates/{templateId}/enforcementSettings")]
+    #[doc(alias = "PUT /templates/{templateId}/enforcementSettings")]
     pub fn update_template_enforcement_settings(
         &self,
         template_id: &str,
@@ -2839,6 +2888,8 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Request body (json, required): `ApplyRequest`
     /// - Response 200: `ApplyTemplateResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ApplyTemplateToTenant::version`)
+    #[doc(alias = "/templates/{templateId}/tenants/{tenantId}")]
+    #[doc(alias = "POST /templates/{templateId}/tenants/{tenantId}")]
     pub fn apply_template_to_tenant(
         &self,
         template_id: &str,
@@ -2863,6 +2914,8 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `tenantId`: Identifier of the tenant.
     /// - Response 200: `array<DiffReport>`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTemplateTenantDiffReports::version`)
+    #[doc(alias = "/templates/{templateId}/tenants/{tenantId}/diffReports")]
+    #[doc(alias = "GET /templates/{templateId}/tenants/{tenantId}/diffReports")]
     pub fn get_template_tenant_diff_reports(
         &self,
         template_id: &str,
@@ -2888,6 +2941,8 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTemplateTenantDiffReports::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/templates/{templateId}/tenants/{tenantId}/diffReports")]
+    #[doc(alias = "PATCH /templates/{templateId}/tenants/{tenantId}/diffReports")]
     pub fn patch_template_tenant_diff_reports(
         &self,
         template_id: &str,
@@ -2912,6 +2967,8 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/templates/venues")]
+    #[doc(alias = "POST /templates/venues")]
     pub fn create_venue_template(
         &self,
         body: &VenueTemplateView2,
@@ -2938,6 +2995,9 @@ impl<'a> VenueTemplatesClient<'a> {
     ///
     /// Notes:
     /// - The description declares a single venue row as the answer; it is read here as the usual query page, with the rows in `data`.
+    #[doc(alias = "/templates/venues/query")]
+    #[doc(alias = "POST /templates/venues/query")]
+    #[doc(alias = "getVenueTemplates")]
     pub fn query_venue_templates(
         &self,
         body: &super::common::QueryRequest,
@@ -2959,6 +3019,8 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Path parameter `venueTemplateId`: Identifier of the venue template.
     /// - Response 200: `VenueTemplateView2`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueTemplate::version`)
+    #[doc(alias = "/templates/venues/{venueTemplateId}")]
+    #[doc(alias = "GET /templates/venues/{venueTemplateId}")]
     pub fn get_venue_template(&self, venue_template_id: &str) -> GetVenueTemplate<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2978,6 +3040,8 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/templates/venues/{venueTemplateId}")]
+    #[doc(alias = "PUT /templates/venues/{venueTemplateId}")]
     pub fn update_venue_template(
         &self,
         venue_template_id: &str,
@@ -3001,6 +3065,8 @@ impl<'a> VenueTemplatesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/templates/venues/{venueTemplateId}")]
+    #[doc(alias = "DELETE /templates/venues/{venueTemplateId}")]
     pub fn delete_venue_template(
         &self,
         venue_template_id: &str,

@@ -6424,6 +6424,8 @@ impl<'a> WirelessApsClient<'a> {
     /// Notes:
     /// - The document describes this operation as "add or import".
     /// - An import may use a multipart (file) body; the document shows neither body, so the body is kept as unshown JSON.
+    #[doc(alias = "/venues/{venueId}/aps")]
+    #[doc(alias = "POST /venues/{venueId}/aps")]
     pub fn create_venue_ap(
         &self,
         venue_id: &str,
@@ -6447,6 +6449,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Query parameter `operationRequestId` (`string`, argument `operation_request_id`)
     /// - Response 200: `ApsImportResults`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApImportResults::version`)
+    #[doc(alias = "/venues/{venueId}/aps/importResults")]
+    #[doc(alias = "GET /venues/{venueId}/aps/importResults")]
     pub fn get_venue_ap_import_results(
         &self,
         venue_id: &str,
@@ -6475,6 +6479,9 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// Notes:
     /// - The v1.1 body (the default) and the v1 body have different fields (v1 requires `name`); the document shows neither.
+    #[doc(alias = "/venues/{venueId}/apGroups")]
+    #[doc(alias = "POST /venues/{venueId}/apGroups")]
+    #[doc(alias = "createAPGroup")]
     pub fn create_venue_ap_group(
         &self,
         venue_id: &str,
@@ -6503,6 +6510,9 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// Notes:
     /// - The v1.1 body (the default) and the v1 body have different fields (v1 requires `name`); the document shows neither.
+    #[doc(alias = "/venues/{venueId}/apGroups")]
+    #[doc(alias = "POST /venues/{venueId}/apGroups")]
+    #[doc(alias = "createAPGroup")]
     pub fn create_venue_ap_group_v1(
         &self,
         venue_id: &str,
@@ -6530,6 +6540,8 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// Notes:
     /// - The description also offers a CSV form of this answer (text/csv); this client asks for JSON.
+    #[doc(alias = "/venues/aps/query")]
+    #[doc(alias = "POST /venues/aps/query")]
     pub fn query_venue_aps(
         &self,
         body: &super::common::QueryRequest,
@@ -6552,6 +6564,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 200: `QueryResponseApClientQueryData`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApClients::version`)
     /// - Pagination: `query_body`, items in `data`
+    #[doc(alias = "/venues/aps/clients/query")]
+    #[doc(alias = "POST /venues/aps/clients/query")]
     pub fn query_venue_ap_clients(
         &self,
         body: &super::common::QueryRequest,
@@ -6574,6 +6588,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 200: `ApCompatibilityPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApsCompatibilities::version`)
     /// - Pagination: `query_body`, items in `compatibilities`
+    #[doc(alias = "/venues/aps/apCompatibilities/query")]
+    #[doc(alias = "POST /venues/aps/apCompatibilities/query")]
     pub fn query_venue_aps_compatibilities(
         &self,
         body: &super::common::QueryRequest,
@@ -6599,6 +6615,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 200: `ApCompatibilityPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryVenueApCompatibilities::version`)
     /// - Pagination: `query_body`, items in `compatibilities`
+    #[doc(alias = "/venues/apCompatibilities/query")]
+    #[doc(alias = "POST /venues/apCompatibilities/query")]
     pub fn query_venue_ap_compatibilities(
         &self,
         body: &super::common::QueryRequest,
@@ -6624,6 +6642,8 @@ impl<'a> WirelessApsClient<'a> {
     /// Notes:
     /// - The official description has POST /venues/edgeCompatibilities/query, a similar query under another name.
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/venues/edgeAppCompatibilities/query")]
+    #[doc(alias = "POST /venues/edgeAppCompatibilities/query")]
     pub fn query_venue_edge_app_compatibilities(
         &self,
     ) -> QueryVenueEdgeAppCompatibilities<'a> {
@@ -6646,6 +6666,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `AccessPoint`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueAp::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}")]
     pub fn get_venue_ap(&self, venue_id: &str, serial_number: &str) -> GetVenueAp<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -6666,6 +6688,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueAp::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}")]
     pub fn update_venue_ap(
         &self,
         venue_id: &str,
@@ -6692,6 +6716,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueAp::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}")]
+    #[doc(alias = "DELETE /venues/{venueId}/aps/{serialNumber}")]
     pub fn delete_venue_ap(
         &self,
         venue_id: &str,
@@ -6714,6 +6740,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApPictures`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApPicture::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/pictures")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/pictures")]
     pub fn get_ap_picture(
         &self,
         venue_id: &str,
@@ -6742,6 +6770,9 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// Notes:
     /// - Multipart upload; the picture goes in the part `file`.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/pictures")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/pictures")]
+    #[doc(alias = "updateApPictures")]
     pub fn update_ap_picture(
         &self,
         venue_id: &str,
@@ -6765,6 +6796,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteApPicture::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/pictures")]
+    #[doc(alias = "DELETE /venues/{venueId}/aps/{serialNumber}/pictures")]
     pub fn delete_ap_picture(
         &self,
         venue_id: &str,
@@ -6787,6 +6820,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApLogs`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLogs::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/logs")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/logs")]
     pub fn get_ap_logs(&self, venue_id: &str, serial_number: &str) -> GetApLogs<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -6805,6 +6840,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `ApPackets`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApPackets::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/packets")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/packets")]
     pub fn get_ap_packets(
         &self,
         venue_id: &str,
@@ -6827,6 +6864,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `WifiDhcpClientLeases`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApWifiDhcpClientLeases::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpClientLeases")]
     pub fn get_ap_wifi_dhcp_client_leases(
         &self,
         venue_id: &str,
@@ -6849,6 +6888,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Path parameter `serialNumber`: Serial number of the AP.
     /// - Response 200: `WifiDhcpPoolUsages`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetApWifiDhcpPoolUsages::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/wifiDhcpPoolUsages")]
     pub fn get_ap_wifi_dhcp_pool_usages(
         &self,
         venue_id: &str,
@@ -6874,6 +6915,10 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApClient::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/clients/{clientMacAddress}")]
+    #[doc(
+        alias = "PATCH /venues/{venueId}/aps/{serialNumber}/clients/{clientMacAddress}"
+    )]
     pub fn patch_ap_client(
         &self,
         venue_id: &str,
@@ -6900,6 +6945,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Request body (json, required): `ApDiagnosisCommand`
     /// - Response 200: `ApDiagnosisCommandResponseOperationResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApDiagnosisCommands::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/diagnosisCommands")]
+    #[doc(alias = "PATCH /venues/{venueId}/aps/{serialNumber}/diagnosisCommands")]
     pub fn patch_ap_diagnosis_commands(
         &self,
         venue_id: &str,
@@ -6926,6 +6973,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApNeighbors::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/neighbors")]
+    #[doc(alias = "PATCH /venues/{venueId}/aps/{serialNumber}/neighbors")]
     pub fn patch_ap_neighbors(
         &self,
         venue_id: &str,
@@ -6952,6 +7001,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `PatchApPackets::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/packets")]
+    #[doc(alias = "PATCH /venues/{venueId}/aps/{serialNumber}/packets")]
     pub fn patch_ap_packets(
         &self,
         venue_id: &str,
@@ -6977,6 +7028,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Request body (json, required): `ApSystemCommand`
     /// - Response 200: raw JSON (shape not shown)
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchApSystemCommands::version`)
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/systemCommands")]
+    #[doc(alias = "PATCH /venues/{venueId}/aps/{serialNumber}/systemCommands")]
     pub fn patch_ap_system_commands(
         &self,
         venue_id: &str,
@@ -7003,6 +7056,8 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 200: `ApNeighborPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryApNeighbors::version`)
     /// - Pagination: `query_body`, items in `neighbors`
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/neighbors/query")]
+    #[doc(alias = "POST /venues/{venueId}/aps/{serialNumber}/neighbors/query")]
     pub fn query_ap_neighbors(
         &self,
         venue_id: &str,
@@ -7029,6 +7084,12 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddSnmpAgentProfileToAp::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}"
+    )]
     pub fn add_snmp_agent_profile_to_ap(
         &self,
         venue_id: &str,
@@ -7054,6 +7115,12 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSnmpAgentProfileFromAp::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/aps/{serialNumber}/snmpAgentProfiles/{snmpAgentProfileId}"
+    )]
     pub fn remove_snmp_agent_profile_from_ap(
         &self,
         venue_id: &str,
@@ -7081,6 +7148,12 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddIotControllerToAp::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}"
+    )]
     pub fn add_iot_controller_to_ap(
         &self,
         venue_id: &str,
@@ -7106,6 +7179,12 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveIotControllerFromAp::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/aps/{serialNumber}/iotControllers/{iotControllerId}"
+    )]
     pub fn remove_iot_controller_from_ap(
         &self,
         venue_id: &str,
@@ -7132,6 +7211,12 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddClientIsolationProfileToApLanPort::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}"
+    )]
     pub fn add_client_isolation_profile_to_ap_lan_port(
         &self,
         venue_id: &str,
@@ -7161,6 +7246,12 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveClientIsolationProfileFromApLanPort::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/clientIsolationProfiles/{id}"
+    )]
     pub fn remove_client_isolation_profile_from_ap_lan_port(
         &self,
         venue_id: &str,
@@ -7191,6 +7282,12 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `json`, `json` (default `json`; choose with `AddSoftGreProfileToApLanPort::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}"
+    )]
     pub fn add_soft_gre_profile_to_ap_lan_port(
         &self,
         venue_id: &str,
@@ -7220,6 +7317,12 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveSoftGreProfileFromApLanPort::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}"
+    )]
     pub fn remove_soft_gre_profile_from_ap_lan_port(
         &self,
         venue_id: &str,
@@ -7249,6 +7352,12 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddEthernetPortProfileToApLanPort::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}"
+    )]
     pub fn add_ethernet_port_profile_to_ap_lan_port(
         &self,
         venue_id: &str,
@@ -7278,6 +7387,12 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveEthernetPortProfileFromApLanPort::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(
+        alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/ethernetPortProfiles/{id}"
+    )]
     pub fn remove_ethernet_port_profile_from_ap_lan_port(
         &self,
         venue_id: &str,
@@ -7306,6 +7421,10 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddMulticastDnsProxyProfileToAp::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}")]
+    #[doc(
+        alias = "PUT /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}"
+    )]
     pub fn add_multicast_dns_proxy_profile_to_ap(
         &self,
         venue_id: &str,
@@ -7333,6 +7452,10 @@ impl<'a> WirelessApsClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveMulticastDnsProxyProfileFromAp::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}")]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/aps/{serialNumber}/multicastDnsProxyProfiles/{id}"
+    )]
     pub fn remove_multicast_dns_proxy_profile_from_ap(
         &self,
         venue_id: &str,
@@ -7362,6 +7485,12 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
+    #[doc(
+        alias = "/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions"
+    )]
     pub fn get_ap_floor_position(
         &self,
         venue_id: &str,
@@ -7391,6 +7520,12 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
+    #[doc(
+        alias = "/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions"
+    )]
     pub fn update_ap_floor_position(
         &self,
         venue_id: &str,
@@ -7421,6 +7556,12 @@ impl<'a> WirelessApsClient<'a> {
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
+    #[doc(
+        alias = "/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions"
+    )]
     pub fn delete_ap_floor_position(
         &self,
         venue_id: &str,

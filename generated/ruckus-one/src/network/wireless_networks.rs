@@ -8894,6 +8894,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// Notes:
     /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networks")]
+    #[doc(alias = "GET /networks")]
     pub fn list_networks(&self) -> ListNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &LIST_NETWORKS, &[]);
         ListNetworks { req }
@@ -8908,6 +8910,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// Notes:
     /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networks")]
+    #[doc(alias = "POST /networks")]
     pub fn create_network(&self) -> CreateNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &CREATE_NETWORK, &[]);
         CreateNetwork { req }
@@ -8921,6 +8925,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// Notes:
     /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networks")]
+    #[doc(alias = "DELETE /networks")]
     pub fn delete_networks(&self) -> DeleteNetworks<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &DELETE_NETWORKS, &[]);
         DeleteNetworks { req }
@@ -8935,6 +8941,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// Notes:
     /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networks/{networkId}")]
+    #[doc(alias = "GET /networks/{networkId}")]
     pub fn get_network(&self, network_id: &str) -> GetNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8954,6 +8962,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// Notes:
     /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networks/{networkId}")]
+    #[doc(alias = "PUT /networks/{networkId}")]
     pub fn update_network(&self, network_id: &str) -> UpdateNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8972,6 +8982,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// Notes:
     /// - The official description has only the /wifiNetworks forms of the network operations (see create_wifi_network, get_wifi_network, update_wifi_network, delete_wifi_network, query_wifi_networks).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networks/{networkId}")]
+    #[doc(alias = "DELETE /networks/{networkId}")]
     pub fn delete_network(&self, network_id: &str) -> DeleteNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8988,6 +9000,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWifiNetwork::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/wifiNetworks")]
+    #[doc(alias = "POST /wifiNetworks")]
     pub fn create_wifi_network(&self, body: &WifiNetwork) -> CreateWifiNetwork<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9006,6 +9020,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateWifiNetwork::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}")]
+    #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}")]
     pub fn update_wifi_network(
         &self,
         wifi_network_id: &str,
@@ -9029,6 +9045,9 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Response 200: `WifiNetwork`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetwork::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiNetwork (not named by the document; added as the read of a resource the client creates)).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}")]
+    #[doc(alias = "GET /wifiNetworks/{wifiNetworkId}")]
+    #[doc(alias = "getWifiNetwork")]
     pub fn get_wifi_network(&self, wifi_network_id: &str) -> GetWifiNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9048,6 +9067,9 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteWifiNetwork::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteWifiNetwork (not named by the document; added as the delete of a resource the client creates)).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}")]
+    #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}")]
+    #[doc(alias = "deleteWifiNetwork")]
     pub fn delete_wifi_network(&self, wifi_network_id: &str) -> DeleteWifiNetwork<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9067,6 +9089,8 @@ impl<'a> WirelessNetworksClient<'a> {
     ///
     /// Notes:
     /// - The description declares a single row as the answer; it is read here as the usual query page, with the rows in `data`.
+    #[doc(alias = "/wifiNetworks/query")]
+    #[doc(alias = "POST /wifiNetworks/query")]
     pub fn query_wifi_networks(
         &self,
         body: &super::common::QueryRequest,
@@ -9091,6 +9115,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// Notes:
     /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networkActivations")]
+    #[doc(alias = "POST /networkActivations")]
     pub fn create_network_activation(
         &self,
         body: &NetworkActivation,
@@ -9115,6 +9141,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - The rows are typed `NetworkActivation`, the resource this area's read operation answers (inferred: the description leaves the query's rows untyped; the vendor's answers in ../shared/reference/payloads decode with it).
     /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networkActivations/query")]
+    #[doc(alias = "POST /networkActivations/query")]
     pub fn query_network_activations(&self) -> QueryNetworkActivations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9135,6 +9163,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// Notes:
     /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networkActivations/mappings")]
+    #[doc(alias = "POST /networkActivations/mappings")]
     pub fn create_network_activation_mappings(
         &self,
     ) -> CreateNetworkActivationMappings<'a> {
@@ -9157,6 +9187,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// Notes:
     /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networkActivations/{networkVenueId}")]
+    #[doc(alias = "GET /networkActivations/{networkVenueId}")]
     pub fn get_network_activation(
         &self,
         network_venue_id: &str,
@@ -9179,6 +9211,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// Notes:
     /// - The official description activates networks per venue instead (activate_wifi_network_on_venue, deactivate_wifi_network_on_venue).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networkActivations/{networkVenueId}")]
+    #[doc(alias = "PUT /networkActivations/{networkVenueId}")]
     pub fn update_network_activation(
         &self,
         network_venue_id: &str,
@@ -9202,6 +9236,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Path parameter `wifiNetworkId`: Identifier of the Wi-Fi network.
     /// - Response 200: `VenueWifiNetworkSettings`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueWifiNetworkSettings::version`)
+    #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
+    #[doc(alias = "GET /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
     pub fn get_venue_wifi_network_settings(
         &self,
         venue_id: &str,
@@ -9224,6 +9260,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueWifiNetworkSettings::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
+    #[doc(alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings")]
     pub fn update_venue_wifi_network_settings(
         &self,
         venue_id: &str,
@@ -9253,6 +9291,9 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateWifiNetworkOnVenue::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateWifiNetworkOnVenue (not named by the document; added so networks can be put on venues)).
+    #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
+    #[doc(alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
+    #[doc(alias = "activateWifiNetworkOnVenue")]
     pub fn activate_wifi_network_on_venue(
         &self,
         venue_id: &str,
@@ -9277,6 +9318,9 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateWifiNetworkOnVenue::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateWifiNetworkOnVenue (not named by the document; the counterpart of the activation)).
+    #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}")]
+    #[doc(alias = "deactivateWifiNetworkOnVenue")]
     pub fn deactivate_wifi_network_on_venue(
         &self,
         venue_id: &str,
@@ -9299,6 +9343,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Response 200: `NetworkCompatibilityPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiNetworkApCompatibilities::version`)
     /// - Pagination: `query_body`, items in `compatibilities`
+    #[doc(alias = "/wifiNetworks/apCompatibilities/query")]
+    #[doc(alias = "POST /wifiNetworks/apCompatibilities/query")]
     pub fn query_wifi_network_ap_compatibilities(
         &self,
         body: &super::common::QueryRequest,
@@ -9321,6 +9367,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Response 200: `WifiFeatureSetPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryWifiFeatureSets::version`)
     /// - Pagination: `query_body`, items in `featureSets`
+    #[doc(alias = "/wifiFeatureSets/query")]
+    #[doc(alias = "POST /wifiFeatureSets/query")]
     pub fn query_wifi_feature_sets(
         &self,
         body: &super::common::QueryRequest,
@@ -9342,6 +9390,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// Notes:
     /// - The official description offers the Wi-Fi form GET /wifiNetworks/qosMapSetOptions instead (not in this client).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networks/qosMapSets")]
+    #[doc(alias = "GET /networks/qosMapSets")]
     pub fn list_network_qos_map_sets(&self) -> ListNetworkQosMapSets<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9359,6 +9409,8 @@ impl<'a> WirelessNetworksClient<'a> {
     /// Notes:
     /// - The official description offers the Wi-Fi form GET /wifiNetworks/wisprProviders instead (not in this client).
     /// - The official description of December 2025 does not list this operation (that copy is incomplete).
+    #[doc(alias = "/networks/wisprProviders")]
+    #[doc(alias = "GET /networks/wisprProviders")]
     pub fn list_network_wispr_providers(&self) -> ListNetworkWisprProviders<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,

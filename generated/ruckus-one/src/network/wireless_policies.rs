@@ -5338,6 +5338,8 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateClientIsolationProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/clientIsolationProfiles")]
+    #[doc(alias = "POST /clientIsolationProfiles")]
     pub fn create_client_isolation_profile(
         &self,
         body: &ClientIsolationProfile,
@@ -5360,6 +5362,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 200: `ClientIsolationProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetClientIsolationProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getClientIsolationProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/clientIsolationProfiles/{clientIsolationProfileId}")]
+    #[doc(alias = "GET /clientIsolationProfiles/{clientIsolationProfileId}")]
+    #[doc(alias = "getClientIsolationProfile")]
     pub fn get_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
@@ -5381,6 +5386,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateClientIsolationProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateClientIsolationProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/clientIsolationProfiles/{clientIsolationProfileId}")]
+    #[doc(alias = "PUT /clientIsolationProfiles/{clientIsolationProfileId}")]
+    #[doc(alias = "updateClientIsolationProfile")]
     pub fn update_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
@@ -5405,6 +5413,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteClientIsolationProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteClientIsolationProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/clientIsolationProfiles/{clientIsolationProfileId}")]
+    #[doc(alias = "DELETE /clientIsolationProfiles/{clientIsolationProfileId}")]
+    #[doc(alias = "deleteClientIsolationProfile")]
     pub fn delete_client_isolation_profile(
         &self,
         client_isolation_profile_id: &str,
@@ -5430,6 +5441,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/clientIsolationProfiles/query")]
+    #[doc(alias = "POST /clientIsolationProfiles/query")]
+    #[doc(alias = "queryClientIsolationProfiles")]
     pub fn query_client_isolation_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -5452,6 +5466,8 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateLbsServerProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/lbsServerProfiles")]
+    #[doc(alias = "POST /lbsServerProfiles")]
     pub fn create_lbs_server_profile(
         &self,
         body: &LbsServerProfile,
@@ -5472,6 +5488,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 200: `LbsServerProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetLbsServerProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getLbsServerProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/lbsServerProfiles/{lbsServerProfileId}")]
+    #[doc(alias = "GET /lbsServerProfiles/{lbsServerProfileId}")]
+    #[doc(alias = "getLbsServerProfile")]
     pub fn get_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
@@ -5493,6 +5512,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateLbsServerProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateLbsServerProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/lbsServerProfiles/{lbsServerProfileId}")]
+    #[doc(alias = "PUT /lbsServerProfiles/{lbsServerProfileId}")]
+    #[doc(alias = "updateLbsServerProfile")]
     pub fn update_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
@@ -5515,6 +5537,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteLbsServerProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteLbsServerProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/lbsServerProfiles/{lbsServerProfileId}")]
+    #[doc(alias = "DELETE /lbsServerProfiles/{lbsServerProfileId}")]
+    #[doc(alias = "deleteLbsServerProfile")]
     pub fn delete_lbs_server_profile(
         &self,
         lbs_server_profile_id: &str,
@@ -5538,6 +5563,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/lbsServerProfiles/query")]
+    #[doc(alias = "POST /lbsServerProfiles/query")]
+    #[doc(alias = "getLbsServerProfileForView")]
     pub fn query_lbs_server_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -5558,6 +5586,8 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMulticastDnsProxyProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/multicastDnsProxyProfiles")]
+    #[doc(alias = "POST /multicastDnsProxyProfiles")]
     pub fn create_multicast_dns_proxy_profile(
         &self,
         body: &MulticastDnsProxyProfile,
@@ -5580,6 +5610,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 200: `MulticastDnsProxyProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetMulticastDnsProxyProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getMulticastDnsProxyProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
+    #[doc(alias = "GET /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
+    #[doc(alias = "getMulticastDnsProxyProfile")]
     pub fn get_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -5601,6 +5634,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateMulticastDnsProxyProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateMulticastDnsProxyProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
+    #[doc(alias = "PUT /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
+    #[doc(alias = "updateMulticastDnsProxyProfile")]
     pub fn update_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -5625,6 +5661,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMulticastDnsProxyProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteMulticastDnsProxyProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
+    #[doc(alias = "DELETE /multicastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
+    #[doc(alias = "deleteMulticastDnsProxyProfile")]
     pub fn delete_multicast_dns_proxy_profile(
         &self,
         multicast_dns_proxy_profile_id: &str,
@@ -5650,6 +5689,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/multicastDnsProxyProfiles/query")]
+    #[doc(alias = "POST /multicastDnsProxyProfiles/query")]
+    #[doc(alias = "queryMulticastDnsProxyProfiles")]
     pub fn query_multicast_dns_proxy_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -5672,6 +5714,8 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateRoguePolicy::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/roguePolicies")]
+    #[doc(alias = "POST /roguePolicies")]
     pub fn create_rogue_policy(&self, body: &RoguePolicy) -> CreateRoguePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5689,6 +5733,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 200: `RoguePolicy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetRoguePolicy::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRoguePolicy (the document names the item operations without the placeholder)).
+    #[doc(alias = "/roguePolicies/{roguePolicyId}")]
+    #[doc(alias = "GET /roguePolicies/{roguePolicyId}")]
+    #[doc(alias = "getRoguePolicy")]
     pub fn get_rogue_policy(&self, rogue_policy_id: &str) -> GetRoguePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5707,6 +5754,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateRoguePolicy::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRoguePolicy (the document names the item operations without the placeholder)).
+    #[doc(alias = "/roguePolicies/{roguePolicyId}")]
+    #[doc(alias = "PUT /roguePolicies/{roguePolicyId}")]
+    #[doc(alias = "updateRoguePolicy")]
     pub fn update_rogue_policy(
         &self,
         rogue_policy_id: &str,
@@ -5729,6 +5779,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteRoguePolicy::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteRoguePolicy (the document names the item operations without the placeholder)).
+    #[doc(alias = "/roguePolicies/{roguePolicyId}")]
+    #[doc(alias = "DELETE /roguePolicies/{roguePolicyId}")]
+    #[doc(alias = "deleteRoguePolicy")]
     pub fn delete_rogue_policy(&self, rogue_policy_id: &str) -> DeleteRoguePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5749,6 +5802,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/roguePolicies/query")]
+    #[doc(alias = "POST /roguePolicies/query")]
+    #[doc(alias = "getRoguePoliciesForView")]
     pub fn query_rogue_policies(
         &self,
         body: &super::common::QueryRequest,
@@ -5769,6 +5825,8 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `CreateSnmpAgentProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/snmpAgentProfiles")]
+    #[doc(alias = "POST /snmpAgentProfiles")]
     pub fn create_snmp_agent_profile(
         &self,
         body: &SnmpAgentProfile,
@@ -5789,6 +5847,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 200: `SnmpAgentProfile`
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetSnmpAgentProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSnmpAgentProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/snmpAgentProfiles/{snmpAgentProfileId}")]
+    #[doc(alias = "GET /snmpAgentProfiles/{snmpAgentProfileId}")]
+    #[doc(alias = "getSnmpAgentProfile")]
     pub fn get_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
@@ -5810,6 +5871,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateSnmpAgentProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateSnmpAgentProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/snmpAgentProfiles/{snmpAgentProfileId}")]
+    #[doc(alias = "PUT /snmpAgentProfiles/{snmpAgentProfileId}")]
+    #[doc(alias = "updateSnmpAgentProfile")]
     pub fn update_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
@@ -5832,6 +5896,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSnmpAgentProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteSnmpAgentProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/snmpAgentProfiles/{snmpAgentProfileId}")]
+    #[doc(alias = "DELETE /snmpAgentProfiles/{snmpAgentProfileId}")]
+    #[doc(alias = "deleteSnmpAgentProfile")]
     pub fn delete_snmp_agent_profile(
         &self,
         snmp_agent_profile_id: &str,
@@ -5855,6 +5922,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/snmpAgentProfiles/query")]
+    #[doc(alias = "POST /snmpAgentProfiles/query")]
+    #[doc(alias = "querySnmpAgentProfiles")]
     pub fn query_snmp_agent_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -5875,6 +5945,8 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSoftGreProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/softGreProfiles")]
+    #[doc(alias = "POST /softGreProfiles")]
     pub fn create_soft_gre_profile(
         &self,
         body: &SoftGreProfile,
@@ -5895,6 +5967,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 200: `SoftGreProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSoftGreProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSoftGreProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/softGreProfiles/{softGreProfileId}")]
+    #[doc(alias = "GET /softGreProfiles/{softGreProfileId}")]
+    #[doc(alias = "getSoftGreProfile")]
     pub fn get_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
@@ -5916,6 +5991,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateSoftGreProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateSoftGreProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/softGreProfiles/{softGreProfileId}")]
+    #[doc(alias = "PUT /softGreProfiles/{softGreProfileId}")]
+    #[doc(alias = "updateSoftGreProfile")]
     pub fn update_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
@@ -5938,6 +6016,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSoftGreProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteSoftGreProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/softGreProfiles/{softGreProfileId}")]
+    #[doc(alias = "DELETE /softGreProfiles/{softGreProfileId}")]
+    #[doc(alias = "deleteSoftGreProfile")]
     pub fn delete_soft_gre_profile(
         &self,
         soft_gre_profile_id: &str,
@@ -5961,6 +6042,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/softGreProfiles/query")]
+    #[doc(alias = "POST /softGreProfiles/query")]
+    #[doc(alias = "QuerySoftGreProfiles")]
     pub fn query_soft_gre_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -5981,6 +6065,8 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateTunnelServiceProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/tunnelServiceProfiles")]
+    #[doc(alias = "POST /tunnelServiceProfiles")]
     pub fn create_tunnel_service_profile(
         &self,
         body: &TunnelServiceProfile,
@@ -6001,6 +6087,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 200: `TunnelServiceProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetTunnelServiceProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getTunnelServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/tunnelServiceProfiles/{tunnelServiceProfileId}")]
+    #[doc(alias = "GET /tunnelServiceProfiles/{tunnelServiceProfileId}")]
+    #[doc(alias = "getTunnelServiceProfile")]
     pub fn get_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -6022,6 +6111,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTunnelServiceProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateTunnelServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/tunnelServiceProfiles/{tunnelServiceProfileId}")]
+    #[doc(alias = "PUT /tunnelServiceProfiles/{tunnelServiceProfileId}")]
+    #[doc(alias = "updateTunnelServiceProfile")]
     pub fn update_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -6045,6 +6137,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `PatchTunnelServiceProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml patchTunnelServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/tunnelServiceProfiles/{tunnelServiceProfileId}")]
+    #[doc(alias = "PATCH /tunnelServiceProfiles/{tunnelServiceProfileId}")]
+    #[doc(alias = "patchTunnelServiceProfile")]
     pub fn patch_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -6067,6 +6162,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteTunnelServiceProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteTunnelServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/tunnelServiceProfiles/{tunnelServiceProfileId}")]
+    #[doc(alias = "DELETE /tunnelServiceProfiles/{tunnelServiceProfileId}")]
+    #[doc(alias = "deleteTunnelServiceProfile")]
     pub fn delete_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
@@ -6090,6 +6188,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/tunnelServiceProfiles/query")]
+    #[doc(alias = "POST /tunnelServiceProfiles/query")]
+    #[doc(alias = "getTunnelProfileProfiles")]
     pub fn query_tunnel_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -6110,6 +6211,8 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVlanPoolProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/vlanPoolProfiles")]
+    #[doc(alias = "POST /vlanPoolProfiles")]
     pub fn create_vlan_pool_profile(
         &self,
         body: &VlanPoolProfile,
@@ -6130,6 +6233,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 200: `VlanPoolProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVlanPoolProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVlanPoolProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/vlanPoolProfiles/{vlanPoolProfileId}")]
+    #[doc(alias = "GET /vlanPoolProfiles/{vlanPoolProfileId}")]
+    #[doc(alias = "getVlanPoolProfile")]
     pub fn get_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
@@ -6151,6 +6257,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVlanPoolProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVlanPoolProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/vlanPoolProfiles/{vlanPoolProfileId}")]
+    #[doc(alias = "PUT /vlanPoolProfiles/{vlanPoolProfileId}")]
+    #[doc(alias = "updateVlanPoolProfile")]
     pub fn update_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
@@ -6173,6 +6282,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVlanPoolProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteVlanPoolProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/vlanPoolProfiles/{vlanPoolProfileId}")]
+    #[doc(alias = "DELETE /vlanPoolProfiles/{vlanPoolProfileId}")]
+    #[doc(alias = "deleteVlanPoolProfile")]
     pub fn delete_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
@@ -6196,6 +6308,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/vlanPoolProfiles/query")]
+    #[doc(alias = "POST /vlanPoolProfiles/query")]
+    #[doc(alias = "queryVlanPoolProfiles")]
     pub fn query_vlan_pool_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -6216,6 +6331,8 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateEthernetPortProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/ethernetPortProfiles")]
+    #[doc(alias = "POST /ethernetPortProfiles")]
     pub fn create_ethernet_port_profile(
         &self,
         body: &EthernetPortProfile,
@@ -6236,6 +6353,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Response 200: `EthernetPortProfile`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetEthernetPortProfile::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getEthernetPortProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/ethernetPortProfiles/{ethernetPortProfileId}")]
+    #[doc(alias = "GET /ethernetPortProfiles/{ethernetPortProfileId}")]
+    #[doc(alias = "getEthernetPortProfile")]
     pub fn get_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -6257,6 +6377,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateEthernetPortProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateEthernetPortProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/ethernetPortProfiles/{ethernetPortProfileId}")]
+    #[doc(alias = "PUT /ethernetPortProfiles/{ethernetPortProfileId}")]
+    #[doc(alias = "updateEthernetPortProfile")]
     pub fn update_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -6279,6 +6402,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteEthernetPortProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteEthernetPortProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/ethernetPortProfiles/{ethernetPortProfileId}")]
+    #[doc(alias = "DELETE /ethernetPortProfiles/{ethernetPortProfileId}")]
+    #[doc(alias = "deleteEthernetPortProfile")]
     pub fn delete_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -6302,6 +6428,9 @@ impl<'a> WirelessPoliciesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/ethernetPortProfiles/query")]
+    #[doc(alias = "POST /ethernetPortProfiles/query")]
+    #[doc(alias = "getEthernetPortProfiles")]
     pub fn query_ethernet_port_profiles(
         &self,
         body: &super::common::QueryRequest,

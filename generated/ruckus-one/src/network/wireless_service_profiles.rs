@@ -5192,6 +5192,8 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateHotspot20IdentityProvider::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/hotspot20IdentityProviders")]
+    #[doc(alias = "POST /hotspot20IdentityProviders")]
     pub fn create_hotspot20_identity_provider(
         &self,
         body: &Hotspot20IdentityProvider,
@@ -5214,6 +5216,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 200: `Hotspot20IdentityProvider`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetHotspot20IdentityProvider::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20IdentityProvider (the document names the item operations without the placeholder)).
+    #[doc(alias = "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
+    #[doc(alias = "GET /hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
+    #[doc(alias = "getHotspot20IdentityProvider")]
     pub fn get_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -5237,6 +5242,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateHotspot20IdentityProvider::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20IdentityProvider (the document names the item operations without the placeholder)).
+    #[doc(alias = "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
+    #[doc(alias = "PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
+    #[doc(alias = "updateHotspot20IdentityProvider")]
     pub fn update_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -5261,6 +5269,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteHotspot20IdentityProvider::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteHotspot20IdentityProvider (the document names the item operations without the placeholder)).
+    #[doc(alias = "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
+    #[doc(alias = "DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}")]
+    #[doc(alias = "deleteHotspot20IdentityProvider")]
     pub fn delete_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -5284,6 +5295,13 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddRadiusServerProfileToHotspot20IdentityProvider::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateRadiusServerProfileOnHotspot20IdentityProvider (the document does not name the parent placeholder)).
+    #[doc(
+        alias = "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}"
+    )]
+    #[doc(
+        alias = "PUT /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}"
+    )]
+    #[doc(alias = "activateRadiusServerProfileOnHotspot20IdentityProvider")]
     pub fn add_radius_server_profile_to_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -5308,6 +5326,13 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveRadiusServerProfileFromHotspot20IdentityProvider::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRadiusServerProfileOnHotspot20IdentityProvider (the document does not name the parent placeholder)).
+    #[doc(
+        alias = "/hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}"
+    )]
+    #[doc(
+        alias = "DELETE /hotspot20IdentityProviders/{hotspot20IdentityProviderId}/radiusServerProfiles/{radiusId}"
+    )]
+    #[doc(alias = "deactivateRadiusServerProfileOnHotspot20IdentityProvider")]
     pub fn remove_radius_server_profile_from_hotspot20_identity_provider(
         &self,
         hotspot20_identity_provider_id: &str,
@@ -5333,6 +5358,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHotspot20IdentityProviders::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20IdentityProviderForView (not named by the document; the list of a resource the client creates)).
+    #[doc(alias = "/hotspot20IdentityProviders/query")]
+    #[doc(alias = "POST /hotspot20IdentityProviders/query")]
+    #[doc(alias = "getHotspot20IdentityProviderForView")]
     pub fn query_hotspot20_identity_providers(
         &self,
         body: &super::common::QueryRequest,
@@ -5355,6 +5383,8 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateHotspot20Operator::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/hotspot20Operators")]
+    #[doc(alias = "POST /hotspot20Operators")]
     pub fn create_hotspot20_operator(
         &self,
         body: &Hotspot20Operator,
@@ -5375,6 +5405,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 200: `Hotspot20Operator`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetHotspot20Operator::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getHotspot20Operator (the document names the item operations without the placeholder)).
+    #[doc(alias = "/hotspot20Operators/{hotspot20OperatorId}")]
+    #[doc(alias = "GET /hotspot20Operators/{hotspot20OperatorId}")]
+    #[doc(alias = "getHotspot20Operator")]
     pub fn get_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
@@ -5396,6 +5429,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateHotspot20Operator::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateHotspot20Operator (the document names the item operations without the placeholder)).
+    #[doc(alias = "/hotspot20Operators/{hotspot20OperatorId}")]
+    #[doc(alias = "PUT /hotspot20Operators/{hotspot20OperatorId}")]
+    #[doc(alias = "updateHotspot20Operator")]
     pub fn update_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
@@ -5418,6 +5454,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteHotspot20Operator::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteHotspot20Operator (the document names the item operations without the placeholder)).
+    #[doc(alias = "/hotspot20Operators/{hotspot20OperatorId}")]
+    #[doc(alias = "DELETE /hotspot20Operators/{hotspot20OperatorId}")]
+    #[doc(alias = "deleteHotspot20Operator")]
     pub fn delete_hotspot20_operator(
         &self,
         hotspot20_operator_id: &str,
@@ -5440,6 +5479,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryHotspot20Operators::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getHotspot20OperatorForView (not named by the document; the list of a resource the client creates)).
+    #[doc(alias = "/hotspot20Operators/query")]
+    #[doc(alias = "POST /hotspot20Operators/query")]
+    #[doc(alias = "getHotspot20OperatorForView")]
     pub fn query_hotspot20_operators(
         &self,
         body: &super::common::QueryRequest,
@@ -5460,6 +5502,8 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/syslogServerProfiles")]
+    #[doc(alias = "POST /syslogServerProfiles")]
     pub fn create_syslog_server_profile(
         &self,
         body: &SyslogServerProfile,
@@ -5480,6 +5524,8 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateSyslogServerProfileV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/syslogServerProfiles")]
+    #[doc(alias = "POST /syslogServerProfiles")]
     pub fn create_syslog_server_profile_v1(
         &self,
         body: &SyslogServerProfileV1,
@@ -5500,6 +5546,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 200: `SyslogServerProfile`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSyslogServerProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(alias = "GET /syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(alias = "getSyslogServerProfile")]
     pub fn get_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
@@ -5519,6 +5568,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 200: `SyslogServerProfileV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSyslogServerProfileV1::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getSyslogServerProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(alias = "GET /syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(alias = "getSyslogServerProfile")]
     pub fn get_syslog_server_profile_v1(
         &self,
         syslog_server_profile_id: &str,
@@ -5540,6 +5592,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateSyslogServerProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(alias = "PUT /syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(alias = "updateSyslogServerProfile")]
     pub fn update_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
@@ -5563,6 +5618,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateSyslogServerProfileV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateSyslogServerProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(alias = "PUT /syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(alias = "updateSyslogServerProfile")]
     pub fn update_syslog_server_profile_v1(
         &self,
         syslog_server_profile_id: &str,
@@ -5585,6 +5643,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteSyslogServerProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteSyslogServerProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(alias = "DELETE /syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(alias = "deleteSyslogServerProfile")]
     pub fn delete_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
@@ -5608,6 +5669,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/syslogServerProfiles/query")]
+    #[doc(alias = "POST /syslogServerProfiles/query")]
+    #[doc(alias = "getSyslogServerProfilesForView")]
     pub fn query_syslog_server_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -5628,6 +5692,8 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/radiusServerProfiles")]
+    #[doc(alias = "POST /radiusServerProfiles")]
     pub fn create_radius_server_profile(
         &self,
         body: &RadiusServerProfile,
@@ -5648,6 +5714,8 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateRadiusServerProfileV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/radiusServerProfiles")]
+    #[doc(alias = "POST /radiusServerProfiles")]
     pub fn create_radius_server_profile_v1(
         &self,
         body: &RadiusV1,
@@ -5668,6 +5736,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 200: `RadiusServerProfile`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRadius (the document names the item operations without the placeholder)).
+    #[doc(alias = "/radiusServerProfiles/{radiusId}")]
+    #[doc(alias = "GET /radiusServerProfiles/{radiusId}")]
+    #[doc(alias = "getRadius")]
     pub fn get_radius_server_profile(
         &self,
         radius_id: &str,
@@ -5687,6 +5758,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 200: `RadiusV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetRadiusServerProfileV1::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRadius (the document names the item operations without the placeholder)).
+    #[doc(alias = "/radiusServerProfiles/{radiusId}")]
+    #[doc(alias = "GET /radiusServerProfiles/{radiusId}")]
+    #[doc(alias = "getRadius")]
     pub fn get_radius_server_profile_v1(
         &self,
         radius_id: &str,
@@ -5708,6 +5782,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRadius (the document names the item operations without the placeholder)).
+    #[doc(alias = "/radiusServerProfiles/{radiusId}")]
+    #[doc(alias = "PUT /radiusServerProfiles/{radiusId}")]
+    #[doc(alias = "updateRadius")]
     pub fn update_radius_server_profile(
         &self,
         radius_id: &str,
@@ -5731,6 +5808,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateRadiusServerProfileV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRadius (the document names the item operations without the placeholder)).
+    #[doc(alias = "/radiusServerProfiles/{radiusId}")]
+    #[doc(alias = "PUT /radiusServerProfiles/{radiusId}")]
+    #[doc(alias = "updateRadius")]
     pub fn update_radius_server_profile_v1(
         &self,
         radius_id: &str,
@@ -5753,6 +5833,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteRadiusServerProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteRadius (the document names the item operations without the placeholder)).
+    #[doc(alias = "/radiusServerProfiles/{radiusId}")]
+    #[doc(alias = "DELETE /radiusServerProfiles/{radiusId}")]
+    #[doc(alias = "deleteRadius")]
     pub fn delete_radius_server_profile(
         &self,
         radius_id: &str,
@@ -5776,6 +5859,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/radiusServerProfiles/query")]
+    #[doc(alias = "POST /radiusServerProfiles/query")]
+    #[doc(alias = "getRadiusServerProfiles")]
     pub fn query_radius_server_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -5796,6 +5882,8 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/dhcpConfigServiceProfiles")]
+    #[doc(alias = "POST /dhcpConfigServiceProfiles")]
     pub fn create_dhcp_config_service_profile(
         &self,
         body: &DhcpConfigServiceProfile,
@@ -5818,6 +5906,8 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateDhcpConfigServiceProfileV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/dhcpConfigServiceProfiles")]
+    #[doc(alias = "POST /dhcpConfigServiceProfiles")]
     pub fn create_dhcp_config_service_profile_v1(
         &self,
         body: &DhcpConfigServiceProfileDeep,
@@ -5840,6 +5930,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 200: `DhcpConfigServiceProfile`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
+    #[doc(alias = "GET /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
+    #[doc(alias = "getDhcpConfigServiceProfile")]
     pub fn get_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -5859,6 +5952,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 200: `DhcpConfigServiceProfileDeep`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetDhcpConfigServiceProfileV1::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
+    #[doc(alias = "GET /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
+    #[doc(alias = "getDhcpConfigServiceProfile")]
     pub fn get_dhcp_config_service_profile_v1(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -5882,6 +5978,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
+    #[doc(alias = "PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
+    #[doc(alias = "updateDhcpConfigServiceProfile")]
     pub fn update_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -5907,6 +6006,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateDhcpConfigServiceProfileV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
+    #[doc(alias = "PUT /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
+    #[doc(alias = "updateDhcpConfigServiceProfile")]
     pub fn update_dhcp_config_service_profile_v1(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -5931,6 +6033,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteDhcpConfigServiceProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteDhcpConfigServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
+    #[doc(alias = "DELETE /dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}")]
+    #[doc(alias = "deleteDhcpConfigServiceProfile")]
     pub fn delete_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
@@ -5956,6 +6061,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/dhcpConfigServiceProfiles/query")]
+    #[doc(alias = "POST /dhcpConfigServiceProfiles/query")]
+    #[doc(alias = "queryDhcpConfigServiceProfilesForView")]
     pub fn query_dhcp_config_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -5978,6 +6086,8 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/wifiCallingServiceProfiles")]
+    #[doc(alias = "POST /wifiCallingServiceProfiles")]
     pub fn create_wifi_calling_service_profile(
         &self,
         body: &WifiCallingServiceProfile,
@@ -6000,6 +6110,8 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 202: `AsyncResult` (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWifiCallingServiceProfileV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    #[doc(alias = "/wifiCallingServiceProfiles")]
+    #[doc(alias = "POST /wifiCallingServiceProfiles")]
     pub fn create_wifi_calling_service_profile_v1(
         &self,
         body: &WifiCallingServiceProfileV1,
@@ -6022,6 +6134,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 200: `WifiCallingServiceProfile`
     /// - Media types: Accept `application/vnd.ruckus.v1.1+json`
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWiFiCallingServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
+    #[doc(alias = "GET /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
+    #[doc(alias = "getWiFiCallingServiceProfile")]
     pub fn get_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -6043,6 +6158,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Response 200: `WifiCallingServiceProfileV1`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiCallingServiceProfileV1::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWiFiCallingServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
+    #[doc(alias = "GET /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
+    #[doc(alias = "getWiFiCallingServiceProfile")]
     pub fn get_wifi_calling_service_profile_v1(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -6066,6 +6184,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Media types: Content-Type `application/vnd.ruckus.v1.1+json`, Accept `application/vnd.ruckus.v1.1+json`
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiCallingServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
+    #[doc(alias = "PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
+    #[doc(alias = "updateWifiCallingServiceProfile")]
     pub fn update_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -6091,6 +6212,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateWifiCallingServiceProfileV1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiCallingServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
+    #[doc(alias = "PUT /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
+    #[doc(alias = "updateWifiCallingServiceProfile")]
     pub fn update_wifi_calling_service_profile_v1(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -6115,6 +6239,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `DeleteWifiCallingServiceProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteWifiCallingServiceProfile (the document names the item operations without the placeholder)).
+    #[doc(alias = "/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
+    #[doc(alias = "DELETE /wifiCallingServiceProfiles/{wifiCallingServiceProfileId}")]
+    #[doc(alias = "deleteWifiCallingServiceProfile")]
     pub fn delete_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
@@ -6140,6 +6267,9 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     ///
     /// Notes:
     /// - Accepts sortByCountField.
+    #[doc(alias = "/wifiCallingServiceProfiles/query")]
+    #[doc(alias = "POST /wifiCallingServiceProfiles/query")]
+    #[doc(alias = "getWifiCallingServiceProfiles")]
     pub fn query_wifi_calling_service_profiles(
         &self,
         body: &super::common::QueryRequest,
@@ -6164,6 +6294,13 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `AddRadiusServerProfileToEthernetPortProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateRadiusToEthernetPortProfile (the document does not name the parent placeholder)).
+    #[doc(
+        alias = "/ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}"
+    )]
+    #[doc(alias = "activateRadiusToEthernetPortProfile")]
     pub fn add_radius_server_profile_to_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,
@@ -6188,6 +6325,13 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveRadiusServerProfileFromEthernetPortProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRadiusToEthernetPortProfile (the document does not name the parent placeholder)).
+    #[doc(
+        alias = "/ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /ethernetPortProfiles/{ethernetPortProfileId}/radiusServerProfiles/{radiusServerProfileId}"
+    )]
+    #[doc(alias = "deactivateRadiusToEthernetPortProfile")]
     pub fn remove_radius_server_profile_from_ethernet_port_profile(
         &self,
         ethernet_port_profile_id: &str,

@@ -5464,6 +5464,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenue::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml CreateVenue (not named by the document; added so venues can be created)).
+    #[doc(alias = "/venues")]
+    #[doc(alias = "POST /venues")]
+    #[doc(alias = "CreateVenue")]
     pub fn create_venue(&self, body: &Venue) -> CreateVenue<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_VENUE, &[]);
         req.json(body);
@@ -5479,6 +5482,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Response 200: `Venue`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenue::version`)
     /// - Provenance: reference (venue_service_api-0.2.8.yaml GetVenue (not named by the document; the read of a resource the client creates)).
+    #[doc(alias = "/venues/{venueId}")]
+    #[doc(alias = "GET /venues/{venueId}")]
+    #[doc(alias = "GetVenue")]
     pub fn get_venue(&self, venue_id: &str) -> GetVenue<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_VENUE, &[venue_id]);
         GetVenue { req }
@@ -5495,6 +5501,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenue::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml UpdateVenue (not named by the document; added so venues can be changed)).
+    #[doc(alias = "/venues/{venueId}")]
+    #[doc(alias = "PUT /venues/{venueId}")]
+    #[doc(alias = "UpdateVenue")]
     pub fn update_venue(&self, venue_id: &str, body: &Venue) -> UpdateVenue<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5515,6 +5524,9 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenue::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (venue_service_api-0.2.8.yaml DeleteVenue (not named by the document; the delete of a resource the client creates)).
+    #[doc(alias = "/venues/{venueId}")]
+    #[doc(alias = "DELETE /venues/{venueId}")]
+    #[doc(alias = "DeleteVenue")]
     pub fn delete_venue(&self, venue_id: &str) -> DeleteVenue<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5537,6 +5549,9 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// Notes:
     /// - The description declares a single venue row as the answer; it is read here as the usual query page, with the rows in `data`.
+    #[doc(alias = "/venues/query")]
+    #[doc(alias = "POST /venues/query")]
+    #[doc(alias = "venue")]
     pub fn query_venues(&self, body: &super::common::QueryRequest) -> QueryVenues<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_VENUES, &[]);
         req.json(body);
@@ -5555,6 +5570,8 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
+    #[doc(alias = "/venues/{venueId}/signurls/uploadurls")]
+    #[doc(alias = "POST /venues/{venueId}/signurls/uploadurls")]
     pub fn create_venue_upload_url(
         &self,
         venue_id: &str,
@@ -5581,6 +5598,8 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
+    #[doc(alias = "/venues/{venueId}/signurls/{fileId}/urls")]
+    #[doc(alias = "GET /venues/{venueId}/signurls/{fileId}/urls")]
     pub fn get_venue_file_url(
         &self,
         venue_id: &str,
@@ -5607,6 +5626,8 @@ impl<'a> WirelessVenuesClient<'a> {
     /// Notes:
     /// - The 423 (Locked) status was removed from the documented responses of this operation.
     /// - Pages are selected with `pageNumber` in the body, a form the client's page iteration does not cover: request each page yourself.
+    #[doc(alias = "/venues/{venueId}/floorplans/query")]
+    #[doc(alias = "POST /venues/{venueId}/floorplans/query")]
     pub fn query_venue_floorplans(&self, venue_id: &str) -> QueryVenueFloorplans<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5627,6 +5648,8 @@ impl<'a> WirelessVenuesClient<'a> {
     ///
     /// Notes:
     /// - The body is a list of condition lists (each a list of field and value pairs), not a query object with page fields, so the client does not page this operation.
+    #[doc(alias = "/qosStatistics/query")]
+    #[doc(alias = "POST /qosStatistics/query")]
     pub fn query_qos_statistics(
         &self,
         body: &Vec<Vec<super::common::QosMatchField>>,
@@ -5648,6 +5671,8 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `AggregatedDeviceModel`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueApsModels::version`)
+    #[doc(alias = "/venues/{venueId}/aps/models")]
+    #[doc(alias = "GET /venues/{venueId}/aps/models")]
     pub fn list_venue_aps_models(&self, venue_id: &str) -> ListVenueApsModels<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5665,6 +5690,8 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Path parameter `venueId`: Identifier of the venue.
     /// - Response 200: `QueryResponseTopologyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueMeshTopologies::version`)
+    #[doc(alias = "/venues/{venueId}/meshTopologies")]
+    #[doc(alias = "GET /venues/{venueId}/meshTopologies")]
     pub fn list_venue_mesh_topologies(
         &self,
         venue_id: &str,
@@ -5686,6 +5713,8 @@ impl<'a> WirelessVenuesClient<'a> {
     /// - Query parameter `meshOnly` (`boolean`, argument `mesh_only`)
     /// - Response 200: `QueryResponseTopologyResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListVenueTopologies::version`)
+    #[doc(alias = "/venues/{venueId}/topologies")]
+    #[doc(alias = "GET /venues/{venueId}/topologies")]
     pub fn list_venue_topologies(
         &self,
         venue_id: &str,

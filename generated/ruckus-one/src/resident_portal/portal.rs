@@ -2248,6 +2248,8 @@ impl<'a> PortalClient<'a> {
     /// - Request body (json, required): `LoginResource`
     /// - Response 200: `application/hal+json` `PortalTokenResource`
     /// - Media types: Content-Type `application/json`, Accept `application/hal+json`
+    #[doc(alias = "/residents/properties/{propertyId}/units/logins")]
+    #[doc(alias = "POST /residents/properties/{propertyId}/units/logins")]
     pub fn create_unit_login(
         &self,
         property_id: &str,
@@ -2270,6 +2272,8 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `text/css` text
     /// - Media types: Accept `text/css`
+    #[doc(alias = "/residents/properties/{propertyId}/styles")]
+    #[doc(alias = "GET /residents/properties/{propertyId}/styles")]
     pub fn get_property_styles(&self, property_id: &str) -> GetPropertyStyles<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2287,6 +2291,8 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `image/png` bytes
     /// - Media types: Accept `image/png`
+    #[doc(alias = "/residents/properties/{propertyId}/files/favicons")]
+    #[doc(alias = "GET /residents/properties/{propertyId}/files/favicons")]
     pub fn get_property_favicon(&self, property_id: &str) -> GetPropertyFavicon<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2303,6 +2309,8 @@ impl<'a> PortalClient<'a> {
     ///
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `ResidentPortalAccess`
+    #[doc(alias = "/residents/properties/{propertyId}/access")]
+    #[doc(alias = "GET /residents/properties/{propertyId}/access")]
     pub fn get_property_access(&self, property_id: &str) -> GetPropertyAccess<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2320,6 +2328,8 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `application/hal+json` `Property`
     /// - Media types: Accept `application/hal+json`
+    #[doc(alias = "/residents/properties/{propertyId}")]
+    #[doc(alias = "GET /residents/properties/{propertyId}")]
     pub fn get_property(&self, property_id: &str) -> GetProperty<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2337,6 +2347,8 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `application/hal+json` `PortalUiConfiguration`
     /// - Media types: Accept `application/hal+json`
+    #[doc(alias = "/residents/properties/{propertyId}/uiConfigurations")]
+    #[doc(alias = "GET /residents/properties/{propertyId}/uiConfigurations")]
     pub fn get_property_ui_configurations(
         &self,
         property_id: &str,
@@ -2358,6 +2370,8 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `type`: Type of the portal file to download.
     /// - Response 200: `image/png` bytes
     /// - Media types: Accept `image/png`
+    #[doc(alias = "/residents/properties/{propertyId}/files/{type}")]
+    #[doc(alias = "GET /residents/properties/{propertyId}/files/{type}")]
     pub fn get_property_file(
         &self,
         property_id: &str,
@@ -2379,6 +2393,8 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Response 200: `application/hal+json` `Unit`
     /// - Media types: Accept `application/hal+json`
+    #[doc(alias = "/residents/properties/{propertyId}/units")]
+    #[doc(alias = "GET /residents/properties/{propertyId}/units")]
     pub fn get_unit(&self, property_id: &str) -> GetUnit<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2402,6 +2418,8 @@ impl<'a> PortalClient<'a> {
     ///
     /// Notes:
     /// - Selective update; only the settings given are changed.
+    #[doc(alias = "/residents/properties/{propertyId}/units")]
+    #[doc(alias = "PUT /residents/properties/{propertyId}/units")]
     pub fn update_unit(&self, property_id: &str, body: &ResidentUnit) -> UpdateUnit<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2421,6 +2439,8 @@ impl<'a> PortalClient<'a> {
     /// - Query parameter `type` (`string`, argument `type_`)
     /// - Response 200: `application/hal+json` `DevicesListResource`
     /// - Media types: Accept `application/hal+json`
+    #[doc(alias = "/residents/properties/{propertyId}/units/devices")]
+    #[doc(alias = "GET /residents/properties/{propertyId}/units/devices")]
     pub fn list_unit_devices(
         &self,
         property_id: &str,
@@ -2443,6 +2463,8 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `propertyId`: Identifier of the property.
     /// - Path parameter `deviceId`: The device, identified by its MAC address.
     /// - Response 200: no body
+    #[doc(alias = "/residents/properties/{propertyId}/units/devices/{deviceId}")]
+    #[doc(alias = "DELETE /residents/properties/{propertyId}/units/devices/{deviceId}")]
     pub fn delete_unit_device(
         &self,
         property_id: &str,
@@ -2465,6 +2487,8 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `userId`: Identifier of the unit user.
     /// - Response 200: `UnitUser`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetUnitUser::version`)
+    #[doc(alias = "/residents/properties/{propertyId}/units/users/{userId}")]
+    #[doc(alias = "GET /residents/properties/{propertyId}/units/users/{userId}")]
     pub fn get_unit_user(&self, property_id: &str, user_id: &str) -> GetUnitUser<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2486,6 +2510,8 @@ impl<'a> PortalClient<'a> {
     /// - Response 202: raw JSON (shape not shown) (Accepted; the request id identifies the activity to poll.)
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateUnitUser::version`)
     /// - Asynchronous (202): the answer's `requestId` identifies the work.
+    #[doc(alias = "/residents/properties/{propertyId}/units/users/{userId}")]
+    #[doc(alias = "PUT /residents/properties/{propertyId}/units/users/{userId}")]
     pub fn update_unit_user(
         &self,
         property_id: &str,
@@ -2511,6 +2537,8 @@ impl<'a> PortalClient<'a> {
     /// - Response 200: `UnitUserPage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryUnitUsers::version`)
     /// - Pagination: `query_body`, items in `content`
+    #[doc(alias = "/residents/properties/{propertyId}/units/users/query")]
+    #[doc(alias = "POST /residents/properties/{propertyId}/units/users/query")]
     pub fn query_unit_users(&self, property_id: &str) -> QueryUnitUsers<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2529,6 +2557,8 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `userId`: Identifier of the unit user.
     /// - Response 200: `DevicesListResource`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ListUnitUserDevices::version`)
+    #[doc(alias = "/residents/properties/{propertyId}/units/users/{userId}/devices")]
+    #[doc(alias = "GET /residents/properties/{propertyId}/units/users/{userId}/devices")]
     pub fn list_unit_user_devices(
         &self,
         property_id: &str,
@@ -2551,6 +2581,12 @@ impl<'a> PortalClient<'a> {
     /// - Path parameter `userId`: Identifier of the unit user.
     /// - Path parameter `deviceId`: The device, identified by its MAC address.
     /// - Response 200: no body
+    #[doc(
+        alias = "/residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}"
+    )]
+    #[doc(
+        alias = "DELETE /residents/properties/{propertyId}/units/users/{userId}/devices/{deviceId}"
+    )]
     pub fn delete_unit_user_device(
         &self,
         property_id: &str,
