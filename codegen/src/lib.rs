@@ -16,6 +16,7 @@ mod names;
 pub mod overrides;
 pub mod source;
 pub mod spec;
+pub mod threads;
 pub mod validate;
 
 pub use diag::Diagnostic;
@@ -63,6 +64,11 @@ pub fn generate_all_cached(
 ) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> {
     let ir = build(top)?;
     // The OpenAPI export (YAML values, no token streams) is made beside the emitter's threads.
+    if threads::workers(2) == 1 {
+        let mut files = emit::emit(&ir, cache).map_err(|d| vec![d])?;
+        files.extend(emit::openapi::files(&ir));
+        return Ok(files);
+    }
     let (files, openapi) = std::thread::scope(|scope| {
         let openapi = scope.spawn(|| emit::openapi::files(&ir));
         let files = emit::emit(&ir, cache);

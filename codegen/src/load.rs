@@ -399,7 +399,7 @@ fn take<T>(
 }
 
 /// The area files (and their imported files) of a spec, parsed ahead of the loader on up to
-/// `available_parallelism` threads: parsing is most of the loading time. The loader takes each
+/// [`workers`](crate::threads::workers) threads: parsing is most of the loading time. The loader takes each
 /// file from here in its own order, so diagnostics and the size accounting are as if it had
 /// read them one by one; a file it does not take (a name listed twice) is dropped.
 #[derive(Default)]
@@ -447,9 +447,8 @@ impl Ahead {
             }
             ahead
         };
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
         std::thread::scope(|scope| {
-            let helpers: Vec<_> = (1..threads.min(files.len()))
+            let helpers: Vec<_> = (1..crate::threads::workers(files.len()))
                 .map(|_| scope.spawn(work))
                 .collect();
             let mut all = work();

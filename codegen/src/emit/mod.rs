@@ -69,7 +69,7 @@ pub fn emit(ir: &Ir, cache: Option<&Path>) -> Result<BTreeMap<String, String>, D
         }
     };
     let mut results: Vec<(usize, Result<Files, Diagnostic>)> = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..workers(jobs.len()))
+        let helpers: Vec<_> = (1..crate::threads::workers(jobs.len()))
             .map(|_| scope.spawn(worker))
             .collect();
         let mut all = worker();
@@ -85,15 +85,6 @@ pub fn emit(ir: &Ir, cache: Option<&Path>) -> Result<BTreeMap<String, String>, D
         files.extend(made?);
     }
     Ok(files)
-}
-
-/// Threads for `jobs` jobs: the machine's parallelism (at most 8), or `RUCKUS_CODEGEN_THREADS`.
-fn workers(jobs: usize) -> usize {
-    let wanted = std::env::var("RUCKUS_CODEGEN_THREADS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get().min(8)));
-    wanted.clamp(1, jobs.max(1))
 }
 
 /// Files made by one job.

@@ -242,7 +242,10 @@ pub fn bench_build(root: &Path, args: &BenchBuildArgs) -> Result<(), String> {
             t.as_secs_f64()
         );
     }
-    text += &format!("{:<52} {:>10} {:>12}\n", "configuration", "seconds", "CPU seconds");
+    text += &format!(
+        "{:<52} {:>10} {:>12}\n",
+        "configuration", "seconds", "CPU seconds"
+    );
     let median = |times: &[Duration]| Spread::of_durations(times).median;
     for ((label, _, times), cpu) in measured.configurations.iter().zip(&measured.cpu) {
         let cpu = Spread::of(cpu).median;
@@ -283,7 +286,9 @@ fn cpu_per_100(areas: &Areas, measured: &build::Measured) -> String {
         Some(((label, args, _), cpu)) if areas.operations(args) > 0 => {
             let ops = areas.operations(args);
             let per = (Spread::of(cpu).median - skeleton) * 100.0 / ops as f64;
-            format!("{label}: {per:.2} CPU seconds per 100 operations ({ops} operations, above the skeleton)\n")
+            format!(
+                "{label}: {per:.2} CPU seconds per 100 operations ({ops} operations, above the skeleton)\n"
+            )
         }
         _ => String::new(),
     }

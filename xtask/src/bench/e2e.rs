@@ -12,8 +12,8 @@
 //! to with the drafted operations). Medians of `runs` runs; wall time (the target: under 1 s
 //! warm) and the CPU time of cargo and xtask. `--quick` runs the fixture spec once.
 
-use super::generator::{Push, TempDir};
 use super::build::children_cpu_seconds;
+use super::generator::{Push, TempDir};
 use super::synth;
 use ruckus_bench_stats::{Spread, verdict};
 use std::path::Path;
@@ -60,9 +60,17 @@ pub fn run(
                 Mode::Cold => String::new(),
                 _ => verdict(wall.median < 1.0, "< 1 s"),
             };
-            let at = format!("`cargo xtask generate` end to end, {factor}× spec, {}", mode.label());
+            let at = format!(
+                "`cargo xtask generate` end to end, {factor}× spec, {}",
+                mode.label()
+            );
             push(at.clone(), wall, "s", target);
-            push(format!("{at}: CPU time of cargo and xtask"), cpu, "s", String::new());
+            push(
+                format!("{at}: CPU time of cargo and xtask"),
+                cpu,
+                "s",
+                String::new(),
+            );
         }
     }
     Ok(())
@@ -88,7 +96,11 @@ fn timed(
             std::fs::write(&area, edited).map_err(|e| format!("cannot edit the copy: {e}"))?;
         }
         let mut command = Command::new(&cargo);
-        command.args(["xtask", "generate", "--spec"]).arg(top).arg("--out").arg(out);
+        command
+            .args(["xtask", "generate", "--spec"])
+            .arg(top)
+            .arg("--out")
+            .arg(out);
         if mode == Mode::Cold {
             command.arg("--no-cache");
         }

@@ -55,12 +55,17 @@ pub fn check(outcome: &Outcome) -> Vec<(Kind, String)> {
                         out.push((Kind::RustParse, format!("{path}: {e}")));
                     }
                     for (line, block) in doc_blocks(text) {
-                        for problem in markup_problems(&block, true) {
+                        let kind = if path.ends_with("src/lib.rs") && is_page(text, line, &block) {
+                            Doc::CratePage
+                        } else {
+                            Doc::Item
+                        };
+                        for problem in markup_problems(&block, kind) {
                             out.push((Kind::Markup, format!("{path}:{line}: rustdoc {problem}")));
                         }
                     }
                 } else if path.ends_with(".md") {
-                    for problem in markup_problems(text, false) {
+                    for problem in markup_problems(text, Doc::Page) {
                         out.push((Kind::Markup, format!("{path}: {problem}")));
                     }
                     for problem in table_problems(text) {
@@ -71,6 +76,23 @@ pub fn check(outcome: &Outcome) -> Vec<(Kind, String)> {
         }
     }
     out
+}
+
+/// Whether the rustdoc block starting on `line` is one of the crate's pages, whose headings
+/// and examples are the generator's own: the crate page (`//!`) or the operation index (the
+/// docs of `pub mod operations`).
+fn is_page(rust: &str, line: usize, block: &str) -> bool {
+    let mut lines = rust.lines().skip(line - 1);
+    if lines
+        .next()
+        .is_some_and(|l| l.trim_start().starts_with("//!"))
+    {
+        return true;
+    }
+    let mut after = rust.lines().skip(line - 1 + block.lines().count());
+    after
+        .find(|l| !l.trim_start().starts_with("#["))
+        .is_some_and(|l| l.trim_start().starts_with("pub mod operations"))
 }
 
 /// Control characters (other than a line feed) and bidirectional controls.
@@ -101,10 +123,21 @@ pub fn doc_blocks(rust: &str) -> Vec<(usize, String)> {
     out
 }
 
-/// Raw HTML or code blocks in Markdown (the generator writes neither), headings in rustdoc
-/// (the generator writes none there) and, in a Markdown page, a second title or a heading
-/// deeper than the generator's `###`.
-pub fn markup_problems(markdown: &str, rustdoc: bool) -> Vec<String> {
+/// Where a piece of Markdown is shown.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Doc {
+    /// The rustdoc of an item: the generator writes no heading and no code block there.
+    Item,
+    /// The crate's page: headings down to `###` and code blocks (its examples) are the
+    /// generator's own.
+    CratePage,
+    /// A Markdown page: one title, headings down to `###`, no code block.
+    Page,
+}
+
+/// Raw HTML anywhere; code blocks outside the crate page (the generator writes none); headings
+/// in an item's rustdoc, and elsewhere a second page title or a heading deeper than `###`.
+pub fn markup_problems(markdown: &str, doc: Doc) -> Vec<String> {
     use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag};
     let mut out = Vec::new();
     let mut titles = 0;
@@ -114,11 +147,13 @@ pub fn markup_problems(markdown: &str, rustdoc: bool) -> Vec<String> {
             Event::Html(h) | Event::InlineHtml(h) if !h.starts_with("<!-- @generated") => {
                 out.push(format!("renders raw HTML {:?}", h.as_ref()));
             }
-            Event::Start(Tag::CodeBlock(_)) => out.push("opens a code block".to_owned()),
+            Event::Start(Tag::CodeBlock(_)) if doc != Doc::CratePage => {
+                out.push("opens a code block".to_owned())
+            }
             Event::Start(Tag::Heading { level, .. }) => {
-                if rustdoc {
+                if doc == Doc::Item {
                     out.push(format!("has a heading ({level})"));
-                } else if level == HeadingLevel::H1 {
+                } else if level == HeadingLevel::H1 && doc == Doc::Page {
                     titles += 1;
                     if titles > 1 {
                         out.push("has a second title (`# `)".to_owned());

@@ -17,7 +17,7 @@ mod mutation;
 mod rng;
 mod spec;
 
-pub use check::{Kind, Outcome, check, doc_blocks, generate, markup_problems, table_problems};
+pub use check::{Doc, Kind, Outcome, check, doc_blocks, generate, markup_problems, table_problems};
 pub use mutation::Mutation;
 pub use rng::{NASTY, Rng};
 pub use spec::{BASE, Spec, TOP, Text, quoted};

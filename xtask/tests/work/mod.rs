@@ -71,10 +71,11 @@ impl Work {
     }
 }
 
-/// Runs `f` on this thread and counts what it allocated.
+/// Runs `f` on this thread (the generator's parallel steps too, see
+/// `ruckus_codegen::threads::sequential`) and counts what it allocated.
 pub fn measure<T>(f: impl FnOnce() -> T) -> (T, Work) {
     let before = COUNT.with(Cell::get);
-    let out = f();
+    let out = ruckus_codegen::threads::sequential(f);
     let after = COUNT.with(Cell::get);
     (
         out,
