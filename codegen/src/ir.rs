@@ -411,6 +411,8 @@ pub struct OpIr {
     pub method: Method,
     pub path: String,
     pub provenance: Provenance,
+    /// The vendor's `operationId` of the route, where the spec records it.
+    pub operation_id: Option<String>,
     pub lifecycle: Lifecycle,
     /// Path parameters in template order.
     pub path_params: Vec<ParamIr>,

@@ -94,6 +94,7 @@ impl Validator {
             method: op.method,
             path: op.path.clone(),
             provenance,
+            operation_id: op.operation_id.clone(),
             lifecycle,
             path_params: params.path,
             query: params.query,
