@@ -66,11 +66,19 @@ pub fn apply(areas: &mut [(SourceFile, Area)], diags: &mut Diagnostics) {
         };
         let target = &w.target;
         if !seen.insert(target.clone()) {
-            err(diags, 0, format!("operation `{target}` is overridden twice; merge the entries"));
+            err(
+                diags,
+                0,
+                format!("operation `{target}` is overridden twice; merge the entries"),
+            );
             continue;
         }
         if let Some(key) = w.type_key {
-            err(diags, 0, format!("`{key}` corrects a type, not operation `{target}`"));
+            err(
+                diags,
+                0,
+                format!("`{key}` corrects a type, not operation `{target}`"),
+            );
         }
         let found = areas.iter_mut().find_map(|(_, a)| {
             let name = a.area.clone();
@@ -81,17 +89,35 @@ pub fn apply(areas: &mut [(SourceFile, Area)], diags: &mut Diagnostics) {
         });
         let Some((area_name, op)) = found else {
             if !w.skip {
-                err(diags, 0, format!("override of operation `{target}`: no imported file drafts it (run `cargo xtask import --write`, or remove the override)"));
+                err(
+                    diags,
+                    0,
+                    format!(
+                        "override of operation `{target}`: no imported file drafts it (run `cargo xtask import --write`, or remove the override)"
+                    ),
+                );
             }
             continue;
         };
         if w.skip {
-            err(diags, 1, format!("operation `{target}` is skipped, but an imported file still drafts it (run `cargo xtask import --write`)"));
+            err(
+                diags,
+                1,
+                format!(
+                    "operation `{target}` is skipped, but an imported file still drafts it (run `cargo xtask import --write`)"
+                ),
+            );
         }
         if let Some(want) = &w.area
             && *want != area_name
         {
-            err(diags, 2, format!("operation `{target}` belongs in area `{want}`, but the import put it in `{area_name}` (run `cargo xtask import --write`)"));
+            err(
+                diags,
+                2,
+                format!(
+                    "operation `{target}` belongs in area `{want}`, but the import put it in `{area_name}` (run `cargo xtask import --write`)"
+                ),
+            );
         }
         if let Some(id) = &w.rename {
             op.id = id.clone();

@@ -14,19 +14,22 @@ fn each_op<'a>(
     files: &'a [(SourceFile, spec::Area)],
 ) -> impl Iterator<Item = (&'a SourceFile, String, &'a OpIr)> {
     // `areas` is built from `files` one to one, in the same order.
-    files.iter().zip(areas).flat_map(|((file, spec_area), area)| {
-        area.operations.iter().map(move |o| {
-            let origin = spec_area
-                .operations
-                .iter()
-                .find(|s| s.id == o.id)
-                .and_then(|s| s.origin.as_ref());
-            match origin {
-                Some(origin) => (&*origin.file, format!("id: {}", origin.name), o),
-                None => (file, op_anchor(o), o),
-            }
+    files
+        .iter()
+        .zip(areas)
+        .flat_map(|((file, spec_area), area)| {
+            area.operations.iter().map(move |o| {
+                let origin = spec_area
+                    .operations
+                    .iter()
+                    .find(|s| s.id == o.id)
+                    .and_then(|s| s.origin.as_ref());
+                match origin {
+                    Some(origin) => (&*origin.file, format!("id: {}", origin.name), o),
+                    None => (file, op_anchor(o), o),
+                }
+            })
         })
-    })
 }
 
 /// The named type `name`, wherever it is declared.
@@ -95,8 +98,7 @@ impl Validator {
     /// Same method and path twice is a curation mistake unless the operations offer
     /// different media types (differently typed versions of one route).
     fn check_routes(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
-        let mut routes: BTreeMap<(&str, &str), Vec<(&SourceFile, String, &OpIr)>> =
-            BTreeMap::new();
+        let mut routes: BTreeMap<(&str, &str), Vec<(&SourceFile, String, &OpIr)>> = BTreeMap::new();
         for (file, anchor, o) in each_op(areas, files) {
             routes
                 .entry((o.method.as_str(), o.path.as_str()))

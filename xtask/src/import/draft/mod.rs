@@ -1,0 +1,228 @@
+//! Drafting operations: every route of the descriptions that no spec operation has (same
+//! method and path, parameter names ignored, as `cargo xtask audit` matches them) becomes an
+//! operation of the imported file of the area it belongs to ([`place`]): its id from the
+//! `operationId`, a neutral line of our own, its parameters, statuses, media types and
+//! versions, paging, and body types (the bodies' schemas are roots of the type import).
+//!
+//! The curated files' operations stay as they are, and the import reads them only, so what it
+//! drafts does not depend on what it drafted before. Curated `overrides:` name a drafted
+//! operation by its id: `skip:` (with the reason) leaves its route out, `area:` moves it.
+
+mod bodies;
+mod place;
+mod shape;
+
+pub use bodies::convert_bodies;
+pub use place::Placement;
+
+use crate::openapi::{Document, Operation as DescOperation, Schema, normalise_path};
+use heck::{ToSnakeCase, ToUpperCamelCase};
+use ruckus_codegen::spec::{Api, Area, Method, Operation};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// A drafted operation, before the type import fills in its body types.
+pub struct DraftOp<'v> {
+    pub area: String,
+    pub file: &'v str,
+    pub op: Operation,
+    /// The request body's schema, when it is JSON and declares one.
+    pub request: Option<&'v Schema>,
+    /// The success answer's schema, when it is JSON and declares one.
+    pub response: Option<&'v Schema>,
+}
+
+/// What drafting found: the operations, and the routes left out with the reason.
+#[derive(Default)]
+pub struct Drafted<'v> {
+    pub ops: Vec<DraftOp<'v>>,
+    pub exceptions: Vec<String>,
+}
+
+/// A route of a description the spec lacks.
+struct Route<'v> {
+    file: &'v str,
+    doc: &'v Document,
+    path: &'v str,
+    method: Method,
+    op: &'v DescOperation,
+}
+
+/// The routes of `api` the spec lacks, drafted. `spec_keys`: every spec operation's
+/// `(METHOD, normalised path with the API prefix)`, of every API; `files`: the description
+/// files whose routes belong to this API.
+pub fn draft<'v>(
+    docs: &'v BTreeMap<String, Document>,
+    api: &Api,
+    areas: &[&Area],
+    spec_keys: &BTreeSet<(String, String)>,
+    files: &BTreeSet<String>,
+    placement: &Placement,
+) -> Drafted<'v> {
+    let mut out = Drafted::default();
+    let skips = skips(areas);
+    let mut ids = Ids::new(areas);
+    let mut drafted_keys = BTreeSet::new();
+    for (file, doc) in docs.iter().filter(|(f, _)| files.contains(*f)) {
+        for (path, method, op) in doc.operations() {
+            let key = (method.to_uppercase(), normalise_path(path));
+            if op.deprecated || spec_keys.contains(&key) || drafted_keys.contains(&key) {
+                continue;
+            }
+            let shown = format!("{} {path} ({file} {})", key.0, op_id(op));
+            let Some(rel) = path.strip_prefix(api.prefix.value.as_str()) else {
+                continue;
+            };
+            let Some(method) = Method::parse(&key.0) else {
+                out.exceptions
+                    .push(format!("{shown}: method not supported"));
+                continue;
+            };
+            drafted_keys.insert(key);
+            let id = ids.claim(op, method, rel, file);
+            if let Some(why) = skips.get(&id) {
+                out.exceptions
+                    .push(format!("{shown}: skipped (`{id}`): {why}"));
+                continue;
+            }
+            let route = Route {
+                file,
+                doc,
+                path: rel,
+                method,
+                op,
+            };
+            let area = match placement.area_of(&id, file, path, areas) {
+                Ok(a) => a,
+                Err(why) => {
+                    out.exceptions.push(format!("{shown}: {why}"));
+                    continue;
+                }
+            };
+            match operation(&route, id, &api.media_vendor.value) {
+                Ok((op, request, response)) => out.ops.push(DraftOp {
+                    area,
+                    file,
+                    op,
+                    request,
+                    response,
+                }),
+                Err(why) => out.exceptions.push(format!("{shown}: {why}")),
+            }
+        }
+    }
+    out
+}
+
+/// `skip:` overrides: drafted id -> reason.
+fn skips(areas: &[&Area]) -> BTreeMap<String, String> {
+    areas
+        .iter()
+        .flat_map(|a| &a.overrides)
+        .filter_map(|o| Some((o.operation.clone()?, o.skip.clone()?)))
+        .collect()
+}
+
+fn op_id(op: &DescOperation) -> &str {
+    op.operation_id.as_deref().unwrap_or("-")
+}
+
+/// The operation ids in use, and the type names a drafted builder may not take.
+struct Ids {
+    taken: BTreeSet<String>,
+    types: BTreeSet<String>,
+}
+
+impl Ids {
+    fn new(areas: &[&Area]) -> Self {
+        let mut taken: BTreeSet<String> = areas
+            .iter()
+            .flat_map(|a| &a.operations)
+            .map(|o| o.id.clone())
+            .collect();
+        taken.extend(
+            ["new", "runtime", "raw", "wait_for_activity"]
+                .iter()
+                .map(|s| (*s).to_owned()),
+        );
+        let mut types: BTreeSet<String> = areas
+            .iter()
+            .flat_map(|a| &a.types)
+            .map(|t| t.name.clone())
+            .collect();
+        types.extend(
+            ruckus_codegen::RESERVED_TYPE_NAMES
+                .iter()
+                .map(|s| (*s).to_owned()),
+        );
+        Ids { taken, types }
+    }
+
+    /// A snake_case id from the `operationId` (from the method and path without one), unique
+    /// in the API: a taken one gets the description's name (`_wifi`), then a number.
+    fn claim(&mut self, op: &DescOperation, method: Method, path: &str, file: &str) -> String {
+        let from = match &op.operation_id {
+            Some(id) => id.clone(),
+            None => format!("{} {path}", method.as_str().to_lowercase()),
+        };
+        let mut base = from.to_snake_case();
+        if !base.starts_with(|c: char| c.is_ascii_lowercase()) {
+            base = format!("op_{base}");
+        }
+        let prefix = super::naming::file_prefix(file).to_snake_case();
+        let candidates = std::iter::once(base.clone())
+            .chain(std::iter::once(format!("{base}_{prefix}")))
+            .chain((2..).map(|n| format!("{base}_{prefix}_{n}")));
+        for id in candidates {
+            let free = !self.taken.contains(&id) && !self.types.contains(&id.to_upper_camel_case());
+            if free {
+                self.taken.insert(id.clone());
+                return id;
+            }
+        }
+        base
+    }
+}
+
+/// One route as a spec operation (body types not yet filled in), with its body schemas.
+fn operation<'v>(
+    r: &Route<'v>,
+    id: String,
+    vendor: &str,
+) -> Result<(Operation, Option<&'v Schema>, Option<&'v Schema>), String> {
+    let source = format!("{} {}", r.file, op_id(r.op));
+    let bodies = shape::bodies(r, vendor)?;
+    let name = super::naming::human(&id.to_upper_camel_case());
+    let op = Operation {
+        name,
+        description: Some(description(r.method, r.path)),
+        method: r.method,
+        path: r.path.to_owned(),
+        provenance: Some(format!("reference: {source}")),
+        operation_id: r.op.operation_id.clone(),
+        lifecycle: None,
+        parameters: shape::parameters(r),
+        request: bodies.request,
+        responses: bodies.responses,
+        media_types: bodies.media_types,
+        media_types_provenance: bodies.versioned.then(|| format!("reference: {source}")),
+        error_family: None,
+        pagination: shape::pagination(r, &source),
+        notes: Vec::new(),
+        origin: None,
+        id,
+    };
+    Ok((op, bodies.request_schema, bodies.response_schema))
+}
+
+/// A neutral line of our own: what the method does to the path.
+fn description(method: Method, path: &str) -> String {
+    let verb = match method {
+        Method::Get => "Reads",
+        Method::Post if path.ends_with("/query") => "Queries",
+        Method::Post => "Posts to",
+        Method::Put => "Replaces",
+        Method::Patch => "Updates",
+        Method::Delete => "Deletes",
+    };
+    format!("{verb} `{path}` (drafted from the official description).")
+}
