@@ -2439,6 +2439,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policyId`: string
     /// - Response 200: `PrioritizedPolicy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetPrioritizedRuleById::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getPrioritizedRuleById).
     pub fn get_prioritized_rule_by_id(
         &self,
@@ -2463,6 +2464,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Request body (json, required): `PrioritizedPolicy`
     /// - Response 201: `PrioritizedPolicy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `AssignPolicyToPolicySetWithPriority::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml assignPolicyToPolicySetWithPriority).
     pub fn assign_policy_to_policy_set_with_priority(
         &self,
@@ -2490,6 +2492,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policyId`: string
     /// - Response 200: `json`
     /// - Versions: `v1`, `json` (default `v1`; choose with `RemoveMappedPolicySet::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml removeMappedPolicySet).
     pub fn remove_mapped_policy_set(
         &self,
@@ -2517,6 +2520,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Response 200: `PagedResponseResourcePolicy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPoliciesUnderTemplate::version`)
     /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPoliciesUnderTemplate).
     pub fn get_all_policies_under_template(
         &self,
@@ -2543,6 +2547,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Response 202: `Policy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreatePolicy::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml createPolicy).
     pub fn create_policy(&self, template_id: &str, body: &Policy) -> CreatePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
@@ -2567,6 +2572,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Response 200: `PagedResponseResourcePolicyCondition`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllConditionForPolicy::version`)
     /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllConditionForPolicy).
     pub fn get_all_condition_for_policy(
         &self,
@@ -2591,6 +2597,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Request body (json, required): `PolicyCondition`
     /// - Response 201: `PolicyCondition`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreatePolicyCondition::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml createPolicyCondition).
     pub fn create_policy_condition(
         &self,
@@ -2618,6 +2625,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Response 200: `PagedResponseResourcePolicy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPoliciesForTemplateByQuery::version`)
     /// - Pagination: `query_body`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPoliciesForTemplateByQuery).
     pub fn get_all_policies_for_template_by_query(
         &self,
@@ -2646,6 +2654,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Response 200: `PagedResponseResourceDynamicPolicyTemplateAttribute`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryAttributeForTemplate::version`)
     /// - Pagination: `query_body`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml queryAttributeForTemplate).
     pub fn query_attribute_for_template(
         &self,
@@ -2671,6 +2680,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Response 200: `PagedResponseResourceDynamicPolicyTemplate`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllTemplatesByQuery::version`)
     /// - Pagination: `query_body`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllTemplatesByQuery).
     pub fn get_all_templates_by_query(
         &self,
@@ -2695,6 +2705,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Response 200: `PagedResponseResourcePolicy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPoliciesAcrossTemplatesByQuery::version`)
     /// - Pagination: `query_body`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPoliciesAcrossTemplatesByQuery).
     pub fn get_all_policies_across_templates_by_query(
         &self,
@@ -2719,6 +2730,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Request body (json, required): `PolicySet`
     /// - Response 201: `PolicySet`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreatePolicySet::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml createPolicySet).
     pub fn create_policy_set(&self, body: &PolicySet) -> CreatePolicySet<'a> {
         let mut req = ruckus_one_runtime::Request::new(
@@ -2741,6 +2753,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Response 200: `PagedResponseResourcePolicySetAssignment`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPolicySetsAssignmentsByQuery::version`)
     /// - Pagination: `query_body`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPolicySetsAssignmentsByQuery).
     pub fn get_all_policy_sets_assignments_by_query(
         &self,
@@ -2768,6 +2781,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Response 200: `PagedResponseResourcePolicySet`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPolicySetsByQuery::version`)
     /// - Pagination: `query_body`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPolicySetsByQuery).
     pub fn get_all_policy_sets_by_query(
         &self,
@@ -2791,6 +2805,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policyId`: string
     /// - Response 200: `Policy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetPolicyById::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getPolicyById).
     pub fn get_policy_by_id(
         &self,
@@ -2814,6 +2829,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policyId`: string
     /// - Response 200: `json`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeletePolicy::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml deletePolicy).
     pub fn delete_policy(&self, template_id: &str, policy_id: &str) -> DeletePolicy<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -2860,6 +2876,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `conditionId`: string
     /// - Response 200: `PolicyCondition`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetConditionById::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getConditionById).
     pub fn get_condition_by_id(
         &self,
@@ -2885,6 +2902,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `conditionId`: string
     /// - Response 200: `json`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeletePolicyConditions::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml deletePolicyConditions).
     pub fn delete_policy_conditions(
         &self,
@@ -2936,6 +2954,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policySetId`: string
     /// - Response 200: `PolicySet`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetPolicySetById::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getPolicySetById).
     pub fn get_policy_set_by_id(&self, policy_set_id: &str) -> GetPolicySetById<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -2954,6 +2973,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policySetId`: string
     /// - Response 200: `json`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeletePolicySet::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml deletePolicySet).
     pub fn delete_policy_set(&self, policy_set_id: &str) -> DeletePolicySet<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -2973,6 +2993,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Request body (json, required): `PolicySet`
     /// - Response 200: `PolicySet`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePolicySet::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml updatePolicySet).
     pub fn update_policy_set(
         &self,
@@ -2996,6 +3017,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Response 200: `DynamicPolicyTemplate`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetPolicyTemplateById::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getPolicyTemplateById).
     pub fn get_policy_template_by_id(
         &self,
@@ -3022,6 +3044,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Response 200: `PagedResponseResourceDynamicPolicyTemplateAttribute`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAttributesForTemplate::version`)
     /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAttributesForTemplate).
     pub fn get_attributes_for_template(
         &self,
@@ -3046,6 +3069,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `attributeId`: string
     /// - Response 200: `DynamicPolicyTemplateAttribute`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAttributesByIdForTemplate::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAttributesByIdForTemplate).
     pub fn get_attributes_by_id_for_template(
         &self,
@@ -3070,6 +3094,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `policySetId`: string
     /// - Response 200: `PagedResponseResourcePrioritizedPolicy`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPrioritizedPolicies::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPrioritizedPolicies).
     pub fn get_all_prioritized_policies(
         &self,
@@ -3095,6 +3120,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Response 200: `PagedResponseResourcePolicySetAssignment`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllPolicySetAssignments::version`)
     /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAllPolicySetAssignments).
     pub fn get_all_policy_set_assignments(
         &self,
@@ -3117,6 +3143,7 @@ impl<'a> AdaptivePoliciesClient<'a> {
     /// - Path parameter `assignmentId`: string
     /// - Response 200: `PolicySetAssignment`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAssignmentById::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (adaptive_policy_management-0.0.9.yaml getAssignmentById).
     pub fn get_assignment_by_id(
         &self,
@@ -3146,7 +3173,7 @@ static GET_PRIORITIZED_RULE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_ru
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_prioritized_rule_by_id`; the first is the default.
 ///
@@ -3223,7 +3250,7 @@ static ASSIGN_POLICY_TO_POLICY_SET_WITH_PRIORITY: ruckus_one_runtime::Operation 
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `assign_policy_to_policy_set_with_priority`; the first is the default.
 ///
@@ -3303,7 +3330,7 @@ static REMOVE_MAPPED_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runt
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `remove_mapped_policy_set`; the first is the default.
 ///
@@ -3380,7 +3407,7 @@ static GET_ALL_POLICIES_UNDER_TEMPLATE: ruckus_one_runtime::Operation = ruckus_o
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_all_policies_under_template`; the first is the default.
 ///
@@ -3495,7 +3522,7 @@ static CREATE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `create_policy`; the first is the default.
 ///
@@ -3592,7 +3619,7 @@ static GET_ALL_CONDITION_FOR_POLICY: ruckus_one_runtime::Operation = ruckus_one_
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_all_condition_for_policy`; the first is the default.
 ///
@@ -3709,7 +3736,7 @@ static CREATE_POLICY_CONDITION: ruckus_one_runtime::Operation = ruckus_one_runti
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `create_policy_condition`; the first is the default.
 ///
@@ -3786,7 +3813,7 @@ static GET_ALL_POLICIES_FOR_TEMPLATE_BY_QUERY: ruckus_one_runtime::Operation = r
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_all_policies_for_template_by_query`; the first is the default.
 ///
@@ -3887,7 +3914,7 @@ static QUERY_ATTRIBUTE_FOR_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `query_attribute_for_template`; the first is the default.
 ///
@@ -3998,7 +4025,7 @@ static GET_ALL_TEMPLATES_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_ru
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_all_templates_by_query`; the first is the default.
 ///
@@ -4104,7 +4131,7 @@ static GET_ALL_POLICIES_ACROSS_TEMPLATES_BY_QUERY: ruckus_one_runtime::Operation
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_all_policies_across_templates_by_query`; the first is the default.
 ///
@@ -4208,7 +4235,7 @@ static CREATE_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `create_policy_set`; the first is the default.
 ///
@@ -4285,7 +4312,7 @@ static GET_ALL_POLICY_SETS_ASSIGNMENTS_BY_QUERY: ruckus_one_runtime::Operation =
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_all_policy_sets_assignments_by_query`; the first is the default.
 ///
@@ -4394,7 +4421,7 @@ static GET_ALL_POLICY_SETS_BY_QUERY: ruckus_one_runtime::Operation = ruckus_one_
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_all_policy_sets_by_query`; the first is the default.
 ///
@@ -4495,7 +4522,7 @@ static GET_POLICY_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_policy_by_id`; the first is the default.
 ///
@@ -4567,7 +4594,7 @@ static DELETE_POLICY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `delete_policy`; the first is the default.
 ///
@@ -4716,7 +4743,7 @@ static GET_CONDITION_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_condition_by_id`; the first is the default.
 ///
@@ -4793,7 +4820,7 @@ static DELETE_POLICY_CONDITIONS: ruckus_one_runtime::Operation = ruckus_one_runt
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `delete_policy_conditions`; the first is the default.
 ///
@@ -4947,7 +4974,7 @@ static GET_POLICY_SET_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_policy_set_by_id`; the first is the default.
 ///
@@ -5024,7 +5051,7 @@ static DELETE_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `delete_policy_set`; the first is the default.
 ///
@@ -5101,7 +5128,7 @@ static UPDATE_POLICY_SET: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `update_policy_set`; the first is the default.
 ///
@@ -5178,7 +5205,7 @@ static GET_POLICY_TEMPLATE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_run
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_policy_template_by_id`; the first is the default.
 ///
@@ -5255,7 +5282,7 @@ static GET_ATTRIBUTES_FOR_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_r
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_attributes_for_template`; the first is the default.
 ///
@@ -5380,7 +5407,7 @@ static GET_ATTRIBUTES_BY_ID_FOR_TEMPLATE: ruckus_one_runtime::Operation = ruckus
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_attributes_by_id_for_template`; the first is the default.
 ///
@@ -5457,7 +5484,7 @@ static GET_ALL_PRIORITIZED_POLICIES: ruckus_one_runtime::Operation = ruckus_one_
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_all_prioritized_policies`; the first is the default.
 ///
@@ -5537,7 +5564,7 @@ static GET_ALL_POLICY_SET_ASSIGNMENTS: ruckus_one_runtime::Operation = ruckus_on
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_all_policy_set_assignments`; the first is the default.
 ///
@@ -5657,7 +5684,7 @@ static GET_ASSIGNMENT_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_assignment_by_id`; the first is the default.
 ///

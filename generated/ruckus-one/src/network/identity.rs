@@ -3612,6 +3612,7 @@ impl<'a> IdentityClient<'a> {
     /// - Path parameter `id`: string
     /// - Response 200: `json`
     /// - Versions: `v1`, `json` (default `v1`; choose with `AllocateIdentityVni::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (identity_management-0.0.2.yaml allocateIdentityVni).
     pub fn allocate_identity_vni(
         &self,
@@ -5808,7 +5809,7 @@ static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::Operation = ruckus_one_runtime
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `allocate_identity_vni`; the first is the default.
 ///

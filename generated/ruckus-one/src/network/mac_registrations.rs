@@ -2286,6 +2286,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Response 202: `array<Registration>`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ImportRegistrations1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml importRegistrations_1).
     pub fn import_registrations_1(&self, pool_id: &str) -> ImportRegistrations1<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -2308,6 +2309,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Response 202: `Registration`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateRegistration1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml updateRegistration_1).
     pub fn update_registration_1(
         &self,
@@ -2335,6 +2337,7 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Response 202: `Pool`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdatePool1::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml updatePool_1).
     pub fn update_pool_1(&self, id: &str, body: &Pool) -> UpdatePool1<'a> {
         let mut req = ruckus_one_runtime::Request::new(
@@ -4294,7 +4297,7 @@ static IMPORT_REGISTRATIONS_1: ruckus_one_runtime::Operation = ruckus_one_runtim
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `import_registrations_1`; the first is the default.
 ///
@@ -4408,7 +4411,7 @@ static UPDATE_REGISTRATION_1: ruckus_one_runtime::Operation = ruckus_one_runtime
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `update_registration_1`; the first is the default.
 ///
@@ -4514,7 +4517,7 @@ static UPDATE_POOL_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `update_pool_1`; the first is the default.
 ///

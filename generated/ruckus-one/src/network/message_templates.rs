@@ -956,6 +956,7 @@ impl<'a> MessageTemplatesClient<'a> {
     /// - Path parameter `templateScopeId`: string
     /// - Query parameter `includes` (`string`, builder method `includes`)
     /// - Response 200: `TemplateScope`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (message_template_api-0.0.12.yaml msgTemplate.getTemplateScope).
     pub fn msg_template_get_template_scope(
         &self,
@@ -980,6 +981,7 @@ impl<'a> MessageTemplatesClient<'a> {
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `PagedVariablesRestResponse`
     /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (message_template_api-0.0.12.yaml msgTemplate.getVariablesForTemplateScope).
     pub fn msg_template_get_variables_for_template_scope(
         &self,
@@ -1006,6 +1008,7 @@ impl<'a> MessageTemplatesClient<'a> {
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `PagedTemplatesRestResponse`
     /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (message_template_api-0.0.12.yaml msgTemplate.getTemplatesForScope).
     pub fn msg_template_get_templates_for_scope(
         &self,
@@ -1033,6 +1036,7 @@ impl<'a> MessageTemplatesClient<'a> {
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `PagedRegistrationsRestResponse`
     /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (message_template_api-0.0.12.yaml msgTemplate.getAllTemplateRegistrations).
     pub fn msg_template_get_all_template_registrations(
         &self,
@@ -1057,6 +1061,7 @@ impl<'a> MessageTemplatesClient<'a> {
     /// - Path parameter `templateScopeId`: string
     /// - Path parameter `genericTemplateId`: string
     /// - Response 200: `Template`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (message_template_api-0.0.12.yaml msgTemplate.getTemplate).
     pub fn msg_template_get_template(
         &self,
@@ -1082,6 +1087,7 @@ impl<'a> MessageTemplatesClient<'a> {
     /// - Query parameter `sort` (`string`, builder method `sort`)
     /// - Response 200: `PagedRegistrationsRestResponse`
     /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (message_template_api-0.0.12.yaml msgTemplate.getAllRegistrations).
     pub fn msg_template_get_all_registrations(
         &self,
@@ -1105,6 +1111,7 @@ impl<'a> MessageTemplatesClient<'a> {
     /// - Path parameter `templateScopeId`: string
     /// - Path parameter `registrationId`: string
     /// - Response 200: `MessageRegistration`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (message_template_api-0.0.12.yaml msgTemplate.getRegistration).
     pub fn msg_template_get_registration(
         &self,
@@ -1226,7 +1233,7 @@ static MSG_TEMPLATE_GET_TEMPLATE_SCOPE: ruckus_one_runtime::Operation = ruckus_o
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_template_scope` (Msg template get template scope).
 ///
@@ -1289,7 +1296,7 @@ static MSG_TEMPLATE_GET_VARIABLES_FOR_TEMPLATE_SCOPE: ruckus_one_runtime::Operat
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_variables_for_template_scope` (Msg template get variables for template scope).
 ///
@@ -1383,7 +1390,7 @@ static MSG_TEMPLATE_GET_TEMPLATES_FOR_SCOPE: ruckus_one_runtime::Operation = ruc
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_templates_for_scope` (Msg template get templates for scope).
 ///
@@ -1477,7 +1484,7 @@ static MSG_TEMPLATE_GET_ALL_TEMPLATE_REGISTRATIONS: ruckus_one_runtime::Operatio
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_all_template_registrations` (Msg template get all template registrations).
 ///
@@ -1571,7 +1578,7 @@ static MSG_TEMPLATE_GET_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_run
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_template` (Msg template get template).
 ///
@@ -1625,7 +1632,7 @@ static MSG_TEMPLATE_GET_ALL_REGISTRATIONS: ruckus_one_runtime::Operation = rucku
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_all_registrations` (Msg template get all registrations).
 ///
@@ -1719,7 +1726,7 @@ static MSG_TEMPLATE_GET_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Request builder for `MessageTemplatesClient::msg_template_get_registration` (Msg template get registration).
 ///

@@ -3224,6 +3224,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateWorkflow::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml createWorkflow).
     pub fn create_workflow(&self, body: &Workflow) -> CreateWorkflow<'a> {
         let mut req = ruckus_one_runtime::Request::new(
@@ -3244,6 +3245,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CloneWorkflow::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml cloneWorkflow).
     pub fn clone_workflow(&self, workflow_id: &str) -> CloneWorkflow<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3265,6 +3267,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 200: `PagedResponseResourceWorkflow`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryForVersionedWorkflows::version`)
     /// - Pagination: `query_body`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml queryForVersionedWorkflows).
     pub fn query_for_versioned_workflows(
         &self,
@@ -3288,6 +3291,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `workflowId`: string
     /// - Response 200: `UiConfiguration`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetUiConfiguration::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getUiConfiguration).
     pub fn get_ui_configuration(&self, workflow_id: &str) -> GetUiConfiguration<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3308,6 +3312,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateUiConfig::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml createUiConfig).
     pub fn create_ui_config(&self, workflow_id: &str) -> CreateUiConfig<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3327,6 +3332,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `ResetUiConfig::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml resetUiConfig).
     pub fn reset_ui_config(&self, workflow_id: &str) -> ResetUiConfig<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3346,6 +3352,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `stepId`: string
     /// - Response 200: `PagedResponseResourceSplitStepOption`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllSplitStepOptionsForStep::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getAllSplitStepOptionsForStep).
     pub fn get_all_split_step_options_for_step(
         &self,
@@ -3373,6 +3380,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateOption::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml createOption).
     pub fn create_option(
         &self,
@@ -3401,6 +3409,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateNextStepForOption::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml createNextStepForOption).
     pub fn create_next_step_for_option(
         &self,
@@ -3429,6 +3438,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `CreateChildStep::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml createChildStep).
     pub fn create_child_step(
         &self,
@@ -3456,6 +3466,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `NestedCloneWorkflow::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml nestedCloneWorkflow).
     pub fn nested_clone_workflow(
         &self,
@@ -3482,6 +3493,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 200: `PagedResponseResourceAbstractBaseStep`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryForStepsAssignedToThisWorkflow::version`)
     /// - Pagination: `query_body`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml queryForStepsAssignedToThisWorkflow).
     pub fn query_for_steps_assigned_to_this_workflow(
         &self,
@@ -3509,6 +3521,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 200: `PagedResponseResourceWorkflow`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryForWorkflows::version`)
     /// - Pagination: `query_body`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml queryForWorkflows).
     pub fn query_for_workflows(
         &self,
@@ -3533,6 +3546,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 200: `PagedResponseResourceActionDefinition`
     /// - Versions: `v1`, `json` (default `v1`; choose with `QueryForActionDefinitions::version`)
     /// - Pagination: `query_body`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml queryForActionDefinitions).
     pub fn query_for_action_definitions(
         &self,
@@ -3555,6 +3569,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `workflowId`: string
     /// - Response 200: `Workflow`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetWorkflowById::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getWorkflowById).
     pub fn get_workflow_by_id(&self, workflow_id: &str) -> GetWorkflowById<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3574,6 +3589,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteWorkflow::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml deleteWorkflow).
     pub fn delete_workflow(&self, workflow_id: &str) -> DeleteWorkflow<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3595,6 +3611,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateWorkflow::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml updateWorkflow).
     pub fn update_workflow(
         &self,
@@ -3619,6 +3636,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `imageType`: string
     /// - Response 200: `UiConfigImage`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetImageFile::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getImageFile).
     pub fn get_image_file(
         &self,
@@ -3645,6 +3663,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 200: `PagedResponseResourceAbstractBaseStep`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllStepsForWorkflow::version`)
     /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getAllStepsForWorkflow).
     pub fn get_all_steps_for_workflow(
         &self,
@@ -3667,6 +3686,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `stepId`: string
     /// - Response 200: `AbstractBaseStep`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetStepById::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getStepById).
     pub fn get_step_by_id(&self, workflow_id: &str, step_id: &str) -> GetStepById<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3687,6 +3707,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteStep::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml deleteStep).
     pub fn delete_step(&self, workflow_id: &str, step_id: &str) -> DeleteStep<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3707,6 +3728,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `optionId`: string
     /// - Response 200: `SplitStepOption`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetSplitStepOptionById::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getSplitStepOptionById).
     pub fn get_split_step_option_by_id(
         &self,
@@ -3733,6 +3755,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSplitOption::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml deleteSplitOption).
     pub fn delete_split_option(
         &self,
@@ -3759,6 +3782,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 200: `PagedResponseResourceActionDefinition`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetAllActions::version`)
     /// - Pagination: `spring`, items in `content`
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getAllActions).
     pub fn get_all_actions(&self) -> GetAllActions<'a> {
         let req = ruckus_one_runtime::Request::new(self.client, &GET_ALL_ACTIONS, &[]);
@@ -3773,6 +3797,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `definitionId`: string
     /// - Response 200: `ActionDefinition`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetByDefinitionId::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getByDefinitionId).
     pub fn get_by_definition_id(&self, definition_id: &str) -> GetByDefinitionId<'a> {
         let req = ruckus_one_runtime::Request::new(
@@ -3791,6 +3816,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Path parameter `definitionId`: string
     /// - Response 200: `PagedResponseResourceActionDefinition`
     /// - Versions: `v1`, `json` (default `v1`; choose with `GetRequiredPriorDefinitions::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml getRequiredPriorDefinitions).
     pub fn get_required_prior_definitions(
         &self,
@@ -3814,6 +3840,7 @@ impl<'a> WorkflowsClient<'a> {
     /// - Response 202: `AsycRequestResponse`
     /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteDescendantSteps::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (workflow_management_api-0.0.3.yaml deleteDescendantSteps).
     pub fn delete_descendant_steps(
         &self,
@@ -4727,7 +4754,7 @@ static CREATE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `create_workflow`; the first is the default.
 ///
@@ -4833,7 +4860,7 @@ static CLONE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `clone_workflow`; the first is the default.
 ///
@@ -4939,7 +4966,7 @@ static QUERY_FOR_VERSIONED_WORKFLOWS: ruckus_one_runtime::Operation = ruckus_one
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `query_for_versioned_workflows`; the first is the default.
 ///
@@ -5040,7 +5067,7 @@ static GET_UI_CONFIGURATION: ruckus_one_runtime::Operation = ruckus_one_runtime:
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_ui_configuration`; the first is the default.
 ///
@@ -5117,7 +5144,7 @@ static CREATE_UI_CONFIG: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `create_ui_config`; the first is the default.
 ///
@@ -5228,7 +5255,7 @@ static RESET_UI_CONFIG: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `reset_ui_config`; the first is the default.
 ///
@@ -5334,7 +5361,7 @@ static GET_ALL_SPLIT_STEP_OPTIONS_FOR_STEP: ruckus_one_runtime::Operation = ruck
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_all_split_step_options_for_step`; the first is the default.
 ///
@@ -5411,7 +5438,7 @@ static CREATE_OPTION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `create_option`; the first is the default.
 ///
@@ -5517,7 +5544,7 @@ static CREATE_NEXT_STEP_FOR_OPTION: ruckus_one_runtime::Operation = ruckus_one_r
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `create_next_step_for_option`; the first is the default.
 ///
@@ -5623,7 +5650,7 @@ static CREATE_CHILD_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `create_child_step`; the first is the default.
 ///
@@ -5729,7 +5756,7 @@ static NESTED_CLONE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `nested_clone_workflow`; the first is the default.
 ///
@@ -5835,7 +5862,7 @@ static QUERY_FOR_STEPS_ASSIGNED_TO_THIS_WORKFLOW: ruckus_one_runtime::Operation 
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `query_for_steps_assigned_to_this_workflow`; the first is the default.
 ///
@@ -5941,7 +5968,7 @@ static QUERY_FOR_WORKFLOWS: ruckus_one_runtime::Operation = ruckus_one_runtime::
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `query_for_workflows`; the first is the default.
 ///
@@ -6042,7 +6069,7 @@ static QUERY_FOR_ACTION_DEFINITIONS: ruckus_one_runtime::Operation = ruckus_one_
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `query_for_action_definitions`; the first is the default.
 ///
@@ -6145,7 +6172,7 @@ static GET_WORKFLOW_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::O
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_workflow_by_id`; the first is the default.
 ///
@@ -6220,7 +6247,7 @@ static DELETE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `delete_workflow`; the first is the default.
 ///
@@ -6326,7 +6353,7 @@ static UPDATE_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `update_workflow`; the first is the default.
 ///
@@ -6432,7 +6459,7 @@ static GET_IMAGE_FILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_image_file`; the first is the default.
 ///
@@ -6509,7 +6536,7 @@ static GET_ALL_STEPS_FOR_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_ru
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_all_steps_for_workflow`; the first is the default.
 ///
@@ -6626,7 +6653,7 @@ static GET_STEP_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Opera
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_step_by_id`; the first is the default.
 ///
@@ -6703,7 +6730,7 @@ static DELETE_STEP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operatio
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `delete_step`; the first is the default.
 ///
@@ -6809,7 +6836,7 @@ static GET_SPLIT_STEP_OPTION_BY_ID: ruckus_one_runtime::Operation = ruckus_one_r
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_split_step_option_by_id`; the first is the default.
 ///
@@ -6886,7 +6913,7 @@ static DELETE_SPLIT_OPTION: ruckus_one_runtime::Operation = ruckus_one_runtime::
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `delete_split_option`; the first is the default.
 ///
@@ -6992,7 +7019,7 @@ static GET_ALL_ACTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_all_actions`; the first is the default.
 ///
@@ -7109,7 +7136,7 @@ static GET_BY_DEFINITION_ID: ruckus_one_runtime::Operation = ruckus_one_runtime:
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_by_definition_id`; the first is the default.
 ///
@@ -7186,7 +7213,7 @@ static GET_REQUIRED_PRIOR_DEFINITIONS: ruckus_one_runtime::Operation = ruckus_on
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `get_required_prior_definitions`; the first is the default.
 ///
@@ -7263,7 +7290,7 @@ static DELETE_DESCENDANT_STEPS: ruckus_one_runtime::Operation = ruckus_one_runti
             accept: "application/json",
         },
     ],
-    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
 /// Representations offered by `delete_descendant_steps`; the first is the default.
 ///

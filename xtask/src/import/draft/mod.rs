@@ -17,7 +17,7 @@ pub use place::Placement;
 
 use crate::openapi::{Document, Operation as DescOperation, Schema, normalise_path};
 use heck::{ToSnakeCase, ToUpperCamelCase};
-use ruckus_codegen::spec::{Api, Area, Method, Operation};
+use ruckus_codegen::spec::{Api, Area, FamilyKind, Method, Operation};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// A drafted operation, before the type import fills in its body types.
@@ -98,7 +98,7 @@ pub fn draft<'v>(
                     continue;
                 }
             };
-            match operation(&route, id, &api.media_vendor.value) {
+            match operation(&route, id, api) {
                 Ok((op, request, response)) => out.ops.push(DraftOp {
                     area,
                     file,
@@ -187,10 +187,11 @@ impl Ids {
 fn operation<'v>(
     r: &Route<'v>,
     id: String,
-    vendor: &str,
+    api: &Api,
 ) -> Result<(Operation, Option<&'v Schema>, Option<&'v Schema>), String> {
     let source = format!("{} {}", r.file, op_id(r.op));
-    let bodies = shape::bodies(r, vendor)?;
+    let bodies = shape::bodies(r, &api.media_vendor.value)?;
+    let facts = crate::audit::openapi::operation(r.doc, r.file, r.path, r.method.as_str(), r.op);
     let name = super::naming::human(&id.to_upper_camel_case());
     let op = Operation {
         name,
@@ -205,13 +206,32 @@ fn operation<'v>(
         responses: bodies.responses,
         media_types: bodies.media_types,
         media_types_provenance: bodies.versioned.then(|| format!("reference: {source}")),
-        error_family: None,
-        pagination: shape::pagination(r, &source),
+        error_family: error_family(api, &facts.error_shapes),
+        pagination: shape::pagination(facts.paging, &source),
         notes: Vec::new(),
         origin: None,
         id,
     };
     Ok((op, bodies.request_schema, bodies.response_schema))
+}
+
+/// The API's family for the error bodies the description shows, where its default family
+/// decodes none of them.
+fn error_family(api: &Api, shapes: &BTreeSet<FamilyKind>) -> Option<String> {
+    let kind_of = |name: &str| {
+        api.error_families
+            .iter()
+            .find(|f| f.name == name)
+            .map(|f| f.kind)
+    };
+    if shapes.is_empty() || kind_of(&api.default_error_family).is_some_and(|k| shapes.contains(&k))
+    {
+        return None;
+    }
+    api.error_families
+        .iter()
+        .find(|f| shapes.contains(&f.kind))
+        .map(|f| f.name.clone())
 }
 
 /// A neutral line of our own: what the method does to the path.

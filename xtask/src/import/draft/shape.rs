@@ -1,6 +1,7 @@
 //! The facts of one drafted route: parameters, bodies, statuses, media types, paging.
 
 use super::Route;
+use crate::audit::openapi::DescPaging;
 use crate::openapi::{MediaType, Schema};
 use indexmap::IndexMap;
 use ruckus_codegen::spec::{
@@ -326,9 +327,8 @@ fn responses<'v>(
 }
 
 /// Paging where the description shows a shape the spec's `pagination` supports.
-pub fn pagination(r: &Route<'_>, source: &str) -> Option<Pagination> {
-    let d = crate::audit::openapi::operation(r.doc, r.file, r.path, r.method.as_str(), r.op);
-    let p = d.paging?;
+pub fn pagination(paging: Option<DescPaging>, source: &str) -> Option<Pagination> {
+    let p = paging?;
     let items = p.items?;
     let first_page = (p.style == PageStyle::Spring).then_some(0);
     Some(Pagination {
