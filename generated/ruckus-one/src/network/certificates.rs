@@ -6914,7 +6914,7 @@ impl<'a> CertificatesClient<'a> {
         req.json(body);
         GenerateCert { req }
     }
-    /// Download cert der111.
+    /// Download cert der.
     ///
     /// Reads `/certificateTemplates/{templateId}/certificates/{certId}` (drafted from the official description).
     ///
@@ -6925,21 +6925,21 @@ impl<'a> CertificatesClient<'a> {
     /// - Query parameter `password` (`string`, builder method `password`)
     /// - Query parameter `includeChain` (`boolean`, builder method `include_chain`)
     /// - Response 200: `DeviceCertificate`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `DownloadCertDer111::version`)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DownloadCertDer::version`)
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml downloadCertDer_1_1_1).
-    pub fn download_cert_der_1_1_1(
+    pub fn download_cert_der(
         &self,
         template_id: &str,
         cert_id: &str,
-    ) -> DownloadCertDer111<'a> {
+    ) -> DownloadCertDer<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CERT_DER_1_1_1,
+            &DOWNLOAD_CERT_DER,
             &[template_id, cert_id],
         );
-        DownloadCertDer111 { req }
+        DownloadCertDer { req }
     }
-    /// Download cert p121.
+    /// Download cert p.
     ///
     /// Posts to `/certificateTemplates/{templateId}/certificates/{certId}` (drafted from the official description).
     ///
@@ -6951,21 +6951,21 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 200: `application/x-pkcs12` bytes
     /// - Media types: Content-Type `application/json`, Accept `application/x-pkcs12`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml downloadCertP12_1).
-    pub fn download_cert_p12_1(
+    pub fn download_cert_p(
         &self,
         template_id: &str,
         cert_id: &str,
         body: &CertDownloadRequest,
-    ) -> DownloadCertP121<'a> {
+    ) -> DownloadCertP<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CERT_P12_1,
+            &DOWNLOAD_CERT_P,
             &[template_id, cert_id],
         );
         req.json(body);
-        DownloadCertP121 { req }
+        DownloadCertP { req }
     }
-    /// Patch cert1.
+    /// Patch cert.
     ///
     /// Updates `/certificateTemplates/{templateId}/certificates/{certId}` (drafted from the official description).
     ///
@@ -6975,24 +6975,24 @@ impl<'a> CertificatesClient<'a> {
     /// - Path parameter `certId`: string
     /// - Request body (json, required): `UpdateCertificate`
     /// - Response 202: `json`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCert1::version`)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCert::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchCert_1).
-    pub fn patch_cert_1(
+    pub fn patch_cert(
         &self,
         template_id: &str,
         cert_id: &str,
         body: &UpdateCertificate,
-    ) -> PatchCert1<'a> {
+    ) -> PatchCert<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &PATCH_CERT_1,
+            &PATCH_CERT,
             &[template_id, cert_id],
         );
         req.json(body);
-        PatchCert1 { req }
+        PatchCert { req }
     }
-    /// Download ca p121.
+    /// Download ca p.
     ///
     /// Posts to `/certificateAuthorities/{caId}` (drafted from the official description).
     ///
@@ -7003,18 +7003,18 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 200: `application/x-pkcs12` bytes
     /// - Media types: Content-Type `application/json`, Accept `application/x-pkcs12`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml downloadCaP12_1).
-    pub fn download_ca_p12_1(
+    pub fn download_ca_p(
         &self,
         ca_id: &str,
         body: &CertDownloadRequest,
-    ) -> DownloadCaP121<'a> {
+    ) -> DownloadCaP<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CA_P12_1,
+            &DOWNLOAD_CA_P,
             &[ca_id],
         );
         req.json(body);
-        DownloadCaP121 { req }
+        DownloadCaP { req }
     }
     /// Patch ca.
     ///
@@ -7272,7 +7272,7 @@ impl<'a> CertificatesClient<'a> {
         req.json(body);
         PatchMsiPackage { req }
     }
-    /// Download cert chain in pkcs71.
+    /// Download cert chain in pkcs.
     ///
     /// Reads `/certificateTemplates/{templateId}/certificates/{certId}/chains` (drafted from the official description).
     ///
@@ -7283,19 +7283,19 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 200: `application/x-pkcs7-certificates` bytes
     /// - Media types: Accept `application/x-pkcs7-certificates`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml downloadCertChainInPkcs7_1).
-    pub fn download_cert_chain_in_pkcs7_1(
+    pub fn download_cert_chain_in_pkcs(
         &self,
         template_id: &str,
         cert_id: &str,
-    ) -> DownloadCertChainInPkcs71<'a> {
+    ) -> DownloadCertChainInPkcs<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CERT_CHAIN_IN_PKCS7_1,
+            &DOWNLOAD_CERT_CHAIN_IN_PKCS,
             &[template_id, cert_id],
         );
-        DownloadCertChainInPkcs71 { req }
+        DownloadCertChainInPkcs { req }
     }
-    /// Download ca chain pkcs71.
+    /// Download ca chain pkcs.
     ///
     /// Reads `/certificateAuthorities/{caId}/chains` (drafted from the official description).
     ///
@@ -7305,13 +7305,13 @@ impl<'a> CertificatesClient<'a> {
     /// - Response 200: `application/x-pkcs7-certificates` bytes
     /// - Media types: Accept `application/x-pkcs7-certificates`
     /// - Provenance: reference (certificate_template_api-0.0.1.yaml downloadCaChainPKCS7_1).
-    pub fn download_ca_chain_pkcs7_1(&self, ca_id: &str) -> DownloadCaChainPkcs71<'a> {
+    pub fn download_ca_chain_pkcs(&self, ca_id: &str) -> DownloadCaChainPkcs<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &DOWNLOAD_CA_CHAIN_PKCS7_1,
+            &DOWNLOAD_CA_CHAIN_PKCS,
             &[ca_id],
         );
-        DownloadCaChainPkcs71 { req }
+        DownloadCaChainPkcs { req }
     }
 }
 static GET_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11955,8 +11955,8 @@ impl<'a> GenerateCert<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DOWNLOAD_CERT_DER_1_1_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_cert_der_1_1_1",
+static DOWNLOAD_CERT_DER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_cert_der",
     method: ruckus_one_runtime::Method::Get,
     path: "/certificateTemplates/{templateId}/certificates/{certId}",
     api: &super::API,
@@ -11972,26 +11972,26 @@ static DOWNLOAD_CERT_DER_1_1_1: ruckus_one_runtime::Operation = ruckus_one_runti
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `download_cert_der_1_1_1`; the first is the default.
+/// Representations offered by `download_cert_der`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum DownloadCertDer111Version {
+pub enum DownloadCertDerVersion {
     /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `CertificatesClient::download_cert_der_1_1_1` (Download cert der111).
+/// Request builder for `CertificatesClient::download_cert_der` (Download cert der).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCertDer111<'a> {
+pub struct DownloadCertDer<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCertDer111<'a> {
+impl<'a> DownloadCertDer<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -12012,7 +12012,7 @@ impl<'a> DownloadCertDer111<'a> {
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: DownloadCertDer111Version) -> Self {
+    pub fn version(mut self, version: DownloadCertDerVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -12046,8 +12046,8 @@ impl<'a> DownloadCertDer111<'a> {
         self.req.send_json_with_response()
     }
 }
-static DOWNLOAD_CERT_P12_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_cert_p12_1",
+static DOWNLOAD_CERT_P: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_cert_p",
     method: ruckus_one_runtime::Method::Post,
     path: "/certificateTemplates/{templateId}/certificates/{certId}",
     api: &super::API,
@@ -12059,14 +12059,14 @@ static DOWNLOAD_CERT_P12_1: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `CertificatesClient::download_cert_p12_1` (Download cert p121).
+/// Request builder for `CertificatesClient::download_cert_p` (Download cert p).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCertP121<'a> {
+pub struct DownloadCertP<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCertP121<'a> {
+impl<'a> DownloadCertP<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -12102,8 +12102,8 @@ impl<'a> DownloadCertP121<'a> {
         self.req.send_bytes_with_response()
     }
 }
-static PATCH_CERT_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "patch_cert_1",
+static PATCH_CERT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_cert",
     method: ruckus_one_runtime::Method::Patch,
     path: "/certificateTemplates/{templateId}/certificates/{certId}",
     api: &super::API,
@@ -12119,33 +12119,33 @@ static PATCH_CERT_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `patch_cert_1`; the first is the default.
+/// Representations offered by `patch_cert`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum PatchCert1Version {
+pub enum PatchCertVersion {
     /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `CertificatesClient::patch_cert_1` (Patch cert1).
+/// Request builder for `CertificatesClient::patch_cert` (Patch cert).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct PatchCert1<'a> {
+pub struct PatchCert<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> PatchCert1<'a> {
+impl<'a> PatchCert<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: PatchCert1Version) -> Self {
+    pub fn version(mut self, version: PatchCertVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -12205,8 +12205,8 @@ impl<'a> PatchCert1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DOWNLOAD_CA_P12_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_ca_p12_1",
+static DOWNLOAD_CA_P: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_ca_p",
     method: ruckus_one_runtime::Method::Post,
     path: "/certificateAuthorities/{caId}",
     api: &super::API,
@@ -12218,14 +12218,14 @@ static DOWNLOAD_CA_P12_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `CertificatesClient::download_ca_p12_1` (Download ca p121).
+/// Request builder for `CertificatesClient::download_ca_p` (Download ca p).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCaP121<'a> {
+pub struct DownloadCaP<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCaP121<'a> {
+impl<'a> DownloadCaP<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -13338,8 +13338,8 @@ impl<'a> PatchMsiPackage<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DOWNLOAD_CERT_CHAIN_IN_PKCS7_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_cert_chain_in_pkcs7_1",
+static DOWNLOAD_CERT_CHAIN_IN_PKCS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_cert_chain_in_pkcs",
     method: ruckus_one_runtime::Method::Get,
     path: "/certificateTemplates/{templateId}/certificates/{certId}/chains",
     api: &super::API,
@@ -13351,14 +13351,14 @@ static DOWNLOAD_CERT_CHAIN_IN_PKCS7_1: ruckus_one_runtime::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `CertificatesClient::download_cert_chain_in_pkcs7_1` (Download cert chain in pkcs71).
+/// Request builder for `CertificatesClient::download_cert_chain_in_pkcs` (Download cert chain in pkcs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCertChainInPkcs71<'a> {
+pub struct DownloadCertChainInPkcs<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCertChainInPkcs71<'a> {
+impl<'a> DownloadCertChainInPkcs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -13394,8 +13394,8 @@ impl<'a> DownloadCertChainInPkcs71<'a> {
         self.req.send_bytes_with_response()
     }
 }
-static DOWNLOAD_CA_CHAIN_PKCS7_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "download_ca_chain_pkcs7_1",
+static DOWNLOAD_CA_CHAIN_PKCS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_ca_chain_pkcs",
     method: ruckus_one_runtime::Method::Get,
     path: "/certificateAuthorities/{caId}/chains",
     api: &super::API,
@@ -13407,14 +13407,14 @@ static DOWNLOAD_CA_CHAIN_PKCS7_1: ruckus_one_runtime::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `CertificatesClient::download_ca_chain_pkcs7_1` (Download ca chain pkcs71).
+/// Request builder for `CertificatesClient::download_ca_chain_pkcs` (Download ca chain pkcs).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DownloadCaChainPkcs71<'a> {
+pub struct DownloadCaChainPkcs<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DownloadCaChainPkcs71<'a> {
+impl<'a> DownloadCaChainPkcs<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);

@@ -2691,9 +2691,9 @@ impl<'a> DpskClient<'a> {
         );
         RemovePolicySetId { req }
     }
-    /// Update passphrase.
+    /// Replace DPSK passphrase.
     ///
-    /// Replaces `/dpskServices/{poolId}/passphrases/{id}` (drafted from the official description).
+    /// Replaces one passphrase of a DPSK pool.
     ///
     /// `PUT /dpskServices/{poolId}/passphrases/{id}` on the `network` API.
     ///
@@ -2701,26 +2701,26 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `id`: string
     /// - Request body (json, required): `DpskPassphrase`
     /// - Response 202: `json`
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `UpdatePassphrase::version`)
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `ReplaceDpskPassphrase::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePassphrase).
-    pub fn update_passphrase(
+    pub fn replace_dpsk_passphrase(
         &self,
         pool_id: &str,
         id: &str,
         body: &DpskPassphrase,
-    ) -> UpdatePassphrase<'a> {
+    ) -> ReplaceDpskPassphrase<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_PASSPHRASE,
+            &REPLACE_DPSK_PASSPHRASE,
             &[pool_id, id],
         );
         req.json(body);
-        UpdatePassphrase { req }
+        ReplaceDpskPassphrase { req }
     }
-    /// Update passphrase1.
+    /// Patch DPSK passphrase.
     ///
-    /// Updates `/dpskServices/{poolId}/passphrases/{id}` (drafted from the official description).
+    /// Updates some fields of one passphrase of a DPSK pool.
     ///
     /// `PATCH /dpskServices/{poolId}/passphrases/{id}` on the `network` API.
     ///
@@ -2728,22 +2728,22 @@ impl<'a> DpskClient<'a> {
     /// - Path parameter `id`: string
     /// - Request body (json, required): `DpskPassphrase`
     /// - Response 202: `json`
-    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `UpdatePassphrase1::version`)
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `PatchDpskPassphrase::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePassphrase_1).
-    pub fn update_passphrase_1(
+    pub fn patch_dpsk_passphrase(
         &self,
         pool_id: &str,
         id: &str,
         body: &DpskPassphrase,
-    ) -> UpdatePassphrase1<'a> {
+    ) -> PatchDpskPassphrase<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_PASSPHRASE_1,
+            &PATCH_DPSK_PASSPHRASE,
             &[pool_id, id],
         );
         req.json(body);
-        UpdatePassphrase1 { req }
+        PatchDpskPassphrase { req }
     }
     /// Clone dpsk pool template.
     ///
@@ -5386,8 +5386,8 @@ impl<'a> RemovePolicySetId<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_passphrase",
+static REPLACE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "replace_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Put,
     path: "/dpskServices/{poolId}/passphrases/{id}",
     api: &super::API,
@@ -5411,12 +5411,12 @@ static UPDATE_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Op
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_passphrase`; the first is the default.
+/// Representations offered by `replace_dpsk_passphrase`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdatePassphraseVersion {
+pub enum ReplaceDpskPassphraseVersion {
     /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
     #[default]
     V2,
@@ -5427,21 +5427,21 @@ pub enum UpdatePassphraseVersion {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `DpskClient::update_passphrase` (Update passphrase).
+/// Request builder for `DpskClient::replace_dpsk_passphrase` (Replace DPSK passphrase).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePassphrase<'a> {
+pub struct ReplaceDpskPassphrase<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdatePassphrase<'a> {
+impl<'a> ReplaceDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdatePassphraseVersion) -> Self {
+    pub fn version(mut self, version: ReplaceDpskPassphraseVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -5501,8 +5501,8 @@ impl<'a> UpdatePassphrase<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_PASSPHRASE_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_passphrase_1",
+static PATCH_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_dpsk_passphrase",
     method: ruckus_one_runtime::Method::Patch,
     path: "/dpskServices/{poolId}/passphrases/{id}",
     api: &super::API,
@@ -5526,12 +5526,12 @@ static UPDATE_PASSPHRASE_1: ruckus_one_runtime::Operation = ruckus_one_runtime::
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_passphrase_1`; the first is the default.
+/// Representations offered by `patch_dpsk_passphrase`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdatePassphrase1Version {
+pub enum PatchDpskPassphraseVersion {
     /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
     #[default]
     V2,
@@ -5542,21 +5542,21 @@ pub enum UpdatePassphrase1Version {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `DpskClient::update_passphrase_1` (Update passphrase1).
+/// Request builder for `DpskClient::patch_dpsk_passphrase` (Patch DPSK passphrase).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePassphrase1<'a> {
+pub struct PatchDpskPassphrase<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdatePassphrase1<'a> {
+impl<'a> PatchDpskPassphrase<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdatePassphrase1Version) -> Self {
+    pub fn version(mut self, version: PatchDpskPassphraseVersion) -> Self {
         self.req.version(version as usize);
         self
     }

@@ -3432,15 +3432,18 @@ impl<'a> EnrollmentsClient<'a> {
     ///
     /// - Path parameter `workflowId`: string
     /// - Response 200: `WorkflowConfig`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWorkflow::version`)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetEnrollmentWorkflow::version`)
     /// - Provenance: reference (device_enrollment_rest_api-0.0.1.yaml getWorkflow).
-    pub fn get_workflow(&self, workflow_id: &str) -> GetWorkflow<'a> {
+    pub fn get_enrollment_workflow(
+        &self,
+        workflow_id: &str,
+    ) -> GetEnrollmentWorkflow<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_WORKFLOW,
+            &GET_ENROLLMENT_WORKFLOW,
             &[workflow_id],
         );
-        GetWorkflow { req }
+        GetEnrollmentWorkflow { req }
     }
     /// Get current step.
     ///
@@ -3470,17 +3473,17 @@ impl<'a> EnrollmentsClient<'a> {
     /// - Path parameter `fileId`: string
     /// - Response 200: `FileResponse`
     /// - Provenance: reference (device_enrollment_rest_api-0.0.1.yaml getSignedUrlForDownload).
-    pub fn get_signed_url_for_download(
+    pub fn get_enrollment_file_url(
         &self,
         workflow_id: &str,
         file_id: &str,
-    ) -> GetSignedUrlForDownload<'a> {
+    ) -> GetEnrollmentFileUrl<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_SIGNED_URL_FOR_DOWNLOAD,
+            &GET_ENROLLMENT_FILE_URL,
             &[workflow_id, file_id],
         );
-        GetSignedUrlForDownload { req }
+        GetEnrollmentFileUrl { req }
     }
     /// Fetch enrollment.
     ///
@@ -4146,8 +4149,8 @@ impl<'a> Login<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_workflow",
+static GET_ENROLLMENT_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_enrollment_workflow",
     method: ruckus_one_runtime::Method::Get,
     path: "/deviceEnrollments/workflows/{workflowId}",
     api: &super::API,
@@ -4163,33 +4166,33 @@ static GET_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_workflow`; the first is the default.
+/// Representations offered by `get_enrollment_workflow`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetWorkflowVersion {
+pub enum GetEnrollmentWorkflowVersion {
     /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `EnrollmentsClient::get_workflow` (Get workflow).
+/// Request builder for `EnrollmentsClient::get_enrollment_workflow` (Get workflow).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetWorkflow<'a> {
+pub struct GetEnrollmentWorkflow<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetWorkflow<'a> {
+impl<'a> GetEnrollmentWorkflow<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetWorkflowVersion) -> Self {
+    pub fn version(mut self, version: GetEnrollmentWorkflowVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4300,8 +4303,8 @@ impl<'a> GetCurrentStep<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_SIGNED_URL_FOR_DOWNLOAD: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_signed_url_for_download",
+static GET_ENROLLMENT_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_enrollment_file_url",
     method: ruckus_one_runtime::Method::Get,
     path: "/deviceEnrollments/workflows/{workflowId}/files/{fileId}",
     api: &super::API,
@@ -4313,14 +4316,14 @@ static GET_SIGNED_URL_FOR_DOWNLOAD: ruckus_one_runtime::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `EnrollmentsClient::get_signed_url_for_download` (Get signed url for download).
+/// Request builder for `EnrollmentsClient::get_enrollment_file_url` (Get signed url for download).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSignedUrlForDownload<'a> {
+pub struct GetEnrollmentFileUrl<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetSignedUrlForDownload<'a> {
+impl<'a> GetEnrollmentFileUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);

@@ -3580,27 +3580,24 @@ impl<'a> IdentityClient<'a> {
         req.json(body);
         QueryExternalIdentity { req }
     }
-    /// List identities identity.
+    /// List all identities.
     ///
-    /// Reads `/identities` (drafted from the official description).
+    /// Lists the identities of every identity group.
     ///
     /// `GET /identities` on the `network` API.
     ///
     /// - Query parameter `pageable` (`string`, argument `pageable`)
     /// - Response 200: `PageIdentity`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `ListIdentitiesIdentity::version`)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListAllIdentities::version`)
     /// - Provenance: reference (identity_management-0.0.2.yaml listIdentities).
-    pub fn list_identities_identity(
-        &self,
-        pageable: &str,
-    ) -> ListIdentitiesIdentity<'a> {
+    pub fn list_all_identities(&self, pageable: &str) -> ListAllIdentities<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &LIST_IDENTITIES_IDENTITY,
+            &LIST_ALL_IDENTITIES,
             &[],
         );
         req.query("pageable", &pageable);
-        ListIdentitiesIdentity { req }
+        ListAllIdentities { req }
     }
     /// Allocate identity vni.
     ///
@@ -5717,8 +5714,8 @@ impl<'a> QueryExternalIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static LIST_IDENTITIES_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "list_identities_identity",
+static LIST_ALL_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_all_identities",
     method: ruckus_one_runtime::Method::Get,
     path: "/identities",
     api: &super::API,
@@ -5734,33 +5731,33 @@ static LIST_IDENTITIES_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `list_identities_identity`; the first is the default.
+/// Representations offered by `list_all_identities`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum ListIdentitiesIdentityVersion {
+pub enum ListAllIdentitiesVersion {
     /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `IdentityClient::list_identities_identity` (List identities identity).
+/// Request builder for `IdentityClient::list_all_identities` (List all identities).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct ListIdentitiesIdentity<'a> {
+pub struct ListAllIdentities<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> ListIdentitiesIdentity<'a> {
+impl<'a> ListAllIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: ListIdentitiesIdentityVersion) -> Self {
+    pub fn version(mut self, version: ListAllIdentitiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }

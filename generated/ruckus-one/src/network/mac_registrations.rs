@@ -2274,7 +2274,7 @@ impl<'a> MacRegistrationsClient<'a> {
             req,
         }
     }
-    /// Import registrations1.
+    /// Import registrations.
     ///
     /// Posts to `/macRegistrationPools/{poolId}/registrations/csvFile` (drafted from the official description).
     ///
@@ -2284,19 +2284,19 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
     /// - Response 201: `array<Registration>`
     /// - Response 202: `array<Registration>`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ImportRegistrations1::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ImportRegistrations::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml importRegistrations_1).
-    pub fn import_registrations_1(&self, pool_id: &str) -> ImportRegistrations1<'a> {
+    pub fn import_registrations(&self, pool_id: &str) -> ImportRegistrations<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &IMPORT_REGISTRATIONS_1,
+            &IMPORT_REGISTRATIONS,
             &[pool_id],
         );
-        ImportRegistrations1 { req }
+        ImportRegistrations { req }
     }
-    /// Update registration1.
+    /// Update registration.
     ///
     /// Updates `/macRegistrationPools/{poolId}/registrations/{id}` (drafted from the official description).
     ///
@@ -2307,25 +2307,25 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Request body (json, required): `Registration`
     /// - Response 200: `Registration`
     /// - Response 202: `Registration`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateRegistration1::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateRegistration::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml updateRegistration_1).
-    pub fn update_registration_1(
+    pub fn update_registration(
         &self,
         pool_id: &str,
         id: &str,
         body: &Registration,
-    ) -> UpdateRegistration1<'a> {
+    ) -> UpdateRegistration<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_REGISTRATION_1,
+            &UPDATE_REGISTRATION,
             &[pool_id, id],
         );
         req.json(body);
-        UpdateRegistration1 { req }
+        UpdateRegistration { req }
     }
-    /// Update pool1.
+    /// Update pool.
     ///
     /// Updates `/macRegistrationPools/{id}` (drafted from the official description).
     ///
@@ -2335,18 +2335,14 @@ impl<'a> MacRegistrationsClient<'a> {
     /// - Request body (json, required): `Pool`
     /// - Response 200: `Pool`
     /// - Response 202: `Pool`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdatePool1::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdatePool::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Errors: `identity` error body family, returned as `Error::Api`
     /// - Provenance: reference (mac_registration_api-0.0.1.yaml updatePool_1).
-    pub fn update_pool_1(&self, id: &str, body: &Pool) -> UpdatePool1<'a> {
-        let mut req = ruckus_one_runtime::Request::new(
-            self.client,
-            &UPDATE_POOL_1,
-            &[id],
-        );
+    pub fn update_pool(&self, id: &str, body: &Pool) -> UpdatePool<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_POOL, &[id]);
         req.json(body);
-        UpdatePool1 { req }
+        UpdatePool { req }
     }
 }
 static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4278,8 +4274,8 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
         self.req.send_json_with_response()
     }
 }
-static IMPORT_REGISTRATIONS_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "import_registrations_1",
+static IMPORT_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "import_registrations",
     method: ruckus_one_runtime::Method::Post,
     path: "/macRegistrationPools/{poolId}/registrations/csvFile",
     api: &super::API,
@@ -4299,12 +4295,12 @@ static IMPORT_REGISTRATIONS_1: ruckus_one_runtime::Operation = ruckus_one_runtim
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Representations offered by `import_registrations_1`; the first is the default.
+/// Representations offered by `import_registrations`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum ImportRegistrations1Version {
+pub enum ImportRegistrationsVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `multipart/form-data` (default)
     #[default]
     V1_1,
@@ -4313,14 +4309,14 @@ pub enum ImportRegistrations1Version {
     /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
     Json,
 }
-/// Request builder for `MacRegistrationsClient::import_registrations_1` (Import registrations1).
+/// Request builder for `MacRegistrationsClient::import_registrations` (Import registrations).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct ImportRegistrations1<'a> {
+pub struct ImportRegistrations<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> ImportRegistrations1<'a> {
+impl<'a> ImportRegistrations<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -4332,7 +4328,7 @@ impl<'a> ImportRegistrations1<'a> {
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: ImportRegistrations1Version) -> Self {
+    pub fn version(mut self, version: ImportRegistrationsVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4392,8 +4388,8 @@ impl<'a> ImportRegistrations1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_REGISTRATION_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_registration_1",
+static UPDATE_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_registration",
     method: ruckus_one_runtime::Method::Patch,
     path: "/macRegistrationPools/{poolId}/registrations/{id}",
     api: &super::API,
@@ -4413,12 +4409,12 @@ static UPDATE_REGISTRATION_1: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Representations offered by `update_registration_1`; the first is the default.
+/// Representations offered by `update_registration`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdateRegistration1Version {
+pub enum UpdateRegistrationVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
     #[default]
     V1_1,
@@ -4427,21 +4423,21 @@ pub enum UpdateRegistration1Version {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `MacRegistrationsClient::update_registration_1` (Update registration1).
+/// Request builder for `MacRegistrationsClient::update_registration` (Update registration).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateRegistration1<'a> {
+pub struct UpdateRegistration<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdateRegistration1<'a> {
+impl<'a> UpdateRegistration<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateRegistration1Version) -> Self {
+    pub fn version(mut self, version: UpdateRegistrationVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4498,8 +4494,8 @@ impl<'a> UpdateRegistration1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_POOL_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_pool_1",
+static UPDATE_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_pool",
     method: ruckus_one_runtime::Method::Patch,
     path: "/macRegistrationPools/{id}",
     api: &super::API,
@@ -4519,12 +4515,12 @@ static UPDATE_POOL_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operat
     ],
     error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
 };
-/// Representations offered by `update_pool_1`; the first is the default.
+/// Representations offered by `update_pool`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdatePool1Version {
+pub enum UpdatePoolVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
     #[default]
     V1_1,
@@ -4533,21 +4529,21 @@ pub enum UpdatePool1Version {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `MacRegistrationsClient::update_pool_1` (Update pool1).
+/// Request builder for `MacRegistrationsClient::update_pool` (Update pool).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdatePool1<'a> {
+pub struct UpdatePool<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdatePool1<'a> {
+impl<'a> UpdatePool<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdatePool1Version) -> Self {
+    pub fn version(mut self, version: UpdatePoolVersion) -> Self {
         self.req.version(version as usize);
         self
     }

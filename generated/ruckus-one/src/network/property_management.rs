@@ -3489,7 +3489,7 @@ impl UnitConfig {
 ///
 /// ```no_run
 /// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
-/// let answer = client.network().property_management().associate_identity("venueId-value", "unitId-value", "identityId-value").send().await?;
+/// let answer = client.network().property_management().assign_unit_identity("venueId-value", "unitId-value", "identityId-value").send().await?;
 /// # let _ = answer;
 /// # Ok(())
 /// # }
@@ -3513,20 +3513,20 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `unitId`: string
     /// - Path parameter `identityId`: string
     /// - Response 200: `Persona`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `AssociateIdentity::version`)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AssignUnitIdentity::version`)
     /// - Provenance: reference (property_management-1.0.1.yaml associateIdentity).
-    pub fn associate_identity(
+    pub fn assign_unit_identity(
         &self,
         venue_id: &str,
         unit_id: &str,
         identity_id: &str,
-    ) -> AssociateIdentity<'a> {
+    ) -> AssignUnitIdentity<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &ASSOCIATE_IDENTITY,
+            &ASSIGN_UNIT_IDENTITY,
             &[venue_id, unit_id, identity_id],
         );
-        AssociateIdentity { req }
+        AssignUnitIdentity { req }
     }
     /// Delete identity property.
     ///
@@ -3539,18 +3539,18 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `identityId`: string
     /// - Response 200: no body
     /// - Provenance: reference (property_management-1.0.1.yaml deleteIdentity).
-    pub fn delete_identity_property(
+    pub fn remove_unit_identity(
         &self,
         venue_id: &str,
         unit_id: &str,
         identity_id: &str,
-    ) -> DeleteIdentityProperty<'a> {
+    ) -> RemoveUnitIdentity<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &DELETE_IDENTITY_PROPERTY,
+            &REMOVE_UNIT_IDENTITY,
             &[venue_id, unit_id, identity_id],
         );
-        DeleteIdentityProperty { req }
+        RemoveUnitIdentity { req }
     }
     /// Qos profile assignments.
     ///
@@ -3587,15 +3587,18 @@ impl<'a> PropertyManagementClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `Property`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `GetProperty::version`)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenuePropertyConfig::version`)
     /// - Provenance: reference (property_management-1.0.1.yaml getProperty).
-    pub fn get_property(&self, venue_id: &str) -> GetProperty<'a> {
+    pub fn get_venue_property_config(
+        &self,
+        venue_id: &str,
+    ) -> GetVenuePropertyConfig<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_PROPERTY,
+            &GET_VENUE_PROPERTY_CONFIG,
             &[venue_id],
         );
-        GetProperty { req }
+        GetVenuePropertyConfig { req }
     }
     /// Enable property.
     ///
@@ -3606,21 +3609,21 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `Property2`
     /// - Response 202: `AcceptedResponse2`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `EnableProperty::version`)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `EnableVenueProperty::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (property_management-1.0.1.yaml enableProperty).
-    pub fn enable_property(
+    pub fn enable_venue_property(
         &self,
         venue_id: &str,
         body: &Property2,
-    ) -> EnableProperty<'a> {
+    ) -> EnableVenueProperty<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &ENABLE_PROPERTY,
+            &ENABLE_VENUE_PROPERTY,
             &[venue_id],
         );
         req.json(body);
-        EnableProperty { req }
+        EnableVenueProperty { req }
     }
     /// Enable property selectively.
     ///
@@ -3768,19 +3771,16 @@ impl<'a> PropertyManagementClient<'a> {
     /// - Query parameter `excludeContent` (`boolean`, builder method `exclude_content`)
     /// - Request body (json, optional, builder method `body`): `PropertyQueryData`
     /// - Response 200: `PageEntityModelPersona`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryIdentitiesProperty::version`)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryUnitIdentities::version`)
     /// - Pagination: `query_body`, items in `content`
     /// - Provenance: reference (property_management-1.0.1.yaml queryIdentities).
-    pub fn query_identities_property(
-        &self,
-        venue_id: &str,
-    ) -> QueryIdentitiesProperty<'a> {
+    pub fn query_unit_identities(&self, venue_id: &str) -> QueryUnitIdentities<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &QUERY_IDENTITIES_PROPERTY,
+            &QUERY_UNIT_IDENTITIES,
             &[venue_id],
         );
-        QueryIdentitiesProperty { req }
+        QueryUnitIdentities { req }
     }
     /// Query property configs.
     ///
@@ -4002,8 +4002,8 @@ impl<'a> PropertyManagementClient<'a> {
         DeletePortalFile { req }
     }
 }
-static ASSOCIATE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "associate_identity",
+static ASSIGN_UNIT_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "assign_unit_identity",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/units/{unitId}/identities/{identityId}",
     api: &super::API,
@@ -4019,33 +4019,33 @@ static ASSOCIATE_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::O
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `associate_identity`; the first is the default.
+/// Representations offered by `assign_unit_identity`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum AssociateIdentityVersion {
+pub enum AssignUnitIdentityVersion {
     /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `PropertyManagementClient::associate_identity` (Associate identity).
+/// Request builder for `PropertyManagementClient::assign_unit_identity` (Associate identity).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct AssociateIdentity<'a> {
+pub struct AssignUnitIdentity<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> AssociateIdentity<'a> {
+impl<'a> AssignUnitIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: AssociateIdentityVersion) -> Self {
+    pub fn version(mut self, version: AssignUnitIdentityVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4074,8 +4074,8 @@ impl<'a> AssociateIdentity<'a> {
         self.req.send_json_with_response()
     }
 }
-static DELETE_IDENTITY_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_identity_property",
+static REMOVE_UNIT_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_unit_identity",
     method: ruckus_one_runtime::Method::Delete,
     path: "/venues/{venueId}/units/{unitId}/identities/{identityId}",
     api: &super::API,
@@ -4087,14 +4087,14 @@ static DELETE_IDENTITY_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `PropertyManagementClient::delete_identity_property` (Delete identity property).
+/// Request builder for `PropertyManagementClient::remove_unit_identity` (Delete identity property).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteIdentityProperty<'a> {
+pub struct RemoveUnitIdentity<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DeleteIdentityProperty<'a> {
+impl<'a> RemoveUnitIdentity<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -4231,8 +4231,8 @@ impl<'a> QosProfileAssignments<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_property",
+static GET_VENUE_PROPERTY_CONFIG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_property_config",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/propertyConfigs",
     api: &super::API,
@@ -4248,33 +4248,33 @@ static GET_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operati
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_property`; the first is the default.
+/// Representations offered by `get_venue_property_config`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetPropertyVersion {
+pub enum GetVenuePropertyConfigVersion {
     /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `PropertyManagementClient::get_property` (Get property).
+/// Request builder for `PropertyManagementClient::get_venue_property_config` (Get property).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetProperty<'a> {
+pub struct GetVenuePropertyConfig<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetProperty<'a> {
+impl<'a> GetVenuePropertyConfig<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetPropertyVersion) -> Self {
+    pub fn version(mut self, version: GetVenuePropertyConfigVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4306,8 +4306,8 @@ impl<'a> GetProperty<'a> {
         self.req.send_json_with_response()
     }
 }
-static ENABLE_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "enable_property",
+static ENABLE_VENUE_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "enable_venue_property",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/propertyConfigs",
     api: &super::API,
@@ -4323,33 +4323,33 @@ static ENABLE_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Oper
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `enable_property`; the first is the default.
+/// Representations offered by `enable_venue_property`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum EnablePropertyVersion {
+pub enum EnableVenuePropertyVersion {
     /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `PropertyManagementClient::enable_property` (Enable property).
+/// Request builder for `PropertyManagementClient::enable_venue_property` (Enable property).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct EnableProperty<'a> {
+pub struct EnableVenueProperty<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> EnableProperty<'a> {
+impl<'a> EnableVenueProperty<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: EnablePropertyVersion) -> Self {
+    pub fn version(mut self, version: EnableVenuePropertyVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4985,8 +4985,8 @@ impl<'a> ResendNotifications<'a> {
         self.req.send_empty_with_response()
     }
 }
-static QUERY_IDENTITIES_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "query_identities_property",
+static QUERY_UNIT_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_unit_identities",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/units/identities/query",
     api: &super::API,
@@ -5002,26 +5002,26 @@ static QUERY_IDENTITIES_PROPERTY: ruckus_one_runtime::Operation = ruckus_one_run
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `query_identities_property`; the first is the default.
+/// Representations offered by `query_unit_identities`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum QueryIdentitiesPropertyVersion {
+pub enum QueryUnitIdentitiesVersion {
     /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `PropertyManagementClient::query_identities_property` (Query identities property).
+/// Request builder for `PropertyManagementClient::query_unit_identities` (Query identities property).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct QueryIdentitiesProperty<'a> {
+pub struct QueryUnitIdentities<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> QueryIdentitiesProperty<'a> {
+impl<'a> QueryUnitIdentities<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -5040,7 +5040,7 @@ impl<'a> QueryIdentitiesProperty<'a> {
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: QueryIdentitiesPropertyVersion) -> Self {
+    pub fn version(mut self, version: QueryUnitIdentitiesVersion) -> Self {
         self.req.version(version as usize);
         self
     }

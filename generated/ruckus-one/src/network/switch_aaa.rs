@@ -493,7 +493,7 @@ impl<'a> SwitchAaaClient<'a> {
         req.json(body);
         UpdateVenueAaaSettings { req }
     }
-    /// Get aaa settings11.
+    /// Get aaa settings.
     ///
     /// Reads `/venues/{venueId}/aaaSettings` (drafted from the official description).
     ///
@@ -501,15 +501,15 @@ impl<'a> SwitchAaaClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `AaaSettingView`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetAaaSettings11::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetAaaSettings::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetAaaSettings_1_1).
-    pub fn get_aaa_settings_1_1(&self, venue_id: &str) -> GetAaaSettings11<'a> {
+    pub fn get_aaa_settings(&self, venue_id: &str) -> GetAaaSettings<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_AAA_SETTINGS_1_1,
+            &GET_AAA_SETTINGS,
             &[venue_id],
         );
-        GetAaaSettings11 { req }
+        GetAaaSettings { req }
     }
 }
 static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1175,8 +1175,8 @@ impl<'a> UpdateVenueAaaSettings<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_AAA_SETTINGS_1_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_aaa_settings_1_1",
+static GET_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_aaa_settings",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/aaaSettings",
     api: &super::API,
@@ -1196,12 +1196,12 @@ static GET_AAA_SETTINGS_1_1: ruckus_one_runtime::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_aaa_settings_1_1`; the first is the default.
+/// Representations offered by `get_aaa_settings`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetAaaSettings11Version {
+pub enum GetAaaSettingsVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -1210,21 +1210,21 @@ pub enum GetAaaSettings11Version {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `SwitchAaaClient::get_aaa_settings_1_1` (Get aaa settings11).
+/// Request builder for `SwitchAaaClient::get_aaa_settings` (Get aaa settings).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetAaaSettings11<'a> {
+pub struct GetAaaSettings<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetAaaSettings11<'a> {
+impl<'a> GetAaaSettings<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetAaaSettings11Version) -> Self {
+    pub fn version(mut self, version: GetAaaSettingsVersion) -> Self {
         self.req.version(version as usize);
         self
     }

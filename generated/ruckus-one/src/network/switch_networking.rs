@@ -4499,7 +4499,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         );
         ListVenueTrustedPorts { req }
     }
-    /// Get venue setting11.
+    /// Get venue setting.
     ///
     /// Reads `/venues/{venueId}/switchSettings` (drafted from the official description).
     ///
@@ -4507,17 +4507,17 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueView`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueSetting11::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueSetting::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueSetting_1_1).
-    pub fn get_venue_setting_1_1(&self, venue_id: &str) -> GetVenueSetting11<'a> {
+    pub fn get_venue_setting(&self, venue_id: &str) -> GetVenueSetting<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_VENUE_SETTING_1_1,
+            &GET_VENUE_SETTING,
             &[venue_id],
         );
-        GetVenueSetting11 { req }
+        GetVenueSetting { req }
     }
-    /// Update venue setting11.
+    /// Update venue setting.
     ///
     /// Replaces `/venues/{venueId}/switchSettings` (drafted from the official description).
     ///
@@ -4526,20 +4526,20 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `Venue`
     /// - Response 200: `VenueResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueSetting11::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueSetting::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSetting_1_1).
-    pub fn update_venue_setting_1_1(
+    pub fn update_venue_setting(
         &self,
         venue_id: &str,
         body: &super::wireless_venues::Venue,
-    ) -> UpdateVenueSetting11<'a> {
+    ) -> UpdateVenueSetting<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_VENUE_SETTING_1_1,
+            &UPDATE_VENUE_SETTING,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueSetting11 { req }
+        UpdateVenueSetting { req }
     }
     /// Add switch vlans.
     ///
@@ -4565,7 +4565,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         req.json(body);
         AddSwitchVlans { req }
     }
-    /// Get venue configuration history detail by transaction11.
+    /// Get venue configuration history detail by transaction.
     ///
     /// Posts to `/venues/{venueId}/transactions/{transactionId}/configHistDetails` (drafted from the official description).
     ///
@@ -4575,22 +4575,22 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `transactionId`: string
     /// - Request body (json, required): `ConfigurationHistoryForVenueQueryRequest`
     /// - Response 200: `ConfigurationHistoryView`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueConfigurationHistoryDetailByTransaction11::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVenueConfigurationHistoryDetailByTransaction::version`)
     /// - Pagination: `query_body`, items in `list`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVenueConfigurationHistoryDetailByTransaction_1_1).
-    pub fn get_venue_configuration_history_detail_by_transaction_1_1(
+    pub fn get_venue_configuration_history_detail_by_transaction(
         &self,
         venue_id: &str,
         transaction_id: &str,
         body: &ConfigurationHistoryForVenueQueryRequest,
-    ) -> GetVenueConfigurationHistoryDetailByTransaction11<'a> {
+    ) -> GetVenueConfigurationHistoryDetailByTransaction<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION_1_1,
+            &GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION,
             &[venue_id, transaction_id],
         );
         req.json(body);
-        GetVenueConfigurationHistoryDetailByTransaction11 {
+        GetVenueConfigurationHistoryDetailByTransaction {
             req,
         }
     }
@@ -4621,7 +4621,7 @@ impl<'a> SwitchNetworkingClient<'a> {
             req,
         }
     }
-    /// Get configuration history by venue11.
+    /// Get configuration history by venue.
     ///
     /// Queries `/venues/{venueId}/configHistories/query` (drafted from the official description).
     ///
@@ -4630,25 +4630,25 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `ConfigurationHistoryRequest`
     /// - Response 200: `ConfigurationHistoryVenueView`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetConfigurationHistoryByVenue11::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetConfigurationHistoryByVenue::version`)
     /// - Pagination: `query_body`, items in `list`
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetConfigurationHistoryByVenue_1_1).
-    pub fn get_configuration_history_by_venue_1_1(
+    pub fn get_configuration_history_by_venue(
         &self,
         venue_id: &str,
         body: &ConfigurationHistoryRequest,
-    ) -> GetConfigurationHistoryByVenue11<'a> {
+    ) -> GetConfigurationHistoryByVenue<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_CONFIGURATION_HISTORY_BY_VENUE_1_1,
+            &GET_CONFIGURATION_HISTORY_BY_VENUE,
             &[venue_id],
         );
         req.json(body);
-        GetConfigurationHistoryByVenue11 {
+        GetConfigurationHistoryByVenue {
             req,
         }
     }
-    /// Get vlan union by venue11.
+    /// Get vlan union by venue.
     ///
     /// Reads `/venues/{venueId}/vlanUnions` (drafted from the official description).
     ///
@@ -4656,18 +4656,15 @@ impl<'a> SwitchNetworkingClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `array<SwitchVlanView>`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVlanUnionByVenue11::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetVlanUnionByVenue::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetVlanUnionByVenue_1_1).
-    pub fn get_vlan_union_by_venue_1_1(
-        &self,
-        venue_id: &str,
-    ) -> GetVlanUnionByVenue11<'a> {
+    pub fn get_vlan_union_by_venue(&self, venue_id: &str) -> GetVlanUnionByVenue<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_VLAN_UNION_BY_VENUE_1_1,
+            &GET_VLAN_UNION_BY_VENUE,
             &[venue_id],
         );
-        GetVlanUnionByVenue11 { req }
+        GetVlanUnionByVenue { req }
     }
 }
 static LIST_VENUE_SWITCH_VLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -8134,8 +8131,8 @@ impl<'a> ListVenueTrustedPorts<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_SETTING_1_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_venue_setting_1_1",
+static GET_VENUE_SETTING: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_setting",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switchSettings",
     api: &super::API,
@@ -8155,12 +8152,12 @@ static GET_VENUE_SETTING_1_1: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_venue_setting_1_1`; the first is the default.
+/// Representations offered by `get_venue_setting`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetVenueSetting11Version {
+pub enum GetVenueSettingVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -8169,21 +8166,21 @@ pub enum GetVenueSetting11Version {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `SwitchNetworkingClient::get_venue_setting_1_1` (Get venue setting11).
+/// Request builder for `SwitchNetworkingClient::get_venue_setting` (Get venue setting).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueSetting11<'a> {
+pub struct GetVenueSetting<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetVenueSetting11<'a> {
+impl<'a> GetVenueSetting<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetVenueSetting11Version) -> Self {
+    pub fn version(mut self, version: GetVenueSettingVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -8217,8 +8214,8 @@ impl<'a> GetVenueSetting11<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_SETTING_1_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_venue_setting_1_1",
+static UPDATE_VENUE_SETTING: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_setting",
     method: ruckus_one_runtime::Method::Put,
     path: "/venues/{venueId}/switchSettings",
     api: &super::API,
@@ -8238,12 +8235,12 @@ static UPDATE_VENUE_SETTING_1_1: ruckus_one_runtime::Operation = ruckus_one_runt
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_venue_setting_1_1`; the first is the default.
+/// Representations offered by `update_venue_setting`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdateVenueSetting11Version {
+pub enum UpdateVenueSettingVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -8252,21 +8249,21 @@ pub enum UpdateVenueSetting11Version {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `SwitchNetworkingClient::update_venue_setting_1_1` (Update venue setting11).
+/// Request builder for `SwitchNetworkingClient::update_venue_setting` (Update venue setting).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueSetting11<'a> {
+pub struct UpdateVenueSetting<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdateVenueSetting11<'a> {
+impl<'a> UpdateVenueSetting<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateVenueSetting11Version) -> Self {
+    pub fn version(mut self, version: UpdateVenueSettingVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -8377,8 +8374,8 @@ impl<'a> AddSwitchVlans<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION_1_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_venue_configuration_history_detail_by_transaction_1_1",
+static GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_configuration_history_detail_by_transaction",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/transactions/{transactionId}/configHistDetails",
     api: &super::API,
@@ -8398,12 +8395,12 @@ static GET_VENUE_CONFIGURATION_HISTORY_DETAIL_BY_TRANSACTION_1_1: ruckus_one_run
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_venue_configuration_history_detail_by_transaction_1_1`; the first is the default.
+/// Representations offered by `get_venue_configuration_history_detail_by_transaction`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetVenueConfigurationHistoryDetailByTransaction11Version {
+pub enum GetVenueConfigurationHistoryDetailByTransactionVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -8412,14 +8409,14 @@ pub enum GetVenueConfigurationHistoryDetailByTransaction11Version {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `SwitchNetworkingClient::get_venue_configuration_history_detail_by_transaction_1_1` (Get venue configuration history detail by transaction11).
+/// Request builder for `SwitchNetworkingClient::get_venue_configuration_history_detail_by_transaction` (Get venue configuration history detail by transaction).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueConfigurationHistoryDetailByTransaction11<'a> {
+pub struct GetVenueConfigurationHistoryDetailByTransaction<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetVenueConfigurationHistoryDetailByTransaction11<'a> {
+impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -8428,7 +8425,7 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction11<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(
         mut self,
-        version: GetVenueConfigurationHistoryDetailByTransaction11Version,
+        version: GetVenueConfigurationHistoryDetailByTransactionVersion,
     ) -> Self {
         self.req.version(version as usize);
         self
@@ -8604,8 +8601,8 @@ impl<'a> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_CONFIGURATION_HISTORY_BY_VENUE_1_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_configuration_history_by_venue_1_1",
+static GET_CONFIGURATION_HISTORY_BY_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_configuration_history_by_venue",
     method: ruckus_one_runtime::Method::Post,
     path: "/venues/{venueId}/configHistories/query",
     api: &super::API,
@@ -8625,12 +8622,12 @@ static GET_CONFIGURATION_HISTORY_BY_VENUE_1_1: ruckus_one_runtime::Operation = r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_configuration_history_by_venue_1_1`; the first is the default.
+/// Representations offered by `get_configuration_history_by_venue`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetConfigurationHistoryByVenue11Version {
+pub enum GetConfigurationHistoryByVenueVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -8639,21 +8636,21 @@ pub enum GetConfigurationHistoryByVenue11Version {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `SwitchNetworkingClient::get_configuration_history_by_venue_1_1` (Get configuration history by venue11).
+/// Request builder for `SwitchNetworkingClient::get_configuration_history_by_venue` (Get configuration history by venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetConfigurationHistoryByVenue11<'a> {
+pub struct GetConfigurationHistoryByVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetConfigurationHistoryByVenue11<'a> {
+impl<'a> GetConfigurationHistoryByVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetConfigurationHistoryByVenue11Version) -> Self {
+    pub fn version(mut self, version: GetConfigurationHistoryByVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -8706,8 +8703,8 @@ impl<'a> GetConfigurationHistoryByVenue11<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_VLAN_UNION_BY_VENUE_1_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_vlan_union_by_venue_1_1",
+static GET_VLAN_UNION_BY_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_vlan_union_by_venue",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/vlanUnions",
     api: &super::API,
@@ -8727,12 +8724,12 @@ static GET_VLAN_UNION_BY_VENUE_1_1: ruckus_one_runtime::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_vlan_union_by_venue_1_1`; the first is the default.
+/// Representations offered by `get_vlan_union_by_venue`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetVlanUnionByVenue11Version {
+pub enum GetVlanUnionByVenueVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -8741,21 +8738,21 @@ pub enum GetVlanUnionByVenue11Version {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `SwitchNetworkingClient::get_vlan_union_by_venue_1_1` (Get vlan union by venue11).
+/// Request builder for `SwitchNetworkingClient::get_vlan_union_by_venue` (Get vlan union by venue).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVlanUnionByVenue11<'a> {
+pub struct GetVlanUnionByVenue<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetVlanUnionByVenue11<'a> {
+impl<'a> GetVlanUnionByVenue<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetVlanUnionByVenue11Version) -> Self {
+    pub fn version(mut self, version: GetVlanUnionByVenueVersion) -> Self {
         self.req.version(version as usize);
         self
     }

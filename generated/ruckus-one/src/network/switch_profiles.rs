@@ -2605,7 +2605,7 @@ impl<'a> SwitchProfilesClient<'a> {
             req,
         }
     }
-    /// Put web auth page template11.
+    /// Put web auth page template.
     ///
     /// Replaces `/webAuthPageTemplates/{templateId}` (drafted from the official description).
     ///
@@ -2614,22 +2614,22 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Path parameter `templateId`: string
     /// - Request body (json, required): `WebAuthPageTemplateView`
     /// - Response 200: `WebAuthPageTemplateResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `PutWebAuthPageTemplate11::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `PutWebAuthPageTemplate::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml PutWebAuthPageTemplate_1_1).
-    pub fn put_web_auth_page_template_1_1(
+    pub fn put_web_auth_page_template(
         &self,
         template_id: &str,
         body: &WebAuthPageTemplateView,
-    ) -> PutWebAuthPageTemplate11<'a> {
+    ) -> PutWebAuthPageTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &PUT_WEB_AUTH_PAGE_TEMPLATE_1_1,
+            &PUT_WEB_AUTH_PAGE_TEMPLATE,
             &[template_id],
         );
         req.json(body);
-        PutWebAuthPageTemplate11 { req }
+        PutWebAuthPageTemplate { req }
     }
-    /// Update profile1.
+    /// Update profile.
     ///
     /// Replaces `/switchProfiles/{switchProfileId}` (drafted from the official description).
     ///
@@ -2639,23 +2639,23 @@ impl<'a> SwitchProfilesClient<'a> {
     /// - Request body (json, required): `Profile`
     /// - Response 200: `EmptyResponse`
     /// - Response 202: `EmptyResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateProfile1::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateProfile::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateProfile_1).
-    pub fn update_profile_1(
+    pub fn update_profile(
         &self,
         switch_profile_id: &str,
         body: &super::common::Profile,
-    ) -> UpdateProfile1<'a> {
+    ) -> UpdateProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_PROFILE_1,
+            &UPDATE_PROFILE,
             &[switch_profile_id],
         );
         req.json(body);
-        UpdateProfile1 { req }
+        UpdateProfile { req }
     }
-    /// Get profiles by venue id1.
+    /// Get profiles by venue id.
     ///
     /// Reads `/venues/{venueId}/switchProfiles` (drafted from the official description).
     ///
@@ -2663,20 +2663,17 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `array<ProfileView>`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetProfilesByVenueId1::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetProfilesByVenueId::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfilesByVenueId_1).
-    pub fn get_profiles_by_venue_id_1(
-        &self,
-        venue_id: &str,
-    ) -> GetProfilesByVenueId1<'a> {
+    pub fn get_profiles_by_venue_id(&self, venue_id: &str) -> GetProfilesByVenueId<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_PROFILES_BY_VENUE_ID_1,
+            &GET_PROFILES_BY_VENUE_ID,
             &[venue_id],
         );
-        GetProfilesByVenueId1 { req }
+        GetProfilesByVenueId { req }
     }
-    /// Get cli templates21.
+    /// Get cli templates.
     ///
     /// Reads `/cliTemplates/examples` (drafted from the official description).
     ///
@@ -2684,15 +2681,11 @@ impl<'a> SwitchProfilesClient<'a> {
     ///
     /// - Query parameter `category` (`string`, builder method `category`)
     /// - Response 200: `array<AcxCliTemplateSampleView>`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetCliTemplates21::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetCliTemplates::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetCliTemplates_2_1).
-    pub fn get_cli_templates_2_1(&self) -> GetCliTemplates21<'a> {
-        let req = ruckus_one_runtime::Request::new(
-            self.client,
-            &GET_CLI_TEMPLATES_2_1,
-            &[],
-        );
-        GetCliTemplates21 { req }
+    pub fn get_cli_templates(&self) -> GetCliTemplates<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &GET_CLI_TEMPLATES, &[]);
+        GetCliTemplates { req }
     }
 }
 static LIST_VENUE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6373,8 +6366,8 @@ impl<'a> ListWebAuthPageTemplateSwitchesV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static PUT_WEB_AUTH_PAGE_TEMPLATE_1_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "put_web_auth_page_template_1_1",
+static PUT_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "put_web_auth_page_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/webAuthPageTemplates/{templateId}",
     api: &super::API,
@@ -6394,12 +6387,12 @@ static PUT_WEB_AUTH_PAGE_TEMPLATE_1_1: ruckus_one_runtime::Operation = ruckus_on
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `put_web_auth_page_template_1_1`; the first is the default.
+/// Representations offered by `put_web_auth_page_template`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum PutWebAuthPageTemplate11Version {
+pub enum PutWebAuthPageTemplateVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -6408,21 +6401,21 @@ pub enum PutWebAuthPageTemplate11Version {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `SwitchProfilesClient::put_web_auth_page_template_1_1` (Put web auth page template11).
+/// Request builder for `SwitchProfilesClient::put_web_auth_page_template` (Put web auth page template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct PutWebAuthPageTemplate11<'a> {
+pub struct PutWebAuthPageTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> PutWebAuthPageTemplate11<'a> {
+impl<'a> PutWebAuthPageTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: PutWebAuthPageTemplate11Version) -> Self {
+    pub fn version(mut self, version: PutWebAuthPageTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6456,8 +6449,8 @@ impl<'a> PutWebAuthPageTemplate11<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_PROFILE_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_profile_1",
+static UPDATE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_profile",
     method: ruckus_one_runtime::Method::Put,
     path: "/switchProfiles/{switchProfileId}",
     api: &super::API,
@@ -6477,12 +6470,12 @@ static UPDATE_PROFILE_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Ope
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_profile_1`; the first is the default.
+/// Representations offered by `update_profile`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdateProfile1Version {
+pub enum UpdateProfileVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -6491,21 +6484,21 @@ pub enum UpdateProfile1Version {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `SwitchProfilesClient::update_profile_1` (Update profile1).
+/// Request builder for `SwitchProfilesClient::update_profile` (Update profile).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateProfile1<'a> {
+pub struct UpdateProfile<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdateProfile1<'a> {
+impl<'a> UpdateProfile<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateProfile1Version) -> Self {
+    pub fn version(mut self, version: UpdateProfileVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6568,8 +6561,8 @@ impl<'a> UpdateProfile1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_PROFILES_BY_VENUE_ID_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_profiles_by_venue_id_1",
+static GET_PROFILES_BY_VENUE_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_profiles_by_venue_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/venues/{venueId}/switchProfiles",
     api: &super::API,
@@ -6589,12 +6582,12 @@ static GET_PROFILES_BY_VENUE_ID_1: ruckus_one_runtime::Operation = ruckus_one_ru
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_profiles_by_venue_id_1`; the first is the default.
+/// Representations offered by `get_profiles_by_venue_id`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetProfilesByVenueId1Version {
+pub enum GetProfilesByVenueIdVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -6603,21 +6596,21 @@ pub enum GetProfilesByVenueId1Version {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `SwitchProfilesClient::get_profiles_by_venue_id_1` (Get profiles by venue id1).
+/// Request builder for `SwitchProfilesClient::get_profiles_by_venue_id` (Get profiles by venue id).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetProfilesByVenueId1<'a> {
+pub struct GetProfilesByVenueId<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetProfilesByVenueId1<'a> {
+impl<'a> GetProfilesByVenueId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetProfilesByVenueId1Version) -> Self {
+    pub fn version(mut self, version: GetProfilesByVenueIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6651,8 +6644,8 @@ impl<'a> GetProfilesByVenueId1<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_CLI_TEMPLATES_2_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_cli_templates_2_1",
+static GET_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_cli_templates",
     method: ruckus_one_runtime::Method::Get,
     path: "/cliTemplates/examples",
     api: &super::API,
@@ -6672,12 +6665,12 @@ static GET_CLI_TEMPLATES_2_1: ruckus_one_runtime::Operation = ruckus_one_runtime
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_cli_templates_2_1`; the first is the default.
+/// Representations offered by `get_cli_templates`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetCliTemplates21Version {
+pub enum GetCliTemplatesVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -6686,14 +6679,14 @@ pub enum GetCliTemplates21Version {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `SwitchProfilesClient::get_cli_templates_2_1` (Get cli templates21).
+/// Request builder for `SwitchProfilesClient::get_cli_templates` (Get cli templates).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetCliTemplates21<'a> {
+pub struct GetCliTemplates<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetCliTemplates21<'a> {
+impl<'a> GetCliTemplates<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -6707,7 +6700,7 @@ impl<'a> GetCliTemplates21<'a> {
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetCliTemplates21Version) -> Self {
+    pub fn version(mut self, version: GetCliTemplatesVersion) -> Self {
         self.req.version(version as usize);
         self
     }

@@ -219,7 +219,7 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
         );
         DeleteTemplateSwitchProfile { req }
     }
-    /// Update profile template11.
+    /// Update profile template.
     ///
     /// Replaces `/templates/switchProfiles/{switchProfileId}` (drafted from the official description).
     ///
@@ -229,23 +229,23 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     /// - Request body (json, required): `Profile`
     /// - Response 200: `EmptyResponse`
     /// - Response 202: `EmptyResponse`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateProfileTemplate11::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateProfileTemplate::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateProfileTemplate_1_1).
-    pub fn update_profile_template_1_1(
+    pub fn update_profile_template(
         &self,
         switch_profile_id: &str,
         body: &super::common::Profile,
-    ) -> UpdateProfileTemplate11<'a> {
+    ) -> UpdateProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_PROFILE_TEMPLATE_1_1,
+            &UPDATE_PROFILE_TEMPLATE,
             &[switch_profile_id],
         );
         req.json(body);
-        UpdateProfileTemplate11 { req }
+        UpdateProfileTemplate { req }
     }
-    /// Get profile templates by venue id11.
+    /// Get profile templates by venue id.
     ///
     /// Reads `/templates/venues/{venueId}/switchProfiles` (drafted from the official description).
     ///
@@ -253,18 +253,18 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `array<ProfileView>`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetProfileTemplatesByVenueId11::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetProfileTemplatesByVenueId::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileTemplatesByVenueId_1_1).
-    pub fn get_profile_templates_by_venue_id_1_1(
+    pub fn get_profile_templates_by_venue_id(
         &self,
         venue_id: &str,
-    ) -> GetProfileTemplatesByVenueId11<'a> {
+    ) -> GetProfileTemplatesByVenueId<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_PROFILE_TEMPLATES_BY_VENUE_ID_1_1,
+            &GET_PROFILE_TEMPLATES_BY_VENUE_ID,
             &[venue_id],
         );
-        GetProfileTemplatesByVenueId11 {
+        GetProfileTemplatesByVenueId {
             req,
         }
     }
@@ -1020,8 +1020,8 @@ impl<'a> DeleteTemplateSwitchProfile<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static UPDATE_PROFILE_TEMPLATE_1_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_profile_template_1_1",
+static UPDATE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_profile_template",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/switchProfiles/{switchProfileId}",
     api: &super::API,
@@ -1041,12 +1041,12 @@ static UPDATE_PROFILE_TEMPLATE_1_1: ruckus_one_runtime::Operation = ruckus_one_r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_profile_template_1_1`; the first is the default.
+/// Representations offered by `update_profile_template`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdateProfileTemplate11Version {
+pub enum UpdateProfileTemplateVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -1055,21 +1055,21 @@ pub enum UpdateProfileTemplate11Version {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `TemplateSwitchProfilesClient::update_profile_template_1_1` (Update profile template11).
+/// Request builder for `TemplateSwitchProfilesClient::update_profile_template` (Update profile template).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateProfileTemplate11<'a> {
+pub struct UpdateProfileTemplate<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdateProfileTemplate11<'a> {
+impl<'a> UpdateProfileTemplate<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateProfileTemplate11Version) -> Self {
+    pub fn version(mut self, version: UpdateProfileTemplateVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -1132,8 +1132,8 @@ impl<'a> UpdateProfileTemplate11<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_PROFILE_TEMPLATES_BY_VENUE_ID_1_1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_profile_templates_by_venue_id_1_1",
+static GET_PROFILE_TEMPLATES_BY_VENUE_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_profile_templates_by_venue_id",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/switchProfiles",
     api: &super::API,
@@ -1153,12 +1153,12 @@ static GET_PROFILE_TEMPLATES_BY_VENUE_ID_1_1: ruckus_one_runtime::Operation = ru
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_profile_templates_by_venue_id_1_1`; the first is the default.
+/// Representations offered by `get_profile_templates_by_venue_id`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetProfileTemplatesByVenueId11Version {
+pub enum GetProfileTemplatesByVenueIdVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -1167,21 +1167,21 @@ pub enum GetProfileTemplatesByVenueId11Version {
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `TemplateSwitchProfilesClient::get_profile_templates_by_venue_id_1_1` (Get profile templates by venue id11).
+/// Request builder for `TemplateSwitchProfilesClient::get_profile_templates_by_venue_id` (Get profile templates by venue id).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetProfileTemplatesByVenueId11<'a> {
+pub struct GetProfileTemplatesByVenueId<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetProfileTemplatesByVenueId11<'a> {
+impl<'a> GetProfileTemplatesByVenueId<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetProfileTemplatesByVenueId11Version) -> Self {
+    pub fn version(mut self, version: GetProfileTemplatesByVenueIdVersion) -> Self {
         self.req.version(version as usize);
         self
     }

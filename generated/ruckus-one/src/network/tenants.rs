@@ -11146,24 +11146,24 @@ impl<'a> TenantsClient<'a> {
         req.json(body);
         UpdateUser { req }
     }
-    /// Update tenant tenant.
+    /// Replace own tenant.
     ///
-    /// Replaces `/tenants/self` (drafted from the official description).
+    /// Replaces the settings of the tenant the caller acts as.
     ///
     /// `PUT /tenants/self` on the `network` API.
     ///
     /// - Request body (json, required): `Tenant2`
     /// - Response 200: `ApiCallInfo`
-    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateTenantTenant::version`)
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ReplaceOwnTenant::version`)
     /// - Provenance: reference (tenant_management-0.3.0.yaml updateTenant).
-    pub fn update_tenant_tenant(&self, body: &Tenant2) -> UpdateTenantTenant<'a> {
+    pub fn replace_own_tenant(&self, body: &Tenant2) -> ReplaceOwnTenant<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_TENANT_TENANT,
+            &REPLACE_OWN_TENANT,
             &[],
         );
         req.json(body);
-        UpdateTenantTenant { req }
+        ReplaceOwnTenant { req }
     }
     /// Get delegation.
     ///
@@ -14935,8 +14935,8 @@ impl<'a> UpdateUser<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_TENANT_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_tenant_tenant",
+static REPLACE_OWN_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "replace_own_tenant",
     method: ruckus_one_runtime::Method::Put,
     path: "/tenants/self",
     api: &super::API,
@@ -14952,33 +14952,33 @@ static UPDATE_TENANT_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime:
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_tenant_tenant`; the first is the default.
+/// Representations offered by `replace_own_tenant`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdateTenantTenantVersion {
+pub enum ReplaceOwnTenantVersion {
     /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
     #[default]
     V1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `TenantsClient::update_tenant_tenant` (Update tenant tenant).
+/// Request builder for `TenantsClient::replace_own_tenant` (Replace own tenant).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateTenantTenant<'a> {
+pub struct ReplaceOwnTenant<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdateTenantTenant<'a> {
+impl<'a> ReplaceOwnTenant<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: UpdateTenantTenantVersion) -> Self {
+    pub fn version(mut self, version: ReplaceOwnTenantVersion) -> Self {
         self.req.version(version as usize);
         self
     }

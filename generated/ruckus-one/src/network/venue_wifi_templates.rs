@@ -715,7 +715,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
             req,
         }
     }
-    /// Get venue template ap mesh settings v1.
+    /// Get venue template ap mesh settings v.
     ///
     /// Reads `/templates/venues/{venueId}/apMeshSettings` (drafted from the official description).
     ///
@@ -723,22 +723,22 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `VenueApMeshSettings`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateApMeshSettingsV1::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateApMeshSettingsV::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApMeshSettingsV1).
-    pub fn get_venue_template_ap_mesh_settings_v1(
+    pub fn get_venue_template_ap_mesh_settings_v(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApMeshSettingsV1<'a> {
+    ) -> GetVenueTemplateApMeshSettingsV<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1,
+            &GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V,
             &[venue_id],
         );
-        GetVenueTemplateApMeshSettingsV1 {
+        GetVenueTemplateApMeshSettingsV {
             req,
         }
     }
-    /// Update venue template ap mesh settings v1.
+    /// Update venue template ap mesh settings v.
     ///
     /// Replaces `/templates/venues/{venueId}/apMeshSettings` (drafted from the official description).
     ///
@@ -747,21 +747,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApMeshSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateApMeshSettingsV1::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateApMeshSettingsV::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApMeshSettingsV1).
-    pub fn update_venue_template_ap_mesh_settings_v1(
+    pub fn update_venue_template_ap_mesh_settings_v(
         &self,
         venue_id: &str,
         body: &super::venue_ap_settings::VenueApMeshSettings,
-    ) -> UpdateVenueTemplateApMeshSettingsV1<'a> {
+    ) -> UpdateVenueTemplateApMeshSettingsV<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1,
+            &UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApMeshSettingsV1 {
+        UpdateVenueTemplateApMeshSettingsV {
             req,
         }
     }
@@ -1011,7 +1011,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
             req,
         }
     }
-    /// Get venue template ap radio settings v1.
+    /// Get venue template ap radio settings v.
     ///
     /// Reads `/templates/venues/{venueId}/apRadioSettings` (drafted from the official description).
     ///
@@ -1020,22 +1020,22 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Query parameter `defaultOnly` (`boolean`, builder method `default_only`)
     /// - Response 200: `VenueApRadioSettings`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateApRadioSettingsV1::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetVenueTemplateApRadioSettingsV::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueTemplateApRadioSettingsV1).
-    pub fn get_venue_template_ap_radio_settings_v1(
+    pub fn get_venue_template_ap_radio_settings_v(
         &self,
         venue_id: &str,
-    ) -> GetVenueTemplateApRadioSettingsV1<'a> {
+    ) -> GetVenueTemplateApRadioSettingsV<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1,
+            &GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V,
             &[venue_id],
         );
-        GetVenueTemplateApRadioSettingsV1 {
+        GetVenueTemplateApRadioSettingsV {
             req,
         }
     }
-    /// Update venue template ap radio settings v1.
+    /// Update venue template ap radio settings v.
     ///
     /// Replaces `/templates/venues/{venueId}/apRadioSettings` (drafted from the official description).
     ///
@@ -1044,21 +1044,21 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     /// - Path parameter `venueId`: string
     /// - Request body (json, required): `VenueApRadioSettings`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateApRadioSettingsV1::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateVenueTemplateApRadioSettingsV::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueTemplateApRadioSettingsV1).
-    pub fn update_venue_template_ap_radio_settings_v1(
+    pub fn update_venue_template_ap_radio_settings_v(
         &self,
         venue_id: &str,
         body: &super::venue_ap_settings::VenueApRadioSettings,
-    ) -> UpdateVenueTemplateApRadioSettingsV1<'a> {
+    ) -> UpdateVenueTemplateApRadioSettingsV<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1,
+            &UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V,
             &[venue_id],
         );
         req.json(body);
-        UpdateVenueTemplateApRadioSettingsV1 {
+        UpdateVenueTemplateApRadioSettingsV {
             req,
         }
     }
@@ -1212,7 +1212,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
             req,
         }
     }
-    /// Get wifi available channels of venue template v1.
+    /// Get wifi available channels of venue template v.
     ///
     /// Reads `/templates/venues/{venueId}/wifiAvailableChannels` (drafted from the official description).
     ///
@@ -1220,18 +1220,18 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     ///
     /// - Path parameter `venueId`: string
     /// - Response 200: `WifiAvailableChannels`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetWifiAvailableChannelsOfVenueTemplateV1::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetWifiAvailableChannelsOfVenueTemplateV::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiAvailableChannelsOfVenueTemplateV1).
-    pub fn get_wifi_available_channels_of_venue_template_v1(
+    pub fn get_wifi_available_channels_of_venue_template_v(
         &self,
         venue_id: &str,
-    ) -> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
+    ) -> GetWifiAvailableChannelsOfVenueTemplateV<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1,
+            &GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V,
             &[venue_id],
         );
-        GetWifiAvailableChannelsOfVenueTemplateV1 {
+        GetWifiAvailableChannelsOfVenueTemplateV {
             req,
         }
     }
@@ -3627,8 +3627,8 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_venue_template_ap_mesh_settings_v1",
+static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_template_ap_mesh_settings_v",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apMeshSettings",
     api: &super::API,
@@ -3644,33 +3644,33 @@ static GET_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_venue_template_ap_mesh_settings_v1`; the first is the default.
+/// Representations offered by `get_venue_template_ap_mesh_settings_v`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApMeshSettingsV1Version {
+pub enum GetVenueTemplateApMeshSettingsVVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_mesh_settings_v1` (Get venue template ap mesh settings v1).
+/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_mesh_settings_v` (Get venue template ap mesh settings v).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApMeshSettingsV1<'a> {
+pub struct GetVenueTemplateApMeshSettingsV<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetVenueTemplateApMeshSettingsV1<'a> {
+impl<'a> GetVenueTemplateApMeshSettingsV<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetVenueTemplateApMeshSettingsV1Version) -> Self {
+    pub fn version(mut self, version: GetVenueTemplateApMeshSettingsVVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -3707,8 +3707,8 @@ impl<'a> GetVenueTemplateApMeshSettingsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_venue_template_ap_mesh_settings_v1",
+static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_template_ap_mesh_settings_v",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apMeshSettings",
     api: &super::API,
@@ -3724,26 +3724,26 @@ static UPDATE_VENUE_TEMPLATE_AP_MESH_SETTINGS_V1: ruckus_one_runtime::Operation 
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_venue_template_ap_mesh_settings_v1`; the first is the default.
+/// Representations offered by `update_venue_template_ap_mesh_settings_v`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApMeshSettingsV1Version {
+pub enum UpdateVenueTemplateApMeshSettingsVVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_mesh_settings_v1` (Update venue template ap mesh settings v1).
+/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_mesh_settings_v` (Update venue template ap mesh settings v).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApMeshSettingsV1<'a> {
+pub struct UpdateVenueTemplateApMeshSettingsV<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
+impl<'a> UpdateVenueTemplateApMeshSettingsV<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -3752,7 +3752,7 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV1<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(
         mut self,
-        version: UpdateVenueTemplateApMeshSettingsV1Version,
+        version: UpdateVenueTemplateApMeshSettingsVVersion,
     ) -> Self {
         self.req.version(version as usize);
         self
@@ -4764,8 +4764,8 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_venue_template_ap_radio_settings_v1",
+static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_template_ap_radio_settings_v",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/apRadioSettings",
     api: &super::API,
@@ -4781,26 +4781,26 @@ static GET_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = 
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_venue_template_ap_radio_settings_v1`; the first is the default.
+/// Representations offered by `get_venue_template_ap_radio_settings_v`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetVenueTemplateApRadioSettingsV1Version {
+pub enum GetVenueTemplateApRadioSettingsVVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radio_settings_v1` (Get venue template ap radio settings v1).
+/// Request builder for `VenueWifiTemplatesClient::get_venue_template_ap_radio_settings_v` (Get venue template ap radio settings v).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetVenueTemplateApRadioSettingsV1<'a> {
+pub struct GetVenueTemplateApRadioSettingsV<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
+impl<'a> GetVenueTemplateApRadioSettingsV<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -4814,7 +4814,7 @@ impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetVenueTemplateApRadioSettingsV1Version) -> Self {
+    pub fn version(mut self, version: GetVenueTemplateApRadioSettingsVVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -4851,8 +4851,8 @@ impl<'a> GetVenueTemplateApRadioSettingsV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_venue_template_ap_radio_settings_v1",
+static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_template_ap_radio_settings_v",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/venues/{venueId}/apRadioSettings",
     api: &super::API,
@@ -4868,26 +4868,26 @@ static UPDATE_VENUE_TEMPLATE_AP_RADIO_SETTINGS_V1: ruckus_one_runtime::Operation
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_venue_template_ap_radio_settings_v1`; the first is the default.
+/// Representations offered by `update_venue_template_ap_radio_settings_v`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdateVenueTemplateApRadioSettingsV1Version {
+pub enum UpdateVenueTemplateApRadioSettingsVVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radio_settings_v1` (Update venue template ap radio settings v1).
+/// Request builder for `VenueWifiTemplatesClient::update_venue_template_ap_radio_settings_v` (Update venue template ap radio settings v).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateVenueTemplateApRadioSettingsV1<'a> {
+pub struct UpdateVenueTemplateApRadioSettingsV<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
+impl<'a> UpdateVenueTemplateApRadioSettingsV<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -4896,7 +4896,7 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV1<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(
         mut self,
-        version: UpdateVenueTemplateApRadioSettingsV1Version,
+        version: UpdateVenueTemplateApRadioSettingsVVersion,
     ) -> Self {
         self.req.version(version as usize);
         self
@@ -5547,8 +5547,8 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_wifi_available_channels_of_venue_template_v1",
+static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_wifi_available_channels_of_venue_template_v",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/venues/{venueId}/wifiAvailableChannels",
     api: &super::API,
@@ -5564,26 +5564,26 @@ static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE_TEMPLATE_V1: ruckus_one_runtime::Ope
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_wifi_available_channels_of_venue_template_v1`; the first is the default.
+/// Representations offered by `get_wifi_available_channels_of_venue_template_v`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetWifiAvailableChannelsOfVenueTemplateV1Version {
+pub enum GetWifiAvailableChannelsOfVenueTemplateVVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `VenueWifiTemplatesClient::get_wifi_available_channels_of_venue_template_v1` (Get wifi available channels of venue template v1).
+/// Request builder for `VenueWifiTemplatesClient::get_wifi_available_channels_of_venue_template_v` (Get wifi available channels of venue template v).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
+pub struct GetWifiAvailableChannelsOfVenueTemplateV<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
+impl<'a> GetWifiAvailableChannelsOfVenueTemplateV<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -5592,7 +5592,7 @@ impl<'a> GetWifiAvailableChannelsOfVenueTemplateV1<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(
         mut self,
-        version: GetWifiAvailableChannelsOfVenueTemplateV1Version,
+        version: GetWifiAvailableChannelsOfVenueTemplateVVersion,
     ) -> Self {
         self.req.version(version as usize);
         self

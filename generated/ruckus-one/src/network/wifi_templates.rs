@@ -149,7 +149,7 @@ impl<'a> WifiTemplatesClient<'a> {
             req,
         }
     }
-    /// Get radius server profile templates v2.
+    /// Get radius server profile templates v.
     ///
     /// Queries `/templates/radiusServerProfiles/query` (drafted from the official description).
     ///
@@ -157,20 +157,20 @@ impl<'a> WifiTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `DynamicQueryPayload`
     /// - Response 200: `QueryResponseRadiusServerProfileQueryData`
-    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetRadiusServerProfileTemplatesV2::version`)
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetRadiusServerProfileTemplatesV::version`)
     /// - Pagination: `query_body`, items in `data`
     /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getRadiusServerProfileTemplatesV2).
-    pub fn get_radius_server_profile_templates_v2(
+    pub fn get_radius_server_profile_templates_v(
         &self,
         body: &super::switches::DynamicQueryPayload,
-    ) -> GetRadiusServerProfileTemplatesV2<'a> {
+    ) -> GetRadiusServerProfileTemplatesV<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_RADIUS_SERVER_PROFILE_TEMPLATES_V2,
+            &GET_RADIUS_SERVER_PROFILE_TEMPLATES_V,
             &[],
         );
         req.json(body);
-        GetRadiusServerProfileTemplatesV2 {
+        GetRadiusServerProfileTemplatesV {
             req,
         }
     }
@@ -1121,7 +1121,7 @@ impl<'a> WifiTemplatesClient<'a> {
         req.json(body);
         UpdateL3AclPolicyTemplate { req }
     }
-    /// Add radius server profile template v1.
+    /// Add radius server profile template v.
     ///
     /// Posts to `/templates/radiusServerProfiles` (drafted from the official description).
     ///
@@ -1129,24 +1129,24 @@ impl<'a> WifiTemplatesClient<'a> {
     ///
     /// - Request body (json, required): `RadiusServerProfile`
     /// - Response 202: `WifiEntityIdOperationResponse`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddRadiusServerProfileTemplateV1::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `AddRadiusServerProfileTemplateV::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml addRadiusServerProfileTemplateV1).
-    pub fn add_radius_server_profile_template_v1(
+    pub fn add_radius_server_profile_template_v(
         &self,
         body: &super::wireless_service_profiles::RadiusServerProfile,
-    ) -> AddRadiusServerProfileTemplateV1<'a> {
+    ) -> AddRadiusServerProfileTemplateV<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V1,
+            &ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V,
             &[],
         );
         req.json(body);
-        AddRadiusServerProfileTemplateV1 {
+        AddRadiusServerProfileTemplateV {
             req,
         }
     }
-    /// Delete radius server profile template v1.
+    /// Delete radius server profile template v.
     ///
     /// Deletes `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` (drafted from the official description).
     ///
@@ -1154,23 +1154,23 @@ impl<'a> WifiTemplatesClient<'a> {
     ///
     /// - Path parameter `radiusServerProfileTemplateId`: string
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `DeleteRadiusServerProfileTemplateV1::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `DeleteRadiusServerProfileTemplateV::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml deleteRadiusServerProfileTemplateV1).
-    pub fn delete_radius_server_profile_template_v1(
+    pub fn delete_radius_server_profile_template_v(
         &self,
         radius_server_profile_template_id: &str,
-    ) -> DeleteRadiusServerProfileTemplateV1<'a> {
+    ) -> DeleteRadiusServerProfileTemplateV<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V1,
+            &DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V,
             &[radius_server_profile_template_id],
         );
-        DeleteRadiusServerProfileTemplateV1 {
+        DeleteRadiusServerProfileTemplateV {
             req,
         }
     }
-    /// Get radius server profile template v1.
+    /// Get radius server profile template v.
     ///
     /// Reads `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` (drafted from the official description).
     ///
@@ -1178,22 +1178,22 @@ impl<'a> WifiTemplatesClient<'a> {
     ///
     /// - Path parameter `radiusServerProfileTemplateId`: string
     /// - Response 200: `RadiusServerProfile`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetRadiusServerProfileTemplateV1::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `GetRadiusServerProfileTemplateV::version`)
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRadiusServerProfileTemplateV1).
-    pub fn get_radius_server_profile_template_v1(
+    pub fn get_radius_server_profile_template_v(
         &self,
         radius_server_profile_template_id: &str,
-    ) -> GetRadiusServerProfileTemplateV1<'a> {
+    ) -> GetRadiusServerProfileTemplateV<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_RADIUS_SERVER_PROFILE_TEMPLATE_V1,
+            &GET_RADIUS_SERVER_PROFILE_TEMPLATE_V,
             &[radius_server_profile_template_id],
         );
-        GetRadiusServerProfileTemplateV1 {
+        GetRadiusServerProfileTemplateV {
             req,
         }
     }
-    /// Update radius server profile template v1.
+    /// Update radius server profile template v.
     ///
     /// Replaces `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` (drafted from the official description).
     ///
@@ -1202,21 +1202,21 @@ impl<'a> WifiTemplatesClient<'a> {
     /// - Path parameter `radiusServerProfileTemplateId`: string
     /// - Request body (json, required): `RadiusServerProfile`
     /// - Response 202: `WifiOperationResponseRequestIdOnly`
-    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateRadiusServerProfileTemplateV1::version`)
+    /// - Versions: `v1.1`, `json` (default `v1.1`; choose with `UpdateRadiusServerProfileTemplateV::version`)
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRadiusServerProfileTemplateV1).
-    pub fn update_radius_server_profile_template_v1(
+    pub fn update_radius_server_profile_template_v(
         &self,
         radius_server_profile_template_id: &str,
         body: &super::wireless_service_profiles::RadiusServerProfile,
-    ) -> UpdateRadiusServerProfileTemplateV1<'a> {
+    ) -> UpdateRadiusServerProfileTemplateV<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
-            &UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1,
+            &UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V,
             &[radius_server_profile_template_id],
         );
         req.json(body);
-        UpdateRadiusServerProfileTemplateV1 {
+        UpdateRadiusServerProfileTemplateV {
             req,
         }
     }
@@ -2697,8 +2697,8 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
         self.req.send_json_with_response()
     }
 }
-static GET_RADIUS_SERVER_PROFILE_TEMPLATES_V2: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_radius_server_profile_templates_v2",
+static GET_RADIUS_SERVER_PROFILE_TEMPLATES_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_radius_server_profile_templates_v",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/radiusServerProfiles/query",
     api: &super::API,
@@ -2718,12 +2718,12 @@ static GET_RADIUS_SERVER_PROFILE_TEMPLATES_V2: ruckus_one_runtime::Operation = r
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_radius_server_profile_templates_v2`; the first is the default.
+/// Representations offered by `get_radius_server_profile_templates_v`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetRadiusServerProfileTemplatesV2Version {
+pub enum GetRadiusServerProfileTemplatesVVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
@@ -2732,21 +2732,21 @@ pub enum GetRadiusServerProfileTemplatesV2Version {
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `WifiTemplatesClient::get_radius_server_profile_templates_v2` (Get radius server profile templates v2).
+/// Request builder for `WifiTemplatesClient::get_radius_server_profile_templates_v` (Get radius server profile templates v).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetRadiusServerProfileTemplatesV2<'a> {
+pub struct GetRadiusServerProfileTemplatesV<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetRadiusServerProfileTemplatesV2<'a> {
+impl<'a> GetRadiusServerProfileTemplatesV<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetRadiusServerProfileTemplatesV2Version) -> Self {
+    pub fn version(mut self, version: GetRadiusServerProfileTemplatesVVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -6892,8 +6892,8 @@ impl<'a> UpdateL3AclPolicyTemplate<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "add_radius_server_profile_template_v1",
+static ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_radius_server_profile_template_v",
     method: ruckus_one_runtime::Method::Post,
     path: "/templates/radiusServerProfiles",
     api: &super::API,
@@ -6909,33 +6909,33 @@ static ADD_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ru
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `add_radius_server_profile_template_v1`; the first is the default.
+/// Representations offered by `add_radius_server_profile_template_v`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum AddRadiusServerProfileTemplateV1Version {
+pub enum AddRadiusServerProfileTemplateVVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `WifiTemplatesClient::add_radius_server_profile_template_v1` (Add radius server profile template v1).
+/// Request builder for `WifiTemplatesClient::add_radius_server_profile_template_v` (Add radius server profile template v).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct AddRadiusServerProfileTemplateV1<'a> {
+pub struct AddRadiusServerProfileTemplateV<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> AddRadiusServerProfileTemplateV1<'a> {
+impl<'a> AddRadiusServerProfileTemplateV<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: AddRadiusServerProfileTemplateV1Version) -> Self {
+    pub fn version(mut self, version: AddRadiusServerProfileTemplateVVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -7000,8 +7000,8 @@ impl<'a> AddRadiusServerProfileTemplateV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "delete_radius_server_profile_template_v1",
+static DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_radius_server_profile_template_v",
     method: ruckus_one_runtime::Method::Delete,
     path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
@@ -7017,26 +7017,26 @@ static DELETE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation =
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `delete_radius_server_profile_template_v1`; the first is the default.
+/// Representations offered by `delete_radius_server_profile_template_v`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum DeleteRadiusServerProfileTemplateV1Version {
+pub enum DeleteRadiusServerProfileTemplateVVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `WifiTemplatesClient::delete_radius_server_profile_template_v1` (Delete radius server profile template v1).
+/// Request builder for `WifiTemplatesClient::delete_radius_server_profile_template_v` (Delete radius server profile template v).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct DeleteRadiusServerProfileTemplateV1<'a> {
+pub struct DeleteRadiusServerProfileTemplateV<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
+impl<'a> DeleteRadiusServerProfileTemplateV<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -7045,7 +7045,7 @@ impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(
         mut self,
-        version: DeleteRadiusServerProfileTemplateV1Version,
+        version: DeleteRadiusServerProfileTemplateVVersion,
     ) -> Self {
         self.req.version(version as usize);
         self
@@ -7111,8 +7111,8 @@ impl<'a> DeleteRadiusServerProfileTemplateV1<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_radius_server_profile_template_v1",
+static GET_RADIUS_SERVER_PROFILE_TEMPLATE_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_radius_server_profile_template_v",
     method: ruckus_one_runtime::Method::Get,
     path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
@@ -7128,33 +7128,33 @@ static GET_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ru
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `get_radius_server_profile_template_v1`; the first is the default.
+/// Representations offered by `get_radius_server_profile_template_v`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum GetRadiusServerProfileTemplateV1Version {
+pub enum GetRadiusServerProfileTemplateVVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`
     Json,
 }
-/// Request builder for `WifiTemplatesClient::get_radius_server_profile_template_v1` (Get radius server profile template v1).
+/// Request builder for `WifiTemplatesClient::get_radius_server_profile_template_v` (Get radius server profile template v).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetRadiusServerProfileTemplateV1<'a> {
+pub struct GetRadiusServerProfileTemplateV<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetRadiusServerProfileTemplateV1<'a> {
+impl<'a> GetRadiusServerProfileTemplateV<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
         self
     }
     /// Selects the representation (media type) to send and accept.
-    pub fn version(mut self, version: GetRadiusServerProfileTemplateV1Version) -> Self {
+    pub fn version(mut self, version: GetRadiusServerProfileTemplateVVersion) -> Self {
         self.req.version(version as usize);
         self
     }
@@ -7193,8 +7193,8 @@ impl<'a> GetRadiusServerProfileTemplateV1<'a> {
         self.req.send_json_with_response()
     }
 }
-static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "update_radius_server_profile_template_v1",
+static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_radius_server_profile_template_v",
     method: ruckus_one_runtime::Method::Put,
     path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
     api: &super::API,
@@ -7210,26 +7210,26 @@ static UPDATE_RADIUS_SERVER_PROFILE_TEMPLATE_V1: ruckus_one_runtime::Operation =
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Representations offered by `update_radius_server_profile_template_v1`; the first is the default.
+/// Representations offered by `update_radius_server_profile_template_v`; the first is the default.
 ///
 /// Choose one with the builder's `version` method.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[allow(non_camel_case_types)]
-pub enum UpdateRadiusServerProfileTemplateV1Version {
+pub enum UpdateRadiusServerProfileTemplateVVersion {
     /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
     #[default]
     V1_1,
     /// `json`: Accept `application/json`, Content-Type `application/json`
     Json,
 }
-/// Request builder for `WifiTemplatesClient::update_radius_server_profile_template_v1` (Update radius server profile template v1).
+/// Request builder for `WifiTemplatesClient::update_radius_server_profile_template_v` (Update radius server profile template v).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct UpdateRadiusServerProfileTemplateV1<'a> {
+pub struct UpdateRadiusServerProfileTemplateV<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
+impl<'a> UpdateRadiusServerProfileTemplateV<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
@@ -7238,7 +7238,7 @@ impl<'a> UpdateRadiusServerProfileTemplateV1<'a> {
     /// Selects the representation (media type) to send and accept.
     pub fn version(
         mut self,
-        version: UpdateRadiusServerProfileTemplateV1Version,
+        version: UpdateRadiusServerProfileTemplateVVersion,
     ) -> Self {
         self.req.version(version as usize);
         self

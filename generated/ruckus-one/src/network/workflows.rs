@@ -3149,25 +3149,23 @@ impl<'a> WorkflowsClient<'a> {
     }
     /// Get signed url for download workflow.
     ///
-    /// Reads `/enrollmentActions/files/{fileId}` (drafted from the official description).
+    /// Reads a signed URL to download a file of an enrollment action.
     ///
     /// `GET /enrollmentActions/files/{fileId}` on the `network` API.
     ///
     /// - Path parameter `fileId`: string
     /// - Response 200: `FileResponse`
     /// - Provenance: reference (workflow_actions_api-0.0.2.yaml getSignedUrlForDownload).
-    pub fn get_signed_url_for_download_workflow(
+    pub fn get_enrollment_action_file_url(
         &self,
         file_id: &str,
-    ) -> GetSignedUrlForDownloadWorkflow<'a> {
+    ) -> GetEnrollmentActionFileUrl<'a> {
         let req = ruckus_one_runtime::Request::new(
             self.client,
-            &GET_SIGNED_URL_FOR_DOWNLOAD_WORKFLOW,
+            &GET_ENROLLMENT_ACTION_FILE_URL,
             &[file_id],
         );
-        GetSignedUrlForDownloadWorkflow {
-            req,
-        }
+        GetEnrollmentActionFileUrl { req }
     }
     /// Delete file.
     ///
@@ -4517,8 +4515,8 @@ impl<'a> EditEnrollmentActions<'a> {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }
-static GET_SIGNED_URL_FOR_DOWNLOAD_WORKFLOW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
-    id: "get_signed_url_for_download_workflow",
+static GET_ENROLLMENT_ACTION_FILE_URL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_enrollment_action_file_url",
     method: ruckus_one_runtime::Method::Get,
     path: "/enrollmentActions/files/{fileId}",
     api: &super::API,
@@ -4530,14 +4528,14 @@ static GET_SIGNED_URL_FOR_DOWNLOAD_WORKFLOW: ruckus_one_runtime::Operation = ruc
     ],
     error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
 };
-/// Request builder for `WorkflowsClient::get_signed_url_for_download_workflow` (Get signed url for download workflow).
+/// Request builder for `WorkflowsClient::get_enrollment_action_file_url` (Get signed url for download workflow).
 ///
 /// Set optional parameters with its methods, then call `send`.
 #[must_use = "a request does nothing until `send` is awaited"]
-pub struct GetSignedUrlForDownloadWorkflow<'a> {
+pub struct GetEnrollmentActionFileUrl<'a> {
     req: ruckus_one_runtime::Request<'a>,
 }
-impl<'a> GetSignedUrlForDownloadWorkflow<'a> {
+impl<'a> GetEnrollmentActionFileUrl<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);

@@ -1578,15 +1578,15 @@ async fn network_certificates() {
         let out = client
             .network()
             .certificates()
-            .download_cert_der_1_1_1("templateId 1/x", "certId 1/x")
+            .download_cert_der("templateId 1/x", "certId 1/x")
             .send()
             .await
-            .expect("download_cert_der_1_1_1");
-        support::same_json(&out, &expect, "download_cert_der_1_1_1");
+            .expect("download_cert_der");
+        support::same_json(&out, &expect, "download_cert_der");
         assert_eq!(
             out, < ruckus_one::network::certificates::DeviceCertificate as
             support::Sample > ::sample(),
-            "download_cert_der_1_1_1: decoded value differs from the sample"
+            "download_cert_der: decoded value differs from the sample"
         );
     }
     {
@@ -1607,15 +1607,15 @@ async fn network_certificates() {
         let out = client
             .network()
             .certificates()
-            .download_cert_p12_1(
+            .download_cert_p(
                 "templateId 1/x",
                 "certId 1/x",
                 &<ruckus_one::network::certificates::CertDownloadRequest as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("download_cert_p12_1");
-        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_cert_p12_1");
+            .expect("download_cert_p");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_cert_p");
     }
     {
         let expect = Expect {
@@ -1635,19 +1635,19 @@ async fn network_certificates() {
         let out = client
             .network()
             .certificates()
-            .patch_cert_1(
+            .patch_cert(
                 "templateId 1/x",
                 "certId 1/x",
                 &<ruckus_one::network::certificates::UpdateCertificate as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("patch_cert_1")
+            .expect("patch_cert")
             .into_inner();
-        support::same_json(&out, &expect, "patch_cert_1");
+        support::same_json(&out, &expect, "patch_cert");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
-            "patch_cert_1: decoded value differs from the sample"
+            "patch_cert: decoded value differs from the sample"
         );
     }
     {
@@ -1668,14 +1668,14 @@ async fn network_certificates() {
         let out = client
             .network()
             .certificates()
-            .download_ca_p12_1(
+            .download_ca_p(
                 "caId 1/x",
                 &<ruckus_one::network::certificates::CertDownloadRequest as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("download_ca_p12_1");
-        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_ca_p12_1");
+            .expect("download_ca_p");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_ca_p");
     }
     {
         let expect = Expect {
@@ -2023,11 +2023,11 @@ async fn network_certificates() {
         let out = client
             .network()
             .certificates()
-            .download_cert_chain_in_pkcs7_1("templateId 1/x", "certId 1/x")
+            .download_cert_chain_in_pkcs("templateId 1/x", "certId 1/x")
             .send()
             .await
-            .expect("download_cert_chain_in_pkcs7_1");
-        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_cert_chain_in_pkcs7_1");
+            .expect("download_cert_chain_in_pkcs");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_cert_chain_in_pkcs");
     }
     {
         let expect = Expect {
@@ -2045,10 +2045,10 @@ async fn network_certificates() {
         let out = client
             .network()
             .certificates()
-            .download_ca_chain_pkcs7_1("caId 1/x")
+            .download_ca_chain_pkcs("caId 1/x")
             .send()
             .await
-            .expect("download_ca_chain_pkcs7_1");
-        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_ca_chain_pkcs7_1");
+            .expect("download_ca_chain_pkcs");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_ca_chain_pkcs");
     }
 }

@@ -854,19 +854,19 @@ async fn network_dpsk() {
         let out = client
             .network()
             .dpsk()
-            .update_passphrase(
+            .replace_dpsk_passphrase(
                 "poolId 1/x",
                 "id 1/x",
                 &<ruckus_one::network::dpsk::DpskPassphrase as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_passphrase")
+            .expect("replace_dpsk_passphrase")
             .into_inner();
-        support::same_json(&out, &expect, "update_passphrase");
+        support::same_json(&out, &expect, "replace_dpsk_passphrase");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
-            "update_passphrase: decoded value differs from the sample"
+            "replace_dpsk_passphrase: decoded value differs from the sample"
         );
     }
     {
@@ -887,19 +887,19 @@ async fn network_dpsk() {
         let out = client
             .network()
             .dpsk()
-            .update_passphrase_1(
+            .patch_dpsk_passphrase(
                 "poolId 1/x",
                 "id 1/x",
                 &<ruckus_one::network::dpsk::DpskPassphrase as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_passphrase_1")
+            .expect("patch_dpsk_passphrase")
             .into_inner();
-        support::same_json(&out, &expect, "update_passphrase_1");
+        support::same_json(&out, &expect, "patch_dpsk_passphrase");
         assert_eq!(
             out, serde_json::json!({ "sample" : true }),
-            "update_passphrase_1: decoded value differs from the sample"
+            "patch_dpsk_passphrase: decoded value differs from the sample"
         );
     }
     {

@@ -247,14 +247,14 @@ async fn network_enrollments() {
         let out = client
             .network()
             .enrollments()
-            .get_workflow("workflowId 1/x")
+            .get_enrollment_workflow("workflowId 1/x")
             .send()
             .await
-            .expect("get_workflow");
-        support::same_json(&out, &expect, "get_workflow");
+            .expect("get_enrollment_workflow");
+        support::same_json(&out, &expect, "get_enrollment_workflow");
         assert_eq!(
             out, < ruckus_one::network::enrollments::WorkflowConfig as support::Sample >
-            ::sample(), "get_workflow: decoded value differs from the sample"
+            ::sample(), "get_enrollment_workflow: decoded value differs from the sample"
         );
     }
     {
@@ -304,15 +304,14 @@ async fn network_enrollments() {
         let out = client
             .network()
             .enrollments()
-            .get_signed_url_for_download("workflowId 1/x", "fileId 1/x")
+            .get_enrollment_file_url("workflowId 1/x", "fileId 1/x")
             .send()
             .await
-            .expect("get_signed_url_for_download");
-        support::same_json(&out, &expect, "get_signed_url_for_download");
+            .expect("get_enrollment_file_url");
+        support::same_json(&out, &expect, "get_enrollment_file_url");
         assert_eq!(
             out, < ruckus_one::network::common::FileResponse as support::Sample >
-            ::sample(),
-            "get_signed_url_for_download: decoded value differs from the sample"
+            ::sample(), "get_enrollment_file_url: decoded value differs from the sample"
         );
     }
     {

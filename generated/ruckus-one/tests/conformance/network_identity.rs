@@ -846,14 +846,14 @@ async fn network_identity() {
         let out = client
             .network()
             .identity()
-            .list_identities_identity("sample")
+            .list_all_identities("sample")
             .send()
             .await
-            .expect("list_identities_identity");
-        support::same_json(&out, &expect, "list_identities_identity");
+            .expect("list_all_identities");
+        support::same_json(&out, &expect, "list_all_identities");
         assert_eq!(
             out, < ruckus_one::network::identity::PageIdentity as support::Sample >
-            ::sample(), "list_identities_identity: decoded value differs from the sample"
+            ::sample(), "list_all_identities: decoded value differs from the sample"
         );
     }
     {

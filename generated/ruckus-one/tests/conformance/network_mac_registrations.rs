@@ -682,17 +682,17 @@ async fn network_mac_registrations() {
         let out = client
             .network()
             .mac_registrations()
-            .import_registrations_1("poolId 1/x")
+            .import_registrations("poolId 1/x")
             .body(ruckus_one_runtime::Multipart::new().text("file", "sample"))
             .send()
             .await
-            .expect("import_registrations_1")
+            .expect("import_registrations")
             .into_inner();
-        support::same_json(&out, &expect, "import_registrations_1");
+        support::same_json(&out, &expect, "import_registrations");
         assert_eq!(
             out, vec![< ruckus_one::network::mac_registrations::Registration as
             support::Sample > ::sample()],
-            "import_registrations_1: decoded value differs from the sample"
+            "import_registrations: decoded value differs from the sample"
         );
     }
     {
@@ -715,20 +715,20 @@ async fn network_mac_registrations() {
         let out = client
             .network()
             .mac_registrations()
-            .update_registration_1(
+            .update_registration(
                 "poolId 1/x",
                 "id 1/x",
                 &<ruckus_one::network::mac_registrations::Registration as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_registration_1")
+            .expect("update_registration")
             .into_inner();
-        support::same_json(&out, &expect, "update_registration_1");
+        support::same_json(&out, &expect, "update_registration");
         assert_eq!(
             out, < ruckus_one::network::mac_registrations::Registration as
             support::Sample > ::sample(),
-            "update_registration_1: decoded value differs from the sample"
+            "update_registration: decoded value differs from the sample"
         );
     }
     {
@@ -751,18 +751,18 @@ async fn network_mac_registrations() {
         let out = client
             .network()
             .mac_registrations()
-            .update_pool_1(
+            .update_pool(
                 "id 1/x",
                 &<ruckus_one::network::mac_registrations::Pool as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_pool_1")
+            .expect("update_pool")
             .into_inner();
-        support::same_json(&out, &expect, "update_pool_1");
+        support::same_json(&out, &expect, "update_pool");
         assert_eq!(
             out, < ruckus_one::network::mac_registrations::Pool as support::Sample >
-            ::sample(), "update_pool_1: decoded value differs from the sample"
+            ::sample(), "update_pool: decoded value differs from the sample"
         );
     }
 }

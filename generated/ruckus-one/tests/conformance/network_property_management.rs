@@ -25,14 +25,14 @@ async fn network_property_management() {
         let out = client
             .network()
             .property_management()
-            .associate_identity("venueId 1/x", "unitId 1/x", "identityId 1/x")
+            .assign_unit_identity("venueId 1/x", "unitId 1/x", "identityId 1/x")
             .send()
             .await
-            .expect("associate_identity");
-        support::same_json(&out, &expect, "associate_identity");
+            .expect("assign_unit_identity");
+        support::same_json(&out, &expect, "assign_unit_identity");
         assert_eq!(
             out, < ruckus_one::network::property_management::Persona as support::Sample >
-            ::sample(), "associate_identity: decoded value differs from the sample"
+            ::sample(), "assign_unit_identity: decoded value differs from the sample"
         );
     }
     {
@@ -51,10 +51,10 @@ async fn network_property_management() {
         let out = client
             .network()
             .property_management()
-            .delete_identity_property("venueId 1/x", "unitId 1/x", "identityId 1/x")
+            .remove_unit_identity("venueId 1/x", "unitId 1/x", "identityId 1/x")
             .send()
             .await
-            .expect("delete_identity_property");
+            .expect("remove_unit_identity");
         let () = out;
     }
     {
@@ -111,14 +111,15 @@ async fn network_property_management() {
         let out = client
             .network()
             .property_management()
-            .get_property("venueId 1/x")
+            .get_venue_property_config("venueId 1/x")
             .send()
             .await
-            .expect("get_property");
-        support::same_json(&out, &expect, "get_property");
+            .expect("get_venue_property_config");
+        support::same_json(&out, &expect, "get_venue_property_config");
         assert_eq!(
             out, < ruckus_one::network::property_management::Property as support::Sample
-            > ::sample(), "get_property: decoded value differs from the sample"
+            > ::sample(),
+            "get_venue_property_config: decoded value differs from the sample"
         );
     }
     {
@@ -141,19 +142,19 @@ async fn network_property_management() {
         let out = client
             .network()
             .property_management()
-            .enable_property(
+            .enable_venue_property(
                 "venueId 1/x",
                 &<ruckus_one::network::property_management::Property2 as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("enable_property")
+            .expect("enable_venue_property")
             .into_inner();
-        support::same_json(&out, &expect, "enable_property");
+        support::same_json(&out, &expect, "enable_venue_property");
         assert_eq!(
             out, < ruckus_one::network::property_management::AcceptedResponse2 as
             support::Sample > ::sample(),
-            "enable_property: decoded value differs from the sample"
+            "enable_venue_property: decoded value differs from the sample"
         );
     }
     {
@@ -363,18 +364,18 @@ async fn network_property_management() {
         let out = client
             .network()
             .property_management()
-            .query_identities_property("venueId 1/x")
+            .query_unit_identities("venueId 1/x")
             .body(
                 &<ruckus_one::network::property_management::PropertyQueryData as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("query_identities_property");
-        support::same_json(&out, &expect, "query_identities_property");
+            .expect("query_unit_identities");
+        support::same_json(&out, &expect, "query_unit_identities");
         assert_eq!(
             out, < ruckus_one::network::property_management::PageEntityModelPersona as
             support::Sample > ::sample(),
-            "query_identities_property: decoded value differs from the sample"
+            "query_unit_identities: decoded value differs from the sample"
         );
     }
     {

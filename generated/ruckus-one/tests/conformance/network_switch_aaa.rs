@@ -310,14 +310,14 @@ async fn network_switch_aaa() {
         let out = client
             .network()
             .switch_aaa()
-            .get_aaa_settings_1_1("venueId 1/x")
+            .get_aaa_settings("venueId 1/x")
             .send()
             .await
-            .expect("get_aaa_settings_1_1");
-        support::same_json(&out, &expect, "get_aaa_settings_1_1");
+            .expect("get_aaa_settings");
+        support::same_json(&out, &expect, "get_aaa_settings");
         assert_eq!(
             out, < ruckus_one::network::common::AaaSettingView as support::Sample >
-            ::sample(), "get_aaa_settings_1_1: decoded value differs from the sample"
+            ::sample(), "get_aaa_settings: decoded value differs from the sample"
         );
     }
 }

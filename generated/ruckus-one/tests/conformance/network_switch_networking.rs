@@ -1523,14 +1523,14 @@ async fn network_switch_networking() {
         let out = client
             .network()
             .switch_networking()
-            .get_venue_setting_1_1("venueId 1/x")
+            .get_venue_setting("venueId 1/x")
             .send()
             .await
-            .expect("get_venue_setting_1_1");
-        support::same_json(&out, &expect, "get_venue_setting_1_1");
+            .expect("get_venue_setting");
+        support::same_json(&out, &expect, "get_venue_setting");
         assert_eq!(
             out, < ruckus_one::network::venue_templates::VenueView as support::Sample >
-            ::sample(), "get_venue_setting_1_1: decoded value differs from the sample"
+            ::sample(), "get_venue_setting: decoded value differs from the sample"
         );
     }
     {
@@ -1553,18 +1553,17 @@ async fn network_switch_networking() {
         let out = client
             .network()
             .switch_networking()
-            .update_venue_setting_1_1(
+            .update_venue_setting(
                 "venueId 1/x",
                 &<ruckus_one::network::wireless_venues::Venue as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_venue_setting_1_1");
-        support::same_json(&out, &expect, "update_venue_setting_1_1");
+            .expect("update_venue_setting");
+        support::same_json(&out, &expect, "update_venue_setting");
         assert_eq!(
             out, < ruckus_one::network::venue_templates::VenueResponse as support::Sample
-            > ::sample(),
-            "update_venue_setting_1_1: decoded value differs from the sample"
+            > ::sample(), "update_venue_setting: decoded value differs from the sample"
         );
     }
     {
@@ -1628,23 +1627,23 @@ async fn network_switch_networking() {
         let out = client
             .network()
             .switch_networking()
-            .get_venue_configuration_history_detail_by_transaction_1_1(
+            .get_venue_configuration_history_detail_by_transaction(
                 "venueId 1/x",
                 "transactionId 1/x",
                 &<ruckus_one::network::switch_networking::ConfigurationHistoryForVenueQueryRequest as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("get_venue_configuration_history_detail_by_transaction_1_1");
+            .expect("get_venue_configuration_history_detail_by_transaction");
         support::same_json(
             &out,
             &expect,
-            "get_venue_configuration_history_detail_by_transaction_1_1",
+            "get_venue_configuration_history_detail_by_transaction",
         );
         assert_eq!(
             out, < ruckus_one::network::switch_config_backups::ConfigurationHistoryView
             as support::Sample > ::sample(),
-            "get_venue_configuration_history_detail_by_transaction_1_1: decoded value differs from the sample"
+            "get_venue_configuration_history_detail_by_transaction: decoded value differs from the sample"
         );
     }
     {
@@ -1706,18 +1705,18 @@ async fn network_switch_networking() {
         let out = client
             .network()
             .switch_networking()
-            .get_configuration_history_by_venue_1_1(
+            .get_configuration_history_by_venue(
                 "venueId 1/x",
                 &<ruckus_one::network::switch_networking::ConfigurationHistoryRequest as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("get_configuration_history_by_venue_1_1");
-        support::same_json(&out, &expect, "get_configuration_history_by_venue_1_1");
+            .expect("get_configuration_history_by_venue");
+        support::same_json(&out, &expect, "get_configuration_history_by_venue");
         assert_eq!(
             out, < ruckus_one::network::switch_networking::ConfigurationHistoryVenueView
             as support::Sample > ::sample(),
-            "get_configuration_history_by_venue_1_1: decoded value differs from the sample"
+            "get_configuration_history_by_venue: decoded value differs from the sample"
         );
     }
     {
@@ -1743,15 +1742,15 @@ async fn network_switch_networking() {
         let out = client
             .network()
             .switch_networking()
-            .get_vlan_union_by_venue_1_1("venueId 1/x")
+            .get_vlan_union_by_venue("venueId 1/x")
             .send()
             .await
-            .expect("get_vlan_union_by_venue_1_1");
-        support::same_json(&out, &expect, "get_vlan_union_by_venue_1_1");
+            .expect("get_vlan_union_by_venue");
+        support::same_json(&out, &expect, "get_vlan_union_by_venue");
         assert_eq!(
             out, vec![< ruckus_one::network::switch_networking::SwitchVlanView as
             support::Sample > ::sample()],
-            "get_vlan_union_by_venue_1_1: decoded value differs from the sample"
+            "get_vlan_union_by_venue: decoded value differs from the sample"
         );
     }
 }

@@ -1515,18 +1515,18 @@ async fn network_switch_profiles() {
         let out = client
             .network()
             .switch_profiles()
-            .put_web_auth_page_template_1_1(
+            .put_web_auth_page_template(
                 "templateId 1/x",
                 &<ruckus_one::network::switch_profiles::WebAuthPageTemplateView as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("put_web_auth_page_template_1_1");
-        support::same_json(&out, &expect, "put_web_auth_page_template_1_1");
+            .expect("put_web_auth_page_template");
+        support::same_json(&out, &expect, "put_web_auth_page_template");
         assert_eq!(
             out, < ruckus_one::network::switch_profiles::WebAuthPageTemplateResponse as
             support::Sample > ::sample(),
-            "put_web_auth_page_template_1_1: decoded value differs from the sample"
+            "put_web_auth_page_template: decoded value differs from the sample"
         );
     }
     {
@@ -1549,18 +1549,18 @@ async fn network_switch_profiles() {
         let out = client
             .network()
             .switch_profiles()
-            .update_profile_1(
+            .update_profile(
                 "switchProfileId 1/x",
                 &<ruckus_one::network::common::Profile as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_profile_1")
+            .expect("update_profile")
             .into_inner();
-        support::same_json(&out, &expect, "update_profile_1");
+        support::same_json(&out, &expect, "update_profile");
         assert_eq!(
             out, < ruckus_one::network::common::EmptyResponse as support::Sample >
-            ::sample(), "update_profile_1: decoded value differs from the sample"
+            ::sample(), "update_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1586,15 +1586,15 @@ async fn network_switch_profiles() {
         let out = client
             .network()
             .switch_profiles()
-            .get_profiles_by_venue_id_1("venueId 1/x")
+            .get_profiles_by_venue_id("venueId 1/x")
             .send()
             .await
-            .expect("get_profiles_by_venue_id_1");
-        support::same_json(&out, &expect, "get_profiles_by_venue_id_1");
+            .expect("get_profiles_by_venue_id");
+        support::same_json(&out, &expect, "get_profiles_by_venue_id");
         assert_eq!(
             out, vec![< ruckus_one::network::common::ProfileView as support::Sample >
             ::sample()],
-            "get_profiles_by_venue_id_1: decoded value differs from the sample"
+            "get_profiles_by_venue_id: decoded value differs from the sample"
         );
     }
     {
@@ -1620,15 +1620,15 @@ async fn network_switch_profiles() {
         let out = client
             .network()
             .switch_profiles()
-            .get_cli_templates_2_1()
+            .get_cli_templates()
             .send()
             .await
-            .expect("get_cli_templates_2_1");
-        support::same_json(&out, &expect, "get_cli_templates_2_1");
+            .expect("get_cli_templates");
+        support::same_json(&out, &expect, "get_cli_templates");
         assert_eq!(
             out, vec![< ruckus_one::network::switch_profiles::AcxCliTemplateSampleView as
             support::Sample > ::sample()],
-            "get_cli_templates_2_1: decoded value differs from the sample"
+            "get_cli_templates: decoded value differs from the sample"
         );
     }
 }

@@ -279,19 +279,18 @@ async fn network_template_switch_profiles() {
         let out = client
             .network()
             .template_switch_profiles()
-            .update_profile_template_1_1(
+            .update_profile_template(
                 "switchProfileId 1/x",
                 &<ruckus_one::network::common::Profile as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_profile_template_1_1")
+            .expect("update_profile_template")
             .into_inner();
-        support::same_json(&out, &expect, "update_profile_template_1_1");
+        support::same_json(&out, &expect, "update_profile_template");
         assert_eq!(
             out, < ruckus_one::network::common::EmptyResponse as support::Sample >
-            ::sample(),
-            "update_profile_template_1_1: decoded value differs from the sample"
+            ::sample(), "update_profile_template: decoded value differs from the sample"
         );
     }
     {
@@ -317,15 +316,15 @@ async fn network_template_switch_profiles() {
         let out = client
             .network()
             .template_switch_profiles()
-            .get_profile_templates_by_venue_id_1_1("venueId 1/x")
+            .get_profile_templates_by_venue_id("venueId 1/x")
             .send()
             .await
-            .expect("get_profile_templates_by_venue_id_1_1");
-        support::same_json(&out, &expect, "get_profile_templates_by_venue_id_1_1");
+            .expect("get_profile_templates_by_venue_id");
+        support::same_json(&out, &expect, "get_profile_templates_by_venue_id");
         assert_eq!(
             out, vec![< ruckus_one::network::common::ProfileView as support::Sample >
             ::sample()],
-            "get_profile_templates_by_venue_id_1_1: decoded value differs from the sample"
+            "get_profile_templates_by_venue_id: decoded value differs from the sample"
         );
     }
 }

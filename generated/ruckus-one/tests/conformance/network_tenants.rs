@@ -1331,16 +1331,16 @@ async fn network_tenants() {
         let out = client
             .network()
             .tenants()
-            .update_tenant_tenant(
+            .replace_own_tenant(
                 &<ruckus_one::network::tenants::Tenant2 as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_tenant_tenant");
-        support::same_json(&out, &expect, "update_tenant_tenant");
+            .expect("replace_own_tenant");
+        support::same_json(&out, &expect, "replace_own_tenant");
         assert_eq!(
             out, < ruckus_one::network::tenants::ApiCallInfo as support::Sample >
-            ::sample(), "update_tenant_tenant: decoded value differs from the sample"
+            ::sample(), "replace_own_tenant: decoded value differs from the sample"
         );
     }
     {

@@ -646,15 +646,15 @@ async fn network_venue_wifi_templates() {
         let out = client
             .network()
             .venue_wifi_templates()
-            .get_venue_template_ap_mesh_settings_v1("venueId 1/x")
+            .get_venue_template_ap_mesh_settings_v("venueId 1/x")
             .send()
             .await
-            .expect("get_venue_template_ap_mesh_settings_v1");
-        support::same_json(&out, &expect, "get_venue_template_ap_mesh_settings_v1");
+            .expect("get_venue_template_ap_mesh_settings_v");
+        support::same_json(&out, &expect, "get_venue_template_ap_mesh_settings_v");
         assert_eq!(
             out, < ruckus_one::network::venue_ap_settings::VenueApMeshSettings as
             support::Sample > ::sample(),
-            "get_venue_template_ap_mesh_settings_v1: decoded value differs from the sample"
+            "get_venue_template_ap_mesh_settings_v: decoded value differs from the sample"
         );
     }
     {
@@ -677,19 +677,19 @@ async fn network_venue_wifi_templates() {
         let out = client
             .network()
             .venue_wifi_templates()
-            .update_venue_template_ap_mesh_settings_v1(
+            .update_venue_template_ap_mesh_settings_v(
                 "venueId 1/x",
                 &<ruckus_one::network::venue_ap_settings::VenueApMeshSettings as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_venue_template_ap_mesh_settings_v1")
+            .expect("update_venue_template_ap_mesh_settings_v")
             .into_inner();
-        support::same_json(&out, &expect, "update_venue_template_ap_mesh_settings_v1");
+        support::same_json(&out, &expect, "update_venue_template_ap_mesh_settings_v");
         assert_eq!(
             out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
             as support::Sample > ::sample(),
-            "update_venue_template_ap_mesh_settings_v1: decoded value differs from the sample"
+            "update_venue_template_ap_mesh_settings_v: decoded value differs from the sample"
         );
     }
     {
@@ -1103,15 +1103,15 @@ async fn network_venue_wifi_templates() {
         let out = client
             .network()
             .venue_wifi_templates()
-            .get_venue_template_ap_radio_settings_v1("venueId 1/x")
+            .get_venue_template_ap_radio_settings_v("venueId 1/x")
             .send()
             .await
-            .expect("get_venue_template_ap_radio_settings_v1");
-        support::same_json(&out, &expect, "get_venue_template_ap_radio_settings_v1");
+            .expect("get_venue_template_ap_radio_settings_v");
+        support::same_json(&out, &expect, "get_venue_template_ap_radio_settings_v");
         assert_eq!(
             out, < ruckus_one::network::venue_ap_settings::VenueApRadioSettings as
             support::Sample > ::sample(),
-            "get_venue_template_ap_radio_settings_v1: decoded value differs from the sample"
+            "get_venue_template_ap_radio_settings_v: decoded value differs from the sample"
         );
     }
     {
@@ -1134,19 +1134,19 @@ async fn network_venue_wifi_templates() {
         let out = client
             .network()
             .venue_wifi_templates()
-            .update_venue_template_ap_radio_settings_v1(
+            .update_venue_template_ap_radio_settings_v(
                 "venueId 1/x",
                 &<ruckus_one::network::venue_ap_settings::VenueApRadioSettings as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_venue_template_ap_radio_settings_v1")
+            .expect("update_venue_template_ap_radio_settings_v")
             .into_inner();
-        support::same_json(&out, &expect, "update_venue_template_ap_radio_settings_v1");
+        support::same_json(&out, &expect, "update_venue_template_ap_radio_settings_v");
         assert_eq!(
             out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
             as support::Sample > ::sample(),
-            "update_venue_template_ap_radio_settings_v1: decoded value differs from the sample"
+            "update_venue_template_ap_radio_settings_v: decoded value differs from the sample"
         );
     }
     {
@@ -1375,19 +1375,19 @@ async fn network_venue_wifi_templates() {
         let out = client
             .network()
             .venue_wifi_templates()
-            .get_wifi_available_channels_of_venue_template_v1("venueId 1/x")
+            .get_wifi_available_channels_of_venue_template_v("venueId 1/x")
             .send()
             .await
-            .expect("get_wifi_available_channels_of_venue_template_v1");
+            .expect("get_wifi_available_channels_of_venue_template_v");
         support::same_json(
             &out,
             &expect,
-            "get_wifi_available_channels_of_venue_template_v1",
+            "get_wifi_available_channels_of_venue_template_v",
         );
         assert_eq!(
             out, < ruckus_one::network::ap_settings::WifiAvailableChannels as
             support::Sample > ::sample(),
-            "get_wifi_available_channels_of_venue_template_v1: decoded value differs from the sample"
+            "get_wifi_available_channels_of_venue_template_v: decoded value differs from the sample"
         );
     }
     {

@@ -200,18 +200,18 @@ async fn network_wifi_templates() {
         let out = client
             .network()
             .wifi_templates()
-            .get_radius_server_profile_templates_v2(
+            .get_radius_server_profile_templates_v(
                 &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("get_radius_server_profile_templates_v2");
-        support::same_json(&out, &expect, "get_radius_server_profile_templates_v2");
+            .expect("get_radius_server_profile_templates_v");
+        support::same_json(&out, &expect, "get_radius_server_profile_templates_v");
         assert_eq!(
             out, <
             ruckus_one::network::wireless_service_profiles::QueryResponseRadiusServerProfileQueryData
             as support::Sample > ::sample(),
-            "get_radius_server_profile_templates_v2: decoded value differs from the sample"
+            "get_radius_server_profile_templates_v: decoded value differs from the sample"
         );
     }
     {
@@ -1541,18 +1541,18 @@ async fn network_wifi_templates() {
         let out = client
             .network()
             .wifi_templates()
-            .add_radius_server_profile_template_v1(
+            .add_radius_server_profile_template_v(
                 &<ruckus_one::network::wireless_service_profiles::RadiusServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("add_radius_server_profile_template_v1")
+            .expect("add_radius_server_profile_template_v")
             .into_inner();
-        support::same_json(&out, &expect, "add_radius_server_profile_template_v1");
+        support::same_json(&out, &expect, "add_radius_server_profile_template_v");
         assert_eq!(
             out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
-            "add_radius_server_profile_template_v1: decoded value differs from the sample"
+            "add_radius_server_profile_template_v: decoded value differs from the sample"
         );
     }
     {
@@ -1573,18 +1573,16 @@ async fn network_wifi_templates() {
         let out = client
             .network()
             .wifi_templates()
-            .delete_radius_server_profile_template_v1(
-                "radiusServerProfileTemplateId 1/x",
-            )
+            .delete_radius_server_profile_template_v("radiusServerProfileTemplateId 1/x")
             .send()
             .await
-            .expect("delete_radius_server_profile_template_v1")
+            .expect("delete_radius_server_profile_template_v")
             .into_inner();
-        support::same_json(&out, &expect, "delete_radius_server_profile_template_v1");
+        support::same_json(&out, &expect, "delete_radius_server_profile_template_v");
         assert_eq!(
             out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
             as support::Sample > ::sample(),
-            "delete_radius_server_profile_template_v1: decoded value differs from the sample"
+            "delete_radius_server_profile_template_v: decoded value differs from the sample"
         );
     }
     {
@@ -1605,15 +1603,15 @@ async fn network_wifi_templates() {
         let out = client
             .network()
             .wifi_templates()
-            .get_radius_server_profile_template_v1("radiusServerProfileTemplateId 1/x")
+            .get_radius_server_profile_template_v("radiusServerProfileTemplateId 1/x")
             .send()
             .await
-            .expect("get_radius_server_profile_template_v1");
-        support::same_json(&out, &expect, "get_radius_server_profile_template_v1");
+            .expect("get_radius_server_profile_template_v");
+        support::same_json(&out, &expect, "get_radius_server_profile_template_v");
         assert_eq!(
             out, < ruckus_one::network::wireless_service_profiles::RadiusServerProfile as
             support::Sample > ::sample(),
-            "get_radius_server_profile_template_v1: decoded value differs from the sample"
+            "get_radius_server_profile_template_v: decoded value differs from the sample"
         );
     }
     {
@@ -1636,19 +1634,19 @@ async fn network_wifi_templates() {
         let out = client
             .network()
             .wifi_templates()
-            .update_radius_server_profile_template_v1(
+            .update_radius_server_profile_template_v(
                 "radiusServerProfileTemplateId 1/x",
                 &<ruckus_one::network::wireless_service_profiles::RadiusServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
-            .expect("update_radius_server_profile_template_v1")
+            .expect("update_radius_server_profile_template_v")
             .into_inner();
-        support::same_json(&out, &expect, "update_radius_server_profile_template_v1");
+        support::same_json(&out, &expect, "update_radius_server_profile_template_v");
         assert_eq!(
             out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
             as support::Sample > ::sample(),
-            "update_radius_server_profile_template_v1: decoded value differs from the sample"
+            "update_radius_server_profile_template_v: decoded value differs from the sample"
         );
     }
     {

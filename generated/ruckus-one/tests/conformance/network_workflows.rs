@@ -237,15 +237,15 @@ async fn network_workflows() {
         let out = client
             .network()
             .workflows()
-            .get_signed_url_for_download_workflow("fileId 1/x")
+            .get_enrollment_action_file_url("fileId 1/x")
             .send()
             .await
-            .expect("get_signed_url_for_download_workflow");
-        support::same_json(&out, &expect, "get_signed_url_for_download_workflow");
+            .expect("get_enrollment_action_file_url");
+        support::same_json(&out, &expect, "get_enrollment_action_file_url");
         assert_eq!(
             out, < ruckus_one::network::common::FileResponse as support::Sample >
             ::sample(),
-            "get_signed_url_for_download_workflow: decoded value differs from the sample"
+            "get_enrollment_action_file_url: decoded value differs from the sample"
         );
     }
     {

@@ -649,7 +649,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "download_cert_der_1_1_1",
+        id: "download_cert_der",
         method: "GET",
         path: "/certificateTemplates/{templateId}/certificates/{certId}",
         status: 200,
@@ -662,7 +662,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "download_cert_p12_1",
+        id: "download_cert_p",
         method: "POST",
         path: "/certificateTemplates/{templateId}/certificates/{certId}",
         status: 200,
@@ -675,7 +675,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "patch_cert_1",
+        id: "patch_cert",
         method: "PATCH",
         path: "/certificateTemplates/{templateId}/certificates/{certId}",
         status: 202,
@@ -688,7 +688,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "download_ca_p12_1",
+        id: "download_ca_p",
         method: "POST",
         path: "/certificateAuthorities/{caId}",
         status: 200,
@@ -832,7 +832,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "download_cert_chain_in_pkcs7_1",
+        id: "download_cert_chain_in_pkcs",
         method: "GET",
         path: "/certificateTemplates/{templateId}/certificates/{certId}/chains",
         status: 200,
@@ -843,7 +843,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "download_ca_chain_pkcs7_1",
+        id: "download_ca_chain_pkcs",
         method: "GET",
         path: "/certificateAuthorities/{caId}/chains",
         status: 200,

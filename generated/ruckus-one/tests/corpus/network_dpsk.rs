@@ -367,7 +367,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_passphrase",
+        id: "replace_dpsk_passphrase",
         method: "PUT",
         path: "/dpskServices/{poolId}/passphrases/{id}",
         status: 202,
@@ -382,7 +382,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_passphrase_1",
+        id: "patch_dpsk_passphrase",
         method: "PATCH",
         path: "/dpskServices/{poolId}/passphrases/{id}",
         status: 202,

@@ -108,7 +108,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_workflow",
+        id: "get_enrollment_workflow",
         method: "GET",
         path: "/deviceEnrollments/workflows/{workflowId}",
         status: 200,
@@ -134,7 +134,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_signed_url_for_download",
+        id: "get_enrollment_file_url",
         method: "GET",
         path: "/deviceEnrollments/workflows/{workflowId}/files/{fileId}",
         status: 200,

@@ -336,7 +336,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "list_identities_identity",
+        id: "list_all_identities",
         method: "GET",
         path: "/identities",
         status: 200,

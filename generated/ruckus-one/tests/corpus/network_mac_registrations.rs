@@ -291,7 +291,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "import_registrations_1",
+        id: "import_registrations",
         method: "POST",
         path: "/macRegistrationPools/{poolId}/registrations/csvFile",
         status: 201,
@@ -308,7 +308,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_registration_1",
+        id: "update_registration",
         method: "PATCH",
         path: "/macRegistrationPools/{poolId}/registrations/{id}",
         status: 200,
@@ -327,7 +327,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_pool_1",
+        id: "update_pool",
         method: "PATCH",
         path: "/macRegistrationPools/{id}",
         status: 200,

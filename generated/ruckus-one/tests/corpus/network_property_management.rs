@@ -8,7 +8,7 @@ use super::{Decode, Op, round};
 pub(super) fn push(ops: &mut Vec<Op>) {
     ops.push(Op {
         api: "network",
-        id: "associate_identity",
+        id: "assign_unit_identity",
         method: "PUT",
         path: "/venues/{venueId}/units/{unitId}/identities/{identityId}",
         status: 200,
@@ -21,7 +21,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "delete_identity_property",
+        id: "remove_unit_identity",
         method: "DELETE",
         path: "/venues/{venueId}/units/{unitId}/identities/{identityId}",
         status: 200,
@@ -49,7 +49,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_property",
+        id: "get_venue_property_config",
         method: "GET",
         path: "/venues/{venueId}/propertyConfigs",
         status: 200,
@@ -62,7 +62,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "enable_property",
+        id: "enable_venue_property",
         method: "PUT",
         path: "/venues/{venueId}/propertyConfigs",
         status: 202,
@@ -164,7 +164,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "query_identities_property",
+        id: "query_unit_identities",
         method: "POST",
         path: "/venues/{venueId}/units/identities/query",
         status: 200,

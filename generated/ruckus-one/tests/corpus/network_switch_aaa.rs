@@ -116,7 +116,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_aaa_settings_1_1",
+        id: "get_aaa_settings",
         method: "GET",
         path: "/venues/{venueId}/aaaSettings",
         status: 200,

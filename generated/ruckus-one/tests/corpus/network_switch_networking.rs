@@ -594,7 +594,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_venue_setting_1_1",
+        id: "get_venue_setting",
         method: "GET",
         path: "/venues/{venueId}/switchSettings",
         status: 200,
@@ -611,7 +611,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_venue_setting_1_1",
+        id: "update_venue_setting",
         method: "PUT",
         path: "/venues/{venueId}/switchSettings",
         status: 200,
@@ -641,7 +641,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_venue_configuration_history_detail_by_transaction_1_1",
+        id: "get_venue_configuration_history_detail_by_transaction",
         method: "POST",
         path: "/venues/{venueId}/transactions/{transactionId}/configHistDetails",
         status: 200,
@@ -676,7 +676,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_configuration_history_by_venue_1_1",
+        id: "get_configuration_history_by_venue",
         method: "POST",
         path: "/venues/{venueId}/configHistories/query",
         status: 200,
@@ -698,7 +698,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_vlan_union_by_venue_1_1",
+        id: "get_vlan_union_by_venue",
         method: "GET",
         path: "/venues/{venueId}/vlanUnions",
         status: 200,

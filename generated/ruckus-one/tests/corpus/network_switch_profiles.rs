@@ -636,7 +636,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "put_web_auth_page_template_1_1",
+        id: "put_web_auth_page_template",
         method: "PUT",
         path: "/webAuthPageTemplates/{templateId}",
         status: 200,
@@ -657,7 +657,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_profile_1",
+        id: "update_profile",
         method: "PUT",
         path: "/switchProfiles/{switchProfileId}",
         status: 200,
@@ -672,7 +672,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_profiles_by_venue_id_1",
+        id: "get_profiles_by_venue_id",
         method: "GET",
         path: "/venues/{venueId}/switchProfiles",
         status: 200,
@@ -687,7 +687,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_cli_templates_2_1",
+        id: "get_cli_templates",
         method: "GET",
         path: "/cliTemplates/examples",
         status: 200,

@@ -105,7 +105,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_profile_template_1_1",
+        id: "update_profile_template",
         method: "PUT",
         path: "/templates/switchProfiles/{switchProfileId}",
         status: 200,
@@ -120,7 +120,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_profile_templates_by_venue_id_1_1",
+        id: "get_profile_templates_by_venue_id",
         method: "GET",
         path: "/templates/venues/{venueId}/switchProfiles",
         status: 200,

@@ -537,7 +537,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_tenant_tenant",
+        id: "replace_own_tenant",
         method: "PUT",
         path: "/tenants/self",
         status: 200,

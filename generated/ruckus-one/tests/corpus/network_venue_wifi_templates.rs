@@ -289,7 +289,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_venue_template_ap_mesh_settings_v1",
+        id: "get_venue_template_ap_mesh_settings_v",
         method: "GET",
         path: "/templates/venues/{venueId}/apMeshSettings",
         status: 200,
@@ -303,7 +303,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_venue_template_ap_mesh_settings_v1",
+        id: "update_venue_template_ap_mesh_settings_v",
         method: "PUT",
         path: "/templates/venues/{venueId}/apMeshSettings",
         status: 202,
@@ -501,7 +501,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_venue_template_ap_radio_settings_v1",
+        id: "get_venue_template_ap_radio_settings_v",
         method: "GET",
         path: "/templates/venues/{venueId}/apRadioSettings",
         status: 200,
@@ -515,7 +515,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_venue_template_ap_radio_settings_v1",
+        id: "update_venue_template_ap_radio_settings_v",
         method: "PUT",
         path: "/templates/venues/{venueId}/apRadioSettings",
         status: 202,
@@ -629,7 +629,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_wifi_available_channels_of_venue_template_v1",
+        id: "get_wifi_available_channels_of_venue_template_v",
         method: "GET",
         path: "/templates/venues/{venueId}/wifiAvailableChannels",
         status: 200,

@@ -91,7 +91,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_radius_server_profile_templates_v2",
+        id: "get_radius_server_profile_templates_v",
         method: "POST",
         path: "/templates/radiusServerProfiles/query",
         status: 200,
@@ -723,7 +723,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "add_radius_server_profile_template_v1",
+        id: "add_radius_server_profile_template_v",
         method: "POST",
         path: "/templates/radiusServerProfiles",
         status: 202,
@@ -740,7 +740,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "delete_radius_server_profile_template_v1",
+        id: "delete_radius_server_profile_template_v",
         method: "DELETE",
         path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
         status: 202,
@@ -755,7 +755,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_radius_server_profile_template_v1",
+        id: "get_radius_server_profile_template_v",
         method: "GET",
         path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
         status: 200,
@@ -769,7 +769,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "update_radius_server_profile_template_v1",
+        id: "update_radius_server_profile_template_v",
         method: "PUT",
         path: "/templates/radiusServerProfiles/{radiusServerProfileTemplateId}",
         status: 202,

@@ -99,7 +99,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
     });
     ops.push(Op {
         api: "network",
-        id: "get_signed_url_for_download_workflow",
+        id: "get_enrollment_action_file_url",
         method: "GET",
         path: "/enrollmentActions/files/{fileId}",
         status: 200,

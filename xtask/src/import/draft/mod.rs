@@ -160,8 +160,11 @@ impl Ids {
     /// A snake_case id from the `operationId` (from the method and path without one), unique
     /// in the API: a taken one gets the description's name (`_wifi`), then a number.
     fn claim(&mut self, op: &DescOperation, method: Method, path: &str, file: &str) -> String {
+        // `getVenue_1_1`: the numbered copies a generator makes of one name say nothing.
         let from = match &op.operation_id {
-            Some(id) => id.clone(),
+            Some(id) => id
+                .trim_end_matches(|c: char| c.is_ascii_digit() || c == '_')
+                .to_owned(),
             None => format!("{} {path}", method.as_str().to_lowercase()),
         };
         let mut base = from.to_snake_case();
