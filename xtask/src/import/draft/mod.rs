@@ -249,3 +249,50 @@ fn description(method: Method, path: &str) -> String {
     };
     format!("{verb} `{path}` (drafted from the official description).")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn desc(id: Option<&str>) -> DescOperation {
+        DescOperation {
+            operation_id: id.map(str::to_owned),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn ids_come_from_the_operation_id_without_numbered_copies_and_stay_unique() {
+        let mut ids = Ids::new(&[]);
+        let file = "wifi_api-17.3.3.205.yaml";
+        let claim =
+            |ids: &mut Ids, id| ids.claim(&desc(id), Method::Get, "/venues/{venueId}", file);
+        assert_eq!(
+            claim(&mut ids, Some("getVenueSetting_1_1")),
+            "get_venue_setting"
+        );
+        assert_eq!(
+            claim(&mut ids, Some("getVenueSetting")),
+            "get_venue_setting_wifi"
+        );
+        assert_eq!(
+            claim(&mut ids, Some("getVenueSetting_2")),
+            "get_venue_setting_wifi_2"
+        );
+        assert_eq!(claim(&mut ids, None), "get_venues_venue_id");
+        // The client's own methods are never taken.
+        assert_eq!(claim(&mut ids, Some("raw")), "raw_wifi");
+    }
+
+    #[test]
+    fn descriptions_are_a_neutral_line_of_our_own() {
+        assert_eq!(
+            description(Method::Post, "/workflows/query"),
+            "Queries `/workflows/query` (drafted from the official description)."
+        );
+        assert_eq!(
+            description(Method::Delete, "/workflows/{workflowId}"),
+            "Deletes `/workflows/{workflowId}` (drafted from the official description)."
+        );
+    }
+}

@@ -166,3 +166,54 @@ fn shared_segments(a: &str, b: &str) -> usize {
         .take_while(|(x, y)| x == y)
         .count()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn placement(ops: &[(&str, &str)]) -> Placement {
+        let list = ops
+            .iter()
+            .map(|(a, p)| ((*a).to_owned(), normalise_path(p)))
+            .collect();
+        Placement {
+            rules: vec![Rule {
+                area: "workflows".into(),
+                files: vec!["workflow_actions_api".into()],
+                paths: vec![],
+            }],
+            moves: [("moved_op".to_owned(), "files".to_owned())].into(),
+            neighbours: [("svc-1.0.yaml".to_owned(), list)].into(),
+        }
+    }
+
+    #[test]
+    fn the_nearest_curated_operations_of_the_same_description_decide() {
+        let p = placement(&[
+            ("venues", "/venues/{venueId}"),
+            ("aps", "/venues/{venueId}/aps"),
+            ("aps", "/venues/{venueId}/aps/{serial}"),
+        ]);
+        let area = |path| p.nearest("svc-1.0.yaml", path);
+        assert_eq!(area("/venues/{id}/aps/{s}/reboot").as_deref(), Some("aps"));
+        assert_eq!(area("/venues/{id}/floorplans").as_deref(), Some("aps"));
+        assert_eq!(area("/elsewhere").as_deref(), Some("aps"));
+        assert_eq!(p.nearest("other-1.0.yaml", "/venues"), None);
+    }
+
+    #[test]
+    fn an_area_override_then_a_rule_win_over_the_nearest_operations() {
+        let p = placement(&[("venues", "/venues/{venueId}")]);
+        let none: &[&Area] = &[];
+        assert_eq!(
+            p.area_of("x", "workflow_actions_api-0.0.2.yaml", "/venues/{v}", none),
+            Ok("workflows".to_owned())
+        );
+        assert!(
+            p.area_of("moved_op", "svc-1.0.yaml", "/venues", none)
+                .is_err()
+        );
+        assert!(p.area_of("x", "unknown-1.0.yaml", "/z", none).is_err());
+        assert_eq!(shared_segments("/a/{}/b", "/a/{}/c"), 2);
+    }
+}

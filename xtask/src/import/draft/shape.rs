@@ -339,3 +339,59 @@ pub fn pagination(paging: Option<DescPaging>, source: &str) -> Option<Pagination
         provenance: Some(format!("reference: {source}")),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set(items: &[&str]) -> BTreeSet<String> {
+        items.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn vendor_versions_come_first_highest_first_then_plain_json() {
+        let v1 = "application/vnd.ruckus.v1+json";
+        let v11 = "application/vnd.ruckus.v1.1+json";
+        let json = "application/json";
+        let (out, versioned) = media_types(&set(&[v1, v11, json]), &set(&[v1, json]));
+        assert!(versioned);
+        let shown: Vec<String> = out
+            .iter()
+            .map(|m| match m {
+                MediaTypeEntry::Both(s) => s.clone(),
+                MediaTypeEntry::Split(s) => format!("{:?}/{:?}", s.content_type, s.accept),
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                format!("{:?}/None", Some(v11)),
+                v1.to_owned(),
+                json.to_owned()
+            ]
+        );
+        assert!(media_types(&set(&[json]), &set(&[json])).0.is_empty());
+    }
+
+    #[test]
+    fn json_flavours_other_than_vendor_versions_are_plain_json() {
+        assert_eq!(
+            spec_media("application/hal+json", "ruckus"),
+            "application/json"
+        );
+        assert_eq!(
+            spec_media("application/vnd.ruckus.v1+json", "ruckus"),
+            "application/vnd.ruckus.v1+json"
+        );
+        assert_eq!(
+            spec_media("application/ruckus.one.v1-synchronous+json", "ruckus"),
+            "application/json"
+        );
+    }
+
+    #[test]
+    fn placeholders_in_path_order() {
+        assert_eq!(placeholders("/a/{x}/b/{y}"), ["x", "y"]);
+        assert!(placeholders("/a").is_empty());
+    }
+}
