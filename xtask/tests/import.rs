@@ -267,7 +267,7 @@ fn drafted_operations_follow_skip_and_area_overrides() {
     let area = spec.join("network/files.yaml");
     let mut text = std::fs::read_to_string(&area).expect("read area");
     text.push_str(
-        "\noverrides:\n- operation: get_download_url\n  skip: 'a test skip'\n- operation: get_file_download_url\n  area: activities\n",
+        "\noverrides:\n- operation: get_download_url\n  skip: 'a test skip'\n- operation: get_file_download_url\n  area: activities\n- operation: no_such_route\n  skip: 'stale'\n",
     );
     std::fs::write(&area, text).expect("write");
 
@@ -275,6 +275,10 @@ fn drafted_operations_follow_skip_and_area_overrides() {
     assert!(
         log.contains("skipped (`get_download_url`): a test skip"),
         "the skip is not listed:\n{log}"
+    );
+    assert!(
+        log.contains("`skip:` of `no_such_route` matches no route the spec lacks"),
+        "a stale skip is not listed:\n{log}"
     );
     let files_after = imported("files");
     assert!(

@@ -62,6 +62,7 @@ pub fn draft<'v>(
     let skips = skips(areas);
     let mut ids = Ids::new(areas);
     let mut drafted_keys = BTreeSet::new();
+    let mut used = BTreeSet::new();
     for (file, doc) in docs.iter().filter(|(f, _)| files.contains(*f)) {
         for (path, method, op) in doc.operations() {
             let key = (method.to_uppercase(), normalise_path(path));
@@ -82,6 +83,7 @@ pub fn draft<'v>(
             if let Some(why) = skips.get(&id) {
                 out.exceptions
                     .push(format!("{shown}: skipped (`{id}`): {why}"));
+                used.insert(id);
                 continue;
             }
             let route = Route {
@@ -109,6 +111,11 @@ pub fn draft<'v>(
                 Err(why) => out.exceptions.push(format!("{shown}: {why}")),
             }
         }
+    }
+    for id in skips.keys().filter(|id| !used.contains(*id)) {
+        out.exceptions.push(format!(
+            "`skip:` of `{id}` matches no route the spec lacks (remove the override)"
+        ));
     }
     out
 }
