@@ -13,6 +13,7 @@ pub mod ir;
 pub mod limits;
 pub mod load;
 mod names;
+pub mod op_overrides;
 pub mod overrides;
 pub mod source;
 pub mod spec;

@@ -135,6 +135,9 @@ fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded
                 Err(d) => diags.push(d),
             }
         }
+        if imported {
+            crate::op_overrides::apply(&mut api_areas, &mut diags);
+        }
         resolve_overrides(
             &api.name,
             &mut api_areas,
@@ -246,7 +249,7 @@ fn merge_imported(
     diags: &mut Diagnostics,
 ) -> Applied {
     if !path.is_file() {
-        if !area.overrides.is_empty() {
+        if area.overrides.iter().any(|o| o.operation.is_none()) {
             diags.push_with(|| {
                 curated.diag(
                     &["overrides:"],
@@ -296,6 +299,14 @@ fn merge_imported(
     }
     let applied = crate::overrides::apply(curated, &area.overrides, &mut types, diags);
     area.types.extend(types);
+    let mut operations = imported.operations;
+    for op in &mut operations {
+        op.origin = Some(Origin {
+            file: file.clone(),
+            name: op.id.clone(),
+        });
+    }
+    area.operations.extend(operations);
     applied
 }
 

@@ -29,6 +29,24 @@ pub fn apply(
             .count()
             + 1;
         let at = At { file, o, nth };
+        if o.operation.is_some() {
+            continue;
+        }
+        if o.target.is_empty() {
+            at.err(
+                diags,
+                &[],
+                "an override names its target with `type:` or `operation:`".to_owned(),
+            );
+            continue;
+        }
+        if let Some(key) = crate::op_overrides::operation_key(o) {
+            at.err(
+                diags,
+                &[key],
+                format!("`{key}` corrects an operation, not type `{}`", o.target),
+            );
+        }
         if !seen.insert(o.target.clone()) {
             at.err(
                 diags,

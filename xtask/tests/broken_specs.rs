@@ -501,6 +501,7 @@ fn list_prints_a_header_and_one_row_per_operation() {
             // A union response is listed by its type name like any other named type.
             "demo\tget_outline\tGet Outline\tGET\t/outlines/{outlineId}\tstable\tdocumented\t200\t\tOutline\t\tapplication/json\tapplication/json\t\t\tno",
             "demo\tlist_labels\tList Labels\tGET\t/labels\tstable\tdocumented\t200\t\tVec<Label>\t\tapplication/json\tapplication/json\t\t\tno",
+            "demo\tread_label\tGet label\tGET\t/labels/{labelId}\tstable\treference: demo_api-1.0.0.yaml getLabel\t200\t\tLabel\t\tapplication/json\tapplication/json\t\t\tno",
         ],
         "unexpected listing:\n{stdout}"
     );

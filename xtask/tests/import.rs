@@ -244,3 +244,53 @@ fn a_write_whose_result_does_not_validate_changes_nothing() {
     );
     assert!(files(&spec) == before, "a failed import changed the tree");
 }
+
+/// Drafted operations: each records the vendor's `operationId` and cites its route; a curated
+/// `skip:` leaves a route out (and the import lists it with the reason), an `area:` moves one.
+#[test]
+fn drafted_operations_follow_skip_and_area_overrides() {
+    let Some(openapi) = descriptions() else {
+        return;
+    };
+    let (_tmp, spec) = spec_copy();
+    let imported = |area: &str| {
+        std::fs::read_to_string(spec.join(format!("network/imported/{area}.yaml")))
+            .expect("read imported")
+    };
+    let files_before = imported("files");
+    assert!(
+        files_before.contains("- id: get_download_url")
+            && files_before.contains("operation_id: getDownloadUrl")
+            && files_before
+                .contains("provenance: 'reference: file_service_api-0.2.7.yaml getDownloadUrl'"),
+        "the fixture assumption no longer holds:\n{files_before}"
+    );
+    let area = spec.join("network/files.yaml");
+    let mut text = std::fs::read_to_string(&area).expect("read area");
+    text.push_str(
+        "\noverrides:\n- operation: get_download_url\n  skip: 'a test skip'\n- operation: get_file_download_url\n  area: activities\n- operation: no_such_route\n  skip: 'stale'\n",
+    );
+    std::fs::write(&area, text).expect("write");
+
+    let log = import(&spec, &openapi);
+    assert!(
+        log.contains("skipped (`get_download_url`): a test skip"),
+        "the skip is not listed:\n{log}"
+    );
+    assert!(
+        log.contains("`skip:` of `no_such_route` matches no route the spec lacks"),
+        "a stale skip is not listed:\n{log}"
+    );
+    let files_after = imported("files");
+    assert!(
+        !files_after.contains("- id: get_download_url"),
+        "{files_after}"
+    );
+    assert!(
+        !files_after.contains("- id: get_file_download_url"),
+        "{files_after}"
+    );
+    assert!(imported("activities").contains("- id: get_file_download_url"));
+    // The spec with the overrides validates (the import checked it before writing).
+    assert!(log.contains("the spec validates"), "{log}");
+}

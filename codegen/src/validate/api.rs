@@ -211,7 +211,7 @@ impl Validator {
         }
         let mut operations: Vec<OpIr> = Vec::new();
         for (i, op) in area.operations.iter().enumerate() {
-            let oat = At::file(file).with(&["operations:", &format!("id: {}", op.id)]);
+            let oat = At::operation(file, op);
             if !ctx.op_ids.insert(op.id.clone()) {
                 let earlier_here = area.operations[..i]
                     .iter()

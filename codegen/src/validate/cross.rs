@@ -7,16 +7,29 @@ use crate::source::SourceFile;
 use crate::spec;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Every resolved operation with the file it is declared in, in spec order.
+/// Every resolved operation with the file it is declared in (its imported file for a drafted
+/// one) and the anchor of its entry there (`id: <id as written>`), in spec order.
 fn each_op<'a>(
     areas: &'a [AreaIr],
     files: &'a [(SourceFile, spec::Area)],
-) -> impl Iterator<Item = (&'a SourceFile, &'a OpIr)> {
+) -> impl Iterator<Item = (&'a SourceFile, String, &'a OpIr)> {
     // `areas` is built from `files` one to one, in the same order.
     files
         .iter()
         .zip(areas)
-        .flat_map(|((file, _), area)| area.operations.iter().map(move |o| (file, o)))
+        .flat_map(|((file, spec_area), area)| {
+            area.operations.iter().map(move |o| {
+                let origin = spec_area
+                    .operations
+                    .iter()
+                    .find(|s| s.id == o.id)
+                    .and_then(|s| s.origin.as_ref());
+                match origin {
+                    Some(origin) => (&*origin.file, format!("id: {}", origin.name), o),
+                    None => (file, op_anchor(o), o),
+                }
+            })
+        })
 }
 
 /// The named type `name`, wherever it is declared.
@@ -85,24 +98,24 @@ impl Validator {
     /// Same method and path twice is a curation mistake unless the operations offer
     /// different media types (differently typed versions of one route).
     fn check_routes(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
-        let mut routes: BTreeMap<(&str, &str), Vec<(&SourceFile, &OpIr)>> = BTreeMap::new();
-        for (file, o) in each_op(areas, files) {
+        let mut routes: BTreeMap<(&str, &str), Vec<(&SourceFile, String, &OpIr)>> = BTreeMap::new();
+        for (file, anchor, o) in each_op(areas, files) {
             routes
                 .entry((o.method.as_str(), o.path.as_str()))
                 .or_default()
-                .push((file, o));
+                .push((file, anchor, o));
         }
         for ((method, path), ops) in &routes {
-            let [(_, first), (file, second), ..] = ops.as_slice() else {
+            let [(_, _, first), (file, anchor, _), ..] = ops.as_slice() else {
                 continue;
             };
             let mut seen = BTreeSet::new();
-            let disjoint = ops.iter().all(|(_, o)| {
+            let disjoint = ops.iter().all(|(_, _, o)| {
                 !o.versions.is_empty() && o.versions.iter().all(|v| seen.insert(v.accept.clone()))
             });
             if !disjoint {
                 self.diags.push_with(|| file.diag(
-                    &["operations:", &op_anchor(second)],
+                    &["operations:", anchor],
                     format!("`{method} {path}` is also operation `{}`; give them different media types or merge them", first.id),
                 ));
             }
@@ -156,12 +169,12 @@ impl Validator {
                 ));
             }
         }
-        for (file, o) in each_op(areas, files) {
+        for (file, anchor, o) in each_op(areas, files) {
             for n in std::iter::once(&o.builder).chain(o.version_enum.as_ref()) {
                 let by = format!("generated for operation `{}`", o.id);
                 match items.insert(n.clone(), by.clone()) {
                     Some(prev) if prev != by => self.diags.push_with(|| file.diag(
-                        &["operations:", &op_anchor(o)],
+                        &["operations:", &anchor],
                         format!("operation `{}` generates the item `{n}`, which is already a {prev}; rename one of them", o.id),
                     )),
                     _ => {}
@@ -172,7 +185,7 @@ impl Validator {
 
     /// Parameters typed by name must be enums: they are sent with the enum's wire value.
     fn check_parameter_types(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
-        for (file, o) in each_op(areas, files) {
+        for (file, anchor, o) in each_op(areas, files) {
             for p in o.query.iter().chain(&o.headers) {
                 let TypeRef::Named { name, .. } = &p.ty else {
                     continue;
@@ -183,7 +196,7 @@ impl Validator {
                     .any(|t| &t.name == name && matches!(t.kind, TypeKind::Enum(_)));
                 if !is_enum {
                     self.diags.push_with(|| file.diag(
-                        &["operations:", &op_anchor(o), "parameters:", &format!("name: {}", p.wire)],
+                        &["operations:", &anchor, "parameters:", &format!("name: {}", p.wire)],
                         format!("parameter `{}` has type `{name}`, which is not an enum; parameters must be scalars or enums", p.wire),
                     ));
                 }
@@ -193,7 +206,7 @@ impl Validator {
 
     /// A paged operation's items field must exist on its (object) response type.
     fn check_pagination_items(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
-        for (file, o) in each_op(areas, files) {
+        for (file, anchor, o) in each_op(areas, files) {
             let (Some(p), Some(TypeRef::Named { name, .. })) = (&o.pagination, &o.success.ty)
             else {
                 continue;
@@ -204,7 +217,7 @@ impl Validator {
             if !fields.iter().any(|f| f.wire == p.items) {
                 self.diags.push_with(|| {
                     file.diag(
-                        &["operations:", &op_anchor(o), "pagination:", "items:"],
+                        &["operations:", &anchor, "pagination:", "items:"],
                         format!(
                             "pagination items field `{}` is not a field of `{name}`",
                             p.items

@@ -111,6 +111,16 @@ impl<'a> At<'a> {
         At::file(file).with(&["types:", &format!("name: {name}")])
     }
 
+    /// An operation: in its area file, or in the imported file a drafted one was read from
+    /// (found by the id it has there).
+    fn operation(area_file: &'a SourceFile, op: &'a crate::spec::Operation) -> Self {
+        let (file, id) = match &op.origin {
+            Some(o) => (&*o.file, &o.name),
+            None => (area_file, &op.id),
+        };
+        At::file(file).with(&["operations:", &format!("id: {id}")])
+    }
+
     /// The same place, at the `nth` match of the last anchor.
     fn nth(mut self, nth: usize) -> Self {
         self.nth = nth;

@@ -47,37 +47,46 @@
 //! ## [`network`]: Network management API
 //!
 //! - [`network::common`] (shared types): Shapes shared by many network operations: the asynchronous result envelope, the paged result envelopes, query request bodies, and the three error-body families.
-//! - [`network::activities`] (2 operations): The activity resource that tracks asynchronous (202 Accepted) writes.
-//! - [`network::edge_services`] (50 operations): Experimental edge services: personal identity networks (PIN), SD-LAN services and their guest settings, hierarchical QoS (HQoS) profiles, the firmware compatibility queries of the three services, and the network, port, LAG and sub-interface settings of edge clusters in a venue.
-//! - [`network::identity`] (26 operations): Identity groups, identities and their devices and Ethernet ports, identity import and export, and policy sets with their templates and evaluations.
-//! - [`network::dpsk`] (26 operations): DPSK pools (services), their passphrases and templates, and their links to identity groups and Wi-Fi networks.
-//! - [`network::mac_registrations`] (21 operations): MAC registration pools and the registrations in them, their policy sets and the Wi-Fi networks that use them.
-//! - [`network::certificates`] (40 operations): Certificate authorities and sub-authorities, certificate templates, certificates and their private keys, SCEP keys, the certificates of RADIUS profiles, and SAML identity provider profiles with their signing and encryption certificates.
+//! - [`network::activities`] (5 operations): The activity resource that tracks asynchronous (202 Accepted) writes.
+//! - [`network::edge_services`] (83 operations): Experimental edge services: personal identity networks (PIN), SD-LAN services and their guest settings, hierarchical QoS (HQoS) profiles, the firmware compatibility queries of the three services, and the network, port, LAG and sub-interface settings of edge clusters in a venue.
+//! - [`network::identity`] (30 operations): Identity groups, identities and their devices and Ethernet ports, identity import and export, and policy sets with their templates and evaluations.
+//! - [`network::dpsk`] (36 operations): DPSK pools (services), their passphrases and templates, and their links to identity groups and Wi-Fi networks.
+//! - [`network::mac_registrations`] (24 operations): MAC registration pools and the registrations in them, their policy sets and the Wi-Fi networks that use them.
+//! - [`network::certificates`] (67 operations): Certificate authorities and sub-authorities, certificate templates, certificates and their private keys, SCEP keys, the certificates of RADIUS profiles, and SAML identity provider profiles with their signing and encryption certificates.
 //! - [`network::entitlements`] (27 operations): Entitlements and licensing: entitlement assignments (of the caller's own tenant and of other tenants), entitlement, utilization, mileage, compliance, availability and attention-note queries, banners, entitlement settings and license usage reports.
-//! - [`network::tenants`] (39 operations): Tenants and their administrators in the managed-service model: tenants, tenant and administrator delegations, invitations, tenant activation and support status, firmware upgrade schedules, notification recipients and push notifications, beta features, privacy settings, and administrators with their query.
-//! - [`network::msp`] (29 operations): What a managed-service provider manages across its customers: the customer (EC) query and inventory export, branding and logo files, and the deprecated managed-service family (/mspCustomers, /mspIntegrators, /mspLabels; for its sub-paths the document gives no methods, so the spec offers a single GET on each, recorded as inferred).
-//! - [`network::wireless_networks`] (24 operations): Wireless networks and Wi-Fi networks, their activation on venues and per-venue settings, compatibility and feature-set queries, QoS map sets and WISPr providers.
+//! - [`network::tenants`] (53 operations): Tenants and their administrators in the managed-service model: tenants, tenant and administrator delegations, invitations, tenant activation and support status, firmware upgrade schedules, notification recipients and push notifications, beta features, privacy settings, and administrators with their query.
+//! - [`network::msp`] (32 operations): What a managed-service provider manages across its customers: the customer (EC) query and inventory export, branding and logo files, and the deprecated managed-service family (/mspCustomers, /mspIntegrators, /mspLabels; for its sub-paths the document gives no methods, so the spec offers a single GET on each, recorded as inferred).
+//! - [`network::wireless_networks`] (66 operations): Wireless networks and Wi-Fi networks, their activation on venues and per-venue settings, compatibility and feature-set queries, QoS map sets and WISPr providers.
 //! - [`network::portal_service_profiles`] (25 operations): Captive portal service profiles and their templates: create, read, update, delete and query them, their images (logo, photo, background, powered-by), and the deprecated tag and network lookups.
 //! - [`network::guest_users`] (15 operations): Guest users of guest Wi-Fi networks: create, read, change, delete, query and export them, and the deprecated network-less guest user paths.
 //! - [`network::wireless_policies`] (46 operations): Wireless profiles: client isolation, LBS server, multicast DNS proxy, rogue policies, SNMP agent, SoftGRE, tunnel service, VLAN pool and Ethernet port profiles.
-//! - [`network::access_control`] (48 operations): Access control profiles and the policies they combine (application, device, layer 2 and layer 3 ACL policies), with the application library, its categories and settings.
+//! - [`network::access_control`] (49 operations): Access control profiles and the policies they combine (application, device, layer 2 and layer 3 ACL policies), with the application library, its categories and settings.
 //! - [`network::wireless_service_profiles`] (46 operations): Service profiles wireless networks refer to: Hotspot 2.0 identity providers and operators, RADIUS server profiles, Wi-Fi calling, DHCP configuration and syslog server profiles.
-//! - [`network::wireless_venues`] (12 operations): Venues themselves (create, read, update, delete and query, taken from the official description since the document does not name them), the AP models of a venue, QoS statistics, and venue media (signed upload and download URLs, floor plans, mesh and network topologies).
-//! - [`network::template_switch_profiles`] (8 operations): Switch profiles of templates: create, read, delete and query them, and add them to or remove them from venue templates.
-//! - [`network::venue_templates`] (25 operations): Templates a managed-service provider applies to its customers: venue templates, their switch settings, AAA settings and AAA servers, template dependencies and instances, enforcement settings, applying a template to a tenant and the diff reports that follow.
+//! - [`network::wireless_venues`] (18 operations): Venues themselves (create, read, update, delete and query, taken from the official description since the document does not name them), the AP models of a venue, QoS statistics, and venue media (signed upload and download URLs, floor plans, mesh and network topologies).
+//! - [`network::template_switch_profiles`] (10 operations): Switch profiles of templates: create, read, delete and query them, and add them to or remove them from venue templates.
+//! - [`network::venue_templates`] (27 operations): Templates a managed-service provider applies to its customers: venue templates, their switch settings, AAA settings and AAA servers, template dependencies and instances, enforcement settings, applying a template to a tenant and the diff reports that follow.
 //! - [`network::venue_ap_groups`] (16 operations): AP groups of a venue: read, update, delete and query them, add APs, and their per-AP-model and radio settings, AP model capabilities and available Wi-Fi channels.
-//! - [`network::venue_ap_model_settings`] (20 operations): Settings a venue applies per AP model (antenna type, band mode, external antenna, LAN ports and their Ethernet port profiles, LED, USB port, port settings) and the capabilities of the AP models.
+//! - [`network::venue_ap_model_settings`] (24 operations): Settings a venue applies per AP model (antenna type, band mode, external antenna, LAN ports and their Ethernet port profiles, LED, USB port, port settings) and the capabilities of the AP models.
 //! - [`network::venue_ap_settings`] (36 operations): Settings a venue applies to all its APs, read and replaced one setting at a time (BSS coloring, cellular, client admission control, directed multicast, DoS protection, IoT, IP mode, load balancing, management traffic VLAN, mesh, multicast DNS fencing, radio, RADIUS options, reboot timeout, smart monitor, TLS key enhanced mode).
-//! - [`network::wireless_aps`] (40 operations): Access points of a venue: add or import, read, update and delete; diagnostics and commands, logs and packet captures, neighbor and client data, DHCP data, pictures, profile associations on the AP and its LAN ports, positions on floor plans, and AP group creation (the other AP group operations are in the venue_ap_groups area).
+//! - [`network::wireless_aps`] (62 operations): Access points of a venue: add or import, read, update and delete; diagnostics and commands, logs and packet captures, neighbor and client data, DHCP data, pictures, profile associations on the AP and its LAN ports, positions on floor plans, and AP group creation (the other AP group operations are in the venue_ap_groups area).
 //! - [`network::ap_settings`] (41 operations): Settings of one AP, read and replaced one setting at a time (antenna type, band mode, BSS coloring, client admission control, directed multicast, external antenna, IoT, LAN ports, LED, management traffic VLAN, mesh, network, radio, smart monitor, SNMP agent profile, sticky client steering, USB port) and its DHCP settings, the AP's capabilities and its available Wi-Fi channels.
 //! - [`network::switches`] (26 operations): The switches of a venue: add, import, read, update and delete them, their port settings, stacks and members, clients, positions, power cycling and debug requests, and venue-level switch queries (switches, ports, members, clients, aggregation details) and settings.
-//! - [`network::switch_networking`] (45 operations): Layer 2 and 3 configuration of a venue's switches: VLANs (per switch and venue-wide, tagged and untagged), VE ports, static routes, LAGs, DHCP servers and their states, ACLs and trusted ports.
+//! - [`network::switch_networking`] (52 operations): Layer 2 and 3 configuration of a venue's switches: VLANs (per switch and venue-wide, tagged and untagged), VE ports, static routes, LAGs, DHCP servers and their states, ACLs and trusted ports.
 //! - [`network::switch_config_backups`] (11 operations): Configuration backups of a venue's switches (create, read, compare, restore, delete) and the configuration change history.
 //! - [`network::switch_firmware`] (13 operations): Switch firmware versions, current versions, upgrade schedules of a venue and their switches, and upgrade status.
-//! - [`network::switch_aaa`] (9 operations): AAA servers and AAA settings of a venue's switches.
-//! - [`network::switch_profiles`] (50 operations): Switch profiles with their ACLs, trusted ports and VLANs, CLI templates, web authentication page templates, and their use on venues.
+//! - [`network::switch_aaa`] (10 operations): AAA servers and AAA settings of a venue's switches.
+//! - [`network::switch_profiles`] (54 operations): Switch profiles with their ACLs, trusted ports and VLANs, CLI templates, web authentication page templates, and their use on venues.
 //! - [`network::switches_legacy`] (67 operations): The deprecated venue-less /switches paths that mirror the venue-scoped switch operations of the switches area (switch settings, VLANs, VE ports, static routes, LAGs, DHCP servers, configuration backups, port settings, ACLs and debug requests).
 //! - [`network::events_alarms`] (9 operations): Events and alarms (version 0.0.3 of their description): historical clients, event lists with venue, AP and network data, event details, a CSV export of events, the latest logins of an admin group's members, alarm lists and clearing an alarm.
+//! - [`network::adaptive_policies`] (29 operations): Adaptive policy sets, their prioritised policies and assignments, and the policy templates with their attributes, policies and conditions.
+//! - [`network::workflows`] (37 operations): Onboarding workflows: workflows, their steps, split options, versions and UI configurations, the action definitions they are built from, and the enrollment actions with their files.
+//! - [`network::property_management`] (23 operations): Multi-dwelling-unit properties: the property configuration of a venue, its units and their identities, and the resident portals offered to residents.
+//! - [`network::message_templates`] (8 operations): Message templates by scope: the scopes, their templates, variables and registrations (reads only).
+//! - [`network::enrollments`] (12 operations): Device enrollment through a workflow (its steps, certificates and files) and the administrator's view of enrollments and their registrations.
+//! - [`network::radius_attribute_groups`] (14 operations): Groups of RADIUS attributes, where they are assigned, and the RADIUS attributes and vendors they are chosen from.
+//! - [`network::files`] (3 operations): Signed URLs to upload and download files, and a file's details.
+//! - [`network::wifi_templates`] (87 operations): Templates of Wi-Fi networks, policies and service profiles a managed-service provider applies to its customers, their activations and template queries.
+//! - [`network::venue_wifi_templates`] (61 operations): The Wi-Fi settings of venue templates: AP settings, radio, networks and profiles activated on a venue template.
 //!
 //! ## [`resident_portal`]: Resident portal API
 //!
@@ -444,6 +453,14 @@ pub mod resident_portal;
 /// |---|---|---|---|
 #[cfg_attr(
     feature = "network-access-control",
+    doc = " | `POST` | `/accessControlProfiles` | [`network::access_control`] | [`add_access_control_profile`](network::access_control::AccessControlClient::add_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-access-control"),
+    doc = " | `POST` | `/accessControlProfiles` | `network::access_control` | `add_access_control_profile` (feature `network-access-control`) |"
+)]
+#[cfg_attr(
+    feature = "network-access-control",
     doc = " | `POST` | `/accessControlProfiles/query` | [`network::access_control`] | [`query_access_control_profiles`](network::access_control::AccessControlClient::query_access_control_profiles) |"
 )]
 #[cfg_attr(
@@ -561,6 +578,22 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-activities"),
     doc = " | `POST` | `/activities/query` | `network::activities` | `query_activities` (feature `network-activities`) |"
+)]
+#[cfg_attr(
+    feature = "network-activities",
+    doc = " | `POST` | `/activities/{activityId}/devices/query` | [`network::activities`] | [`find_activity_devices`](network::activities::ActivitiesClient::find_activity_devices) |"
+)]
+#[cfg_attr(
+    not(feature = "network-activities"),
+    doc = " | `POST` | `/activities/{activityId}/devices/query` | `network::activities` | `find_activity_devices` (feature `network-activities`) |"
+)]
+#[cfg_attr(
+    feature = "network-activities",
+    doc = " | `PUT` | `/activities/{activityId}/notifications` | [`network::activities`] | [`update_activity_notification`](network::activities::ActivitiesClient::update_activity_notification) |"
+)]
+#[cfg_attr(
+    not(feature = "network-activities"),
+    doc = " | `PUT` | `/activities/{activityId}/notifications` | `network::activities` | `update_activity_notification` (feature `network-activities`) |"
 )]
 #[cfg_attr(
     feature = "network-activities",
@@ -868,6 +901,22 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-certificates",
+    doc = " | `PATCH` | `/certificateAuthorities/{caId}` | [`network::certificates`] | [`patch_ca`](network::certificates::CertificatesClient::patch_ca) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PATCH` | `/certificateAuthorities/{caId}` | `network::certificates` | `patch_ca` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateAuthorities/{caId}` | [`network::certificates`] | [`download_ca_p`](network::certificates::CertificatesClient::download_ca_p) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateAuthorities/{caId}` | `network::certificates` | `download_ca_p` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
     doc = " | `POST` | `/certificateAuthorities/{caId}/certificates` | [`network::certificates`] | [`create_certificate`](network::certificates::CertificatesClient::create_certificate) |"
 )]
 #[cfg_attr(
@@ -881,6 +930,30 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-certificates"),
     doc = " | `POST` | `/certificateAuthorities/{caId}/certificates/query` | `network::certificates` | `query_certificate_authority_certificates` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/certificateAuthorities/{caId}/chains` | [`network::certificates`] | [`download_ca_chain_pkcs`](network::certificates::CertificatesClient::download_ca_chain_pkcs) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificateAuthorities/{caId}/chains` | `network::certificates` | `download_ca_chain_pkcs` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/certificateAuthorities/{caId}/privateKeys` | [`network::certificates`] | [`delete_ca_private_key`](network::certificates::CertificatesClient::delete_ca_private_key) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/certificateAuthorities/{caId}/privateKeys` | `network::certificates` | `delete_ca_private_key` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateAuthorities/{caId}/privateKeys` | [`network::certificates`] | [`upload_ca_private_key`](network::certificates::CertificatesClient::upload_ca_private_key) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateAuthorities/{caId}/privateKeys` | `network::certificates` | `upload_ca_private_key` (feature `network-certificates`) |"
 )]
 #[cfg_attr(
     feature = "network-certificates",
@@ -905,6 +978,14 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-certificates"),
     doc = " | `POST` | `/certificateAuthorities/{caId}/templates` | `network::certificates` | `create_certificate_template` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateAuthorities/{caId}/templates/query` | [`network::certificates`] | [`query_templates_by_ca`](network::certificates::CertificatesClient::query_templates_by_ca) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateAuthorities/{caId}/templates/query` | `network::certificates` | `query_templates_by_ca` (feature `network-certificates`) |"
 )]
 #[cfg_attr(
     feature = "network-certificates",
@@ -956,6 +1037,14 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-certificates",
+    doc = " | `POST` | `/certificateTemplates/{templateId}/certificates` | [`network::certificates`] | [`generate_cert`](network::certificates::CertificatesClient::generate_cert) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateTemplates/{templateId}/certificates` | `network::certificates` | `generate_cert` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
     doc = " | `POST` | `/certificateTemplates/{templateId}/certificates/query` | [`network::certificates`] | [`query_certificate_template_certificates`](network::certificates::CertificatesClient::query_certificate_template_certificates) |"
 )]
 #[cfg_attr(
@@ -964,11 +1053,147 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-certificates",
+    doc = " | `GET` | `/certificateTemplates/{templateId}/certificates/{certId}` | [`network::certificates`] | [`download_cert_der`](network::certificates::CertificatesClient::download_cert_der) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificateTemplates/{templateId}/certificates/{certId}` | `network::certificates` | `download_cert_der` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PATCH` | `/certificateTemplates/{templateId}/certificates/{certId}` | [`network::certificates`] | [`patch_cert`](network::certificates::CertificatesClient::patch_cert) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PATCH` | `/certificateTemplates/{templateId}/certificates/{certId}` | `network::certificates` | `patch_cert` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateTemplates/{templateId}/certificates/{certId}` | [`network::certificates`] | [`download_cert_p`](network::certificates::CertificatesClient::download_cert_p) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateTemplates/{templateId}/certificates/{certId}` | `network::certificates` | `download_cert_p` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/certificateTemplates/{templateId}/certificates/{certId}/chains` | [`network::certificates`] | [`download_cert_chain_in_pkcs`](network::certificates::CertificatesClient::download_cert_chain_in_pkcs) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificateTemplates/{templateId}/certificates/{certId}/chains` | `network::certificates` | `download_cert_chain_in_pkcs` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateTemplates/{templateId}/identities/{identityId}/certificates` | [`network::certificates`] | [`generate_cert_to_identity`](network::certificates::CertificatesClient::generate_cert_to_identity) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateTemplates/{templateId}/identities/{identityId}/certificates` | `network::certificates` | `generate_cert_to_identity` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
     doc = " | `POST` | `/certificateTemplates/{templateId}/identities/{identityId}/certificates/query` | [`network::certificates`] | [`query_certificate_template_identity_certificates`](network::certificates::CertificatesClient::query_certificate_template_identity_certificates) |"
 )]
 #[cfg_attr(
     not(feature = "network-certificates"),
     doc = " | `POST` | `/certificateTemplates/{templateId}/identities/{identityId}/certificates/query` | `network::certificates` | `query_certificate_template_identity_certificates` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/certificateTemplates/{templateId}/msiPackages` | [`network::certificates`] | [`get_msi_packages`](network::certificates::CertificatesClient::get_msi_packages) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificateTemplates/{templateId}/msiPackages` | `network::certificates` | `get_msi_packages` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateTemplates/{templateId}/msiPackages` | [`network::certificates`] | [`create_msi_package`](network::certificates::CertificatesClient::create_msi_package) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateTemplates/{templateId}/msiPackages` | `network::certificates` | `create_msi_package` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/certificateTemplates/{templateId}/msiPackages/{msiPackageId}` | [`network::certificates`] | [`delete_msi_package`](network::certificates::CertificatesClient::delete_msi_package) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/certificateTemplates/{templateId}/msiPackages/{msiPackageId}` | `network::certificates` | `delete_msi_package` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/certificateTemplates/{templateId}/msiPackages/{msiPackageId}` | [`network::certificates`] | [`get_msi_package_by_id`](network::certificates::CertificatesClient::get_msi_package_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificateTemplates/{templateId}/msiPackages/{msiPackageId}` | `network::certificates` | `get_msi_package_by_id` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PATCH` | `/certificateTemplates/{templateId}/msiPackages/{msiPackageId}` | [`network::certificates`] | [`patch_msi_package`](network::certificates::CertificatesClient::patch_msi_package) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PATCH` | `/certificateTemplates/{templateId}/msiPackages/{msiPackageId}` | `network::certificates` | `patch_msi_package` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/certificateTemplates/{templateId}/notifications` | [`network::certificates`] | [`get_notifications`](network::certificates::CertificatesClient::get_notifications) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificateTemplates/{templateId}/notifications` | `network::certificates` | `get_notifications` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificateTemplates/{templateId}/notifications` | [`network::certificates`] | [`create_notification`](network::certificates::CertificatesClient::create_notification) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificateTemplates/{templateId}/notifications` | `network::certificates` | `create_notification` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/certificateTemplates/{templateId}/notifications/{notificationId}` | [`network::certificates`] | [`delete_notification`](network::certificates::CertificatesClient::delete_notification) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/certificateTemplates/{templateId}/notifications/{notificationId}` | `network::certificates` | `delete_notification` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `GET` | `/certificateTemplates/{templateId}/notifications/{notificationId}` | [`network::certificates`] | [`get_notification_by_id`](network::certificates::CertificatesClient::get_notification_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `GET` | `/certificateTemplates/{templateId}/notifications/{notificationId}` | `network::certificates` | `get_notification_by_id` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PATCH` | `/certificateTemplates/{templateId}/notifications/{notificationId}` | [`network::certificates`] | [`patch_notification`](network::certificates::CertificatesClient::patch_notification) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PATCH` | `/certificateTemplates/{templateId}/notifications/{notificationId}` | `network::certificates` | `patch_notification` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `DELETE` | `/certificateTemplates/{templateId}/policySets/{policySetId}` | [`network::certificates`] | [`cert_temp_remove_policy_set_id`](network::certificates::CertificatesClient::cert_temp_remove_policy_set_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `DELETE` | `/certificateTemplates/{templateId}/policySets/{policySetId}` | `network::certificates` | `cert_temp_remove_policy_set_id` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PUT` | `/certificateTemplates/{templateId}/policySets/{policySetId}` | [`network::certificates`] | [`cert_temp_update_policy_set_id`](network::certificates::CertificatesClient::cert_temp_update_policy_set_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PUT` | `/certificateTemplates/{templateId}/policySets/{policySetId}` | `network::certificates` | `cert_temp_update_policy_set_id` (feature `network-certificates`) |"
 )]
 #[cfg_attr(
     feature = "network-certificates",
@@ -1001,6 +1226,30 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-certificates"),
     doc = " | `GET` | `/certificateTemplates/{templateId}/scepKeys/{scepKeyId}` | `network::certificates` | `get_scep_key` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `PATCH` | `/certificateTemplates/{templateId}/scepKeys/{scepKeyId}` | [`network::certificates`] | [`patch_scep_key`](network::certificates::CertificatesClient::patch_scep_key) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `PATCH` | `/certificateTemplates/{templateId}/scepKeys/{scepKeyId}` | `network::certificates` | `patch_scep_key` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificates` | [`network::certificates`] | [`upload_cert`](network::certificates::CertificatesClient::upload_cert) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificates` | `network::certificates` | `upload_cert` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-certificates",
+    doc = " | `POST` | `/certificates/query` | [`network::certificates`] | [`query_certs`](network::certificates::CertificatesClient::query_certs) |"
+)]
+#[cfg_attr(
+    not(feature = "network-certificates"),
+    doc = " | `POST` | `/certificates/query` | `network::certificates` | `query_certs` (feature `network-certificates`) |"
 )]
 #[cfg_attr(
     feature = "network-certificates",
@@ -1073,6 +1322,14 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-switch-profiles"),
     doc = " | `POST` | `/cliTemplates` | `network::switch_profiles` | `create_cli_template_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/cliTemplates/examples` | [`network::switch_profiles`] | [`get_cli_templates`](network::switch_profiles::SwitchProfilesClient::get_cli_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/cliTemplates/examples` | `network::switch_profiles` | `get_cli_templates` (feature `network-switch-profiles`) |"
 )]
 #[cfg_attr(
     feature = "network-switch-profiles",
@@ -1162,7 +1419,79 @@ pub mod resident_portal;
     not(feature = "network-wireless-policies"),
     doc = " | `PUT` | `/clientIsolationProfiles/{clientIsolationProfileId}` | `network::wireless_policies` | `update_client_isolation_profile` (feature `network-wireless-policies`) |"
 )]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `POST` | `/delegations` | [`network::msp`] | [`get_delegations_for_view`](network::msp::MspClient::get_delegations_for_view) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `POST` | `/delegations` | `network::msp` | `get_delegations_for_view` (feature `network-msp`) |"
+)]
 /// | `POST` | `/delegations/query` | [`network::tenants`] | `query_delegations` (removed) |
+#[cfg_attr(
+    feature = "network-enrollments",
+    doc = " | `GET` | `/deviceEnrollments/workflows/{workflowId}` | [`network::enrollments`] | [`get_enrollment_workflow`](network::enrollments::EnrollmentsClient::get_enrollment_workflow) |"
+)]
+#[cfg_attr(
+    not(feature = "network-enrollments"),
+    doc = " | `GET` | `/deviceEnrollments/workflows/{workflowId}` | `network::enrollments` | `get_enrollment_workflow` (feature `network-enrollments`) |"
+)]
+#[cfg_attr(
+    feature = "network-enrollments",
+    doc = " | `GET` | `/deviceEnrollments/workflows/{workflowId}/certificates` | [`network::enrollments`] | [`download_certificate`](network::enrollments::EnrollmentsClient::download_certificate) |"
+)]
+#[cfg_attr(
+    not(feature = "network-enrollments"),
+    doc = " | `GET` | `/deviceEnrollments/workflows/{workflowId}/certificates` | `network::enrollments` | `download_certificate` (feature `network-enrollments`) |"
+)]
+#[cfg_attr(
+    feature = "network-enrollments",
+    doc = " | `GET` | `/deviceEnrollments/workflows/{workflowId}/enrollments/{enrollmentId}` | [`network::enrollments`] | [`fetch_enrollment`](network::enrollments::EnrollmentsClient::fetch_enrollment) |"
+)]
+#[cfg_attr(
+    not(feature = "network-enrollments"),
+    doc = " | `GET` | `/deviceEnrollments/workflows/{workflowId}/enrollments/{enrollmentId}` | `network::enrollments` | `fetch_enrollment` (feature `network-enrollments`) |"
+)]
+#[cfg_attr(
+    feature = "network-enrollments",
+    doc = " | `GET` | `/deviceEnrollments/workflows/{workflowId}/files/{fileId}` | [`network::enrollments`] | [`get_enrollment_file_url`](network::enrollments::EnrollmentsClient::get_enrollment_file_url) |"
+)]
+#[cfg_attr(
+    not(feature = "network-enrollments"),
+    doc = " | `GET` | `/deviceEnrollments/workflows/{workflowId}/files/{fileId}` | `network::enrollments` | `get_enrollment_file_url` (feature `network-enrollments`) |"
+)]
+#[cfg_attr(
+    feature = "network-enrollments",
+    doc = " | `POST` | `/deviceEnrollments/workflows/{workflowId}/login` | [`network::enrollments`] | [`login`](network::enrollments::EnrollmentsClient::login) |"
+)]
+#[cfg_attr(
+    not(feature = "network-enrollments"),
+    doc = " | `POST` | `/deviceEnrollments/workflows/{workflowId}/login` | `network::enrollments` | `login` (feature `network-enrollments`) |"
+)]
+#[cfg_attr(
+    feature = "network-enrollments",
+    doc = " | `GET` | `/deviceEnrollments/workflows/{workflowId}/steps/currentSteps` | [`network::enrollments`] | [`get_current_step`](network::enrollments::EnrollmentsClient::get_current_step) |"
+)]
+#[cfg_attr(
+    not(feature = "network-enrollments"),
+    doc = " | `GET` | `/deviceEnrollments/workflows/{workflowId}/steps/currentSteps` | `network::enrollments` | `get_current_step` (feature `network-enrollments`) |"
+)]
+#[cfg_attr(
+    feature = "network-enrollments",
+    doc = " | `GET` | `/deviceEnrollments/workflows/{workflowId}/steps/{stepId}` | [`network::enrollments`] | [`get_step_for_nav`](network::enrollments::EnrollmentsClient::get_step_for_nav) |"
+)]
+#[cfg_attr(
+    not(feature = "network-enrollments"),
+    doc = " | `GET` | `/deviceEnrollments/workflows/{workflowId}/steps/{stepId}` | `network::enrollments` | `get_step_for_nav` (feature `network-enrollments`) |"
+)]
+#[cfg_attr(
+    feature = "network-enrollments",
+    doc = " | `PUT` | `/deviceEnrollments/workflows/{workflowId}/steps/{stepId}` | [`network::enrollments`] | [`update_step`](network::enrollments::EnrollmentsClient::update_step) |"
+)]
+#[cfg_attr(
+    not(feature = "network-enrollments"),
+    doc = " | `PUT` | `/deviceEnrollments/workflows/{workflowId}/steps/{stepId}` | `network::enrollments` | `update_step` (feature `network-enrollments`) |"
+)]
 #[cfg_attr(
     feature = "network-access-control",
     doc = " | `GET` | `/devicePolicies` | [`network::access_control`] | [`list_device_policies`](network::access_control::AccessControlClient::list_device_policies) |"
@@ -1397,6 +1726,14 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-dpsk",
+    doc = " | `PATCH` | `/dpskServices/{poolId}/passphrases` | [`network::dpsk`] | [`update_passphrases`](network::dpsk::DpskClient::update_passphrases) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `PATCH` | `/dpskServices/{poolId}/passphrases` | `network::dpsk` | `update_passphrases` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
     doc = " | `POST` | `/dpskServices/{poolId}/passphrases` | [`network::dpsk`] | [`create_dpsk_service_passphrases`](network::dpsk::DpskClient::create_dpsk_service_passphrases) |"
 )]
 #[cfg_attr(
@@ -1421,11 +1758,147 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-dpsk",
+    doc = " | `POST` | `/dpskServices/{poolId}/passphrases/query/csvFiles` | [`network::dpsk`] | [`export_dpsk_passphrase`](network::dpsk::DpskClient::export_dpsk_passphrase) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/dpskServices/{poolId}/passphrases/query/csvFiles` | `network::dpsk` | `export_dpsk_passphrase` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
     doc = " | `GET` | `/dpskServices/{poolId}/passphrases/{id}` | [`network::dpsk`] | [`get_dpsk_service_passphrase`](network::dpsk::DpskClient::get_dpsk_service_passphrase) |"
 )]
 #[cfg_attr(
     not(feature = "network-dpsk"),
     doc = " | `GET` | `/dpskServices/{poolId}/passphrases/{id}` | `network::dpsk` | `get_dpsk_service_passphrase` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `PATCH` | `/dpskServices/{poolId}/passphrases/{id}` | [`network::dpsk`] | [`patch_dpsk_passphrase`](network::dpsk::DpskClient::patch_dpsk_passphrase) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `PATCH` | `/dpskServices/{poolId}/passphrases/{id}` | `network::dpsk` | `patch_dpsk_passphrase` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `PUT` | `/dpskServices/{poolId}/passphrases/{id}` | [`network::dpsk`] | [`replace_dpsk_passphrase`](network::dpsk::DpskClient::replace_dpsk_passphrase) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `PUT` | `/dpskServices/{poolId}/passphrases/{id}` | `network::dpsk` | `replace_dpsk_passphrase` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `DELETE` | `/dpskServices/{poolId}/passphrases/{passphraseId}/devices` | [`network::dpsk`] | [`delete_passphrase_devices`](network::dpsk::DpskClient::delete_passphrase_devices) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `DELETE` | `/dpskServices/{poolId}/passphrases/{passphraseId}/devices` | `network::dpsk` | `delete_passphrase_devices` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `GET` | `/dpskServices/{poolId}/passphrases/{passphraseId}/devices` | [`network::dpsk`] | [`get_passphrase_devices`](network::dpsk::DpskClient::get_passphrase_devices) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `GET` | `/dpskServices/{poolId}/passphrases/{passphraseId}/devices` | `network::dpsk` | `get_passphrase_devices` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `POST` | `/dpskServices/{poolId}/passphrases/{passphraseId}/devices` | [`network::dpsk`] | [`create_passphrase_device`](network::dpsk::DpskClient::create_passphrase_device) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/dpskServices/{poolId}/passphrases/{passphraseId}/devices` | `network::dpsk` | `create_passphrase_device` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `DELETE` | `/dpskServices/{poolId}/policySets/{policySetId}` | [`network::dpsk`] | [`remove_policy_set_id`](network::dpsk::DpskClient::remove_policy_set_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `DELETE` | `/dpskServices/{poolId}/policySets/{policySetId}` | `network::dpsk` | `remove_policy_set_id` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
+    doc = " | `PUT` | `/dpskServices/{poolId}/policySets/{policySetId}` | [`network::dpsk`] | [`update_policy_set_id`](network::dpsk::DpskClient::update_policy_set_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `PUT` | `/dpskServices/{poolId}/policySets/{policySetId}` | `network::dpsk` | `update_policy_set_id` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `POST` | `/edgeDhcpServices` | [`network::edge_services`] | [`create_dhcp`](network::edge_services::EdgeServicesClient::create_dhcp) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `POST` | `/edgeDhcpServices` | `network::edge_services` | `create_dhcp` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `POST` | `/edgeDhcpServices/edgeCompatibilities/query` | [`network::edge_services`] | [`query_edge_dhcp_service_compatibilities`](network::edge_services::EdgeServicesClient::query_edge_dhcp_service_compatibilities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `POST` | `/edgeDhcpServices/edgeCompatibilities/query` | `network::edge_services` | `query_edge_dhcp_service_compatibilities` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `DELETE` | `/edgeDhcpServices/{dhcpId}` | [`network::edge_services`] | [`delete_dhcp_by_id`](network::edge_services::EdgeServicesClient::delete_dhcp_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `DELETE` | `/edgeDhcpServices/{dhcpId}` | `network::edge_services` | `delete_dhcp_by_id` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `GET` | `/edgeDhcpServices/{dhcpId}` | [`network::edge_services`] | [`get_dhcp_by_id`](network::edge_services::EdgeServicesClient::get_dhcp_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `GET` | `/edgeDhcpServices/{dhcpId}` | `network::edge_services` | `get_dhcp_by_id` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `PATCH` | `/edgeDhcpServices/{dhcpId}` | [`network::edge_services`] | [`patch_dhcp`](network::edge_services::EdgeServicesClient::patch_dhcp) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `PATCH` | `/edgeDhcpServices/{dhcpId}` | `network::edge_services` | `patch_dhcp` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `PUT` | `/edgeDhcpServices/{dhcpId}` | [`network::edge_services`] | [`update_dhcp`](network::edge_services::EdgeServicesClient::update_dhcp) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `PUT` | `/edgeDhcpServices/{dhcpId}` | `network::edge_services` | `update_dhcp` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `DELETE` | `/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | [`network::edge_services`] | [`deactivate_dhcp`](network::edge_services::EdgeServicesClient::deactivate_dhcp) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `DELETE` | `/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | `network::edge_services` | `deactivate_dhcp` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `PUT` | `/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | [`network::edge_services`] | [`activate_dhcp`](network::edge_services::EdgeServicesClient::activate_dhcp) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `PUT` | `/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | `network::edge_services` | `activate_dhcp` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `POST` | `/edgeFeatureSets/query` | [`network::edge_services`] | [`query_edge_features_requirement`](network::edge_services::EdgeServicesClient::query_edge_features_requirement) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `POST` | `/edgeFeatureSets/query` | `network::edge_services` | `query_edge_features_requirement` (feature `network-edge-services`) |"
 )]
 #[cfg_attr(
     all(feature = "network-edge-services", feature = "experimental"),
@@ -1482,6 +1955,54 @@ pub mod resident_portal;
 #[cfg_attr(
     not(all(feature = "network-edge-services", feature = "experimental")),
     doc = " | `PUT` | `/edgeHqosProfiles/{profileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | `network::edge_services` | `activate_venue_edge_cluster_on_edge_hqos_profile` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `POST` | `/edgeMulticastDnsProxyProfiles` | [`network::edge_services`] | [`create_mdns_proxy_profile`](network::edge_services::EdgeServicesClient::create_mdns_proxy_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `POST` | `/edgeMulticastDnsProxyProfiles` | `network::edge_services` | `create_mdns_proxy_profile` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `DELETE` | `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}` | [`network::edge_services`] | [`delete_mdns_proxy_profile`](network::edge_services::EdgeServicesClient::delete_mdns_proxy_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `DELETE` | `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}` | `network::edge_services` | `delete_mdns_proxy_profile` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `GET` | `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}` | [`network::edge_services`] | [`get_mdns_proxy_profile`](network::edge_services::EdgeServicesClient::get_mdns_proxy_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `GET` | `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}` | `network::edge_services` | `get_mdns_proxy_profile` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `PUT` | `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}` | [`network::edge_services`] | [`update_mdns_proxy_profile`](network::edge_services::EdgeServicesClient::update_mdns_proxy_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `PUT` | `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}` | `network::edge_services` | `update_mdns_proxy_profile` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `DELETE` | `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | [`network::edge_services`] | [`deactivate_mdns_proxy`](network::edge_services::EdgeServicesClient::deactivate_mdns_proxy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `DELETE` | `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | `network::edge_services` | `deactivate_mdns_proxy` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `PUT` | `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | [`network::edge_services`] | [`activate_mdns_proxy`](network::edge_services::EdgeServicesClient::activate_mdns_proxy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `PUT` | `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` | `network::edge_services` | `activate_mdns_proxy` (feature `network-edge-services`) |"
 )]
 #[cfg_attr(
     all(feature = "network-edge-services", feature = "experimental"),
@@ -1610,6 +2131,118 @@ pub mod resident_portal;
 #[cfg_attr(
     not(all(feature = "network-edge-services", feature = "experimental")),
     doc = " | `PUT` | `/edgeSdLanServices/{sdLanServiceId}/wifiNetworks/{wifiNetworkId}` | `network::edge_services` | `activate_wifi_network_on_edge_sd_lan_service` (feature `network-edge-services` and `experimental`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/enrollmentActions` | [`network::workflows`] | [`get_all_enrollment_actions`](network::workflows::WorkflowsClient::get_all_enrollment_actions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/enrollmentActions` | `network::workflows` | `get_all_enrollment_actions` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/enrollmentActions` | [`network::workflows`] | [`create_enrollment_actions`](network::workflows::WorkflowsClient::create_enrollment_actions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/enrollmentActions` | `network::workflows` | `create_enrollment_actions` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/enrollmentActions/actionTypes/{actionType}` | [`network::workflows`] | [`get_all_enrollment_action_by_type`](network::workflows::WorkflowsClient::get_all_enrollment_action_by_type) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/enrollmentActions/actionTypes/{actionType}` | `network::workflows` | `get_all_enrollment_action_by_type` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/enrollmentActions/files` | [`network::workflows`] | [`upload_file`](network::workflows::WorkflowsClient::upload_file) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/enrollmentActions/files` | `network::workflows` | `upload_file` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `DELETE` | `/enrollmentActions/files/{fileId}` | [`network::workflows`] | [`delete_file`](network::workflows::WorkflowsClient::delete_file) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `DELETE` | `/enrollmentActions/files/{fileId}` | `network::workflows` | `delete_file` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/enrollmentActions/files/{fileId}` | [`network::workflows`] | [`get_enrollment_action_file_url`](network::workflows::WorkflowsClient::get_enrollment_action_file_url) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/enrollmentActions/files/{fileId}` | `network::workflows` | `get_enrollment_action_file_url` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/enrollmentActions/query` | [`network::workflows`] | [`query_enrollment_actions`](network::workflows::WorkflowsClient::query_enrollment_actions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/enrollmentActions/query` | `network::workflows` | `query_enrollment_actions` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `DELETE` | `/enrollmentActions/{actionId}` | [`network::workflows`] | [`delete_enrollment_actions`](network::workflows::WorkflowsClient::delete_enrollment_actions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `DELETE` | `/enrollmentActions/{actionId}` | `network::workflows` | `delete_enrollment_actions` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/enrollmentActions/{actionId}` | [`network::workflows`] | [`get_enrollment_action`](network::workflows::WorkflowsClient::get_enrollment_action) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/enrollmentActions/{actionId}` | `network::workflows` | `get_enrollment_action` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `PATCH` | `/enrollmentActions/{actionId}` | [`network::workflows`] | [`edit_enrollment_actions`](network::workflows::WorkflowsClient::edit_enrollment_actions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `PATCH` | `/enrollmentActions/{actionId}` | `network::workflows` | `edit_enrollment_actions` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-enrollments",
+    doc = " | `POST` | `/enrollments/query` | [`network::enrollments`] | [`query_enrollments`](network::enrollments::EnrollmentsClient::query_enrollments) |"
+)]
+#[cfg_attr(
+    not(feature = "network-enrollments"),
+    doc = " | `POST` | `/enrollments/query` | `network::enrollments` | `query_enrollments` (feature `network-enrollments`) |"
+)]
+#[cfg_attr(
+    feature = "network-enrollments",
+    doc = " | `POST` | `/enrollments/registrations/query` | [`network::enrollments`] | [`query_enrollment_registrations`](network::enrollments::EnrollmentsClient::query_enrollment_registrations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-enrollments"),
+    doc = " | `POST` | `/enrollments/registrations/query` | `network::enrollments` | `query_enrollment_registrations` (feature `network-enrollments`) |"
+)]
+#[cfg_attr(
+    feature = "network-enrollments",
+    doc = " | `GET` | `/enrollments/registrations/{enrollmentRegistrationId}` | [`network::enrollments`] | [`get_enrollment_registration`](network::enrollments::EnrollmentsClient::get_enrollment_registration) |"
+)]
+#[cfg_attr(
+    not(feature = "network-enrollments"),
+    doc = " | `GET` | `/enrollments/registrations/{enrollmentRegistrationId}` | `network::enrollments` | `get_enrollment_registration` (feature `network-enrollments`) |"
+)]
+#[cfg_attr(
+    feature = "network-enrollments",
+    doc = " | `GET` | `/enrollments/{enrollmentId}` | [`network::enrollments`] | [`get_enrollments`](network::enrollments::EnrollmentsClient::get_enrollments) |"
+)]
+#[cfg_attr(
+    not(feature = "network-enrollments"),
+    doc = " | `GET` | `/enrollments/{enrollmentId}` | `network::enrollments` | `get_enrollments` (feature `network-enrollments`) |"
 )]
 #[cfg_attr(
     feature = "network-entitlements",
@@ -1804,6 +2437,38 @@ pub mod resident_portal;
     doc = " | `POST` | `/events/query` | `network::events_alarms` | `query_events` (feature `network-events-alarms`) |"
 )]
 #[cfg_attr(
+    feature = "network-identity",
+    doc = " | `POST` | `/externalIdentities/query` | [`network::identity`] | [`query_external_identity`](network::identity::IdentityClient::query_external_identity) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `POST` | `/externalIdentities/query` | `network::identity` | `query_external_identity` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-files",
+    doc = " | `POST` | `/files/uploadurls` | [`network::files`] | [`get_upload_url`](network::files::FilesClient::get_upload_url) |"
+)]
+#[cfg_attr(
+    not(feature = "network-files"),
+    doc = " | `POST` | `/files/uploadurls` | `network::files` | `get_upload_url` (feature `network-files`) |"
+)]
+#[cfg_attr(
+    feature = "network-files",
+    doc = " | `GET` | `/files/{fileId}` | [`network::files`] | [`get_download_url`](network::files::FilesClient::get_download_url) |"
+)]
+#[cfg_attr(
+    not(feature = "network-files"),
+    doc = " | `GET` | `/files/{fileId}` | `network::files` | `get_download_url` (feature `network-files`) |"
+)]
+#[cfg_attr(
+    feature = "network-files",
+    doc = " | `GET` | `/files/{fileId}/urls` | [`network::files`] | [`get_file_download_url`](network::files::FilesClient::get_file_download_url) |"
+)]
+#[cfg_attr(
+    not(feature = "network-files"),
+    doc = " | `GET` | `/files/{fileId}/urls` | `network::files` | `get_file_download_url` (feature `network-files`) |"
+)]
+#[cfg_attr(
     feature = "network-tenants",
     doc = " | `POST` | `/firmwareUpgradeSchedules` | [`network::tenants`] | [`create_firmware_upgrade_schedule`](network::tenants::TenantsClient::create_firmware_upgrade_schedule) |"
 )]
@@ -1989,6 +2654,14 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-identity",
+    doc = " | `GET` | `/identities` | [`network::identity`] | [`list_all_identities`](network::identity::IdentityClient::list_all_identities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `GET` | `/identities` | `network::identity` | `list_all_identities` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
     doc = " | `POST` | `/identities/csvFile` | [`network::identity`] | [`export_identities`](network::identity::IdentityClient::export_identities) |"
 )]
 #[cfg_attr(
@@ -2018,6 +2691,14 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-identity"),
     doc = " | `POST` | `/identityGroups` | `network::identity` | `create_identity_group` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `POST` | `/identityGroups/csvFile` | [`network::identity`] | [`export_groups_csv`](network::identity::IdentityClient::export_groups_csv) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `POST` | `/identityGroups/csvFile` | `network::identity` | `export_groups_csv` (feature `network-identity`) |"
 )]
 #[cfg_attr(
     feature = "network-identity",
@@ -2114,6 +2795,14 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-identity"),
     doc = " | `PUT` | `/identityGroups/{groupId}/identities/{id}/venues/{venueId}/ethernetPorts` | `network::identity` | `update_identity_venue_ethernet_ports` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-identity",
+    doc = " | `DELETE` | `/identityGroups/{groupId}/identities/{id}/vnis` | [`network::identity`] | [`allocate_identity_vni`](network::identity::IdentityClient::allocate_identity_vni) |"
+)]
+#[cfg_attr(
+    not(feature = "network-identity"),
+    doc = " | `DELETE` | `/identityGroups/{groupId}/identities/{id}/vnis` | `network::identity` | `allocate_identity_vni` (feature `network-identity`) |"
 )]
 #[cfg_attr(
     feature = "network-dpsk",
@@ -2405,6 +3094,14 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-mac-registrations",
+    doc = " | `PATCH` | `/macRegistrationPools/{id}` | [`network::mac_registrations`] | [`update_pool`](network::mac_registrations::MacRegistrationsClient::update_pool) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `PATCH` | `/macRegistrationPools/{id}` | `network::mac_registrations` | `update_pool` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
     doc = " | `DELETE` | `/macRegistrationPools/{id}/policySets/{policySetId}` | [`network::mac_registrations`] | [`remove_policy_set_from_mac_registration_pool`](network::mac_registrations::MacRegistrationsClient::remove_policy_set_from_mac_registration_pool) |"
 )]
 #[cfg_attr(
@@ -2461,6 +3158,14 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-mac-registrations",
+    doc = " | `POST` | `/macRegistrationPools/{poolId}/registrations/csvFile` | [`network::mac_registrations`] | [`import_registrations`](network::mac_registrations::MacRegistrationsClient::import_registrations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `POST` | `/macRegistrationPools/{poolId}/registrations/csvFile` | `network::mac_registrations` | `import_registrations` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
     doc = " | `POST` | `/macRegistrationPools/{poolId}/registrations/query` | [`network::mac_registrations`] | [`query_mac_registrations`](network::mac_registrations::MacRegistrationsClient::query_mac_registrations) |"
 )]
 #[cfg_attr(
@@ -2490,6 +3195,14 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-mac-registrations"),
     doc = " | `GET` | `/macRegistrationPools/{poolId}/registrations/{id}` | `network::mac_registrations` | `get_mac_registration` (feature `network-mac-registrations`) |"
+)]
+#[cfg_attr(
+    feature = "network-mac-registrations",
+    doc = " | `PATCH` | `/macRegistrationPools/{poolId}/registrations/{id}` | [`network::mac_registrations`] | [`update_registration`](network::mac_registrations::MacRegistrationsClient::update_registration) |"
+)]
+#[cfg_attr(
+    not(feature = "network-mac-registrations"),
+    doc = " | `PATCH` | `/macRegistrationPools/{poolId}/registrations/{id}` | `network::mac_registrations` | `update_registration` (feature `network-mac-registrations`) |"
 )]
 #[cfg_attr(
     feature = "network-entitlements",
@@ -2699,6 +3412,14 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-msp"),
     doc = " | `POST` | `/mspecs/query` | `network::msp` | `query_msp_ecs` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-msp",
+    doc = " | `POST` | `/msps/{mspTenantId}/ecInventories/query` | [`network::msp`] | [`get_device_inventory`](network::msp::MspClient::get_device_inventory) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `POST` | `/msps/{mspTenantId}/ecInventories/query` | `network::msp` | `get_device_inventory` (feature `network-msp`) |"
 )]
 #[cfg_attr(
     feature = "network-msp",
@@ -2949,12 +3670,108 @@ pub mod resident_portal;
     doc = " | `GET` | `/policySets` | `network::identity` | `list_policy_sets` (feature `network-identity`) |"
 )]
 #[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `POST` | `/policySets` | [`network::adaptive_policies`] | [`create_policy_set`](network::adaptive_policies::AdaptivePoliciesClient::create_policy_set) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `POST` | `/policySets` | `network::adaptive_policies` | `create_policy_set` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `POST` | `/policySets/query` | [`network::adaptive_policies`] | [`get_all_policy_sets_by_query`](network::adaptive_policies::AdaptivePoliciesClient::get_all_policy_sets_by_query) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `POST` | `/policySets/query` | `network::adaptive_policies` | `get_all_policy_sets_by_query` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `DELETE` | `/policySets/{policySetId}` | [`network::adaptive_policies`] | [`delete_policy_set`](network::adaptive_policies::AdaptivePoliciesClient::delete_policy_set) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `DELETE` | `/policySets/{policySetId}` | `network::adaptive_policies` | `delete_policy_set` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `GET` | `/policySets/{policySetId}` | [`network::adaptive_policies`] | [`get_policy_set_by_id`](network::adaptive_policies::AdaptivePoliciesClient::get_policy_set_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `GET` | `/policySets/{policySetId}` | `network::adaptive_policies` | `get_policy_set_by_id` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `PATCH` | `/policySets/{policySetId}` | [`network::adaptive_policies`] | [`update_policy_set`](network::adaptive_policies::AdaptivePoliciesClient::update_policy_set) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `PATCH` | `/policySets/{policySetId}` | `network::adaptive_policies` | `update_policy_set` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `GET` | `/policySets/{policySetId}/assignments` | [`network::adaptive_policies`] | [`get_all_policy_set_assignments`](network::adaptive_policies::AdaptivePoliciesClient::get_all_policy_set_assignments) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `GET` | `/policySets/{policySetId}/assignments` | `network::adaptive_policies` | `get_all_policy_set_assignments` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `POST` | `/policySets/{policySetId}/assignments/query` | [`network::adaptive_policies`] | [`get_all_policy_sets_assignments_by_query`](network::adaptive_policies::AdaptivePoliciesClient::get_all_policy_sets_assignments_by_query) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `POST` | `/policySets/{policySetId}/assignments/query` | `network::adaptive_policies` | `get_all_policy_sets_assignments_by_query` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `GET` | `/policySets/{policySetId}/assignments/{assignmentId}` | [`network::adaptive_policies`] | [`get_assignment_by_id`](network::adaptive_policies::AdaptivePoliciesClient::get_assignment_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `GET` | `/policySets/{policySetId}/assignments/{assignmentId}` | `network::adaptive_policies` | `get_assignment_by_id` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
     feature = "network-identity",
     doc = " | `POST` | `/policySets/{policySetId}/evaluationReports` | [`network::identity`] | [`create_policy_set_evaluation_report`](network::identity::IdentityClient::create_policy_set_evaluation_report) |"
 )]
 #[cfg_attr(
     not(feature = "network-identity"),
     doc = " | `POST` | `/policySets/{policySetId}/evaluationReports` | `network::identity` | `create_policy_set_evaluation_report` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `GET` | `/policySets/{policySetId}/prioritizedPolicies` | [`network::adaptive_policies`] | [`get_all_prioritized_policies`](network::adaptive_policies::AdaptivePoliciesClient::get_all_prioritized_policies) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `GET` | `/policySets/{policySetId}/prioritizedPolicies` | `network::adaptive_policies` | `get_all_prioritized_policies` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `DELETE` | `/policySets/{policySetId}/prioritizedPolicies/{policyId}` | [`network::adaptive_policies`] | [`remove_mapped_policy_set`](network::adaptive_policies::AdaptivePoliciesClient::remove_mapped_policy_set) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `DELETE` | `/policySets/{policySetId}/prioritizedPolicies/{policyId}` | `network::adaptive_policies` | `remove_mapped_policy_set` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `GET` | `/policySets/{policySetId}/prioritizedPolicies/{policyId}` | [`network::adaptive_policies`] | [`get_prioritized_rule_by_id`](network::adaptive_policies::AdaptivePoliciesClient::get_prioritized_rule_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `GET` | `/policySets/{policySetId}/prioritizedPolicies/{policyId}` | `network::adaptive_policies` | `get_prioritized_rule_by_id` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `PUT` | `/policySets/{policySetId}/prioritizedPolicies/{policyId}` | [`network::adaptive_policies`] | [`assign_policy_to_policy_set_with_priority`](network::adaptive_policies::AdaptivePoliciesClient::assign_policy_to_policy_set_with_priority) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `PUT` | `/policySets/{policySetId}/prioritizedPolicies/{policyId}` | `network::adaptive_policies` | `assign_policy_to_policy_set_with_priority` (feature `network-adaptive-policies`) |"
 )]
 #[cfg_attr(
     feature = "network-identity",
@@ -2971,6 +3788,142 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-identity"),
     doc = " | `GET` | `/policyTemplates/policies` | `network::identity` | `list_policy_template_policies` (feature `network-identity`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `POST` | `/policyTemplates/policies/query` | [`network::adaptive_policies`] | [`get_all_policies_across_templates_by_query`](network::adaptive_policies::AdaptivePoliciesClient::get_all_policies_across_templates_by_query) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `POST` | `/policyTemplates/policies/query` | `network::adaptive_policies` | `get_all_policies_across_templates_by_query` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `POST` | `/policyTemplates/query` | [`network::adaptive_policies`] | [`get_all_templates_by_query`](network::adaptive_policies::AdaptivePoliciesClient::get_all_templates_by_query) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `POST` | `/policyTemplates/query` | `network::adaptive_policies` | `get_all_templates_by_query` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `GET` | `/policyTemplates/{templateId}` | [`network::adaptive_policies`] | [`get_policy_template_by_id`](network::adaptive_policies::AdaptivePoliciesClient::get_policy_template_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `GET` | `/policyTemplates/{templateId}` | `network::adaptive_policies` | `get_policy_template_by_id` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `GET` | `/policyTemplates/{templateId}/attributes` | [`network::adaptive_policies`] | [`get_attributes_for_template`](network::adaptive_policies::AdaptivePoliciesClient::get_attributes_for_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `GET` | `/policyTemplates/{templateId}/attributes` | `network::adaptive_policies` | `get_attributes_for_template` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `POST` | `/policyTemplates/{templateId}/attributes/query` | [`network::adaptive_policies`] | [`query_attribute_for_template`](network::adaptive_policies::AdaptivePoliciesClient::query_attribute_for_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `POST` | `/policyTemplates/{templateId}/attributes/query` | `network::adaptive_policies` | `query_attribute_for_template` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `GET` | `/policyTemplates/{templateId}/attributes/{attributeId}` | [`network::adaptive_policies`] | [`get_attributes_by_id_for_template`](network::adaptive_policies::AdaptivePoliciesClient::get_attributes_by_id_for_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `GET` | `/policyTemplates/{templateId}/attributes/{attributeId}` | `network::adaptive_policies` | `get_attributes_by_id_for_template` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `GET` | `/policyTemplates/{templateId}/policies` | [`network::adaptive_policies`] | [`get_all_policies_under_template`](network::adaptive_policies::AdaptivePoliciesClient::get_all_policies_under_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `GET` | `/policyTemplates/{templateId}/policies` | `network::adaptive_policies` | `get_all_policies_under_template` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `POST` | `/policyTemplates/{templateId}/policies` | [`network::adaptive_policies`] | [`create_policy`](network::adaptive_policies::AdaptivePoliciesClient::create_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `POST` | `/policyTemplates/{templateId}/policies` | `network::adaptive_policies` | `create_policy` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `POST` | `/policyTemplates/{templateId}/policies/query` | [`network::adaptive_policies`] | [`get_all_policies_for_template_by_query`](network::adaptive_policies::AdaptivePoliciesClient::get_all_policies_for_template_by_query) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `POST` | `/policyTemplates/{templateId}/policies/query` | `network::adaptive_policies` | `get_all_policies_for_template_by_query` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `DELETE` | `/policyTemplates/{templateId}/policies/{policyId}` | [`network::adaptive_policies`] | [`delete_policy`](network::adaptive_policies::AdaptivePoliciesClient::delete_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `DELETE` | `/policyTemplates/{templateId}/policies/{policyId}` | `network::adaptive_policies` | `delete_policy` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `GET` | `/policyTemplates/{templateId}/policies/{policyId}` | [`network::adaptive_policies`] | [`get_policy_by_id`](network::adaptive_policies::AdaptivePoliciesClient::get_policy_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `GET` | `/policyTemplates/{templateId}/policies/{policyId}` | `network::adaptive_policies` | `get_policy_by_id` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `PATCH` | `/policyTemplates/{templateId}/policies/{policyId}` | [`network::adaptive_policies`] | [`update_policy`](network::adaptive_policies::AdaptivePoliciesClient::update_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `PATCH` | `/policyTemplates/{templateId}/policies/{policyId}` | `network::adaptive_policies` | `update_policy` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `GET` | `/policyTemplates/{templateId}/policies/{policyId}/conditions` | [`network::adaptive_policies`] | [`get_all_condition_for_policy`](network::adaptive_policies::AdaptivePoliciesClient::get_all_condition_for_policy) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `GET` | `/policyTemplates/{templateId}/policies/{policyId}/conditions` | `network::adaptive_policies` | `get_all_condition_for_policy` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `POST` | `/policyTemplates/{templateId}/policies/{policyId}/conditions` | [`network::adaptive_policies`] | [`create_policy_condition`](network::adaptive_policies::AdaptivePoliciesClient::create_policy_condition) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `POST` | `/policyTemplates/{templateId}/policies/{policyId}/conditions` | `network::adaptive_policies` | `create_policy_condition` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `DELETE` | `/policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}` | [`network::adaptive_policies`] | [`delete_policy_conditions`](network::adaptive_policies::AdaptivePoliciesClient::delete_policy_conditions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `DELETE` | `/policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}` | `network::adaptive_policies` | `delete_policy_conditions` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `GET` | `/policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}` | [`network::adaptive_policies`] | [`get_condition_by_id`](network::adaptive_policies::AdaptivePoliciesClient::get_condition_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `GET` | `/policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}` | `network::adaptive_policies` | `get_condition_by_id` (feature `network-adaptive-policies`) |"
+)]
+#[cfg_attr(
+    feature = "network-adaptive-policies",
+    doc = " | `PATCH` | `/policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}` | [`network::adaptive_policies`] | [`update_condition`](network::adaptive_policies::AdaptivePoliciesClient::update_condition) |"
+)]
+#[cfg_attr(
+    not(feature = "network-adaptive-policies"),
+    doc = " | `PATCH` | `/policyTemplates/{templateId}/policies/{policyId}/conditions/{conditionId}` | `network::adaptive_policies` | `update_condition` (feature `network-adaptive-policies`) |"
 )]
 #[cfg_attr(
     feature = "network-portal-service-profiles",
@@ -3085,12 +4038,132 @@ pub mod resident_portal;
     doc = " | `PUT` | `/portalServiceProfiles/{portalServiceProfileId}/poweredImages` | `network::portal_service_profiles` | `update_portal_service_profile_powered_image` (feature `network-portal-service-profiles`) |"
 )]
 #[cfg_attr(
+    feature = "network-activities",
+    doc = " | `DELETE` | `/private/activities/async-cleanup` | [`network::activities`] | [`delete_schedule`](network::activities::ActivitiesClient::delete_schedule) |"
+)]
+#[cfg_attr(
+    not(feature = "network-activities"),
+    doc = " | `DELETE` | `/private/activities/async-cleanup` | `network::activities` | `delete_schedule` (feature `network-activities`) |"
+)]
+#[cfg_attr(
     feature = "network-wireless-venues",
     doc = " | `POST` | `/qosStatistics/query` | [`network::wireless_venues`] | [`query_qos_statistics`](network::wireless_venues::WirelessVenuesClient::query_qos_statistics) |"
 )]
 #[cfg_attr(
     not(feature = "network-wireless-venues"),
     doc = " | `POST` | `/qosStatistics/query` | `network::wireless_venues` | `query_qos_statistics` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `GET` | `/radiusAttributeGroups` | [`network::radius_attribute_groups`] | [`get_all_radius_attribute_groups`](network::radius_attribute_groups::RadiusAttributeGroupsClient::get_all_radius_attribute_groups) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `GET` | `/radiusAttributeGroups` | `network::radius_attribute_groups` | `get_all_radius_attribute_groups` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `POST` | `/radiusAttributeGroups` | [`network::radius_attribute_groups`] | [`create_radius_attribute_group`](network::radius_attribute_groups::RadiusAttributeGroupsClient::create_radius_attribute_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `POST` | `/radiusAttributeGroups` | `network::radius_attribute_groups` | `create_radius_attribute_group` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `POST` | `/radiusAttributeGroups/query` | [`network::radius_attribute_groups`] | [`get_all_radius_attribute_groups_by_query`](network::radius_attribute_groups::RadiusAttributeGroupsClient::get_all_radius_attribute_groups_by_query) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `POST` | `/radiusAttributeGroups/query` | `network::radius_attribute_groups` | `get_all_radius_attribute_groups_by_query` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `DELETE` | `/radiusAttributeGroups/{groupId}` | [`network::radius_attribute_groups`] | [`delete_attribute_group`](network::radius_attribute_groups::RadiusAttributeGroupsClient::delete_attribute_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `DELETE` | `/radiusAttributeGroups/{groupId}` | `network::radius_attribute_groups` | `delete_attribute_group` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `GET` | `/radiusAttributeGroups/{groupId}` | [`network::radius_attribute_groups`] | [`get_attribute_group_by_id`](network::radius_attribute_groups::RadiusAttributeGroupsClient::get_attribute_group_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `GET` | `/radiusAttributeGroups/{groupId}` | `network::radius_attribute_groups` | `get_attribute_group_by_id` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `PATCH` | `/radiusAttributeGroups/{groupId}` | [`network::radius_attribute_groups`] | [`update_radius_attrib_group`](network::radius_attribute_groups::RadiusAttributeGroupsClient::update_radius_attrib_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `PATCH` | `/radiusAttributeGroups/{groupId}` | `network::radius_attribute_groups` | `update_radius_attrib_group` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `GET` | `/radiusAttributeGroups/{groupId}/assignments` | [`network::radius_attribute_groups`] | [`get_all_external_assignments`](network::radius_attribute_groups::RadiusAttributeGroupsClient::get_all_external_assignments) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `GET` | `/radiusAttributeGroups/{groupId}/assignments` | `network::radius_attribute_groups` | `get_all_external_assignments` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `POST` | `/radiusAttributeGroups/{groupId}/assignments` | [`network::radius_attribute_groups`] | [`create_external_assignment`](network::radius_attribute_groups::RadiusAttributeGroupsClient::create_external_assignment) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `POST` | `/radiusAttributeGroups/{groupId}/assignments` | `network::radius_attribute_groups` | `create_external_assignment` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `DELETE` | `/radiusAttributeGroups/{groupId}/assignments/{assignmentId}` | [`network::radius_attribute_groups`] | [`delete_external_assignment`](network::radius_attribute_groups::RadiusAttributeGroupsClient::delete_external_assignment) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `DELETE` | `/radiusAttributeGroups/{groupId}/assignments/{assignmentId}` | `network::radius_attribute_groups` | `delete_external_assignment` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `GET` | `/radiusAttributeGroups/{groupId}/assignments/{assignmentId}` | [`network::radius_attribute_groups`] | [`get_external_assignment_by_id`](network::radius_attribute_groups::RadiusAttributeGroupsClient::get_external_assignment_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `GET` | `/radiusAttributeGroups/{groupId}/assignments/{assignmentId}` | `network::radius_attribute_groups` | `get_external_assignment_by_id` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `GET` | `/radiusAttributes` | [`network::radius_attribute_groups`] | [`get_all_radius_attribute`](network::radius_attribute_groups::RadiusAttributeGroupsClient::get_all_radius_attribute) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `GET` | `/radiusAttributes` | `network::radius_attribute_groups` | `get_all_radius_attribute` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `POST` | `/radiusAttributes/query` | [`network::radius_attribute_groups`] | [`get_all_radius_attributes_by_query`](network::radius_attribute_groups::RadiusAttributeGroupsClient::get_all_radius_attributes_by_query) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `POST` | `/radiusAttributes/query` | `network::radius_attribute_groups` | `get_all_radius_attributes_by_query` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `GET` | `/radiusAttributes/vendors` | [`network::radius_attribute_groups`] | [`get_all_radius_attribute_vendors`](network::radius_attribute_groups::RadiusAttributeGroupsClient::get_all_radius_attribute_vendors) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `GET` | `/radiusAttributes/vendors` | `network::radius_attribute_groups` | `get_all_radius_attribute_vendors` (feature `network-radius-attribute-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-radius-attribute-groups",
+    doc = " | `GET` | `/radiusAttributes/{id}` | [`network::radius_attribute_groups`] | [`get_attribute_by_id`](network::radius_attribute_groups::RadiusAttributeGroupsClient::get_attribute_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-radius-attribute-groups"),
+    doc = " | `GET` | `/radiusAttributes/{id}` | `network::radius_attribute_groups` | `get_attribute_by_id` (feature `network-radius-attribute-groups`) |"
 )]
 #[cfg_attr(
     feature = "network-certificates",
@@ -3171,6 +4244,62 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-wireless-service-profiles"),
     doc = " | `PUT` | `/radiusServerProfiles/{radiusId}` | `network::wireless_service_profiles` | `update_radius_server_profile_v1` (feature `network-wireless-service-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `POST` | `/residentPortals` | [`network::property_management`] | [`add_resident_portal`](network::property_management::PropertyManagementClient::add_resident_portal) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `POST` | `/residentPortals` | `network::property_management` | `add_resident_portal` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `POST` | `/residentPortals/query` | [`network::property_management`] | [`query_resident_portals`](network::property_management::PropertyManagementClient::query_resident_portals) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `POST` | `/residentPortals/query` | `network::property_management` | `query_resident_portals` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `DELETE` | `/residentPortals/{portalId}` | [`network::property_management`] | [`delete_resident_portal`](network::property_management::PropertyManagementClient::delete_resident_portal) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `DELETE` | `/residentPortals/{portalId}` | `network::property_management` | `delete_resident_portal` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `GET` | `/residentPortals/{portalId}` | [`network::property_management`] | [`fetch_resident_portal`](network::property_management::PropertyManagementClient::fetch_resident_portal) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `GET` | `/residentPortals/{portalId}` | `network::property_management` | `fetch_resident_portal` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `PATCH` | `/residentPortals/{portalId}` | [`network::property_management`] | [`edit_resident_portal`](network::property_management::PropertyManagementClient::edit_resident_portal) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `PATCH` | `/residentPortals/{portalId}` | `network::property_management` | `edit_resident_portal` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `DELETE` | `/residentPortals/{portalId}/files/{type}` | [`network::property_management`] | [`delete_portal_file`](network::property_management::PropertyManagementClient::delete_portal_file) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `DELETE` | `/residentPortals/{portalId}/files/{type}` | `network::property_management` | `delete_portal_file` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `GET` | `/residentPortals/{portalId}/files/{type}` | [`network::property_management`] | [`download_portal_file`](network::property_management::PropertyManagementClient::download_portal_file) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `GET` | `/residentPortals/{portalId}/files/{type}` | `network::property_management` | `download_portal_file` (feature `network-property-management`) |"
 )]
 #[cfg_attr(
     feature = "network-wireless-policies",
@@ -3475,6 +4604,14 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-switch-profiles"),
     doc = " | `GET` | `/switchProfiles/{switchProfileId}` | `network::switch_profiles` | `get_switch_profile_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `PUT` | `/switchProfiles/{switchProfileId}` | [`network::switch_profiles`] | [`update_profile`](network::switch_profiles::SwitchProfilesClient::update_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `PUT` | `/switchProfiles/{switchProfileId}` | `network::switch_profiles` | `update_profile` (feature `network-switch-profiles`) |"
 )]
 #[cfg_attr(
     feature = "network-switch-profiles",
@@ -4229,6 +5366,302 @@ pub mod resident_portal;
     doc = " | `PUT` | `/syslogServerProfiles/{syslogServerProfileId}` | `network::wireless_service_profiles` | `update_syslog_server_profile_v1` (feature `network-wireless-service-profiles`) |"
 )]
 #[cfg_attr(
+    feature = "network-msp",
+    doc = " | `POST` | `/techpartners/mspecs/query` | [`network::msp`] | [`get_msp_e_cs`](network::msp::MspClient::get_msp_e_cs) |"
+)]
+#[cfg_attr(
+    not(feature = "network-msp"),
+    doc = " | `POST` | `/techpartners/mspecs/query` | `network::msp` | `get_msp_e_cs` (feature `network-msp`) |"
+)]
+#[cfg_attr(
+    feature = "network-message-templates",
+    doc = " | `GET` | `/templateScopes` | [`network::message_templates`] | [`msg_template_get_all_template_scopes`](network::message_templates::MessageTemplatesClient::msg_template_get_all_template_scopes) |"
+)]
+#[cfg_attr(
+    not(feature = "network-message-templates"),
+    doc = " | `GET` | `/templateScopes` | `network::message_templates` | `msg_template_get_all_template_scopes` (feature `network-message-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-message-templates",
+    doc = " | `GET` | `/templateScopes/{templateScopeId}` | [`network::message_templates`] | [`msg_template_get_template_scope`](network::message_templates::MessageTemplatesClient::msg_template_get_template_scope) |"
+)]
+#[cfg_attr(
+    not(feature = "network-message-templates"),
+    doc = " | `GET` | `/templateScopes/{templateScopeId}` | `network::message_templates` | `msg_template_get_template_scope` (feature `network-message-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-message-templates",
+    doc = " | `GET` | `/templateScopes/{templateScopeId}/registrations` | [`network::message_templates`] | [`msg_template_get_all_registrations`](network::message_templates::MessageTemplatesClient::msg_template_get_all_registrations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-message-templates"),
+    doc = " | `GET` | `/templateScopes/{templateScopeId}/registrations` | `network::message_templates` | `msg_template_get_all_registrations` (feature `network-message-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-message-templates",
+    doc = " | `GET` | `/templateScopes/{templateScopeId}/registrations/{registrationId}` | [`network::message_templates`] | [`msg_template_get_registration`](network::message_templates::MessageTemplatesClient::msg_template_get_registration) |"
+)]
+#[cfg_attr(
+    not(feature = "network-message-templates"),
+    doc = " | `GET` | `/templateScopes/{templateScopeId}/registrations/{registrationId}` | `network::message_templates` | `msg_template_get_registration` (feature `network-message-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-message-templates",
+    doc = " | `GET` | `/templateScopes/{templateScopeId}/templates` | [`network::message_templates`] | [`msg_template_get_templates_for_scope`](network::message_templates::MessageTemplatesClient::msg_template_get_templates_for_scope) |"
+)]
+#[cfg_attr(
+    not(feature = "network-message-templates"),
+    doc = " | `GET` | `/templateScopes/{templateScopeId}/templates` | `network::message_templates` | `msg_template_get_templates_for_scope` (feature `network-message-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-message-templates",
+    doc = " | `GET` | `/templateScopes/{templateScopeId}/templates/{genericTemplateId}` | [`network::message_templates`] | [`msg_template_get_template`](network::message_templates::MessageTemplatesClient::msg_template_get_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-message-templates"),
+    doc = " | `GET` | `/templateScopes/{templateScopeId}/templates/{genericTemplateId}` | `network::message_templates` | `msg_template_get_template` (feature `network-message-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-message-templates",
+    doc = " | `GET` | `/templateScopes/{templateScopeId}/templates/{templateId}/registrations` | [`network::message_templates`] | [`msg_template_get_all_template_registrations`](network::message_templates::MessageTemplatesClient::msg_template_get_all_template_registrations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-message-templates"),
+    doc = " | `GET` | `/templateScopes/{templateScopeId}/templates/{templateId}/registrations` | `network::message_templates` | `msg_template_get_all_template_registrations` (feature `network-message-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-message-templates",
+    doc = " | `GET` | `/templateScopes/{templateScopeId}/variables` | [`network::message_templates`] | [`msg_template_get_variables_for_template_scope`](network::message_templates::MessageTemplatesClient::msg_template_get_variables_for_template_scope) |"
+)]
+#[cfg_attr(
+    not(feature = "network-message-templates"),
+    doc = " | `GET` | `/templateScopes/{templateScopeId}/variables` | `network::message_templates` | `msg_template_get_variables_for_template_scope` (feature `network-message-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/accessControlProfiles` | [`network::wifi_templates`] | [`add_access_control_profile_template`](network::wifi_templates::WifiTemplatesClient::add_access_control_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/accessControlProfiles` | `network::wifi_templates` | `add_access_control_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/accessControlProfiles/query` | [`network::wifi_templates`] | [`get_access_control_policy_profile_templates`](network::wifi_templates::WifiTemplatesClient::get_access_control_policy_profile_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/accessControlProfiles/query` | `network::wifi_templates` | `get_access_control_policy_profile_templates` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | [`network::wifi_templates`] | [`delete_access_control_profile_template`](network::wifi_templates::WifiTemplatesClient::delete_access_control_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | `network::wifi_templates` | `delete_access_control_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | [`network::wifi_templates`] | [`get_access_control_profile_template`](network::wifi_templates::WifiTemplatesClient::get_access_control_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | `network::wifi_templates` | `get_access_control_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | [`network::wifi_templates`] | [`update_access_control_profile_template`](network::wifi_templates::WifiTemplatesClient::update_access_control_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | `network::wifi_templates` | `update_access_control_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_templates`] | [`deactivate_application_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::deactivate_application_policy_template_on_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_templates` | `deactivate_application_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_templates`] | [`activate_application_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::activate_application_policy_template_on_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_templates` | `activate_application_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_templates`] | [`deactivate_device_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::deactivate_device_policy_template_on_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_templates` | `deactivate_device_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_templates`] | [`activate_device_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::activate_device_policy_template_on_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_templates` | `activate_device_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_templates`] | [`deactivate_l2_acl_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::deactivate_l2_acl_policy_template_on_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_templates` | `deactivate_l2_acl_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_templates`] | [`activate_l2_acl_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::activate_l2_acl_policy_template_on_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_templates` | `activate_l2_acl_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_templates`] | [`deactivate_l3_acl_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::deactivate_l3_acl_policy_template_on_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_templates` | `deactivate_l3_acl_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_templates`] | [`activate_l3_acl_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::activate_l3_acl_policy_template_on_access_control_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_templates` | `activate_l3_acl_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/applicationPolicies` | [`network::wifi_templates`] | [`add_application_policy_template`](network::wifi_templates::WifiTemplatesClient::add_application_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/applicationPolicies` | `network::wifi_templates` | `add_application_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/applicationPolicies/query` | [`network::wifi_templates`] | [`get_application_policy_templates`](network::wifi_templates::WifiTemplatesClient::get_application_policy_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/applicationPolicies/query` | `network::wifi_templates` | `get_application_policy_templates` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_templates`] | [`delete_application_policy_template`](network::wifi_templates::WifiTemplatesClient::delete_application_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_templates` | `delete_application_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_templates`] | [`get_application_policy_template`](network::wifi_templates::WifiTemplatesClient::get_application_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_templates` | `get_application_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_templates`] | [`update_application_policy_template`](network::wifi_templates::WifiTemplatesClient::update_application_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_templates` | `update_application_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/devicePolicies` | [`network::wifi_templates`] | [`add_device_policy_template`](network::wifi_templates::WifiTemplatesClient::add_device_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/devicePolicies` | `network::wifi_templates` | `add_device_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/devicePolicies/query` | [`network::wifi_templates`] | [`get_device_policy_templates`](network::wifi_templates::WifiTemplatesClient::get_device_policy_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/devicePolicies/query` | `network::wifi_templates` | `get_device_policy_templates` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_templates`] | [`delete_device_policy_template`](network::wifi_templates::WifiTemplatesClient::delete_device_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_templates` | `delete_device_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_templates`] | [`get_device_policy_template`](network::wifi_templates::WifiTemplatesClient::get_device_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_templates` | `get_device_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_templates`] | [`update_device_policy_template`](network::wifi_templates::WifiTemplatesClient::update_device_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_templates` | `update_device_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/dhcpConfigServiceProfiles` | [`network::wifi_templates`] | [`create_dhcp_config_service_profile_template`](network::wifi_templates::WifiTemplatesClient::create_dhcp_config_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/dhcpConfigServiceProfiles` | `network::wifi_templates` | `create_dhcp_config_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/dhcpConfigServiceProfiles/query` | [`network::wifi_templates`] | [`query_dhcp_config_service_profile_templates_for_view`](network::wifi_templates::WifiTemplatesClient::query_dhcp_config_service_profile_templates_for_view) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/dhcpConfigServiceProfiles/query` | `network::wifi_templates` | `query_dhcp_config_service_profile_templates_for_view` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::wifi_templates`] | [`delete_dhcp_config_service_profile_template`](network::wifi_templates::WifiTemplatesClient::delete_dhcp_config_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::wifi_templates` | `delete_dhcp_config_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::wifi_templates`] | [`get_dhcp_config_service_profile_template`](network::wifi_templates::WifiTemplatesClient::get_dhcp_config_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::wifi_templates` | `get_dhcp_config_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::wifi_templates`] | [`update_dhcp_config_service_profile_template`](network::wifi_templates::WifiTemplatesClient::update_dhcp_config_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::wifi_templates` | `update_dhcp_config_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
     feature = "network-dpsk",
     doc = " | `POST` | `/templates/dpskServices` | [`network::dpsk`] | [`create_template_dpsk_service`](network::dpsk::DpskClient::create_template_dpsk_service) |"
 )]
@@ -4278,11 +5711,107 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-dpsk",
+    doc = " | `POST` | `/templates/dpskServices/{poolTemplateId}/cloneSettings` | [`network::dpsk`] | [`clone_dpsk_pool_template`](network::dpsk::DpskClient::clone_dpsk_pool_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-dpsk"),
+    doc = " | `POST` | `/templates/dpskServices/{poolTemplateId}/cloneSettings` | `network::dpsk` | `clone_dpsk_pool_template` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/ethernetPortProfiles/query` | [`network::wifi_templates`] | [`get_ethernet_port_profile_templates`](network::wifi_templates::WifiTemplatesClient::get_ethernet_port_profile_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/ethernetPortProfiles/query` | `network::wifi_templates` | `get_ethernet_port_profile_templates` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-dpsk",
     doc = " | `POST` | `/templates/identityGroups/{identityGroupId}/dpskServices` | [`network::dpsk`] | [`create_template_identity_group_dpsk_service`](network::dpsk::DpskClient::create_template_identity_group_dpsk_service) |"
 )]
 #[cfg_attr(
     not(feature = "network-dpsk"),
     doc = " | `POST` | `/templates/identityGroups/{identityGroupId}/dpskServices` | `network::dpsk` | `create_template_identity_group_dpsk_service` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/l2AclPolicies` | [`network::wifi_templates`] | [`add_l2_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::add_l2_acl_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/l2AclPolicies` | `network::wifi_templates` | `add_l2_acl_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/l2AclPolicies/query` | [`network::wifi_templates`] | [`get_layer2_policy_templates`](network::wifi_templates::WifiTemplatesClient::get_layer2_policy_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/l2AclPolicies/query` | `network::wifi_templates` | `get_layer2_policy_templates` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_templates`] | [`delete_l2_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::delete_l2_acl_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_templates` | `delete_l2_acl_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_templates`] | [`get_l2_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::get_l2_acl_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_templates` | `get_l2_acl_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_templates`] | [`update_l2_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::update_l2_acl_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_templates` | `update_l2_acl_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/l3AclPolicies` | [`network::wifi_templates`] | [`add_l3_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::add_l3_acl_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/l3AclPolicies` | `network::wifi_templates` | `add_l3_acl_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/l3AclPolicies/query` | [`network::wifi_templates`] | [`get_layer3_policy_templates`](network::wifi_templates::WifiTemplatesClient::get_layer3_policy_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/l3AclPolicies/query` | `network::wifi_templates` | `get_layer3_policy_templates` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_templates`] | [`delete_l3_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::delete_l3_acl_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_templates` | `delete_l3_acl_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_templates`] | [`get_l3_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::get_l3_acl_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_templates` | `get_l3_acl_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_templates`] | [`update_l3_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::update_l3_acl_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_templates` | `update_l3_acl_policy_template` (feature `network-wifi-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-portal-service-profiles",
@@ -4373,6 +5902,94 @@ pub mod resident_portal;
     doc = " | `PUT` | `/templates/portalServiceProfiles/{portalServiceProfileId}/poweredImages` | `network::portal_service_profiles` | `update_template_portal_service_profile_powered_image` (feature `network-portal-service-profiles`) |"
 )]
 #[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `POST` | `/templates/query` | [`network::venue_templates`] | [`get_templates`](network::venue_templates::VenueTemplatesClient::get_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `POST` | `/templates/query` | `network::venue_templates` | `get_templates` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/radiusServerProfiles` | [`network::wifi_templates`] | [`add_radius_server_profile_template_v`](network::wifi_templates::WifiTemplatesClient::add_radius_server_profile_template_v) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/radiusServerProfiles` | `network::wifi_templates` | `add_radius_server_profile_template_v` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/radiusServerProfiles/query` | [`network::wifi_templates`] | [`get_radius_server_profile_templates_v`](network::wifi_templates::WifiTemplatesClient::get_radius_server_profile_templates_v) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/radiusServerProfiles/query` | `network::wifi_templates` | `get_radius_server_profile_templates_v` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::wifi_templates`] | [`delete_radius_server_profile_template_v`](network::wifi_templates::WifiTemplatesClient::delete_radius_server_profile_template_v) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::wifi_templates` | `delete_radius_server_profile_template_v` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::wifi_templates`] | [`get_radius_server_profile_template_v`](network::wifi_templates::WifiTemplatesClient::get_radius_server_profile_template_v) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::wifi_templates` | `get_radius_server_profile_template_v` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::wifi_templates`] | [`update_radius_server_profile_template_v`](network::wifi_templates::WifiTemplatesClient::update_radius_server_profile_template_v) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::wifi_templates` | `update_radius_server_profile_template_v` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/roguePolicies` | [`network::wifi_templates`] | [`add_rogue_policy_template`](network::wifi_templates::WifiTemplatesClient::add_rogue_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/roguePolicies` | `network::wifi_templates` | `add_rogue_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/roguePolicies/query` | [`network::wifi_templates`] | [`get_rogue_policy_templates_for_view`](network::wifi_templates::WifiTemplatesClient::get_rogue_policy_templates_for_view) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/roguePolicies/query` | `network::wifi_templates` | `get_rogue_policy_templates_for_view` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/roguePolicies/{roguePolicyTemplateId}` | [`network::wifi_templates`] | [`delete_rogue_policy_template`](network::wifi_templates::WifiTemplatesClient::delete_rogue_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/roguePolicies/{roguePolicyTemplateId}` | `network::wifi_templates` | `delete_rogue_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/roguePolicies/{roguePolicyTemplateId}` | [`network::wifi_templates`] | [`get_rogue_policy_template`](network::wifi_templates::WifiTemplatesClient::get_rogue_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/roguePolicies/{roguePolicyTemplateId}` | `network::wifi_templates` | `get_rogue_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/roguePolicies/{roguePolicyTemplateId}` | [`network::wifi_templates`] | [`update_rogue_policy_template`](network::wifi_templates::WifiTemplatesClient::update_rogue_policy_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/roguePolicies/{roguePolicyTemplateId}` | `network::wifi_templates` | `update_rogue_policy_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
     feature = "network-template-switch-profiles",
     doc = " | `POST` | `/templates/switchProfiles` | [`network::template_switch_profiles`] | [`create_template_switch_profile`](network::template_switch_profiles::TemplateSwitchProfilesClient::create_template_switch_profile) |"
 )]
@@ -4421,6 +6038,86 @@ pub mod resident_portal;
     doc = " | `GET` | `/templates/switchProfiles/{switchProfileId}` | `network::template_switch_profiles` | `get_template_switch_profile_v1` (feature `network-template-switch-profiles`) |"
 )]
 #[cfg_attr(
+    feature = "network-template-switch-profiles",
+    doc = " | `PUT` | `/templates/switchProfiles/{switchProfileId}` | [`network::template_switch_profiles`] | [`update_profile_template`](network::template_switch_profiles::TemplateSwitchProfilesClient::update_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-template-switch-profiles"),
+    doc = " | `PUT` | `/templates/switchProfiles/{switchProfileId}` | `network::template_switch_profiles` | `update_profile_template` (feature `network-template-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/syslogServerProfiles` | [`network::wifi_templates`] | [`create_syslog_server_profile_template`](network::wifi_templates::WifiTemplatesClient::create_syslog_server_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/syslogServerProfiles` | `network::wifi_templates` | `create_syslog_server_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/syslogServerProfiles/query` | [`network::wifi_templates`] | [`get_syslog_server_profile_templates_for_view`](network::wifi_templates::WifiTemplatesClient::get_syslog_server_profile_templates_for_view) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/syslogServerProfiles/query` | `network::wifi_templates` | `get_syslog_server_profile_templates_for_view` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/syslogServerProfiles/{syslogServerProfileTemplateId}` | [`network::wifi_templates`] | [`delete_syslog_server_profile_template`](network::wifi_templates::WifiTemplatesClient::delete_syslog_server_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/syslogServerProfiles/{syslogServerProfileTemplateId}` | `network::wifi_templates` | `delete_syslog_server_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/syslogServerProfiles/{syslogServerProfileTemplateId}` | [`network::wifi_templates`] | [`get_syslog_server_profile_template`](network::wifi_templates::WifiTemplatesClient::get_syslog_server_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/syslogServerProfiles/{syslogServerProfileTemplateId}` | `network::wifi_templates` | `get_syslog_server_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/syslogServerProfiles/{syslogServerProfileTemplateId}` | [`network::wifi_templates`] | [`update_syslog_server_profile_template`](network::wifi_templates::WifiTemplatesClient::update_syslog_server_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/syslogServerProfiles/{syslogServerProfileTemplateId}` | `network::wifi_templates` | `update_syslog_server_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/tunnelServiceProfiles` | [`network::wifi_templates`] | [`create_tunnel_service_profile_template`](network::wifi_templates::WifiTemplatesClient::create_tunnel_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/tunnelServiceProfiles` | `network::wifi_templates` | `create_tunnel_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}` | [`network::wifi_templates`] | [`delete_tunnel_service_profile_template`](network::wifi_templates::WifiTemplatesClient::delete_tunnel_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}` | `network::wifi_templates` | `delete_tunnel_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}` | [`network::wifi_templates`] | [`get_tunnel_service_profile_template`](network::wifi_templates::WifiTemplatesClient::get_tunnel_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}` | `network::wifi_templates` | `get_tunnel_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}` | [`network::wifi_templates`] | [`update_tunnel_service_profile_template`](network::wifi_templates::WifiTemplatesClient::update_tunnel_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/tunnelServiceProfiles/{tunnelServiceProfileTemplateId}` | `network::wifi_templates` | `update_tunnel_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
     feature = "network-venue-templates",
     doc = " | `POST` | `/templates/venues` | [`network::venue_templates`] | [`create_venue_template`](network::venue_templates::VenueTemplatesClient::create_venue_template) |"
 )]
@@ -4429,12 +6126,28 @@ pub mod resident_portal;
     doc = " | `POST` | `/templates/venues` | `network::venue_templates` | `create_venue_template` (feature `network-venue-templates`) |"
 )]
 #[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `POST` | `/templates/venues/apGroups/query` | [`network::venue_wifi_templates`] | [`get_ap_group_templates`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_ap_group_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `POST` | `/templates/venues/apGroups/query` | `network::venue_wifi_templates` | `get_ap_group_templates` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
     feature = "network-venue-templates",
     doc = " | `POST` | `/templates/venues/query` | [`network::venue_templates`] | [`query_venue_templates`](network::venue_templates::VenueTemplatesClient::query_venue_templates) |"
 )]
 #[cfg_attr(
     not(feature = "network-venue-templates"),
     doc = " | `POST` | `/templates/venues/query` | `network::venue_templates` | `query_venue_templates` (feature `network-venue-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-templates",
+    doc = " | `DELETE` | `/templates/venues/{venueId}/aaaServers` | [`network::venue_templates`] | [`delete_venue_template_aaa_servers`](network::venue_templates::VenueTemplatesClient::delete_venue_template_aaa_servers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-templates"),
+    doc = " | `DELETE` | `/templates/venues/{venueId}/aaaServers` | `network::venue_templates` | `delete_venue_template_aaa_servers` (feature `network-venue-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-venue-templates",
@@ -4517,6 +6230,310 @@ pub mod resident_portal;
     doc = " | `PUT` | `/templates/venues/{venueId}/aaaSettings` | `network::venue_templates` | `update_venue_template_aaa_settings` (feature `network-venue-templates`) |"
 )]
 #[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apBssColoringSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_bss_coloring_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_bss_coloring_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apBssColoringSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_bss_coloring_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apBssColoringSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_bss_coloring_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_bss_coloring_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apBssColoringSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_bss_coloring_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apCellularSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_cellular_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_cellular_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apCellularSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_cellular_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apCellularSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_cellular_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_cellular_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apCellularSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_cellular_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apClientAdmissionControlSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_client_admission_control_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_client_admission_control_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apClientAdmissionControlSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_client_admission_control_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apClientAdmissionControlSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_client_admission_control_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_client_admission_control_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apClientAdmissionControlSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_client_admission_control_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apDirectedMulticastSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_directed_multicast_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_directed_multicast_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apDirectedMulticastSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_directed_multicast_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apDirectedMulticastSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_directed_multicast_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_directed_multicast_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apDirectedMulticastSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_directed_multicast_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apDosProtectionSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_dos_protection_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_dos_protection_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apDosProtectionSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_dos_protection_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apDosProtectionSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_dos_protection_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_dos_protection_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apDosProtectionSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_dos_protection_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `POST` | `/templates/venues/{venueId}/apGroups` | [`network::venue_wifi_templates`] | [`add_venue_ap_group_template`](network::venue_wifi_templates::VenueWifiTemplatesClient::add_venue_ap_group_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `POST` | `/templates/venues/{venueId}/apGroups` | `network::venue_wifi_templates` | `add_venue_ap_group_template` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `DELETE` | `/templates/venues/{venueId}/apGroups/{apGroupId}` | [`network::venue_wifi_templates`] | [`delete_venue_ap_group_template`](network::venue_wifi_templates::VenueWifiTemplatesClient::delete_venue_ap_group_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `DELETE` | `/templates/venues/{venueId}/apGroups/{apGroupId}` | `network::venue_wifi_templates` | `delete_venue_ap_group_template` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apGroups/{apGroupId}` | [`network::venue_wifi_templates`] | [`get_venue_ap_group_template`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_ap_group_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apGroups/{apGroupId}` | `network::venue_wifi_templates` | `get_venue_ap_group_template` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apGroups/{apGroupId}` | [`network::venue_wifi_templates`] | [`update_venue_ap_group_template`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_ap_group_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apGroups/{apGroupId}` | `network::venue_wifi_templates` | `update_venue_ap_group_template` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `POST` | `/templates/venues/{venueId}/apGroups/{apGroupId}/cloneSettings` | [`network::venue_wifi_templates`] | [`clone_venue_ap_group_template`](network::venue_wifi_templates::VenueWifiTemplatesClient::clone_venue_ap_group_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `POST` | `/templates/venues/{venueId}/apGroups/{apGroupId}/cloneSettings` | `network::venue_wifi_templates` | `clone_venue_ap_group_template` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apLoadBalancingSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_load_balancing_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_load_balancing_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apLoadBalancingSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_load_balancing_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apLoadBalancingSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_load_balancing_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_load_balancing_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apLoadBalancingSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_load_balancing_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apMeshSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_mesh_settings_v`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_mesh_settings_v) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apMeshSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_mesh_settings_v` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apMeshSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_mesh_settings_v`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_mesh_settings_v) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apMeshSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_mesh_settings_v` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apModelBandModeSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_band_mode_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_band_mode_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apModelBandModeSettings` | `network::venue_wifi_templates` | `get_venue_template_band_mode_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apModelBandModeSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_band_mode_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_band_mode_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apModelBandModeSettings` | `network::venue_wifi_templates` | `update_venue_template_band_mode_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apModelCapabilities` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_model_capabilities`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_model_capabilities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apModelCapabilities` | `network::venue_wifi_templates` | `get_venue_template_ap_model_capabilities` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apModelExternalAntennaSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_model_external_antenna_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_model_external_antenna_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apModelExternalAntennaSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_model_external_antenna_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apModelExternalAntennaSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_model_external_antenna_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_model_external_antenna_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apModelExternalAntennaSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_model_external_antenna_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apModelLanPortSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_model_lan_port_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_model_lan_port_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apModelLanPortSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_model_lan_port_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apModelLedSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_model_led_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_model_led_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apModelLedSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_model_led_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apModelLedSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_model_led_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_model_led_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apModelLedSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_model_led_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apMulticastDnsFencingSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_multicast_dns_fencing_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_multicast_dns_fencing_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apMulticastDnsFencingSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_multicast_dns_fencing_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apMulticastDnsFencingSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_multicast_dns_fencing_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_multicast_dns_fencing_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apMulticastDnsFencingSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_multicast_dns_fencing_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apRadioSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_radio_settings_v`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_radio_settings_v) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apRadioSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_radio_settings_v` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apRadioSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_radio_settings_v`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_radio_settings_v) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apRadioSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_radio_settings_v` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apRadiusOptions` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_radius_options`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_radius_options) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apRadiusOptions` | `network::venue_wifi_templates` | `get_venue_template_ap_radius_options` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apRadiusOptions` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_radius_options`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_radius_options) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apRadiusOptions` | `network::venue_wifi_templates` | `update_venue_template_ap_radius_options` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apRebootTimeoutSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_reboot_timeout_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_reboot_timeout_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apRebootTimeoutSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_reboot_timeout_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apRebootTimeoutSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_reboot_timeout_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_reboot_timeout_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apRebootTimeoutSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_reboot_timeout_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/apSmartMonitorSettings` | [`network::venue_wifi_templates`] | [`get_venue_template_ap_smart_monitor_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_ap_smart_monitor_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/apSmartMonitorSettings` | `network::venue_wifi_templates` | `get_venue_template_ap_smart_monitor_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/apSmartMonitorSettings` | [`network::venue_wifi_templates`] | [`update_venue_template_ap_smart_monitor_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_ap_smart_monitor_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/apSmartMonitorSettings` | `network::venue_wifi_templates` | `update_venue_template_ap_smart_monitor_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-template-switch-profiles",
+    doc = " | `GET` | `/templates/venues/{venueId}/switchProfiles` | [`network::template_switch_profiles`] | [`get_profile_templates_by_venue_id`](network::template_switch_profiles::TemplateSwitchProfilesClient::get_profile_templates_by_venue_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-template-switch-profiles"),
+    doc = " | `GET` | `/templates/venues/{venueId}/switchProfiles` | `network::template_switch_profiles` | `get_profile_templates_by_venue_id` (feature `network-template-switch-profiles`) |"
+)]
+#[cfg_attr(
     feature = "network-template-switch-profiles",
     doc = " | `DELETE` | `/templates/venues/{venueId}/switchProfiles/{switchProfileId}` | [`network::template_switch_profiles`] | [`remove_switch_profile_from_venue_template`](network::template_switch_profiles::TemplateSwitchProfilesClient::remove_switch_profile_from_venue_template) |"
 )]
@@ -4565,6 +6582,78 @@ pub mod resident_portal;
     doc = " | `PUT` | `/templates/venues/{venueId}/switchSettings` | `network::venue_templates` | `update_venue_template_switch_settings_v1` (feature `network-venue-templates`) |"
 )]
 #[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/wifiAvailableChannels` | [`network::venue_wifi_templates`] | [`get_wifi_available_channels_of_venue_template_v`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_wifi_available_channels_of_venue_template_v) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/wifiAvailableChannels` | `network::venue_wifi_templates` | `get_wifi_available_channels_of_venue_template_v` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `DELETE` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}` | [`network::venue_wifi_templates`] | [`deactivate_wifi_network_template_on_venue`](network::venue_wifi_templates::VenueWifiTemplatesClient::deactivate_wifi_network_template_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `DELETE` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}` | `network::venue_wifi_templates` | `deactivate_wifi_network_template_on_venue` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}` | [`network::venue_wifi_templates`] | [`activate_wifi_network_template_on_venue`](network::venue_wifi_templates::VenueWifiTemplatesClient::activate_wifi_network_template_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}` | `network::venue_wifi_templates` | `activate_wifi_network_template_on_venue` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `DELETE` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}` | [`network::venue_wifi_templates`] | [`deactivate_ap_group_template_on_wifi_network`](network::venue_wifi_templates::VenueWifiTemplatesClient::deactivate_ap_group_template_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `DELETE` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}` | `network::venue_wifi_templates` | `deactivate_ap_group_template_on_wifi_network` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}` | [`network::venue_wifi_templates`] | [`activate_ap_group_template_on_wifi_network`](network::venue_wifi_templates::VenueWifiTemplatesClient::activate_ap_group_template_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}` | `network::venue_wifi_templates` | `activate_ap_group_template_on_wifi_network` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings` | [`network::venue_wifi_templates`] | [`get_ap_group_template_settings_on_wifi_network`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_ap_group_template_settings_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings` | `network::venue_wifi_templates` | `get_ap_group_template_settings_on_wifi_network` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings` | [`network::venue_wifi_templates`] | [`update_ap_group_template_settings_on_wifi_network`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_ap_group_template_settings_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings` | `network::venue_wifi_templates` | `update_ap_group_template_settings_on_wifi_network` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` | [`network::venue_wifi_templates`] | [`get_venue_wifi_network_template_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_wifi_network_template_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` | `network::venue_wifi_templates` | `get_venue_wifi_network_template_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` | [`network::venue_wifi_templates`] | [`update_venue_wifi_network_template_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_wifi_network_template_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` | `network::venue_wifi_templates` | `update_venue_wifi_network_template_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
     feature = "network-venue-templates",
     doc = " | `DELETE` | `/templates/venues/{venueTemplateId}` | [`network::venue_templates`] | [`delete_venue_template`](network::venue_templates::VenueTemplatesClient::delete_venue_template) |"
 )]
@@ -4589,12 +6678,356 @@ pub mod resident_portal;
     doc = " | `PUT` | `/templates/venues/{venueTemplateId}` | `network::venue_templates` | `update_venue_template` (feature `network-venue-templates`) |"
 )]
 #[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `DELETE` | `/templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::venue_wifi_templates`] | [`deactivate_dhcp_config_service_profile_on_venue_template`](network::venue_wifi_templates::VenueWifiTemplatesClient::deactivate_dhcp_config_service_profile_on_venue_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `DELETE` | `/templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::venue_wifi_templates` | `deactivate_dhcp_config_service_profile_on_venue_template` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::venue_wifi_templates`] | [`get_venue_template_dhcp_config_service_profile_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_dhcp_config_service_profile_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::venue_wifi_templates` | `get_venue_template_dhcp_config_service_profile_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::venue_wifi_templates`] | [`activate_dhcp_config_service_profile_on_venue_template_and_update_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::activate_dhcp_config_service_profile_on_venue_template_and_update_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::venue_wifi_templates` | `activate_dhcp_config_service_profile_on_venue_template_and_update_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `DELETE` | `/templates/venues/{venueTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::venue_wifi_templates`] | [`deactivate_radius_server_profile_template_on_venue_template`](network::venue_wifi_templates::VenueWifiTemplatesClient::deactivate_radius_server_profile_template_on_venue_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `DELETE` | `/templates/venues/{venueTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::venue_wifi_templates` | `deactivate_radius_server_profile_template_on_venue_template` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::venue_wifi_templates`] | [`activate_radius_server_profile_template_on_venue_template`](network::venue_wifi_templates::VenueWifiTemplatesClient::activate_radius_server_profile_template_on_venue_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::venue_wifi_templates` | `activate_radius_server_profile_template_on_venue_template` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `DELETE` | `/templates/venues/{venueTemplateId}/roguePolicies/{roguePolicyTemplateId}` | [`network::venue_wifi_templates`] | [`deactivate_rogue_policy_on_venue_template`](network::venue_wifi_templates::VenueWifiTemplatesClient::deactivate_rogue_policy_on_venue_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `DELETE` | `/templates/venues/{venueTemplateId}/roguePolicies/{roguePolicyTemplateId}` | `network::venue_wifi_templates` | `deactivate_rogue_policy_on_venue_template` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}/roguePolicies/{roguePolicyTemplateId}` | [`network::venue_wifi_templates`] | [`activate_rogue_policy_on_venue_template`](network::venue_wifi_templates::VenueWifiTemplatesClient::activate_rogue_policy_on_venue_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}/roguePolicies/{roguePolicyTemplateId}` | `network::venue_wifi_templates` | `activate_rogue_policy_on_venue_template` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueTemplateId}/roguePolicySettings` | [`network::venue_wifi_templates`] | [`get_venue_template_rogue_policy_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_rogue_policy_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueTemplateId}/roguePolicySettings` | `network::venue_wifi_templates` | `get_venue_template_rogue_policy_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}/roguePolicySettings` | [`network::venue_wifi_templates`] | [`update_venue_template_rogue_policy_settings`](network::venue_wifi_templates::VenueWifiTemplatesClient::update_venue_template_rogue_policy_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}/roguePolicySettings` | `network::venue_wifi_templates` | `update_venue_template_rogue_policy_settings` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `DELETE` | `/templates/venues/{venueTemplateId}/syslogServerProfiles/{syslogServerProfileTemplateId}` | [`network::venue_wifi_templates`] | [`deactivate_syslog_server_profile_template_on_venue`](network::venue_wifi_templates::VenueWifiTemplatesClient::deactivate_syslog_server_profile_template_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `DELETE` | `/templates/venues/{venueTemplateId}/syslogServerProfiles/{syslogServerProfileTemplateId}` | `network::venue_wifi_templates` | `deactivate_syslog_server_profile_template_on_venue` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}/syslogServerProfiles/{syslogServerProfileTemplateId}` | [`network::venue_wifi_templates`] | [`activate_syslog_server_profile_template_on_venue`](network::venue_wifi_templates::VenueWifiTemplatesClient::activate_syslog_server_profile_template_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}/syslogServerProfiles/{syslogServerProfileTemplateId}` | `network::venue_wifi_templates` | `activate_syslog_server_profile_template_on_venue` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `GET` | `/templates/venues/{venueTemplateId}/wifiDhcpPoolUsages` | [`network::venue_wifi_templates`] | [`get_venue_template_wifi_dhcp_pool_usages`](network::venue_wifi_templates::VenueWifiTemplatesClient::get_venue_template_wifi_dhcp_pool_usages) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `GET` | `/templates/venues/{venueTemplateId}/wifiDhcpPoolUsages` | `network::venue_wifi_templates` | `get_venue_template_wifi_dhcp_pool_usages` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `DELETE` | `/templates/venues/{venueTemplateId}/wifiNetworks/{wifiNetworkTemplateId}/apGroups/{apGroupTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | [`network::venue_wifi_templates`] | [`deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template`](network::venue_wifi_templates::VenueWifiTemplatesClient::deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `DELETE` | `/templates/venues/{venueTemplateId}/wifiNetworks/{wifiNetworkTemplateId}/apGroups/{apGroupTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | `network::venue_wifi_templates` | `deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-wifi-templates",
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}/wifiNetworks/{wifiNetworkTemplateId}/apGroups/{apGroupTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | [`network::venue_wifi_templates`] | [`activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template`](network::venue_wifi_templates::VenueWifiTemplatesClient::activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-wifi-templates"),
+    doc = " | `PUT` | `/templates/venues/{venueTemplateId}/wifiNetworks/{wifiNetworkTemplateId}/apGroups/{apGroupTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | `network::venue_wifi_templates` | `activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template` (feature `network-venue-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/vlanPoolProfiles` | [`network::wifi_templates`] | [`add_vlan_pool_profile_template`](network::wifi_templates::WifiTemplatesClient::add_vlan_pool_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/vlanPoolProfiles` | `network::wifi_templates` | `add_vlan_pool_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/vlanPoolProfiles/query` | [`network::wifi_templates`] | [`query_vlan_pool_profile_templates`](network::wifi_templates::WifiTemplatesClient::query_vlan_pool_profile_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/vlanPoolProfiles/query` | `network::wifi_templates` | `query_vlan_pool_profile_templates` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | [`network::wifi_templates`] | [`delete_vlan_pool_profile_template`](network::wifi_templates::WifiTemplatesClient::delete_vlan_pool_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | `network::wifi_templates` | `delete_vlan_pool_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | [`network::wifi_templates`] | [`get_vlan_pool_profile_template`](network::wifi_templates::WifiTemplatesClient::get_vlan_pool_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | `network::wifi_templates` | `get_vlan_pool_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | [`network::wifi_templates`] | [`update_vlan_pool_profile_template`](network::wifi_templates::WifiTemplatesClient::update_vlan_pool_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | `network::wifi_templates` | `update_vlan_pool_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/wifiCallingServiceProfiles` | [`network::wifi_templates`] | [`create_wifi_calling_service_profile_template`](network::wifi_templates::WifiTemplatesClient::create_wifi_calling_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/wifiCallingServiceProfiles` | `network::wifi_templates` | `create_wifi_calling_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/wifiCallingServiceProfiles/query` | [`network::wifi_templates`] | [`get_wifi_calling_service_profile_templates`](network::wifi_templates::WifiTemplatesClient::get_wifi_calling_service_profile_templates) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/wifiCallingServiceProfiles/query` | `network::wifi_templates` | `get_wifi_calling_service_profile_templates` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | [`network::wifi_templates`] | [`delete_wifi_calling_service_profile_template`](network::wifi_templates::WifiTemplatesClient::delete_wifi_calling_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | `network::wifi_templates` | `delete_wifi_calling_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | [`network::wifi_templates`] | [`get_wi_fi_calling_service_profile_template`](network::wifi_templates::WifiTemplatesClient::get_wi_fi_calling_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | `network::wifi_templates` | `get_wi_fi_calling_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | [`network::wifi_templates`] | [`update_wifi_calling_service_profile_template`](network::wifi_templates::WifiTemplatesClient::update_wifi_calling_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | `network::wifi_templates` | `update_wifi_calling_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}/cloneSettings` | [`network::wifi_templates`] | [`clone_wifi_calling_service_profile_template`](network::wifi_templates::WifiTemplatesClient::clone_wifi_calling_service_profile_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}/cloneSettings` | `network::wifi_templates` | `clone_wifi_calling_service_profile_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/wifiNetworks` | [`network::wifi_templates`] | [`create_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::create_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/wifiNetworks` | `network::wifi_templates` | `create_wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/wifiNetworks/query` | [`network::wifi_templates`] | [`wifi_network_template`](network::wifi_templates::WifiTemplatesClient::wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/wifiNetworks/query` | `network::wifi_templates` | `wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
     feature = "network-dpsk",
     doc = " | `GET` | `/templates/wifiNetworks/{networkTemplateId}/dpskServices` | [`network::dpsk`] | [`list_template_wifi_network_dpsk_services`](network::dpsk::DpskClient::list_template_wifi_network_dpsk_services) |"
 )]
 #[cfg_attr(
     not(feature = "network-dpsk"),
     doc = " | `GET` | `/templates/wifiNetworks/{networkTemplateId}/dpskServices` | `network::dpsk` | `list_template_wifi_network_dpsk_services` (feature `network-dpsk`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/wifiNetworks/{wifiNetworkTemplateId}` | [`network::wifi_templates`] | [`delete_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::delete_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/wifiNetworks/{wifiNetworkTemplateId}` | `network::wifi_templates` | `delete_wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/wifiNetworks/{wifiNetworkTemplateId}` | [`network::wifi_templates`] | [`get_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::get_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/wifiNetworks/{wifiNetworkTemplateId}` | `network::wifi_templates` | `get_wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}` | [`network::wifi_templates`] | [`update_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::update_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}` | `network::wifi_templates` | `update_wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/accessControlProfiles/{accessControlProfileTemplateId}` | [`network::wifi_templates`] | [`deactivate_access_control_profile_template_on_wifi_network`](network::wifi_templates::WifiTemplatesClient::deactivate_access_control_profile_template_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/accessControlProfiles/{accessControlProfileTemplateId}` | `network::wifi_templates` | `deactivate_access_control_profile_template_on_wifi_network` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/accessControlProfiles/{accessControlProfileTemplateId}` | [`network::wifi_templates`] | [`activate_access_control_profile_template_on_wifi_network`](network::wifi_templates::WifiTemplatesClient::activate_access_control_profile_template_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/accessControlProfiles/{accessControlProfileTemplateId}` | `network::wifi_templates` | `activate_access_control_profile_template_on_wifi_network` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `POST` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/cloneSettings` | [`network::wifi_templates`] | [`clone_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::clone_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `POST` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/cloneSettings` | `network::wifi_templates` | `clone_wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/dpskServices/{dpskServiceTemplateId}` | [`network::wifi_templates`] | [`activate_dpsk_service_on_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::activate_dpsk_service_on_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/dpskServices/{dpskServiceTemplateId}` | `network::wifi_templates` | `activate_dpsk_service_on_wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/portalServiceProfiles/{portalServiceProfileTemplateId}` | [`network::wifi_templates`] | [`activate_portal_service_profile_template_on_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::activate_portal_service_profile_template_on_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/portalServiceProfiles/{portalServiceProfileTemplateId}` | `network::wifi_templates` | `activate_portal_service_profile_template_on_wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `GET` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfileSettings` | [`network::wifi_templates`] | [`get_wifi_network_template_radius_server_profile_template_settings`](network::wifi_templates::WifiTemplatesClient::get_wifi_network_template_radius_server_profile_template_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `GET` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfileSettings` | `network::wifi_templates` | `get_wifi_network_template_radius_server_profile_template_settings` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfileSettings` | [`network::wifi_templates`] | [`update_wifi_network_template_radius_server_profile_template_settings`](network::wifi_templates::WifiTemplatesClient::update_wifi_network_template_radius_server_profile_template_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfileSettings` | `network::wifi_templates` | `update_wifi_network_template_radius_server_profile_template_settings` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::wifi_templates`] | [`deactivate_radius_server_profile_template_on_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::deactivate_radius_server_profile_template_on_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::wifi_templates` | `deactivate_radius_server_profile_template_on_wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}` | [`network::wifi_templates`] | [`activate_radius_server_profile_template_on_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::activate_radius_server_profile_template_on_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::wifi_templates` | `activate_radius_server_profile_template_on_wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | [`network::wifi_templates`] | [`deactivate_vlan_pool_profile_template_on_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::deactivate_vlan_pool_profile_template_on_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | `network::wifi_templates` | `deactivate_vlan_pool_profile_template_on_wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | [`network::wifi_templates`] | [`activate_vlan_pool_profile_template_on_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::activate_vlan_pool_profile_template_on_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/vlanPoolProfiles/{vlanPoolProfileTemplateId}` | `network::wifi_templates` | `activate_vlan_pool_profile_template_on_wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `DELETE` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | [`network::wifi_templates`] | [`deactivate_wifi_calling_service_profile_template_on_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::deactivate_wifi_calling_service_profile_template_on_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `DELETE` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | `network::wifi_templates` | `deactivate_wifi_calling_service_profile_template_on_wifi_network_template` (feature `network-wifi-templates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wifi-templates",
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | [`network::wifi_templates`] | [`activate_wifi_calling_service_profile_template_on_wifi_network_template`](network::wifi_templates::WifiTemplatesClient::activate_wifi_calling_service_profile_template_on_wifi_network_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wifi-templates"),
+    doc = " | `PUT` | `/templates/wifiNetworks/{wifiNetworkTemplateId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | `network::wifi_templates` | `activate_wifi_calling_service_profile_template_on_wifi_network_template` (feature `network-wifi-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-venue-templates",
@@ -4702,6 +7135,30 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-tenants",
+    doc = " | `GET` | `/tenants/accounts` | [`network::tenants`] | [`get_account_details`](network::tenants::TenantsClient::get_account_details) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/accounts` | `network::tenants` | `get_account_details` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/authentications` | [`network::tenants`] | [`get_authentications`](network::tenants::TenantsClient::get_authentications) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/authentications` | `network::tenants` | `get_authentications` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `POST` | `/tenants/authentications` | [`network::tenants`] | [`add_authentication`](network::tenants::TenantsClient::add_authentication) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `POST` | `/tenants/authentications` | `network::tenants` | `add_authentication` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
     doc = " | `GET` | `/tenants/betaFeatures` | [`network::tenants`] | [`get_tenant_beta_features`](network::tenants::TenantsClient::get_tenant_beta_features) |"
 )]
 #[cfg_attr(
@@ -4715,6 +7172,54 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-tenants"),
     doc = " | `PUT` | `/tenants/betaFeatures` | `network::tenants` | `update_tenant_beta_features` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/delegations` | [`network::tenants`] | [`get_delegations`](network::tenants::TenantsClient::get_delegations) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/delegations` | `network::tenants` | `get_delegations` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `POST` | `/tenants/delegations` | [`network::tenants`] | [`invite_var`](network::tenants::TenantsClient::invite_var) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `POST` | `/tenants/delegations` | `network::tenants` | `invite_var` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `DELETE` | `/tenants/delegations/{delegationId}` | [`network::tenants`] | [`delete_delegation`](network::tenants::TenantsClient::delete_delegation) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `DELETE` | `/tenants/delegations/{delegationId}` | `network::tenants` | `delete_delegation` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/delegations/{delegationId}` | [`network::tenants`] | [`get_delegation`](network::tenants::TenantsClient::get_delegation) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/delegations/{delegationId}` | `network::tenants` | `get_delegation` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PUT` | `/tenants/delegations/{delegationId}` | [`network::tenants`] | [`accept_or_reject_delegation`](network::tenants::TenantsClient::accept_or_reject_delegation) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PUT` | `/tenants/delegations/{delegationId}` | `network::tenants` | `accept_or_reject_delegation` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `POST` | `/tenants/devices/apCounts/query` | [`network::tenants`] | [`ap_count_summary`](network::tenants::TenantsClient::ap_count_summary) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `POST` | `/tenants/devices/apCounts/query` | `network::tenants` | `ap_count_summary` (feature `network-tenants`) |"
 )]
 /// | `POST` | `/tenants/inventories/query` | [`network::tenants`] | `query_tenant_inventories` (removed) |
 /// | `POST` | `/tenants/inventories/query/csv` | [`network::tenants`] | `export_tenant_inventories_csv` (removed) |
@@ -4792,6 +7297,14 @@ pub mod resident_portal;
     doc = " | `GET` | `/tenants/self` | `network::tenants` | `get_self_tenant` (feature `network-tenants`) |"
 )]
 #[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PUT` | `/tenants/self` | [`network::tenants`] | [`replace_own_tenant`](network::tenants::TenantsClient::replace_own_tenant) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PUT` | `/tenants/self` | `network::tenants` | `replace_own_tenant` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
     feature = "network-entitlements",
     doc = " | `POST` | `/tenants/self/entitlements/assignments` | [`network::entitlements`] | [`create_self_entitlement_assignment`](network::entitlements::EntitlementsClient::create_self_entitlement_assignment) |"
 )]
@@ -4822,6 +7335,38 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-entitlements"),
     doc = " | `PATCH` | `/tenants/self/entitlements/assignments/{id}` | `network::entitlements` | `patch_self_entitlement_assignment` (feature `network-entitlements`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `DELETE` | `/tenants/supportDelegations` | [`network::tenants`] | [`delete_support_delegation`](network::tenants::TenantsClient::delete_support_delegation) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `DELETE` | `/tenants/supportDelegations` | `network::tenants` | `delete_support_delegation` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `POST` | `/tenants/supportDelegations` | [`network::tenants`] | [`invite_support`](network::tenants::TenantsClient::invite_support) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `POST` | `/tenants/supportDelegations` | `network::tenants` | `invite_support` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `GET` | `/tenants/userProfiles` | [`network::tenants`] | [`get_user_profile`](network::tenants::TenantsClient::get_user_profile) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `GET` | `/tenants/userProfiles` | `network::tenants` | `get_user_profile` (feature `network-tenants`) |"
+)]
+#[cfg_attr(
+    feature = "network-tenants",
+    doc = " | `PUT` | `/tenants/userProfiles` | [`network::tenants`] | [`update_user`](network::tenants::TenantsClient::update_user) |"
+)]
+#[cfg_attr(
+    not(feature = "network-tenants"),
+    doc = " | `PUT` | `/tenants/userProfiles` | `network::tenants` | `update_user` (feature `network-tenants`) |"
 )]
 #[cfg_attr(
     feature = "network-tenants",
@@ -4985,6 +7530,14 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/apAvailableLteBands` | [`network::wireless_aps`] | [`get_venue_ap_available_lte_bands`](network::wireless_aps::WirelessApsClient::get_venue_ap_available_lte_bands) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/apAvailableLteBands` | `network::wireless_aps` | `get_venue_ap_available_lte_bands` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
     doc = " | `POST` | `/venues/apCompatibilities/query` | [`network::wireless_aps`] | [`query_venue_ap_compatibilities`](network::wireless_aps::WirelessApsClient::query_venue_ap_compatibilities) |"
 )]
 #[cfg_attr(
@@ -4998,6 +7551,14 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-venue-ap-groups"),
     doc = " | `POST` | `/venues/apGroups/query` | `network::venue_ap_groups` | `query_venue_ap_groups` (feature `network-venue-ap-groups`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/apModelCapabilities` | [`network::wireless_aps`] | [`get_ap_model_capabilities`](network::wireless_aps::WirelessApsClient::get_ap_model_capabilities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/apModelCapabilities` | `network::wireless_aps` | `get_ap_model_capabilities` (feature `network-wireless-aps`) |"
 )]
 #[cfg_attr(
     feature = "network-wireless-aps",
@@ -5030,6 +7591,22 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-wireless-aps"),
     doc = " | `POST` | `/venues/edgeAppCompatibilities/query` | `network::wireless_aps` | `query_venue_edge_app_compatibilities` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `POST` | `/venues/edgeCompatibilities/query` | [`network::edge_services`] | [`query_venue_edge_compatibilities`](network::edge_services::EdgeServicesClient::query_venue_edge_compatibilities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `POST` | `/venues/edgeCompatibilities/query` | `network::edge_services` | `query_venue_edge_compatibilities` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `POST` | `/venues/propertyConfigs/query` | [`network::property_management`] | [`query_property_configs`](network::property_management::PropertyManagementClient::query_property_configs) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `POST` | `/venues/propertyConfigs/query` | `network::property_management` | `query_property_configs` (feature `network-property-management`) |"
 )]
 #[cfg_attr(
     feature = "network-wireless-venues",
@@ -5182,6 +7759,14 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-switch-aaa"),
     doc = " | `PUT` | `/venues/{venueId}/aaaServers/{aaaServerId}` | `network::switch_aaa` | `update_venue_aaa_server_v1` (feature `network-switch-aaa`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-aaa",
+    doc = " | `GET` | `/venues/{venueId}/aaaSettings` | [`network::switch_aaa`] | [`get_aaa_settings`](network::switch_aaa::SwitchAaaClient::get_aaa_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-aaa"),
+    doc = " | `GET` | `/venues/{venueId}/aaaSettings` | `network::switch_aaa` | `get_aaa_settings` (feature `network-switch-aaa`) |"
 )]
 #[cfg_attr(
     feature = "network-switch-aaa",
@@ -5633,6 +8218,22 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-venue-ap-model-settings",
+    doc = " | `DELETE` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}` | [`network::venue_ap_model_settings`] | [`deactivate_client_isolation_profile_on_venue_ap_model_lan_port`](network::venue_ap_model_settings::VenueApModelSettingsClient::deactivate_client_isolation_profile_on_venue_ap_model_lan_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `DELETE` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}` | `network::venue_ap_model_settings` | `deactivate_client_isolation_profile_on_venue_ap_model_lan_port` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}` | [`network::venue_ap_model_settings`] | [`activate_client_isolation_profile_on_venue_ap_model_lan_port`](network::venue_ap_model_settings::VenueApModelSettingsClient::activate_client_isolation_profile_on_venue_ap_model_lan_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}` | `network::venue_ap_model_settings` | `activate_client_isolation_profile_on_venue_ap_model_lan_port` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
     doc = " | `DELETE` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/ethernetPortProfiles/{ethernetPortProfileId}` | [`network::venue_ap_model_settings`] | [`remove_ethernet_port_profile_from_venue_ap_model_lan_port`](network::venue_ap_model_settings::VenueApModelSettingsClient::remove_ethernet_port_profile_from_venue_ap_model_lan_port) |"
 )]
 #[cfg_attr(
@@ -5662,6 +8263,22 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-venue-ap-model-settings"),
     doc = " | `PUT` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/settings` | `network::venue_ap_model_settings` | `update_venue_ap_model_port_settings` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `DELETE` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}` | [`network::venue_ap_model_settings`] | [`deactivate_soft_gre_profile_on_venue_ap_model_lan_port`](network::venue_ap_model_settings::VenueApModelSettingsClient::deactivate_soft_gre_profile_on_venue_ap_model_lan_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `DELETE` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}` | `network::venue_ap_model_settings` | `deactivate_soft_gre_profile_on_venue_ap_model_lan_port` (feature `network-venue-ap-model-settings`) |"
+)]
+#[cfg_attr(
+    feature = "network-venue-ap-model-settings",
+    doc = " | `PUT` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}` | [`network::venue_ap_model_settings`] | [`activate_soft_gre_profile_on_venue_ap_model_lan_port`](network::venue_ap_model_settings::VenueApModelSettingsClient::activate_soft_gre_profile_on_venue_ap_model_lan_port) |"
+)]
+#[cfg_attr(
+    not(feature = "network-venue-ap-model-settings"),
+    doc = " | `PUT` | `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}` | `network::venue_ap_model_settings` | `activate_soft_gre_profile_on_venue_ap_model_lan_port` (feature `network-venue-ap-model-settings`) |"
 )]
 #[cfg_attr(
     feature = "network-venue-ap-settings",
@@ -6049,6 +8666,22 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings` | [`network::wireless_aps`] | [`get_ap_lan_port_overwrite_settings`](network::wireless_aps::WirelessApsClient::get_ap_lan_port_overwrite_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings` | `network::wireless_aps` | `get_ap_lan_port_overwrite_settings` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings` | [`network::wireless_aps`] | [`update_ap_lan_port_overwrite_settings`](network::wireless_aps::WirelessApsClient::update_ap_lan_port_overwrite_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings` | `network::wireless_aps` | `update_ap_lan_port_overwrite_settings` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
     doc = " | `DELETE` | `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/softGreProfiles/{id}` | [`network::wireless_aps`] | [`remove_soft_gre_profile_from_ap_lan_port`](network::wireless_aps::WirelessApsClient::remove_soft_gre_profile_from_ap_lan_port) |"
 )]
 #[cfg_attr(
@@ -6368,6 +9001,158 @@ pub mod resident_portal;
     doc = " | `PUT` | `/venues/{venueId}/cliTemplates/{cliTemplateId}` | `network::switch_profiles` | `add_cli_template_to_venue` (feature `network-switch-profiles`) |"
 )]
 #[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/configHistories/query` | [`network::switch_networking`] | [`get_configuration_history_by_venue`](network::switch_networking::SwitchNetworkingClient::get_configuration_history_by_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/configHistories/query` | `network::switch_networking` | `get_configuration_history_by_venue` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/deviceRequests` | [`network::switch_networking`] | [`sync_venue_admin_password_multiple_device_requests`](network::switch_networking::SwitchNetworkingClient::sync_venue_admin_password_multiple_device_requests) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/deviceRequests` | `network::switch_networking` | `sync_venue_admin_password_multiple_device_requests` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::wireless_aps`] | [`deactivate_dhcp_config_service_profile_on_venue`](network::wireless_aps::WirelessApsClient::deactivate_dhcp_config_service_profile_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::wireless_aps` | `deactivate_dhcp_config_service_profile_on_venue` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::wireless_aps`] | [`get_venue_dhcp_config_service_profile_settings`](network::wireless_aps::WirelessApsClient::get_venue_dhcp_config_service_profile_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::wireless_aps` | `get_venue_dhcp_config_service_profile_settings` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | [`network::wireless_aps`] | [`activate_dhcp_config_service_profile_on_venue_and_update_settings`](network::wireless_aps::WirelessApsClient::activate_dhcp_config_service_profile_on_venue_and_update_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` | `network::wireless_aps` | `activate_dhcp_config_service_profile_on_venue_and_update_settings` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters` | [`network::edge_services`] | [`get_edge_clusters_by_page`](network::edge_services::EdgeServicesClient::get_edge_clusters_by_page) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters` | `network::edge_services` | `get_edge_clusters_by_page` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `POST` | `/venues/{venueId}/edgeClusters` | [`network::edge_services`] | [`create_edge_cluster`](network::edge_services::EdgeServicesClient::create_edge_cluster) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `POST` | `/venues/{venueId}/edgeClusters` | `network::edge_services` | `create_edge_cluster` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `DELETE` | `/venues/{venueId}/edgeClusters/{clusterId}` | [`network::edge_services`] | [`delete_single_edge_cluster`](network::edge_services::EdgeServicesClient::delete_single_edge_cluster) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `DELETE` | `/venues/{venueId}/edgeClusters/{clusterId}` | `network::edge_services` | `delete_single_edge_cluster` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}` | [`network::edge_services`] | [`get_edge_cluster`](network::edge_services::EdgeServicesClient::get_edge_cluster) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}` | `network::edge_services` | `get_edge_cluster` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}` | [`network::edge_services`] | [`update_edge_cluster`](network::edge_services::EdgeServicesClient::update_edge_cluster) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}` | `network::edge_services` | `update_edge_cluster` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings` | [`network::edge_services`] | [`get_arp_termination_settings`](network::edge_services::EdgeServicesClient::get_arp_termination_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings` | `network::edge_services` | `get_arp_termination_settings` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `PUT` | `/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings` | [`network::edge_services`] | [`update_arp_termination_settings`](network::edge_services::EdgeServicesClient::update_arp_termination_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `PUT` | `/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings` | `network::edge_services` | `update_arp_termination_settings` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `POST` | `/venues/{venueId}/edgeClusters/{clusterId}/edges` | [`network::edge_services`] | [`create_edge_device`](network::edge_services::EdgeServicesClient::create_edge_device) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `POST` | `/venues/{venueId}/edgeClusters/{clusterId}/edges` | `network::edge_services` | `create_edge_device` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `DELETE` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}` | [`network::edge_services`] | [`delete_edge_device`](network::edge_services::EdgeServicesClient::delete_edge_device) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `DELETE` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}` | `network::edge_services` | `delete_edge_device` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}` | [`network::edge_services`] | [`get_edge_device`](network::edge_services::EdgeServicesClient::get_edge_device) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}` | `network::edge_services` | `get_edge_device` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}` | [`network::edge_services`] | [`patch_edge_device`](network::edge_services::EdgeServicesClient::patch_edge_device) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}` | `network::edge_services` | `patch_edge_device` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers` | [`network::edge_services`] | [`get_edge_dns_servers`](network::edge_services::EdgeServicesClient::get_edge_dns_servers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers` | `network::edge_services` | `get_edge_dns_servers` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers` | [`network::edge_services`] | [`patch_edge_dns_servers`](network::edge_services::EdgeServicesClient::patch_edge_dns_servers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers` | `network::edge_services` | `patch_edge_dns_servers` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/hostDetails` | [`network::edge_services`] | [`trigger_edge_action`](network::edge_services::EdgeServicesClient::trigger_edge_action) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/hostDetails` | `network::edge_services` | `trigger_edge_action` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
     all(feature = "network-edge-services", feature = "experimental"),
     doc = " | `POST` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/lags` | [`network::edge_services`] | [`create_venue_edge_lag`](network::edge_services::EdgeServicesClient::create_venue_edge_lag) |"
 )]
@@ -6480,6 +9265,22 @@ pub mod resident_portal;
     doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/ports/{portId}/subInterfaces/{subInterfaceId}` | `network::edge_services` | `patch_venue_edge_port_sub_interface` (feature `network-edge-services` and `experimental`) |"
 )]
 #[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs` | [`network::edge_services`] | [`get_edge_static_route_config`](network::edge_services::EdgeServicesClient::get_edge_static_route_config) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs` | `network::edge_services` | `get_edge_static_route_config` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs` | [`network::edge_services`] | [`patch_edge_static_route_config`](network::edge_services::EdgeServicesClient::patch_edge_static_route_config) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs` | `network::edge_services` | `patch_edge_static_route_config` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
     all(feature = "network-edge-services", feature = "experimental"),
     doc = " | `GET` | `/venues/{venueId}/edgeClusters/{clusterId}/networkSettings` | [`network::edge_services`] | [`get_venue_edge_cluster_network_settings`](network::edge_services::EdgeServicesClient::get_venue_edge_cluster_network_settings) |"
 )]
@@ -6512,12 +9313,60 @@ pub mod resident_portal;
     doc = " | `PUT` | `/venues/{venueId}/edgeClusters/{clusterId}/tunnelProfiles/{tunnelProfileId}` | `network::edge_services` | `activate_tunnel_profile_on_venue_edge_cluster` (feature `network-edge-services` and `experimental`) |"
 )]
 #[cfg_attr(
+    feature = "network-edge-services",
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{edgeClusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` | [`network::edge_services`] | [`patch_edge_lag_sub_interface`](network::edge_services::EdgeServicesClient::patch_edge_lag_sub_interface) |"
+)]
+#[cfg_attr(
+    not(feature = "network-edge-services"),
+    doc = " | `PATCH` | `/venues/{venueId}/edgeClusters/{edgeClusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` | `network::edge_services` | `patch_edge_lag_sub_interface` (feature `network-edge-services`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `GET` | `/venues/{venueId}/floorplans` | [`network::wireless_venues`] | [`get_venue_floor_plans`](network::wireless_venues::WirelessVenuesClient::get_venue_floor_plans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `GET` | `/venues/{venueId}/floorplans` | `network::wireless_venues` | `get_venue_floor_plans` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `POST` | `/venues/{venueId}/floorplans` | [`network::wireless_venues`] | [`create_venue_floor_plan`](network::wireless_venues::WirelessVenuesClient::create_venue_floor_plan) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `POST` | `/venues/{venueId}/floorplans` | `network::wireless_venues` | `create_venue_floor_plan` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
     feature = "network-wireless-venues",
     doc = " | `POST` | `/venues/{venueId}/floorplans/query` | [`network::wireless_venues`] | [`query_venue_floorplans`](network::wireless_venues::WirelessVenuesClient::query_venue_floorplans) |"
 )]
 #[cfg_attr(
     not(feature = "network-wireless-venues"),
     doc = " | `POST` | `/venues/{venueId}/floorplans/query` | `network::wireless_venues` | `query_venue_floorplans` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `DELETE` | `/venues/{venueId}/floorplans/{floorPlanId}` | [`network::wireless_venues`] | [`delete_venue_floor_plan`](network::wireless_venues::WirelessVenuesClient::delete_venue_floor_plan) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `DELETE` | `/venues/{venueId}/floorplans/{floorPlanId}` | `network::wireless_venues` | `delete_venue_floor_plan` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `GET` | `/venues/{venueId}/floorplans/{floorPlanId}` | [`network::wireless_venues`] | [`get_venue_floor_plan`](network::wireless_venues::WirelessVenuesClient::get_venue_floor_plan) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `GET` | `/venues/{venueId}/floorplans/{floorPlanId}` | `network::wireless_venues` | `get_venue_floor_plan` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `PUT` | `/venues/{venueId}/floorplans/{floorPlanId}` | [`network::wireless_venues`] | [`update_venue_floor_plan`](network::wireless_venues::WirelessVenuesClient::update_venue_floor_plan) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `PUT` | `/venues/{venueId}/floorplans/{floorPlanId}` | `network::wireless_venues` | `update_venue_floor_plan` (feature `network-wireless-venues`) |"
 )]
 #[cfg_attr(
     feature = "network-wireless-aps",
@@ -6544,12 +9393,116 @@ pub mod resident_portal;
     doc = " | `PUT` | `/venues/{venueId}/floorplans/{floorplanId}/aps/{serialNumber}/floorPositions` | `network::wireless_aps` | `update_ap_floor_position` (feature `network-wireless-aps`) |"
 )]
 #[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/iotControllers/{iotControllerId}` | [`network::wireless_aps`] | [`disassociate_iot_controller_from_venue`](network::wireless_aps::WirelessApsClient::disassociate_iot_controller_from_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/iotControllers/{iotControllerId}` | `network::wireless_aps` | `disassociate_iot_controller_from_venue` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/iotControllers/{iotControllerId}` | [`network::wireless_aps`] | [`associate_iot_controller_with_venue`](network::wireless_aps::WirelessApsClient::associate_iot_controller_with_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/iotControllers/{iotControllerId}` | `network::wireless_aps` | `associate_iot_controller_with_venue` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}` | [`network::wireless_aps`] | [`deactivate_lbs_server_profile_on_venue`](network::wireless_aps::WirelessApsClient::deactivate_lbs_server_profile_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}` | `network::wireless_aps` | `deactivate_lbs_server_profile_on_venue` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}` | [`network::wireless_aps`] | [`activate_lbs_server_profile_on_venue`](network::wireless_aps::WirelessApsClient::activate_lbs_server_profile_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}` | `network::wireless_aps` | `activate_lbs_server_profile_on_venue` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
     feature = "network-wireless-venues",
     doc = " | `GET` | `/venues/{venueId}/meshTopologies` | [`network::wireless_venues`] | [`list_venue_mesh_topologies`](network::wireless_venues::WirelessVenuesClient::list_venue_mesh_topologies) |"
 )]
 #[cfg_attr(
     not(feature = "network-wireless-venues"),
     doc = " | `GET` | `/venues/{venueId}/meshTopologies` | `network::wireless_venues` | `list_venue_mesh_topologies` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `GET` | `/venues/{venueId}/propertyConfigs` | [`network::property_management`] | [`get_venue_property_config`](network::property_management::PropertyManagementClient::get_venue_property_config) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `GET` | `/venues/{venueId}/propertyConfigs` | `network::property_management` | `get_venue_property_config` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `PATCH` | `/venues/{venueId}/propertyConfigs` | [`network::property_management`] | [`enable_property_selectively`](network::property_management::PropertyManagementClient::enable_property_selectively) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `PATCH` | `/venues/{venueId}/propertyConfigs` | `network::property_management` | `enable_property_selectively` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `PUT` | `/venues/{venueId}/propertyConfigs` | [`network::property_management`] | [`enable_venue_property`](network::property_management::PropertyManagementClient::enable_venue_property) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `PUT` | `/venues/{venueId}/propertyConfigs` | `network::property_management` | `enable_venue_property` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `PUT` | `/venues/{venueId}/propertyConfigs/residentPortalAssignments/{residentPortalId}` | [`network::property_management`] | [`assign_resident_portal`](network::property_management::PropertyManagementClient::assign_resident_portal) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `PUT` | `/venues/{venueId}/propertyConfigs/residentPortalAssignments/{residentPortalId}` | `network::property_management` | `assign_resident_portal` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-venues",
+    doc = " | `POST` | `/venues/{venueId}/rogueAps/query` | [`network::wireless_venues`] | [`get_venue_rogue_a_ps`](network::wireless_venues::WirelessVenuesClient::get_venue_rogue_a_ps) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-venues"),
+    doc = " | `POST` | `/venues/{venueId}/rogueAps/query` | `network::wireless_venues` | `get_venue_rogue_a_ps` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/roguePolicies/{roguePolicyId}` | [`network::wireless_aps`] | [`deactivate_rogue_policy_on_venue`](network::wireless_aps::WirelessApsClient::deactivate_rogue_policy_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/roguePolicies/{roguePolicyId}` | `network::wireless_aps` | `deactivate_rogue_policy_on_venue` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/roguePolicies/{roguePolicyId}` | [`network::wireless_aps`] | [`activate_rogue_policy_on_venue`](network::wireless_aps::WirelessApsClient::activate_rogue_policy_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/roguePolicies/{roguePolicyId}` | `network::wireless_aps` | `activate_rogue_policy_on_venue` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/roguePolicySettings` | [`network::wireless_aps`] | [`get_venue_rogue_policy_settings`](network::wireless_aps::WirelessApsClient::get_venue_rogue_policy_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/roguePolicySettings` | `network::wireless_aps` | `get_venue_rogue_policy_settings` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/roguePolicySettings` | [`network::wireless_aps`] | [`update_venue_rogue_policy_settings`](network::wireless_aps::WirelessApsClient::update_venue_rogue_policy_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/roguePolicySettings` | `network::wireless_aps` | `update_venue_rogue_policy_settings` (feature `network-wireless-aps`) |"
 )]
 #[cfg_attr(
     feature = "network-wireless-venues",
@@ -6566,6 +9519,22 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-wireless-venues"),
     doc = " | `GET` | `/venues/{venueId}/signurls/{fileId}/urls` | `network::wireless_venues` | `get_venue_file_url` (feature `network-wireless-venues`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}` | [`network::wireless_aps`] | [`deactivate_snmp_agent_profile_on_venue`](network::wireless_aps::WirelessApsClient::deactivate_snmp_agent_profile_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}` | `network::wireless_aps` | `deactivate_snmp_agent_profile_on_venue` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}` | [`network::wireless_aps`] | [`activate_snmp_agent_profile_on_venue`](network::wireless_aps::WirelessApsClient::activate_snmp_agent_profile_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}` | `network::wireless_aps` | `activate_snmp_agent_profile_on_venue` (feature `network-wireless-aps`) |"
 )]
 #[cfg_attr(
     feature = "network-switches",
@@ -6606,6 +9575,14 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-switch-firmware"),
     doc = " | `PUT` | `/venues/{venueId}/switchFirmwares/schedules` | `network::switch_firmware` | `update_venue_switch_firmware_schedules` (feature `network-switch-firmware`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `GET` | `/venues/{venueId}/switchProfiles` | [`network::switch_profiles`] | [`get_profiles_by_venue_id`](network::switch_profiles::SwitchProfilesClient::get_profiles_by_venue_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `GET` | `/venues/{venueId}/switchProfiles` | `network::switch_profiles` | `get_profiles_by_venue_id` (feature `network-switch-profiles`) |"
 )]
 #[cfg_attr(
     feature = "network-switch-profiles",
@@ -6654,6 +9631,22 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-switches"),
     doc = " | `DELETE` | `/venues/{venueId}/switchSettings` | `network::switches` | `delete_venue_switch_settings` (feature `network-switches`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/switchSettings` | [`network::switch_networking`] | [`get_venue_setting`](network::switch_networking::SwitchNetworkingClient::get_venue_setting) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/switchSettings` | `network::switch_networking` | `get_venue_setting` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
+    doc = " | `PUT` | `/venues/{venueId}/switchSettings` | [`network::switch_networking`] | [`update_venue_setting`](network::switch_networking::SwitchNetworkingClient::update_venue_setting) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `PUT` | `/venues/{venueId}/switchSettings` | `network::switch_networking` | `update_venue_setting` (feature `network-switch-networking`) |"
 )]
 #[cfg_attr(
     feature = "network-switches",
@@ -7200,6 +10193,22 @@ pub mod resident_portal;
     doc = " | `PUT` | `/venues/{venueId}/switches/{switchId}/vlans/{vlanId}` | `network::switch_networking` | `update_venue_switch_vlan` (feature `network-switch-networking`) |"
 )]
 #[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `DELETE` | `/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}` | [`network::wireless_aps`] | [`deactivate_syslog_server_profile_on_venue`](network::wireless_aps::WirelessApsClient::deactivate_syslog_server_profile_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `DELETE` | `/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}` | `network::wireless_aps` | `deactivate_syslog_server_profile_on_venue` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `PUT` | `/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}` | [`network::wireless_aps`] | [`activate_syslog_server_profile_on_venue`](network::wireless_aps::WirelessApsClient::activate_syslog_server_profile_on_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `PUT` | `/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}` | `network::wireless_aps` | `activate_syslog_server_profile_on_venue` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
     feature = "network-switch-networking",
     doc = " | `POST` | `/venues/{venueId}/taggedVlans/query` | [`network::switch_networking`] | [`query_venue_tagged_vlans`](network::switch_networking::SwitchNetworkingClient::query_venue_tagged_vlans) |"
 )]
@@ -7217,11 +10226,107 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/transactions/{transactionId}/configHistDetails` | [`network::switch_networking`] | [`get_venue_configuration_history_detail_by_transaction`](network::switch_networking::SwitchNetworkingClient::get_venue_configuration_history_detail_by_transaction) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/transactions/{transactionId}/configHistDetails` | `network::switch_networking` | `get_venue_configuration_history_detail_by_transaction` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
     doc = " | `GET` | `/venues/{venueId}/trustedPorts` | [`network::switch_networking`] | [`list_venue_trusted_ports`](network::switch_networking::SwitchNetworkingClient::list_venue_trusted_ports) |"
 )]
 #[cfg_attr(
     not(feature = "network-switch-networking"),
     doc = " | `GET` | `/venues/{venueId}/trustedPorts` | `network::switch_networking` | `list_venue_trusted_ports` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `GET` | `/venues/{venueId}/units` | [`network::property_management`] | [`get_all_units`](network::property_management::PropertyManagementClient::get_all_units) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `GET` | `/venues/{venueId}/units` | `network::property_management` | `get_all_units` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `POST` | `/venues/{venueId}/units` | [`network::property_management`] | [`add_unit`](network::property_management::PropertyManagementClient::add_unit) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `POST` | `/venues/{venueId}/units` | `network::property_management` | `add_unit` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `POST` | `/venues/{venueId}/units/identities/query` | [`network::property_management`] | [`query_unit_identities`](network::property_management::PropertyManagementClient::query_unit_identities) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `POST` | `/venues/{venueId}/units/identities/query` | `network::property_management` | `query_unit_identities` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `POST` | `/venues/{venueId}/units/notifications` | [`network::property_management`] | [`resend_notifications`](network::property_management::PropertyManagementClient::resend_notifications) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `POST` | `/venues/{venueId}/units/notifications` | `network::property_management` | `resend_notifications` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `PUT` | `/venues/{venueId}/units/qosProfileAssignments/{qosProfileId}` | [`network::property_management`] | [`qos_profile_assignments`](network::property_management::PropertyManagementClient::qos_profile_assignments) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `PUT` | `/venues/{venueId}/units/qosProfileAssignments/{qosProfileId}` | `network::property_management` | `qos_profile_assignments` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `POST` | `/venues/{venueId}/units/query` | [`network::property_management`] | [`query_units`](network::property_management::PropertyManagementClient::query_units) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `POST` | `/venues/{venueId}/units/query` | `network::property_management` | `query_units` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `DELETE` | `/venues/{venueId}/units/{unitId}` | [`network::property_management`] | [`delete_unit`](network::property_management::PropertyManagementClient::delete_unit) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `DELETE` | `/venues/{venueId}/units/{unitId}` | `network::property_management` | `delete_unit` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `GET` | `/venues/{venueId}/units/{unitId}` | [`network::property_management`] | [`fetch_unit`](network::property_management::PropertyManagementClient::fetch_unit) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `GET` | `/venues/{venueId}/units/{unitId}` | `network::property_management` | `fetch_unit` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `PATCH` | `/venues/{venueId}/units/{unitId}` | [`network::property_management`] | [`edit_unit`](network::property_management::PropertyManagementClient::edit_unit) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `PATCH` | `/venues/{venueId}/units/{unitId}` | `network::property_management` | `edit_unit` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `DELETE` | `/venues/{venueId}/units/{unitId}/identities/{identityId}` | [`network::property_management`] | [`remove_unit_identity`](network::property_management::PropertyManagementClient::remove_unit_identity) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `DELETE` | `/venues/{venueId}/units/{unitId}/identities/{identityId}` | `network::property_management` | `remove_unit_identity` (feature `network-property-management`) |"
+)]
+#[cfg_attr(
+    feature = "network-property-management",
+    doc = " | `PUT` | `/venues/{venueId}/units/{unitId}/identities/{identityId}` | [`network::property_management`] | [`assign_unit_identity`](network::property_management::PropertyManagementClient::assign_unit_identity) |"
+)]
+#[cfg_attr(
+    not(feature = "network-property-management"),
+    doc = " | `PUT` | `/venues/{venueId}/units/{unitId}/identities/{identityId}` | `network::property_management` | `assign_unit_identity` (feature `network-property-management`) |"
 )]
 #[cfg_attr(
     feature = "network-switch-networking",
@@ -7241,6 +10346,14 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-switch-networking",
+    doc = " | `GET` | `/venues/{venueId}/vlanUnions` | [`network::switch_networking`] | [`get_vlan_union_by_venue`](network::switch_networking::SwitchNetworkingClient::get_vlan_union_by_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `GET` | `/venues/{venueId}/vlanUnions` | `network::switch_networking` | `get_vlan_union_by_venue` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
     doc = " | `GET` | `/venues/{venueId}/vlans` | [`network::switch_networking`] | [`list_venue_vlans`](network::switch_networking::SwitchNetworkingClient::list_venue_vlans) |"
 )]
 #[cfg_attr(
@@ -7249,11 +10362,43 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-switch-networking",
+    doc = " | `POST` | `/venues/{venueId}/vlans` | [`network::switch_networking`] | [`add_switch_vlans`](network::switch_networking::SwitchNetworkingClient::add_switch_vlans) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-networking"),
+    doc = " | `POST` | `/venues/{venueId}/vlans` | `network::switch_networking` | `add_switch_vlans` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-networking",
     doc = " | `POST` | `/venues/{venueId}/vlans/query` | [`network::switch_networking`] | [`query_venue_vlans`](network::switch_networking::SwitchNetworkingClient::query_venue_vlans) |"
 )]
 #[cfg_attr(
     not(feature = "network-switch-networking"),
     doc = " | `POST` | `/venues/{venueId}/vlans/query` | `network::switch_networking` | `query_venue_vlans` (feature `network-switch-networking`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/wifiAvailableChannels` | [`network::wireless_aps`] | [`get_wifi_available_channels_of_venue`](network::wireless_aps::WirelessApsClient::get_wifi_available_channels_of_venue) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/wifiAvailableChannels` | `network::wireless_aps` | `get_wifi_available_channels_of_venue` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/wifiDhcpClientLeases` | [`network::wireless_aps`] | [`get_venue_wifi_dhcp_client_leases`](network::wireless_aps::WirelessApsClient::get_venue_wifi_dhcp_client_leases) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/wifiDhcpClientLeases` | `network::wireless_aps` | `get_venue_wifi_dhcp_client_leases` (feature `network-wireless-aps`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-aps",
+    doc = " | `GET` | `/venues/{venueId}/wifiDhcpPoolUsages` | [`network::wireless_aps`] | [`get_venue_wifi_dhcp_pool_usages`](network::wireless_aps::WirelessApsClient::get_venue_wifi_dhcp_pool_usages) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-aps"),
+    doc = " | `GET` | `/venues/{venueId}/wifiDhcpPoolUsages` | `network::wireless_aps` | `get_venue_wifi_dhcp_pool_usages` (feature `network-wireless-aps`) |"
 )]
 #[cfg_attr(
     feature = "network-wireless-networks",
@@ -7273,6 +10418,70 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}` | [`network::wireless_networks`] | [`deactivate_ap_group_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_ap_group_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}` | `network::wireless_networks` | `deactivate_ap_group_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}` | [`network::wireless_networks`] | [`activate_ap_group_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_ap_group_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}` | `network::wireless_networks` | `activate_ap_group_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings` | [`network::wireless_networks`] | [`get_ap_group_settings_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::get_ap_group_settings_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings` | `network::wireless_networks` | `get_ap_group_settings_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings` | [`network::wireless_networks`] | [`update_ap_group_settings_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::update_ap_group_settings_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings` | `network::wireless_networks` | `update_ap_group_settings_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}` | [`network::wireless_networks`] | [`deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group`](network::wireless_networks::WirelessNetworksClient::deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}` | `network::wireless_networks` | `deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}` | [`network::wireless_networks`] | [`activate_vlan_pool_profile_on_venue_wifi_network_ap_group`](network::wireless_networks::WirelessNetworksClient::activate_vlan_pool_profile_on_venue_wifi_network_ap_group) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}` | `network::wireless_networks` | `activate_vlan_pool_profile_on_venue_wifi_network_ap_group` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}` | [`network::wireless_networks`] | [`deactivate_client_isolation_profile_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_client_isolation_profile_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}` | `network::wireless_networks` | `deactivate_client_isolation_profile_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}` | [`network::wireless_networks`] | [`activate_client_isolation_profile_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_client_isolation_profile_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}` | `network::wireless_networks` | `activate_client_isolation_profile_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
     doc = " | `GET` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` | [`network::wireless_networks`] | [`get_venue_wifi_network_settings`](network::wireless_networks::WirelessNetworksClient::get_venue_wifi_network_settings) |"
 )]
 #[cfg_attr(
@@ -7286,6 +10495,22 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-wireless-networks"),
     doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/settings` | `network::wireless_networks` | `update_venue_wifi_network_settings` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}` | [`network::wireless_networks`] | [`deactivate_soft_gre_profile_on_venue_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_soft_gre_profile_on_venue_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}` | `network::wireless_networks` | `deactivate_soft_gre_profile_on_venue_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}` | [`network::wireless_networks`] | [`activate_soft_gre_profile_on_venue_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_soft_gre_profile_on_venue_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}` | `network::wireless_networks` | `activate_soft_gre_profile_on_venue_wifi_network` (feature `network-wireless-networks`) |"
 )]
 #[cfg_attr(
     feature = "network-wireless-policies",
@@ -7374,6 +10599,14 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-switch-profiles"),
     doc = " | `GET` | `/webAuthPageTemplates/{templateId}` | `network::switch_profiles` | `get_web_auth_page_template_v1` (feature `network-switch-profiles`) |"
+)]
+#[cfg_attr(
+    feature = "network-switch-profiles",
+    doc = " | `PUT` | `/webAuthPageTemplates/{templateId}` | [`network::switch_profiles`] | [`put_web_auth_page_template`](network::switch_profiles::SwitchProfilesClient::put_web_auth_page_template) |"
+)]
+#[cfg_attr(
+    not(feature = "network-switch-profiles"),
+    doc = " | `PUT` | `/webAuthPageTemplates/{templateId}` | `network::switch_profiles` | `put_web_auth_page_template` (feature `network-switch-profiles`) |"
 )]
 #[cfg_attr(
     feature = "network-switch-profiles",
@@ -7481,11 +10714,59 @@ pub mod resident_portal;
 )]
 #[cfg_attr(
     feature = "network-wireless-networks",
+    doc = " | `GET` | `/wifiNetworks/hotspot20IdentityProviders` | [`network::wireless_networks`] | [`get_wifi_network_predefined_hotspot20_identity_providers`](network::wireless_networks::WirelessNetworksClient::get_wifi_network_predefined_hotspot20_identity_providers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/wifiNetworks/hotspot20IdentityProviders` | `network::wireless_networks` | `get_wifi_network_predefined_hotspot20_identity_providers` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/wifiNetworks/hotspot20Operators` | [`network::wireless_networks`] | [`get_wifi_network_predefined_hotspot20_operators`](network::wireless_networks::WirelessNetworksClient::get_wifi_network_predefined_hotspot20_operators) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/wifiNetworks/hotspot20Operators` | `network::wireless_networks` | `get_wifi_network_predefined_hotspot20_operators` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/wifiNetworks/qosMapSetOptions` | [`network::wireless_networks`] | [`get_wifi_network_default_qos_map_set_options`](network::wireless_networks::WirelessNetworksClient::get_wifi_network_default_qos_map_set_options) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/wifiNetworks/qosMapSetOptions` | `network::wireless_networks` | `get_wifi_network_default_qos_map_set_options` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
     doc = " | `POST` | `/wifiNetworks/query` | [`network::wireless_networks`] | [`query_wifi_networks`](network::wireless_networks::WirelessNetworksClient::query_wifi_networks) |"
 )]
 #[cfg_attr(
     not(feature = "network-wireless-networks"),
     doc = " | `POST` | `/wifiNetworks/query` | `network::wireless_networks` | `query_wifi_networks` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/wifiNetworks/recoveryPassphraseSettings` | [`network::wireless_networks`] | [`get_recovery_passphrase_settings`](network::wireless_networks::WirelessNetworksClient::get_recovery_passphrase_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/wifiNetworks/recoveryPassphraseSettings` | `network::wireless_networks` | `get_recovery_passphrase_settings` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/recoveryPassphraseSettings` | [`network::wireless_networks`] | [`update_recovery_passphrase_settings`](network::wireless_networks::WirelessNetworksClient::update_recovery_passphrase_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/recoveryPassphraseSettings` | `network::wireless_networks` | `update_recovery_passphrase_settings` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/wifiNetworks/wisprProviders` | [`network::wireless_networks`] | [`get_wifi_network_wispr_providers`](network::wireless_networks::WirelessNetworksClient::get_wifi_network_wispr_providers) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/wifiNetworks/wisprProviders` | `network::wireless_networks` | `get_wifi_network_wispr_providers` (feature `network-wireless-networks`) |"
 )]
 #[cfg_attr(
     feature = "network-mac-registrations",
@@ -7520,6 +10801,38 @@ pub mod resident_portal;
     doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}` | `network::wireless_networks` | `update_wifi_network` (feature `network-wireless-networks`) |"
 )]
 #[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}` | [`network::wireless_networks`] | [`deactivate_access_control_profile_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_access_control_profile_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}` | `network::wireless_networks` | `deactivate_access_control_profile_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}` | [`network::wireless_networks`] | [`activate_access_control_profile_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_access_control_profile_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}` | `network::wireless_networks` | `activate_access_control_profile_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}` | [`network::wireless_networks`] | [`deactivate_application_policy_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_application_policy_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}` | `network::wireless_networks` | `deactivate_application_policy_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}` | [`network::wireless_networks`] | [`activate_application_policy_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_application_policy_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}` | `network::wireless_networks` | `activate_application_policy_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
     feature = "network-certificates",
     doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` | [`network::certificates`] | [`remove_certificate_template_from_wifi_network`](network::certificates::CertificatesClient::remove_certificate_template_from_wifi_network) |"
 )]
@@ -7534,6 +10847,30 @@ pub mod resident_portal;
 #[cfg_attr(
     not(feature = "network-certificates"),
     doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/certificateTemplates/{certificateTemplateId}` | `network::certificates` | `add_certificate_template_to_wifi_network` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}` | [`network::wireless_networks`] | [`deactivate_device_policy_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_device_policy_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}` | `network::wireless_networks` | `deactivate_device_policy_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}` | [`network::wireless_networks`] | [`activate_device_policy_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_device_policy_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}` | `network::wireless_networks` | `activate_device_policy_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}` | [`network::wireless_networks`] | [`activate_dpsk_service_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_dpsk_service_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}` | `network::wireless_networks` | `activate_dpsk_service_on_wifi_network` (feature `network-wireless-networks`) |"
 )]
 #[cfg_attr(
     feature = "network-guest-users",
@@ -7576,12 +10913,380 @@ pub mod resident_portal;
     doc = " | `PATCH` | `/wifiNetworks/{wifiNetworkId}/guestUsers/{guestUserId}` | `network::guest_users` | `patch_wifi_network_guest_user` (feature `network-guest-users`) |"
 )]
 #[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` | [`network::wireless_networks`] | [`deactivate_hotspot20_identity_provider_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_hotspot20_identity_provider_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` | `network::wireless_networks` | `deactivate_hotspot20_identity_provider_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` | [`network::wireless_networks`] | [`activate_hotspot20_identity_provider_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_hotspot20_identity_provider_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` | `network::wireless_networks` | `activate_hotspot20_identity_provider_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}` | [`network::wireless_networks`] | [`deactivate_hotspot20_operator_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_hotspot20_operator_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}` | `network::wireless_networks` | `deactivate_hotspot20_operator_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}` | [`network::wireless_networks`] | [`activate_hotspot20_operator_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_hotspot20_operator_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}` | `network::wireless_networks` | `activate_hotspot20_operator_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}` | [`network::wireless_networks`] | [`deactivate_l2_acl_policy_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_l2_acl_policy_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}` | `network::wireless_networks` | `deactivate_l2_acl_policy_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}` | [`network::wireless_networks`] | [`activate_l2_acl_policy_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_l2_acl_policy_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}` | `network::wireless_networks` | `activate_l2_acl_policy_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}` | [`network::wireless_networks`] | [`deactivate_l3_acl_policy_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_l3_acl_policy_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}` | `network::wireless_networks` | `deactivate_l3_acl_policy_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}` | [`network::wireless_networks`] | [`activate_l3_acl_policy_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_l3_acl_policy_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}` | `network::wireless_networks` | `activate_l3_acl_policy_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}` | [`network::wireless_networks`] | [`deactivate_mac_registration_pool_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_mac_registration_pool_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}` | `network::wireless_networks` | `deactivate_mac_registration_pool_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}` | [`network::wireless_networks`] | [`activate_mac_registration_pool_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_mac_registration_pool_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}` | `network::wireless_networks` | `activate_mac_registration_pool_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/portalServiceProfiles/{portalServiceProfileId}` | [`network::wireless_networks`] | [`activate_portal_service_profile_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_portal_service_profile_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/portalServiceProfiles/{portalServiceProfileId}` | `network::wireless_networks` | `activate_portal_service_profile_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `GET` | `/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings` | [`network::wireless_networks`] | [`get_wifi_network_radius_server_profile_settings`](network::wireless_networks::WirelessNetworksClient::get_wifi_network_radius_server_profile_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `GET` | `/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings` | `network::wireless_networks` | `get_wifi_network_radius_server_profile_settings` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings` | [`network::wireless_networks`] | [`update_wifi_network_radius_server_profile_settings`](network::wireless_networks::WirelessNetworksClient::update_wifi_network_radius_server_profile_settings) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings` | `network::wireless_networks` | `update_wifi_network_radius_server_profile_settings` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}` | [`network::wireless_networks`] | [`deactivate_radius_server_profile_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_radius_server_profile_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}` | `network::wireless_networks` | `deactivate_radius_server_profile_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}` | [`network::wireless_networks`] | [`activate_radius_server_profile_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_radius_server_profile_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}` | `network::wireless_networks` | `activate_radius_server_profile_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
     feature = "network-certificates",
     doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}` | [`network::certificates`] | [`add_saml_idp_profile_to_wifi_network`](network::certificates::CertificatesClient::add_saml_idp_profile_to_wifi_network) |"
 )]
 #[cfg_attr(
     not(feature = "network-certificates"),
     doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/samlIdpProfiles/{samlIdpProfileId}` | `network::certificates` | `add_saml_idp_profile_to_wifi_network` (feature `network-certificates`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}` | [`network::wireless_networks`] | [`deactivate_vlan_pool_profile_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_vlan_pool_profile_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}` | `network::wireless_networks` | `deactivate_vlan_pool_profile_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}` | [`network::wireless_networks`] | [`activate_vlan_pool_profile_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_vlan_pool_profile_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}` | `network::wireless_networks` | `activate_vlan_pool_profile_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | [`network::wireless_networks`] | [`deactivate_wifi_calling_service_profile_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::deactivate_wifi_calling_service_profile_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `DELETE` | `/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | `network::wireless_networks` | `deactivate_wifi_calling_service_profile_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-wireless-networks",
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | [`network::wireless_networks`] | [`activate_wifi_calling_service_profile_on_wifi_network`](network::wireless_networks::WirelessNetworksClient::activate_wifi_calling_service_profile_on_wifi_network) |"
+)]
+#[cfg_attr(
+    not(feature = "network-wireless-networks"),
+    doc = " | `PUT` | `/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` | `network::wireless_networks` | `activate_wifi_calling_service_profile_on_wifi_network` (feature `network-wireless-networks`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/workflowActionDefinitions` | [`network::workflows`] | [`get_all_actions`](network::workflows::WorkflowsClient::get_all_actions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/workflowActionDefinitions` | `network::workflows` | `get_all_actions` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/workflowActionDefinitions/query` | [`network::workflows`] | [`query_for_action_definitions`](network::workflows::WorkflowsClient::query_for_action_definitions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/workflowActionDefinitions/query` | `network::workflows` | `query_for_action_definitions` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/workflowActionDefinitions/{definitionId}` | [`network::workflows`] | [`get_by_definition_id`](network::workflows::WorkflowsClient::get_by_definition_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/workflowActionDefinitions/{definitionId}` | `network::workflows` | `get_by_definition_id` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/workflowActionDefinitions/{definitionId}/requiredPriorDefinitions` | [`network::workflows`] | [`get_required_prior_definitions`](network::workflows::WorkflowsClient::get_required_prior_definitions) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/workflowActionDefinitions/{definitionId}/requiredPriorDefinitions` | `network::workflows` | `get_required_prior_definitions` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/workflows` | [`network::workflows`] | [`create_workflow`](network::workflows::WorkflowsClient::create_workflow) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/workflows` | `network::workflows` | `create_workflow` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/workflows/query` | [`network::workflows`] | [`query_for_workflows`](network::workflows::WorkflowsClient::query_for_workflows) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/workflows/query` | `network::workflows` | `query_for_workflows` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `DELETE` | `/workflows/{workflowId}` | [`network::workflows`] | [`delete_workflow`](network::workflows::WorkflowsClient::delete_workflow) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `DELETE` | `/workflows/{workflowId}` | `network::workflows` | `delete_workflow` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/workflows/{workflowId}` | [`network::workflows`] | [`get_workflow_by_id`](network::workflows::WorkflowsClient::get_workflow_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/workflows/{workflowId}` | `network::workflows` | `get_workflow_by_id` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `PATCH` | `/workflows/{workflowId}` | [`network::workflows`] | [`update_workflow`](network::workflows::WorkflowsClient::update_workflow) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `PATCH` | `/workflows/{workflowId}` | `network::workflows` | `update_workflow` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/workflows/{workflowId}/steps` | [`network::workflows`] | [`get_all_steps_for_workflow`](network::workflows::WorkflowsClient::get_all_steps_for_workflow) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/workflows/{workflowId}/steps` | `network::workflows` | `get_all_steps_for_workflow` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/workflows/{workflowId}/steps/query` | [`network::workflows`] | [`query_for_steps_assigned_to_this_workflow`](network::workflows::WorkflowsClient::query_for_steps_assigned_to_this_workflow) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/workflows/{workflowId}/steps/query` | `network::workflows` | `query_for_steps_assigned_to_this_workflow` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `DELETE` | `/workflows/{workflowId}/steps/{stepId}` | [`network::workflows`] | [`delete_step`](network::workflows::WorkflowsClient::delete_step) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `DELETE` | `/workflows/{workflowId}/steps/{stepId}` | `network::workflows` | `delete_step` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/workflows/{workflowId}/steps/{stepId}` | [`network::workflows`] | [`get_step_by_id`](network::workflows::WorkflowsClient::get_step_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/workflows/{workflowId}/steps/{stepId}` | `network::workflows` | `get_step_by_id` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `DELETE` | `/workflows/{workflowId}/steps/{stepId}/descendantSteps` | [`network::workflows`] | [`delete_descendant_steps`](network::workflows::WorkflowsClient::delete_descendant_steps) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `DELETE` | `/workflows/{workflowId}/steps/{stepId}/descendantSteps` | `network::workflows` | `delete_descendant_steps` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/workflows/{workflowId}/steps/{stepId}/nextSteps` | [`network::workflows`] | [`create_child_step`](network::workflows::WorkflowsClient::create_child_step) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/workflows/{workflowId}/steps/{stepId}/nextSteps` | `network::workflows` | `create_child_step` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/workflows/{workflowId}/steps/{stepId}/nextSteps/workflows/{referencedWorkflowId}` | [`network::workflows`] | [`nested_clone_workflow`](network::workflows::WorkflowsClient::nested_clone_workflow) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/workflows/{workflowId}/steps/{stepId}/nextSteps/workflows/{referencedWorkflowId}` | `network::workflows` | `nested_clone_workflow` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/workflows/{workflowId}/steps/{stepId}/splitOptions` | [`network::workflows`] | [`get_all_split_step_options_for_step`](network::workflows::WorkflowsClient::get_all_split_step_options_for_step) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/workflows/{workflowId}/steps/{stepId}/splitOptions` | `network::workflows` | `get_all_split_step_options_for_step` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/workflows/{workflowId}/steps/{stepId}/splitOptions` | [`network::workflows`] | [`create_option`](network::workflows::WorkflowsClient::create_option) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/workflows/{workflowId}/steps/{stepId}/splitOptions` | `network::workflows` | `create_option` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `DELETE` | `/workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}` | [`network::workflows`] | [`delete_split_option`](network::workflows::WorkflowsClient::delete_split_option) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `DELETE` | `/workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}` | `network::workflows` | `delete_split_option` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}` | [`network::workflows`] | [`get_split_step_option_by_id`](network::workflows::WorkflowsClient::get_split_step_option_by_id) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}` | `network::workflows` | `get_split_step_option_by_id` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}/nextSteps` | [`network::workflows`] | [`create_next_step_for_option`](network::workflows::WorkflowsClient::create_next_step_for_option) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/workflows/{workflowId}/steps/{stepId}/splitOptions/{optionId}/nextSteps` | `network::workflows` | `create_next_step_for_option` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `DELETE` | `/workflows/{workflowId}/uiConfigurations` | [`network::workflows`] | [`reset_ui_config`](network::workflows::WorkflowsClient::reset_ui_config) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `DELETE` | `/workflows/{workflowId}/uiConfigurations` | `network::workflows` | `reset_ui_config` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/workflows/{workflowId}/uiConfigurations` | [`network::workflows`] | [`get_ui_configuration`](network::workflows::WorkflowsClient::get_ui_configuration) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/workflows/{workflowId}/uiConfigurations` | `network::workflows` | `get_ui_configuration` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/workflows/{workflowId}/uiConfigurations` | [`network::workflows`] | [`create_ui_config`](network::workflows::WorkflowsClient::create_ui_config) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/workflows/{workflowId}/uiConfigurations` | `network::workflows` | `create_ui_config` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `GET` | `/workflows/{workflowId}/uiConfigurations/{imageType}` | [`network::workflows`] | [`get_image_file`](network::workflows::WorkflowsClient::get_image_file) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `GET` | `/workflows/{workflowId}/uiConfigurations/{imageType}` | `network::workflows` | `get_image_file` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/workflows/{workflowId}/versions/query` | [`network::workflows`] | [`query_for_versioned_workflows`](network::workflows::WorkflowsClient::query_for_versioned_workflows) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/workflows/{workflowId}/versions/query` | `network::workflows` | `query_for_versioned_workflows` (feature `network-workflows`) |"
+)]
+#[cfg_attr(
+    feature = "network-workflows",
+    doc = " | `POST` | `/workflows/{workflowId}/workflows` | [`network::workflows`] | [`clone_workflow`](network::workflows::WorkflowsClient::clone_workflow) |"
+)]
+#[cfg_attr(
+    not(feature = "network-workflows"),
+    doc = " | `POST` | `/workflows/{workflowId}/workflows` | `network::workflows` | `clone_workflow` (feature `network-workflows`) |"
 )]
 ///
 /// # `resident_portal`: Resident portal API

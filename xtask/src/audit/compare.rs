@@ -116,6 +116,10 @@ pub struct Audit {
     pub missing: Vec<Finding>,
     pub files: usize,
     pub desc_ops: usize,
+    /// The distinct `(METHOD, path)` routes no description marks deprecated, and how many of
+    /// them are spec operations.
+    pub routes: usize,
+    pub routes_covered: usize,
 }
 
 /// What differs on one operation: kind, the spec's side, the description's side, info or not.
@@ -136,6 +140,8 @@ pub fn audit(ir: &Ir, descs: &Descriptions) -> Audit {
         missing: Vec::new(),
         files: descs.files.len(),
         desc_ops: descs.ops.len(),
+        routes: 0,
+        routes_covered: 0,
     };
     for api in &ir.apis {
         let prefix = &api.prefix.value;
@@ -164,6 +170,14 @@ pub fn audit(ir: &Ir, descs: &Descriptions) -> Audit {
         })
         .collect();
     out.missing = missing(descs, &spec_keys);
+    let live: BTreeSet<(String, String)> = descs
+        .ops
+        .iter()
+        .filter(|d| !d.deprecated)
+        .map(|d| d.key())
+        .collect();
+    out.routes = live.len();
+    out.routes_covered = live.iter().filter(|k| spec_keys.contains(*k)).count();
     out
 }
 
@@ -270,7 +284,8 @@ fn missing(descs: &Descriptions, spec_keys: &BTreeSet<(String, String)>) -> Vec<
             spec: String::new(),
             description: d.operation_id.clone(),
             source: d.source(),
-            info: false,
+            // A deprecated route the spec lacks is worth knowing, not a gap.
+            info: d.deprecated,
         })
         .collect()
 }

@@ -40,6 +40,8 @@ pub struct DescOp {
     pub request_schema: bool,
     /// Whether a 2xx answer (not 204) declares a JSON schema with a shape.
     pub response_schema: bool,
+    /// The description marks the operation deprecated.
+    pub deprecated: bool,
 }
 
 pub struct DescBody {
@@ -121,7 +123,13 @@ fn operations(file: &str, doc: &Document) -> Vec<DescOp> {
     ops
 }
 
-fn operation(doc: &Document, file: &str, path: &str, method: &str, op: &Operation) -> DescOp {
+pub(crate) fn operation(
+    doc: &Document,
+    file: &str,
+    path: &str,
+    method: &str,
+    op: &Operation,
+) -> DescOp {
     let body = op.request_body.as_ref().map(|b| doc.request_body(b));
     let request = body.map(|b| DescBody {
         required: b.is_some_and(|b| b.required),
@@ -161,6 +169,7 @@ fn operation(doc: &Document, file: &str, path: &str, method: &str, op: &Operatio
             .flatten()
             .is_some_and(|b| declares_schema(doc, &b.content)),
         response_schema,
+        deprecated: op.deprecated,
     };
     out.paging = paging(doc, op, &out);
     out

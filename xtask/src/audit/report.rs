@@ -113,6 +113,16 @@ pub fn summary(audit: &Audit) -> String {
         audit.missing.len()
     )
     .unwrap();
+    let pct = match audit.routes {
+        0 => 100.0,
+        n => 100.0 * audit.routes_covered as f64 / n as f64,
+    };
+    writeln!(
+        out,
+        "Routes: {} of the {} routes the descriptions do not mark deprecated are spec operations ({pct:.1} %).",
+        audit.routes_covered, audit.routes
+    )
+    .unwrap();
     out.push_str(&coverage(audit));
     for (api, ops) in &audit.skipped {
         writeln!(

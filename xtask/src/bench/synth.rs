@@ -35,8 +35,8 @@ pub fn replicate(top: &Path, factor: usize, dir: &Path) -> Result<Synthetic, Str
 /// Writes the spec whose top-level file is `top` with `factor` times its operations into `dir`
 /// (created): every area file `factor` times, whole, then for a fraction (1.5×) a further copy
 /// of each API's first areas until it holds that fraction of the API's operations. Copy 0
-/// keeps the imported files (copies refer to their types) and the overrides; a crate guide is
-/// named by its absolute path.
+/// keeps the imported files (copies refer to their types) and the overrides; copies hold their
+/// area's drafted operations as their own; a crate guide is named by its absolute path.
 pub fn scaled(top: &Path, factor: f64, dir: &Path) -> Result<Synthetic, String> {
     let spec_dir = top.parent().ok_or("the spec file has no directory")?;
     let mut root = read_yaml(top)?;
@@ -56,6 +56,8 @@ pub fn scaled(top: &Path, factor: f64, dir: &Path) -> Result<Synthetic, String> 
             .filter_map(|a| a.as_str().map(str::to_owned))
             .collect();
         let mut originals = Vec::new();
+        // Each area's drafted operations (of its imported file): copies hold them as their own.
+        let mut drafted = Vec::new();
         for area in &areas {
             originals.push(read_yaml(
                 &spec_dir.join(&name).join(format!("{area}.yaml")),
@@ -64,9 +66,16 @@ pub fn scaled(top: &Path, factor: f64, dir: &Path) -> Result<Synthetic, String> 
                 .join(&name)
                 .join("imported")
                 .join(format!("{area}.yaml"));
+            let mut ops_drafted = Vec::new();
             if imported.is_file() {
                 let text = std::fs::read(&imported)
                     .map_err(|e| format!("cannot read {}: {e}", imported.display()))?;
+                if let Some(list) = read_yaml(&imported)?
+                    .get("operations")
+                    .and_then(Value::as_sequence)
+                {
+                    ops_drafted.extend(list.iter().cloned());
+                }
                 bytes += write_bytes(
                     &dir.join(&name)
                         .join("imported")
@@ -74,29 +83,31 @@ pub fn scaled(top: &Path, factor: f64, dir: &Path) -> Result<Synthetic, String> 
                     &text,
                 )?;
             }
+            drafted.push(ops_drafted);
         }
         let ops = |v: &Value| {
             v.get("operations")
                 .and_then(Value::as_sequence)
                 .map_or(0, Vec::len)
         };
-        let total: usize = originals.iter().map(ops).sum();
+        let total: usize =
+            originals.iter().map(ops).sum::<usize>() + drafted.iter().map(Vec::len).sum::<usize>();
         let mut listed = Vec::new();
         let copies = factor.ceil() as usize;
         for copy in 0..copies {
             let budget = ((factor - copy as f64).min(1.0) * total as f64).round() as usize;
             let mut spent = 0;
-            for (area, original) in areas.iter().zip(&originals) {
+            for ((area, original), drafted) in areas.iter().zip(&originals).zip(&drafted) {
                 if spent >= budget && copy > 0 {
                     break;
                 }
-                spent += ops(original);
+                spent += ops(original) + drafted.len();
                 let (area_name, content) = if copy == 0 {
                     (area.clone(), original.clone())
                 } else {
                     (
                         format!("{area}_r{}", copy + 1),
-                        rename(original.clone(), copy + 1)?,
+                        rename(with_operations(original.clone(), drafted), copy + 1)?,
                     )
                 };
                 bytes += write_yaml(&dir.join(&name).join(format!("{area_name}.yaml")), &content)?;
@@ -114,6 +125,22 @@ pub fn scaled(top: &Path, factor: f64, dir: &Path) -> Result<Synthetic, String> 
         bytes,
         extra_bytes: 0,
     })
+}
+
+/// An area file with `more` operations after its own.
+fn with_operations(mut area: Value, more: &[Value]) -> Value {
+    if more.is_empty() {
+        return area;
+    }
+    if let Some(map) = area.as_mapping_mut() {
+        let list = map
+            .entry("operations".into())
+            .or_insert_with(|| Value::Sequence(Vec::new()));
+        if let Some(seq) = list.as_sequence_mut() {
+            seq.extend(more.iter().cloned());
+        }
+    }
+    area
 }
 
 /// `crate.guide`, a path relative to the spec directory, made absolute (the copy is elsewhere).

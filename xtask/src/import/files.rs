@@ -4,7 +4,7 @@
 use super::convert::{Draft, DraftField, Kind};
 use super::naming;
 use ruckus_codegen::spec::{
-    EnumValue, Field, ImportedArea, TypeDef, TypeExpr, Union, UnionVariant,
+    EnumValue, Field, ImportedArea, Operation, TypeDef, TypeExpr, Union, UnionVariant,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 /// The first lines of every imported file.
 pub const PREAMBLE: &str = "\
 # Written by `cargo xtask import` from the vendor's OpenAPI descriptions. Do not edit: correct a
-# type in `overrides:` of the area file one directory up, then run `cargo xtask import --write`.
+# type or an operation in `overrides:` of the area file one directory up, then run
+# `cargo xtask import --write`.
 # `cargo xtask check` fails when this file differs from what the import would write.
 ";
 
@@ -90,10 +91,11 @@ fn field(f: &DraftField) -> Field {
 }
 
 /// The text of one imported file.
-pub fn text(area: &str, types: Vec<TypeDef>) -> Result<String, String> {
+pub fn text(area: &str, types: Vec<TypeDef>, operations: Vec<Operation>) -> Result<String, String> {
     let body = serde_yaml::to_string(&ImportedArea {
         area: area.to_owned(),
         types,
+        operations,
     })
     .map_err(|e| format!("imported/{area}.yaml: {e}"))?;
     Ok(format!("{PREAMBLE}{body}"))

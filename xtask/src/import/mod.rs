@@ -16,6 +16,7 @@
 //! checks that the spec with the new files validates, then replaces the files all or nothing.
 
 mod convert;
+mod draft;
 mod files;
 mod index;
 mod naming;
@@ -108,21 +109,104 @@ fn plan_changes(
     let spec_dir = top.parent().unwrap_or(Path::new("."));
     let mut changes = Vec::new();
     let mut report = String::new();
-    for (api, areas) in loaded.top.apis.iter().zip(&loaded.areas) {
+    let spec_keys = spec_keys(&loaded);
+    let owners = owners(docs, &loaded);
+    for (k, (api, areas)) in loaded.top.apis.iter().zip(&loaded.areas).enumerate() {
         if only.is_some_and(|o| o != api.name) {
             continue;
         }
         let areas: Vec<_> = areas.iter().map(|(_, a)| a).collect();
-        let (types, findings) = plan::plan(docs, &areas);
+        let dir = spec_dir.join(&api.name);
+        let placement = draft::Placement::new(&dir, docs, &areas, &api.prefix.value)?;
+        let files = owners.get(&k).cloned().unwrap_or_default();
+        let mut drafted = draft::draft(docs, api, &areas, &spec_keys, &files, &placement);
+        let (types, mut findings) = plan::plan(docs, &areas, &mut drafted.ops);
+        findings.exceptions = drafted.exceptions;
+        let mut types: BTreeMap<String, Vec<_>> = types;
+        let mut ops: BTreeMap<String, Vec<_>> = BTreeMap::new();
+        for d in drafted.ops {
+            types.entry(d.area.clone()).or_default();
+            ops.entry(d.area).or_default().push(d.op);
+        }
         let mut wanted = BTreeMap::new();
         for (area, types) in types {
-            wanted.insert(area.clone(), files::text(&area, types)?);
+            let area_ops = ops.remove(&area).unwrap_or_default();
+            wanted.insert(area.clone(), files::text(&area, types, area_ops)?);
         }
         let dir = spec_dir.join(&api.name).join(IMPORTED_DIR);
         changes.extend(files::changes(&dir, &wanted)?);
         report.push_str(&report_of(&api.name, &findings));
     }
     Ok((changes, report))
+}
+
+/// `(METHOD, normalised path with the API prefix)` of every curated operation of every API.
+fn spec_keys(
+    loaded: &ruckus_codegen::load::Loaded,
+) -> std::collections::BTreeSet<(String, String)> {
+    let mut out = std::collections::BTreeSet::new();
+    for (api, areas) in loaded.top.apis.iter().zip(&loaded.areas) {
+        for op in areas.iter().flat_map(|(_, a)| &a.operations) {
+            let path = format!("{}{}", api.prefix.value, op.path);
+            out.insert((op.method.as_str().to_owned(), desc::normalise_path(&path)));
+        }
+    }
+    out
+}
+
+/// Which API (by index) each description file's routes belong to: the API whose curated
+/// operations are most of its routes (the first on a tie); a file none of whose routes is an
+/// operation goes to the API that matches the most routes overall.
+fn owners(
+    docs: &BTreeMap<String, Document>,
+    loaded: &ruckus_codegen::load::Loaded,
+) -> BTreeMap<usize, std::collections::BTreeSet<String>> {
+    let per_api: Vec<std::collections::BTreeSet<(String, String)>> = loaded
+        .top
+        .apis
+        .iter()
+        .zip(&loaded.areas)
+        .map(|(api, areas)| {
+            let mut keys = std::collections::BTreeSet::new();
+            for op in areas.iter().flat_map(|(_, a)| &a.operations) {
+                let path = format!("{}{}", api.prefix.value, op.path);
+                keys.insert((op.method.as_str().to_owned(), desc::normalise_path(&path)));
+            }
+            keys
+        })
+        .collect();
+    let mut counts: BTreeMap<&String, Vec<usize>> = BTreeMap::new();
+    for (file, doc) in docs {
+        let mut c = vec![0; per_api.len()];
+        for (path, method, _) in doc.operations() {
+            let key = (method.to_uppercase(), desc::normalise_path(path));
+            for (k, keys) in per_api.iter().enumerate() {
+                c[k] += usize::from(keys.contains(&key));
+            }
+        }
+        counts.insert(file, c);
+    }
+    let best = |c: &[usize]| {
+        let max = c.iter().copied().max().unwrap_or(0);
+        c.iter().position(|n| *n == max).unwrap_or(0)
+    };
+    let mut totals = vec![0; per_api.len()];
+    for c in counts.values() {
+        for (t, n) in totals.iter_mut().zip(c) {
+            *t += n;
+        }
+    }
+    let fallback = best(&totals);
+    let mut out: BTreeMap<usize, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for (file, c) in counts {
+        let api = if c.iter().all(|n| *n == 0) {
+            fallback
+        } else {
+            best(&c)
+        };
+        out.entry(api).or_default().insert(file.clone());
+    }
+    out
 }
 
 /// Builds the spec from a private copy with the changes applied; the diagnostics if it fails.
@@ -203,17 +287,24 @@ fn copy_dir(from: &Path, to: &Path) -> Result<(), String> {
 }
 
 fn report_of(api: &str, f: &plan::Findings) -> String {
-    if f.typed.is_empty() && f.unresolved.is_empty() {
+    if f.typed.is_empty() && f.unresolved.is_empty() && f.exceptions.is_empty() {
         return String::new();
     }
-    let mut out =
-        format!("## {api}\n\n| area | places typed | imported types |\n|---|---:|---:|\n");
-    let areas: std::collections::BTreeSet<&String> = f.typed.keys().chain(f.types.keys()).collect();
+    let mut out = format!(
+        "## {api}\n\n| area | places typed | imported types | drafted operations |\n|---|---:|---:|---:|\n"
+    );
+    let areas: std::collections::BTreeSet<&String> = f
+        .typed
+        .keys()
+        .chain(f.types.keys())
+        .chain(f.drafted.keys())
+        .collect();
     for area in areas {
         out.push_str(&format!(
-            "| {area} | {} | {} |\n",
+            "| {area} | {} | {} | {} |\n",
             f.typed.get(area).unwrap_or(&0),
-            f.types.get(area).unwrap_or(&0)
+            f.types.get(area).unwrap_or(&0),
+            f.drafted.get(area).unwrap_or(&0)
         ));
     }
     for (title, list) in [
@@ -222,6 +313,7 @@ fn report_of(api: &str, f: &plan::Findings) -> String {
             "fields the descriptions give curated types that they lack",
             &f.curated_gaps,
         ),
+        ("routes not drafted", &f.exceptions),
     ] {
         if !list.is_empty() {
             out.push_str(&format!("\n{title} ({}):\n", list.len()));

@@ -4,6 +4,7 @@
 //! placed in the one area that reaches it, or `common`.
 
 use super::convert::{self, Converter};
+use super::draft::DraftOp;
 use super::index::{self, DescIndex};
 use super::naming;
 use crate::openapi::{AdditionalProperties, Document, EMPTY, Schema};
@@ -42,12 +43,19 @@ pub struct Findings {
     pub curated_gaps: Vec<String>,
     /// Imported types per area.
     pub types: BTreeMap<String, usize>,
+    /// Drafted operations per area.
+    pub drafted: BTreeMap<String, usize>,
+    /// Routes not drafted, with the reason.
+    pub exceptions: Vec<String>,
 }
 
-/// The imported types of one API, by area (sorted by name), and the findings.
+/// The imported types of one API, by area (sorted by name), and the findings. The drafted
+/// operations' bodies are roots too, converted after the curated ones (whose types keep the
+/// names they have without them); their body types are filled in.
 pub fn plan(
     docs: &BTreeMap<String, Document>,
     areas: &[&Area],
+    drafts: &mut [DraftOp<'_>],
 ) -> (BTreeMap<String, Vec<TypeDef>>, Findings) {
     let mut findings = Findings::default();
     let curated: BTreeMap<&str, (&str, &TypeDef)> = areas
@@ -75,6 +83,7 @@ pub fn plan(
     for area in areas {
         taken.extend(area.operations.iter().map(|o| o.id.to_upper_camel_case()));
     }
+    taken.extend(drafts.iter().map(|d| d.op.id.to_upper_camel_case()));
     let existing = curated
         .iter()
         .filter_map(|(n, (_, t))| {
@@ -115,6 +124,8 @@ pub fn plan(
         }
     }
     conv.name_shared();
+    conv.freeze();
+    let drafted = super::draft::convert_bodies(&mut conv, drafts, &mut findings);
     for (ty, fields) in &conv.additions {
         if !fields.is_empty() {
             let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
@@ -124,7 +135,7 @@ pub fn plan(
         }
     }
     let mut out: BTreeMap<String, Vec<TypeDef>> = BTreeMap::new();
-    for (name, home) in homes(&conv, &reached) {
+    for (name, home) in homes(&conv, &reached, &drafted) {
         if let Some(d) = conv.drafts.get(&name) {
             out.entry(home).or_default().push(super::files::type_def(d));
         }
@@ -519,7 +530,19 @@ fn ref_of(schema: &Schema) -> Option<&str> {
 }
 
 /// For each draft some root reaches, its home: the one area that reaches it, else `common`.
-fn homes(conv: &Converter<'_>, roots: &[(String, String)]) -> BTreeMap<String, String> {
+/// A type the curated roots reach keeps the home they give it (where drafted operations also
+/// use it, their area uses that one), so its overrides stay where they are.
+fn homes(
+    conv: &Converter<'_>,
+    curated: &[(String, String)],
+    drafted: &[(String, String)],
+) -> BTreeMap<String, String> {
+    let mut out = reach_homes(conv, drafted);
+    out.extend(reach_homes(conv, curated));
+    out
+}
+
+fn reach_homes(conv: &Converter<'_>, roots: &[(String, String)]) -> BTreeMap<String, String> {
     let mut reach: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for (area, ty) in roots {
         let mut stack: Vec<String> = convert::names_in(ty);

@@ -57,6 +57,8 @@ pub enum RefOr<T> {
 #[derive(Debug, Default)]
 pub struct Operation {
     pub operation_id: Option<String>,
+    /// `deprecated: true`.
+    pub deprecated: bool,
     pub parameters: Vec<RefOr<Parameter>>,
     pub request_body: Option<RefOr<RequestBody>>,
     /// Answers with a numeric status (`default` and ranges such as `2XX` are left out), in
@@ -69,6 +71,8 @@ pub struct Parameter {
     pub name: Option<String>,
     /// `in`: `query`, `path`, `header`, `cookie`.
     pub location: Option<String>,
+    pub required: bool,
+    pub schema: Option<Schema>,
 }
 
 #[derive(Debug, Default)]

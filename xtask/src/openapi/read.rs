@@ -96,7 +96,7 @@ impl Reader {
         }
         for (name, p) in entries(c.get("parameters")) {
             out.parameters
-                .insert(name.to_owned(), self.ref_or(p, |p| Ok(parameter(p)))?);
+                .insert(name.to_owned(), self.ref_or(p, |p| self.parameter(p))?);
         }
         Ok(out)
     }
@@ -114,7 +114,7 @@ impl Reader {
             .and_then(Value::as_sequence)
             .into_iter()
             .flatten()
-            .map(|p| self.ref_or(p, |p| Ok(parameter(p))))
+            .map(|p| self.ref_or(p, |p| self.parameter(p)))
             .collect::<Read<Vec<_>>>()?;
         let request_body = match op.get("requestBody") {
             Some(b) => Some(self.ref_or(b, |b| self.request_body(b))?),
@@ -138,9 +138,23 @@ impl Reader {
         }
         Ok(Operation {
             operation_id: str_of(op, "operationId").map(str::to_owned),
+            deprecated: flag(op, "deprecated"),
             parameters,
             request_body,
             responses,
+        })
+    }
+
+    fn parameter(&self, p: &Value) -> Read<Parameter> {
+        let schema = match p.get("schema") {
+            Some(s) => Some(self.schema(s, 1)?),
+            None => None,
+        };
+        Ok(Parameter {
+            name: str_of(p, "name").map(str::to_owned),
+            location: str_of(p, "in").map(str::to_owned),
+            required: flag(p, "required"),
+            schema,
         })
     }
 
@@ -254,13 +268,6 @@ impl Reader {
             },
             keys: map.len(),
         })
-    }
-}
-
-fn parameter(p: &Value) -> Parameter {
-    Parameter {
-        name: str_of(p, "name").map(str::to_owned),
-        location: str_of(p, "in").map(str::to_owned),
     }
 }
 

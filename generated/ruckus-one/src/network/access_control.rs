@@ -4007,7 +4007,7 @@ impl RateLimiting {
         self
     }
 }
-/// Access control: the 48 operations of this area of the Network management API.
+/// Access control: the 49 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().access_control()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -5149,6 +5149,32 @@ impl<'a> AccessControlClient<'a> {
         PatchApplicationLibrarySettings {
             req,
         }
+    }
+    /// Add access control profile.
+    ///
+    /// Posts to `/accessControlProfiles` (drafted from the official description).
+    ///
+    /// `POST /accessControlProfiles` on the `network` API.
+    ///
+    /// - Request body (json, required): `AccessControlProfile`
+    /// - Response 202: `WifiEntityIdOperationResponse`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `AddAccessControlProfile::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml addAccessControlProfile).
+    #[doc(alias = "/accessControlProfiles")]
+    #[doc(alias = "POST /accessControlProfiles")]
+    #[doc(alias = "addAccessControlProfile")]
+    pub fn add_access_control_profile(
+        &self,
+        body: &AccessControlProfile,
+    ) -> AddAccessControlProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_ACCESS_CONTROL_PROFILE,
+            &[],
+        );
+        req.json(body);
+        AddAccessControlProfile { req }
     }
 }
 static QUERY_ACCESS_CONTROL_PROFILES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9645,6 +9671,121 @@ impl<'a> PatchApplicationLibrarySettings<'a> {
         Output = Result<
             ruckus_one_runtime::Completed<
                 super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ADD_ACCESS_CONTROL_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_access_control_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/accessControlProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `add_access_control_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddAccessControlProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `AccessControlClient::add_access_control_profile` (Add access control profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddAccessControlProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddAccessControlProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AddAccessControlProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiEntityIdOperationResponse,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

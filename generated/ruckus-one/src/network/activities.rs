@@ -5,6 +5,112 @@
 //! The activity resource that tracks asynchronous (202 Accepted) writes. Not in the document: taken from public material so that callers can wait for a write to finish.
 //!
 //! Spec: `spec/network/activities.yaml`.
+/// Activities device, with the fields the official description lists.
+///
+/// Provenance: reference (activities_api-0.0.1.yaml DeviceDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ActivitiesDevice {
+    /// Serial number.
+    pub serial_number: Option<String>,
+    /// Status.
+    pub status: Option<String>,
+    /// Error.
+    pub error: Option<String>,
+    /// Suggestion.
+    pub suggestion: Option<String>,
+    /// Device type.
+    pub device_type: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ActivitiesDevice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ActivitiesDevice, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("status", &v.status);
+            w.optional("error", &v.error);
+            w.optional("suggestion", &v.suggestion);
+            w.optional("deviceType", &v.device_type);
+            w.optional("description", &v.description);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ActivitiesDevice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ActivitiesDevice, ruckus_one_runtime::object::FieldError> {
+            let value = ActivitiesDevice {
+                serial_number: f.optional("serialNumber"),
+                status: f.optional("status"),
+                error: f.optional("error"),
+                suggestion: f.optional("suggestion"),
+                device_type: f.optional("deviceType"),
+                description: f.optional("description"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ActivitiesDevice"))
+    }
+}
+impl ActivitiesDevice {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            serial_number: None,
+            status: None,
+            error: None,
+            suggestion: None,
+            device_type: None,
+            description: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `error`.
+    pub fn with_error(mut self, value: impl Into<String>) -> Self {
+        self.error = Some(value.into());
+        self
+    }
+    /// Sets `suggestion`.
+    pub fn with_suggestion(mut self, value: impl Into<String>) -> Self {
+        self.suggestion = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(mut self, value: impl Into<String>) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+}
 /// The state of an asynchronous request.
 ///
 /// Provenance: reference (Asynchronous writes (official bundle activities 0.0.1)).
@@ -325,7 +431,340 @@ impl<'de> serde::Deserialize<'de> for ActivityStatus {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Activities: the 2 operations of this area of the Network management API.
+/// Notification data, with the fields the official description lists.
+///
+/// Provenance: reference (activities_api-0.0.1.yaml NotificationData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct NotificationData {
+    /// Enabled.
+    pub enabled: Option<bool>,
+    /// Endpoint.
+    pub endpoint: Option<String>,
+    /// Type.
+    pub type_: Option<NotificationDataType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for NotificationData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &NotificationData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("enabled", &v.enabled);
+            w.optional("endpoint", &v.endpoint);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for NotificationData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<NotificationData, ruckus_one_runtime::object::FieldError> {
+            let value = NotificationData {
+                enabled: f.optional("enabled"),
+                endpoint: f.optional("endpoint"),
+                type_: f.optional("type"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("NotificationData"))
+    }
+}
+impl NotificationData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enabled: None,
+            endpoint: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `endpoint`.
+    pub fn with_endpoint(mut self, value: impl Into<String>) -> Self {
+        self.endpoint = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<NotificationDataType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+/// Notification data type: the values the official description lists.
+///
+/// Provenance: reference (activities_api-0.0.1.yaml NotificationData (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NotificationDataType {
+    /// `email`
+    Email,
+    /// `sms`
+    Sms,
+    /// `push`
+    Push,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl NotificationDataType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Email => "email",
+            Self::Sms => "sms",
+            Self::Push => "push",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for NotificationDataType {
+    fn from(s: &str) -> Self {
+        match s {
+            "email" => Self::Email,
+            "sms" => Self::Sms,
+            "push" => Self::Push,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for NotificationDataType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for NotificationDataType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for NotificationDataType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Query data, with the fields the official description lists.
+///
+/// Provenance: reference (activities_api-0.0.1.yaml QueryData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryData {
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// Sort field.
+    pub sort_field: Option<String>,
+    /// Sort order.
+    pub sort_order: Option<super::tenants::AdminQueryRequestSortOrder>,
+    /// Page (format: int32; minimum: 1).
+    pub page: Option<i64>,
+    /// Page size (format: int32; minimum: 1).
+    pub page_size: Option<i64>,
+    /// Filters.
+    pub filters: Option<std::collections::BTreeMap<String, serde_json::Value>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &QueryData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fields", &v.fields);
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QueryData, ruckus_one_runtime::object::FieldError> {
+            let value = QueryData {
+                fields: f.optional("fields"),
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                filters: f.optional("filters"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryData"))
+    }
+}
+impl QueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            sort_field: None,
+            sort_order: None,
+            page: None,
+            page_size: None,
+            filters: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(mut self, value: impl Into<String>) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(
+        mut self,
+        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+    ) -> Self {
+        self.sort_order = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, serde_json::Value>>,
+    ) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
+}
+/// Query response device, with the fields the official description lists.
+///
+/// Provenance: reference (activities_api-0.0.1.yaml QueryResponseDeviceDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseDevice {
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// Total count.
+    pub total_count: Option<i64>,
+    /// Page (format: int32).
+    pub page: Option<i64>,
+    /// Data.
+    pub data: Option<Vec<ActivitiesDevice>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseDevice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &QueryResponseDevice, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("data", &v.data);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseDevice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QueryResponseDevice, ruckus_one_runtime::object::FieldError> {
+            let value = QueryResponseDevice {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                data: f.optional("data"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseDevice"))
+    }
+}
+impl QueryResponseDevice {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<ActivitiesDevice>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+}
+/// Activities: the 5 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().activities()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -387,6 +826,74 @@ impl<'a> ActivitiesClient<'a> {
         );
         req.json(body);
         QueryActivities { req }
+    }
+    /// Update activity notification.
+    ///
+    /// Replaces `/activities/{activityId}/notifications` (drafted from the official description).
+    ///
+    /// `PUT /activities/{activityId}/notifications` on the `network` API.
+    ///
+    /// - Path parameter `activityId`: string
+    /// - Request body (json, required): `NotificationData`
+    /// - Response 200: `Activity`
+    /// - Provenance: reference (activities_api-0.0.1.yaml updateActivityNotification).
+    #[doc(alias = "/activities/{activityId}/notifications")]
+    #[doc(alias = "PUT /activities/{activityId}/notifications")]
+    #[doc(alias = "updateActivityNotification")]
+    pub fn update_activity_notification(
+        &self,
+        activity_id: &str,
+        body: &NotificationData,
+    ) -> UpdateActivityNotification<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_ACTIVITY_NOTIFICATION,
+            &[activity_id],
+        );
+        req.json(body);
+        UpdateActivityNotification { req }
+    }
+    /// Find activity devices.
+    ///
+    /// Queries `/activities/{activityId}/devices/query` (drafted from the official description).
+    ///
+    /// `POST /activities/{activityId}/devices/query` on the `network` API.
+    ///
+    /// - Path parameter `activityId`: string
+    /// - Request body (json, required): `QueryData`
+    /// - Response 200: `QueryResponseDevice`
+    /// - Pagination: `query_body`, items in `data`
+    /// - Provenance: reference (activities_api-0.0.1.yaml findActivityDevices).
+    #[doc(alias = "/activities/{activityId}/devices/query")]
+    #[doc(alias = "POST /activities/{activityId}/devices/query")]
+    #[doc(alias = "findActivityDevices")]
+    pub fn find_activity_devices(
+        &self,
+        activity_id: &str,
+        body: &QueryData,
+    ) -> FindActivityDevices<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &FIND_ACTIVITY_DEVICES,
+            &[activity_id],
+        );
+        req.json(body);
+        FindActivityDevices { req }
+    }
+    /// Delete schedule.
+    ///
+    /// Deletes `/private/activities/async-cleanup` (drafted from the official description).
+    ///
+    /// `DELETE /private/activities/async-cleanup` on the `network` API.
+    ///
+    /// - Response 200: `json`
+    /// - Provenance: reference (activities_api-0.0.1.yaml deleteSchedule).
+    #[doc(alias = "/private/activities/async-cleanup")]
+    #[doc(alias = "DELETE /private/activities/async-cleanup")]
+    #[doc(alias = "deleteSchedule")]
+    pub fn delete_schedule(&self) -> DeleteSchedule<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &DELETE_SCHEDULE, &[]);
+        DeleteSchedule { req }
     }
 }
 impl<'a> super::NetworkClient<'a> {
@@ -554,6 +1061,192 @@ impl<'a> QueryActivities<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<super::common::QueryResult>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPDATE_ACTIVITY_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_activity_notification",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/activities/{activityId}/notifications",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ACTIVITIES,
+};
+/// Request builder for `ActivitiesClient::update_activity_notification` (Update activity notification).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateActivityNotification<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateActivityNotification<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Activity, ruckus_one_runtime::Error>> {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static FIND_ACTIVITY_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "find_activity_devices",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/activities/{activityId}/devices/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ACTIVITIES,
+};
+/// Request builder for `ActivitiesClient::find_activity_devices` (Find activity devices).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct FindActivityDevices<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> FindActivityDevices<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseDevice> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, ActivitiesDevice> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseDevice, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseDevice>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static DELETE_SCHEDULE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_schedule",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/private/activities/async-cleanup",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_ACTIVITIES,
+};
+/// Request builder for `ActivitiesClient::delete_schedule` (Delete schedule).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSchedule<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSchedule<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
             ruckus_one_runtime::Error,
         >,
     > {

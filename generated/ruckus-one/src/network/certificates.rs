@@ -777,6 +777,211 @@ impl CertDownloadRequest {
         self
     }
 }
+/// Cert filters, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CertFilters).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct CertFilters {
+    /// Status.
+    pub status: Option<CaStatus>,
+    /// Extended key usages.
+    pub extended_key_usages: Option<Vec<CaUsages>>,
+    /// Key usages.
+    pub key_usages: Option<Vec<KeyUsages>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CertFilters {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CertFilters, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("status", &v.status);
+            w.optional("extendedKeyUsages", &v.extended_key_usages);
+            w.optional("keyUsages", &v.key_usages);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertFilters {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CertFilters, ruckus_one_runtime::object::FieldError> {
+            let value = CertFilters {
+                status: f.optional("status"),
+                extended_key_usages: f.optional("extendedKeyUsages"),
+                key_usages: f.optional("keyUsages"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CertFilters"))
+    }
+}
+impl CertFilters {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            status: None,
+            extended_key_usages: None,
+            key_usages: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<CaStatus>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `extendedKeyUsages`.
+    pub fn with_extended_key_usages(mut self, value: impl Into<Vec<CaUsages>>) -> Self {
+        self.extended_key_usages = Some(value.into());
+        self
+    }
+    /// Sets `keyUsages`.
+    pub fn with_key_usages(mut self, value: impl Into<Vec<KeyUsages>>) -> Self {
+        self.key_usages = Some(value.into());
+        self
+    }
+}
+/// Cert query request, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct CertQueryRequest {
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// Page (format: int32).
+    pub page: Option<i64>,
+    /// Page size (format: int32).
+    pub page_size: Option<i64>,
+    /// Sort field.
+    pub sort_field: Option<String>,
+    /// Sort order.
+    pub sort_order: Option<super::tenants::AdminQueryRequestSortOrder>,
+    /// Search target fields.
+    pub search_target_fields: Option<Vec<String>>,
+    /// Search string.
+    pub search_string: Option<String>,
+    /// Filters.
+    pub filters: Option<CertFilters>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CertQueryRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CertQueryRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fields", &v.fields);
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
+            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional("searchString", &v.search_string);
+            w.optional("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertQueryRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CertQueryRequest, ruckus_one_runtime::object::FieldError> {
+            let value = CertQueryRequest {
+                fields: f.optional("fields"),
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
+                search_target_fields: f.optional("searchTargetFields"),
+                search_string: f.optional("searchString"),
+                filters: f.optional("filters"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CertQueryRequest"))
+    }
+}
+impl CertQueryRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            page: None,
+            page_size: None,
+            sort_field: None,
+            sort_order: None,
+            search_target_fields: None,
+            search_string: None,
+            filters: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(mut self, value: impl Into<String>) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(
+        mut self,
+        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+    ) -> Self {
+        self.sort_order = Some(value.into());
+        self
+    }
+    /// Sets `searchTargetFields`.
+    pub fn with_search_target_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.search_target_fields = Some(value.into());
+        self
+    }
+    /// Sets `searchString`.
+    pub fn with_search_string(mut self, value: impl Into<String>) -> Self {
+        self.search_string = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(mut self, value: impl Into<CertFilters>) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
+}
 /// Cert query response, with the fields the official description lists.
 ///
 /// Provenance: reference (certificate_template_api-0.0.1.yaml CertQueryResponse).
@@ -870,6 +1075,138 @@ impl CertQueryResponse {
     /// Sets `data`.
     pub fn with_data(mut self, value: impl Into<Vec<Certificate>>) -> Self {
         self.data = Some(value.into());
+        self
+    }
+}
+/// Cert template query request, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml CertTemplateQueryRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct CertTemplateQueryRequest {
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// Page (format: int32).
+    pub page: Option<i64>,
+    /// Page size (format: int32).
+    pub page_size: Option<i64>,
+    /// Sort field.
+    pub sort_field: Option<String>,
+    /// Sort order.
+    pub sort_order: Option<super::tenants::AdminQueryRequestSortOrder>,
+    /// Search target fields.
+    pub search_target_fields: Option<Vec<String>>,
+    /// Search string.
+    pub search_string: Option<String>,
+    /// Filters.
+    pub filters: Option<TemplateFilters>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CertTemplateQueryRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &CertTemplateQueryRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
+            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional("searchString", &v.search_string);
+            w.optional("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertTemplateQueryRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CertTemplateQueryRequest, ruckus_one_runtime::object::FieldError> {
+            let value = CertTemplateQueryRequest {
+                fields: f.optional("fields"),
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
+                search_target_fields: f.optional("searchTargetFields"),
+                search_string: f.optional("searchString"),
+                filters: f.optional("filters"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CertTemplateQueryRequest"))
+    }
+}
+impl CertTemplateQueryRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            page: None,
+            page_size: None,
+            sort_field: None,
+            sort_order: None,
+            search_target_fields: None,
+            search_string: None,
+            filters: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(mut self, value: impl Into<String>) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(
+        mut self,
+        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+    ) -> Self {
+        self.sort_order = Some(value.into());
+        self
+    }
+    /// Sets `searchTargetFields`.
+    pub fn with_search_target_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.search_target_fields = Some(value.into());
+        self
+    }
+    /// Sets `searchString`.
+    pub fn with_search_string(mut self, value: impl Into<String>) -> Self {
+        self.search_string = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(mut self, value: impl Into<TemplateFilters>) -> Self {
+        self.filters = Some(value.into());
         self
     }
 }
@@ -1470,6 +1807,98 @@ impl<'de> serde::Deserialize<'de> for CertificateExtendedKeyUsage {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Certificate generate cert, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml GenerateCertDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct CertificateGenerateCert {
+    /// Csr string.
+    pub csr_string: Option<String>,
+    /// User name (max_length: 255; min_length: 2).
+    pub user_name: Option<String>,
+    /// Description (max_length: 255; min_length: 0).
+    pub description: Option<String>,
+    /// Variable values.
+    pub variable_values: Option<std::collections::BTreeMap<String, String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CertificateGenerateCert {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &CertificateGenerateCert,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("csrString", &v.csr_string);
+            w.optional("userName", &v.user_name);
+            w.optional("description", &v.description);
+            w.optional("variableValues", &v.variable_values);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CertificateGenerateCert {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CertificateGenerateCert, ruckus_one_runtime::object::FieldError> {
+            let value = CertificateGenerateCert {
+                csr_string: f.optional("csrString"),
+                user_name: f.optional("userName"),
+                description: f.optional("description"),
+                variable_values: f.optional("variableValues"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CertificateGenerateCert"))
+    }
+}
+impl CertificateGenerateCert {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            csr_string: None,
+            user_name: None,
+            description: None,
+            variable_values: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `csrString`.
+    pub fn with_csr_string(mut self, value: impl Into<String>) -> Self {
+        self.csr_string = Some(value.into());
+        self
+    }
+    /// Sets `userName`.
+    pub fn with_user_name(mut self, value: impl Into<String>) -> Self {
+        self.user_name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `variableValues`.
+    pub fn with_variable_values(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, String>>,
+    ) -> Self {
+        self.variable_values = Some(value.into());
+        self
     }
 }
 /// Key usage of a certificate or certificate authority.
@@ -2945,6 +3374,609 @@ impl<'de> serde::Deserialize<'de> for KeyUsages {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Msi package, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml MsiPackageDto).
+///
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct MsiPackage {
+    /// ID.
+    pub id: Option<String>,
+    /// Description (max_length: 255; min_length: 0).
+    pub description: Option<String>,
+    /// Enabled.
+    pub enabled: Option<bool>,
+    /// Name (max_length: 255; min_length: 2).
+    pub name: Option<String>,
+    /// Allowed subnets.
+    pub allowed_subnets: Option<String>,
+    /// Blocked subnets.
+    pub blocked_subnets: Option<String>,
+    /// Expiration date (format: date-time).
+    pub expiration_date: String,
+    /// Passphrase (secret: redacted in `Debug`).
+    pub passphrase: Option<ruckus_one_runtime::Secret>,
+    /// Product ID.
+    pub product_id: Option<String>,
+    /// Product name (max_length: 255; min_length: 2).
+    pub product_name: String,
+    /// Profile type.
+    pub profile_type: MsiPackageProfileType,
+    /// Username variable source.
+    pub username_variable_source: MsiPackageUsernameVariableSource,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MsiPackage {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MsiPackage, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("description", &v.description);
+            w.optional("enabled", &v.enabled);
+            w.optional("name", &v.name);
+            w.optional("allowedSubnets", &v.allowed_subnets);
+            w.optional("blockedSubnets", &v.blocked_subnets);
+            w.field("expirationDate", &v.expiration_date);
+            w.optional("passphrase", &v.passphrase);
+            w.optional("productId", &v.product_id);
+            w.field("productName", &v.product_name);
+            w.field("profileType", &v.profile_type);
+            w.field("usernameVariableSource", &v.username_variable_source);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MsiPackage {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MsiPackage, ruckus_one_runtime::object::FieldError> {
+            let value = MsiPackage {
+                id: f.optional("id"),
+                description: f.optional("description"),
+                enabled: f.optional("enabled"),
+                name: f.optional("name"),
+                allowed_subnets: f.optional("allowedSubnets"),
+                blocked_subnets: f.optional("blockedSubnets"),
+                expiration_date: f.required("expirationDate")?,
+                passphrase: f.optional("passphrase"),
+                product_id: f.optional("productId"),
+                product_name: f.required("productName")?,
+                profile_type: f.required("profileType")?,
+                username_variable_source: f.required("usernameVariableSource")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MsiPackage"))
+    }
+}
+impl MsiPackage {
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> MsiPackageBuilder {
+        <MsiPackageBuilder as Default>::default()
+    }
+}
+/// Builder of [`MsiPackage`]: set its fields, then call `build`.
+///
+/// Start one with `MsiPackage::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct MsiPackageBuilder {
+    id: Option<String>,
+    description: Option<String>,
+    enabled: Option<bool>,
+    name: Option<String>,
+    allowed_subnets: Option<String>,
+    blocked_subnets: Option<String>,
+    expiration_date: Option<String>,
+    passphrase: Option<ruckus_one_runtime::Secret>,
+    product_id: Option<String>,
+    product_name: Option<String>,
+    profile_type: Option<MsiPackageProfileType>,
+    username_variable_source: Option<MsiPackageUsernameVariableSource>,
+}
+impl MsiPackageBuilder {
+    /// Sets `id` (optional).
+    pub fn id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `description` (optional).
+    pub fn description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `enabled` (optional).
+    pub fn enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `name` (optional).
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `allowedSubnets` (optional).
+    pub fn allowed_subnets(mut self, value: impl Into<String>) -> Self {
+        self.allowed_subnets = Some(value.into());
+        self
+    }
+    /// Sets `blockedSubnets` (optional).
+    pub fn blocked_subnets(mut self, value: impl Into<String>) -> Self {
+        self.blocked_subnets = Some(value.into());
+        self
+    }
+    /// Sets `expirationDate` (required).
+    pub fn expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `passphrase` (optional).
+    pub fn passphrase(mut self, value: impl Into<ruckus_one_runtime::Secret>) -> Self {
+        self.passphrase = Some(value.into());
+        self
+    }
+    /// Sets `productId` (optional).
+    pub fn product_id(mut self, value: impl Into<String>) -> Self {
+        self.product_id = Some(value.into());
+        self
+    }
+    /// Sets `productName` (required).
+    pub fn product_name(mut self, value: impl Into<String>) -> Self {
+        self.product_name = Some(value.into());
+        self
+    }
+    /// Sets `profileType` (required).
+    pub fn profile_type(mut self, value: impl Into<MsiPackageProfileType>) -> Self {
+        self.profile_type = Some(value.into());
+        self
+    }
+    /// Sets `usernameVariableSource` (required).
+    pub fn username_variable_source(
+        mut self,
+        value: impl Into<MsiPackageUsernameVariableSource>,
+    ) -> Self {
+        self.username_variable_source = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(self) -> Result<MsiPackage, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new("MsiPackage", field);
+        Ok(MsiPackage {
+            id: self.id,
+            description: self.description,
+            enabled: self.enabled,
+            name: self.name,
+            allowed_subnets: self.allowed_subnets,
+            blocked_subnets: self.blocked_subnets,
+            expiration_date: self.expiration_date.ok_or(missing("expirationDate"))?,
+            passphrase: self.passphrase,
+            product_id: self.product_id,
+            product_name: self.product_name.ok_or(missing("productName"))?,
+            profile_type: self.profile_type.ok_or(missing("profileType"))?,
+            username_variable_source: self
+                .username_variable_source
+                .ok_or(missing("usernameVariableSource"))?,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
+    }
+}
+/// Msi package profile type: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml MsiPackageDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MsiPackageProfileType {
+    /// `USER_TYPE`
+    UserType,
+    /// `MACHINE_TYPE`
+    MachineType,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl MsiPackageProfileType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::UserType => "USER_TYPE",
+            Self::MachineType => "MACHINE_TYPE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for MsiPackageProfileType {
+    fn from(s: &str) -> Self {
+        match s {
+            "USER_TYPE" => Self::UserType,
+            "MACHINE_TYPE" => Self::MachineType,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for MsiPackageProfileType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for MsiPackageProfileType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for MsiPackageProfileType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Msi package username variable source: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml MsiPackageDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum MsiPackageUsernameVariableSource {
+    /// `COMPUTER_NAME`
+    ComputerName,
+    /// `CURRENT_USER`
+    CurrentUser,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl MsiPackageUsernameVariableSource {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::ComputerName => "COMPUTER_NAME",
+            Self::CurrentUser => "CURRENT_USER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for MsiPackageUsernameVariableSource {
+    fn from(s: &str) -> Self {
+        match s {
+            "COMPUTER_NAME" => Self::ComputerName,
+            "CURRENT_USER" => Self::CurrentUser,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for MsiPackageUsernameVariableSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for MsiPackageUsernameVariableSource {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for MsiPackageUsernameVariableSource {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Notification, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml NotificationDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Notification {
+    /// ID.
+    pub id: Option<String>,
+    /// Date value.
+    pub date_value: Option<String>,
+    /// Email subject (max_length: 255; min_length: 0).
+    pub email_subject: Option<String>,
+    /// Email (max_length: 255; min_length: 0).
+    pub email: Option<String>,
+    /// Email template (max_length: 255; min_length: 0).
+    pub email_template: Option<String>,
+    /// Notification event.
+    pub notification_event: Option<NotificationNotificationEvent>,
+    /// Notification method.
+    pub notification_method: Option<NotificationNotificationMethod>,
+    /// Notification method data.
+    pub notification_method_data: Option<String>,
+    /// SMS subject (max_length: 255; min_length: 0).
+    pub sms_subject: Option<String>,
+    /// SMS template (max_length: 255; min_length: 0).
+    pub sms_template: Option<String>,
+    /// Static derived date type.
+    pub static_derived_date_type: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Notification {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Notification, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("dateValue", &v.date_value);
+            w.optional("emailSubject", &v.email_subject);
+            w.optional("email", &v.email);
+            w.optional("emailTemplate", &v.email_template);
+            w.optional("notificationEvent", &v.notification_event);
+            w.optional("notificationMethod", &v.notification_method);
+            w.optional("notificationMethodData", &v.notification_method_data);
+            w.optional("smsSubject", &v.sms_subject);
+            w.optional("smsTemplate", &v.sms_template);
+            w.optional("staticDerivedDateType", &v.static_derived_date_type);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Notification {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Notification, ruckus_one_runtime::object::FieldError> {
+            let value = Notification {
+                id: f.optional("id"),
+                date_value: f.optional("dateValue"),
+                email_subject: f.optional("emailSubject"),
+                email: f.optional("email"),
+                email_template: f.optional("emailTemplate"),
+                notification_event: f.optional("notificationEvent"),
+                notification_method: f.optional("notificationMethod"),
+                notification_method_data: f.optional("notificationMethodData"),
+                sms_subject: f.optional("smsSubject"),
+                sms_template: f.optional("smsTemplate"),
+                static_derived_date_type: f.optional("staticDerivedDateType"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Notification"))
+    }
+}
+impl Notification {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            date_value: None,
+            email_subject: None,
+            email: None,
+            email_template: None,
+            notification_event: None,
+            notification_method: None,
+            notification_method_data: None,
+            sms_subject: None,
+            sms_template: None,
+            static_derived_date_type: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `dateValue`.
+    pub fn with_date_value(mut self, value: impl Into<String>) -> Self {
+        self.date_value = Some(value.into());
+        self
+    }
+    /// Sets `emailSubject`.
+    pub fn with_email_subject(mut self, value: impl Into<String>) -> Self {
+        self.email_subject = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `emailTemplate`.
+    pub fn with_email_template(mut self, value: impl Into<String>) -> Self {
+        self.email_template = Some(value.into());
+        self
+    }
+    /// Sets `notificationEvent`.
+    pub fn with_notification_event(
+        mut self,
+        value: impl Into<NotificationNotificationEvent>,
+    ) -> Self {
+        self.notification_event = Some(value.into());
+        self
+    }
+    /// Sets `notificationMethod`.
+    pub fn with_notification_method(
+        mut self,
+        value: impl Into<NotificationNotificationMethod>,
+    ) -> Self {
+        self.notification_method = Some(value.into());
+        self
+    }
+    /// Sets `notificationMethodData`.
+    pub fn with_notification_method_data(mut self, value: impl Into<String>) -> Self {
+        self.notification_method_data = Some(value.into());
+        self
+    }
+    /// Sets `smsSubject`.
+    pub fn with_sms_subject(mut self, value: impl Into<String>) -> Self {
+        self.sms_subject = Some(value.into());
+        self
+    }
+    /// Sets `smsTemplate`.
+    pub fn with_sms_template(mut self, value: impl Into<String>) -> Self {
+        self.sms_template = Some(value.into());
+        self
+    }
+    /// Sets `staticDerivedDateType`.
+    pub fn with_static_derived_date_type(mut self, value: impl Into<String>) -> Self {
+        self.static_derived_date_type = Some(value.into());
+        self
+    }
+}
+/// Notification notification event: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml NotificationDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NotificationNotificationEvent {
+    /// `ON_ISSUANCE`
+    OnIssuance,
+    /// `ON_REVOCATION`
+    OnRevocation,
+    /// `ON_EXPIRATION`
+    OnExpiration,
+    /// `ON_REVOKED_USE`
+    OnRevokedUse,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl NotificationNotificationEvent {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::OnIssuance => "ON_ISSUANCE",
+            Self::OnRevocation => "ON_REVOCATION",
+            Self::OnExpiration => "ON_EXPIRATION",
+            Self::OnRevokedUse => "ON_REVOKED_USE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for NotificationNotificationEvent {
+    fn from(s: &str) -> Self {
+        match s {
+            "ON_ISSUANCE" => Self::OnIssuance,
+            "ON_REVOCATION" => Self::OnRevocation,
+            "ON_EXPIRATION" => Self::OnExpiration,
+            "ON_REVOKED_USE" => Self::OnRevokedUse,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for NotificationNotificationEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for NotificationNotificationEvent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for NotificationNotificationEvent {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Notification notification method: the values the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml NotificationDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum NotificationNotificationMethod {
+    /// `EMAIL_ELSE_SMS`
+    EmailElseSms,
+    /// `SMS_ELSE_EMAIL`
+    SmsElseEmail,
+    /// `EMAIL_AND_SMS`
+    EmailAndSms,
+    /// `EMAIL_ONLY`
+    EmailOnly,
+    /// `SMS_ONLY`
+    SmsOnly,
+    /// `EMAIL_ADMINISTRATOR`
+    EmailAdministrator,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl NotificationNotificationMethod {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::EmailElseSms => "EMAIL_ELSE_SMS",
+            Self::SmsElseEmail => "SMS_ELSE_EMAIL",
+            Self::EmailAndSms => "EMAIL_AND_SMS",
+            Self::EmailOnly => "EMAIL_ONLY",
+            Self::SmsOnly => "SMS_ONLY",
+            Self::EmailAdministrator => "EMAIL_ADMINISTRATOR",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for NotificationNotificationMethod {
+    fn from(s: &str) -> Self {
+        match s {
+            "EMAIL_ELSE_SMS" => Self::EmailElseSms,
+            "SMS_ELSE_EMAIL" => Self::SmsElseEmail,
+            "EMAIL_AND_SMS" => Self::EmailAndSms,
+            "EMAIL_ONLY" => Self::EmailOnly,
+            "SMS_ONLY" => Self::SmsOnly,
+            "EMAIL_ADMINISTRATOR" => Self::EmailAdministrator,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for NotificationNotificationMethod {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for NotificationNotificationMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for NotificationNotificationMethod {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 /// Onboard, with the fields the official description lists.
 ///
 /// Provenance: reference (certificate_template_api-0.0.1.yaml OnboardDto).
@@ -3261,6 +4293,165 @@ impl<'de> serde::Deserialize<'de> for OnboardNotAfterType {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Page, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml Page).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Page {
+    /// Total pages (format: int32).
+    pub total_pages: Option<i64>,
+    /// Total elements.
+    pub total_elements: Option<i64>,
+    /// Size (format: int32).
+    pub size: Option<i64>,
+    /// Content.
+    pub content: Option<Vec<serde_json::Value>>,
+    /// Number (format: int32).
+    pub number: Option<i64>,
+    /// Sort.
+    pub sort: Option<super::common::SortObject>,
+    /// Pageable.
+    pub pageable: Option<super::common::PageableObject>,
+    /// First.
+    pub first: Option<bool>,
+    /// Last.
+    pub last: Option<bool>,
+    /// Number of elements (format: int32).
+    pub number_of_elements: Option<i64>,
+    /// Empty.
+    pub empty: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Page {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Page, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("totalPages", &v.total_pages);
+            w.optional("totalElements", &v.total_elements);
+            w.optional("size", &v.size);
+            w.optional("content", &v.content);
+            w.optional("number", &v.number);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("empty", &v.empty);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Page {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Page, ruckus_one_runtime::object::FieldError> {
+            let value = Page {
+                total_pages: f.optional("totalPages"),
+                total_elements: f.optional("totalElements"),
+                size: f.optional("size"),
+                content: f.optional("content"),
+                number: f.optional("number"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                number_of_elements: f.optional("numberOfElements"),
+                empty: f.optional("empty"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Page"))
+    }
+}
+impl Page {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            total_pages: None,
+            total_elements: None,
+            size: None,
+            content: None,
+            number: None,
+            sort: None,
+            pageable: None,
+            first: None,
+            last: None,
+            number_of_elements: None,
+            empty: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<serde_json::Value>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<super::common::SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(
+        mut self,
+        value: impl Into<super::common::PageableObject>,
+    ) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
     }
 }
 /// A page of the certificate authorities a RADIUS profile uses, as the service answers it.
@@ -4146,6 +5337,194 @@ impl<'de> serde::Deserialize<'de> for ScepKeyCnValue3 {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Template filters, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml TemplateFilters).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TemplateFilters {
+    /// Ca ID.
+    pub ca_id: Option<Vec<String>>,
+    /// Network ID.
+    pub network_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TemplateFilters {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TemplateFilters, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("caId", &v.ca_id);
+            w.optional("networkId", &v.network_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TemplateFilters {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TemplateFilters, ruckus_one_runtime::object::FieldError> {
+            let value = TemplateFilters {
+                ca_id: f.optional("caId"),
+                network_id: f.optional("networkId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TemplateFilters"))
+    }
+}
+impl TemplateFilters {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ca_id: None,
+            network_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `caId`.
+    pub fn with_ca_id(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ca_id = Some(value.into());
+        self
+    }
+    /// Sets `networkId`.
+    pub fn with_network_id(mut self, value: impl Into<String>) -> Self {
+        self.network_id = Some(value.into());
+        self
+    }
+}
+/// Update ca, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCaDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct UpdateCa {
+    /// Name (max_length: 255; min_length: 2).
+    pub name: Option<String>,
+    /// Description (max_length: 255; min_length: 0).
+    pub description: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpdateCa {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UpdateCa, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateCa {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateCa, ruckus_one_runtime::object::FieldError> {
+            let value = UpdateCa {
+                name: f.optional("name"),
+                description: f.optional("description"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateCa"))
+    }
+}
+impl UpdateCa {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            description: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+}
+/// Update certificate, with the fields the official description lists.
+///
+/// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct UpdateCertificate {
+    /// Revocation reason (max_length: 255; min_length: 0).
+    pub revocation_reason: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpdateCertificate {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UpdateCertificate, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("revocationReason", &v.revocation_reason);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateCertificate {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateCertificate, ruckus_one_runtime::object::FieldError> {
+            let value = UpdateCertificate {
+                revocation_reason: f.optional("revocationReason"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateCertificate"))
+    }
+}
+impl UpdateCertificate {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            revocation_reason: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `revocationReason`.
+    pub fn with_revocation_reason(mut self, value: impl Into<String>) -> Self {
+        self.revocation_reason = Some(value.into());
+        self
+    }
+}
 /// Update certificate template, with the fields the official description lists.
 ///
 /// Provenance: reference (certificate_template_api-0.0.1.yaml UpdateCertificateTemplateDto).
@@ -4354,7 +5733,7 @@ impl UpdateServerCertificate {
         self
     }
 }
-/// Certificates: the 40 operations of this area of the Network management API.
+/// Certificates: the 67 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().certificates()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -5430,6 +6809,723 @@ impl<'a> CertificatesClient<'a> {
         RemoveCertificateTemplateFromWifiNetwork {
             req,
         }
+    }
+    /// Cert temp update policy set id.
+    ///
+    /// Replaces `/certificateTemplates/{templateId}/policySets/{policySetId}` (drafted from the official description).
+    ///
+    /// `PUT /certificateTemplates/{templateId}/policySets/{policySetId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `policySetId`: string
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CertTempUpdatePolicySetId::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml certTempUpdatePolicySetId).
+    #[doc(alias = "/certificateTemplates/{templateId}/policySets/{policySetId}")]
+    #[doc(alias = "PUT /certificateTemplates/{templateId}/policySets/{policySetId}")]
+    #[doc(alias = "certTempUpdatePolicySetId")]
+    pub fn cert_temp_update_policy_set_id(
+        &self,
+        template_id: &str,
+        policy_set_id: &str,
+    ) -> CertTempUpdatePolicySetId<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CERT_TEMP_UPDATE_POLICY_SET_ID,
+            &[template_id, policy_set_id],
+        );
+        CertTempUpdatePolicySetId { req }
+    }
+    /// Cert temp remove policy set id.
+    ///
+    /// Deletes `/certificateTemplates/{templateId}/policySets/{policySetId}` (drafted from the official description).
+    ///
+    /// `DELETE /certificateTemplates/{templateId}/policySets/{policySetId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `policySetId`: string
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CertTempRemovePolicySetId::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml certTempRemovePolicySetId).
+    #[doc(alias = "/certificateTemplates/{templateId}/policySets/{policySetId}")]
+    #[doc(alias = "DELETE /certificateTemplates/{templateId}/policySets/{policySetId}")]
+    #[doc(alias = "certTempRemovePolicySetId")]
+    pub fn cert_temp_remove_policy_set_id(
+        &self,
+        template_id: &str,
+        policy_set_id: &str,
+    ) -> CertTempRemovePolicySetId<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CERT_TEMP_REMOVE_POLICY_SET_ID,
+            &[template_id, policy_set_id],
+        );
+        CertTempRemovePolicySetId { req }
+    }
+    /// Query certs.
+    ///
+    /// Queries `/certificates/query` (drafted from the official description).
+    ///
+    /// `POST /certificates/query` on the `network` API.
+    ///
+    /// - Request body (json, required): `CertQueryRequest`
+    /// - Response 200: `CertQueryResponse`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryCerts::version`)
+    /// - Pagination: `query_body`, items in `data`
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryCerts).
+    #[doc(alias = "/certificates/query")]
+    #[doc(alias = "POST /certificates/query")]
+    #[doc(alias = "queryCerts")]
+    pub fn query_certs(&self, body: &CertQueryRequest) -> QueryCerts<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_CERTS, &[]);
+        req.json(body);
+        QueryCerts { req }
+    }
+    /// Upload cert.
+    ///
+    /// Posts to `/certificates` (drafted from the official description).
+    ///
+    /// `POST /certificates` on the `network` API.
+    ///
+    /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UploadCert::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml uploadCert).
+    #[doc(alias = "/certificates")]
+    #[doc(alias = "POST /certificates")]
+    #[doc(alias = "uploadCert")]
+    pub fn upload_cert(&self) -> UploadCert<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &UPLOAD_CERT, &[]);
+        UploadCert { req }
+    }
+    /// Get notifications.
+    ///
+    /// Reads `/certificateTemplates/{templateId}/notifications` (drafted from the official description).
+    ///
+    /// `GET /certificateTemplates/{templateId}/notifications` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `size` (`integer`, builder method `size`)
+    /// - Query parameter `sort` (`string`, builder method `sort`)
+    /// - Response 200: `Page`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetNotifications::version`)
+    /// - Pagination: `spring`, items in `content`
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml getNotifications).
+    #[doc(alias = "/certificateTemplates/{templateId}/notifications")]
+    #[doc(alias = "GET /certificateTemplates/{templateId}/notifications")]
+    #[doc(alias = "getNotifications")]
+    pub fn get_notifications(&self, template_id: &str) -> GetNotifications<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_NOTIFICATIONS,
+            &[template_id],
+        );
+        GetNotifications { req }
+    }
+    /// Create notification.
+    ///
+    /// Posts to `/certificateTemplates/{templateId}/notifications` (drafted from the official description).
+    ///
+    /// `POST /certificateTemplates/{templateId}/notifications` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Request body (json, required): `Notification`
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateNotification::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml createNotification).
+    #[doc(alias = "/certificateTemplates/{templateId}/notifications")]
+    #[doc(alias = "POST /certificateTemplates/{templateId}/notifications")]
+    #[doc(alias = "createNotification")]
+    pub fn create_notification(
+        &self,
+        template_id: &str,
+        body: &Notification,
+    ) -> CreateNotification<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_NOTIFICATION,
+            &[template_id],
+        );
+        req.json(body);
+        CreateNotification { req }
+    }
+    /// Get msi packages.
+    ///
+    /// Reads `/certificateTemplates/{templateId}/msiPackages` (drafted from the official description).
+    ///
+    /// `GET /certificateTemplates/{templateId}/msiPackages` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `size` (`integer`, builder method `size`)
+    /// - Query parameter `sort` (`string`, builder method `sort`)
+    /// - Response 200: `Page`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMsiPackages::version`)
+    /// - Pagination: `spring`, items in `content`
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml getMsiPackages).
+    #[doc(alias = "/certificateTemplates/{templateId}/msiPackages")]
+    #[doc(alias = "GET /certificateTemplates/{templateId}/msiPackages")]
+    #[doc(alias = "getMsiPackages")]
+    pub fn get_msi_packages(&self, template_id: &str) -> GetMsiPackages<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_MSI_PACKAGES,
+            &[template_id],
+        );
+        GetMsiPackages { req }
+    }
+    /// Create msi package.
+    ///
+    /// Posts to `/certificateTemplates/{templateId}/msiPackages` (drafted from the official description).
+    ///
+    /// `POST /certificateTemplates/{templateId}/msiPackages` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Request body (json, required): `MsiPackage`
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMsiPackage::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml createMsiPackage).
+    #[doc(alias = "/certificateTemplates/{templateId}/msiPackages")]
+    #[doc(alias = "POST /certificateTemplates/{templateId}/msiPackages")]
+    #[doc(alias = "createMsiPackage")]
+    pub fn create_msi_package(
+        &self,
+        template_id: &str,
+        body: &MsiPackage,
+    ) -> CreateMsiPackage<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_MSI_PACKAGE,
+            &[template_id],
+        );
+        req.json(body);
+        CreateMsiPackage { req }
+    }
+    /// Generate cert to identity.
+    ///
+    /// Posts to `/certificateTemplates/{templateId}/identities/{identityId}/certificates` (drafted from the official description).
+    ///
+    /// `POST /certificateTemplates/{templateId}/identities/{identityId}/certificates` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `identityId`: string
+    /// - Request body (json, required): `CertificateGenerateCert`
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GenerateCertToIdentity::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml generateCertToIdentity).
+    #[doc(
+        alias = "/certificateTemplates/{templateId}/identities/{identityId}/certificates"
+    )]
+    #[doc(
+        alias = "POST /certificateTemplates/{templateId}/identities/{identityId}/certificates"
+    )]
+    #[doc(alias = "generateCertToIdentity")]
+    pub fn generate_cert_to_identity(
+        &self,
+        template_id: &str,
+        identity_id: &str,
+        body: &CertificateGenerateCert,
+    ) -> GenerateCertToIdentity<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GENERATE_CERT_TO_IDENTITY,
+            &[template_id, identity_id],
+        );
+        req.json(body);
+        GenerateCertToIdentity { req }
+    }
+    /// Generate cert.
+    ///
+    /// Posts to `/certificateTemplates/{templateId}/certificates` (drafted from the official description).
+    ///
+    /// `POST /certificateTemplates/{templateId}/certificates` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Request body (json, required): `CertificateGenerateCert`
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GenerateCert::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml generateCert).
+    #[doc(alias = "/certificateTemplates/{templateId}/certificates")]
+    #[doc(alias = "POST /certificateTemplates/{templateId}/certificates")]
+    #[doc(alias = "generateCert")]
+    pub fn generate_cert(
+        &self,
+        template_id: &str,
+        body: &CertificateGenerateCert,
+    ) -> GenerateCert<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GENERATE_CERT,
+            &[template_id],
+        );
+        req.json(body);
+        GenerateCert { req }
+    }
+    /// Download cert der.
+    ///
+    /// Reads `/certificateTemplates/{templateId}/certificates/{certId}` (drafted from the official description).
+    ///
+    /// `GET /certificateTemplates/{templateId}/certificates/{certId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `certId`: string
+    /// - Query parameter `password` (`string`, builder method `password`)
+    /// - Query parameter `includeChain` (`boolean`, builder method `include_chain`)
+    /// - Response 200: `DeviceCertificate`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DownloadCertDer::version`)
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml downloadCertDer_1_1_1).
+    #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}")]
+    #[doc(alias = "GET /certificateTemplates/{templateId}/certificates/{certId}")]
+    #[doc(alias = "downloadCertDer_1_1_1")]
+    pub fn download_cert_der(
+        &self,
+        template_id: &str,
+        cert_id: &str,
+    ) -> DownloadCertDer<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DOWNLOAD_CERT_DER,
+            &[template_id, cert_id],
+        );
+        DownloadCertDer { req }
+    }
+    /// Download cert p.
+    ///
+    /// Posts to `/certificateTemplates/{templateId}/certificates/{certId}` (drafted from the official description).
+    ///
+    /// `POST /certificateTemplates/{templateId}/certificates/{certId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `certId`: string
+    /// - Request body (json, required): `CertDownloadRequest`
+    /// - Response 200: `application/x-pkcs12` bytes
+    /// - Media types: Content-Type `application/json`, Accept `application/x-pkcs12`
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml downloadCertP12_1).
+    #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}")]
+    #[doc(alias = "POST /certificateTemplates/{templateId}/certificates/{certId}")]
+    #[doc(alias = "downloadCertP12_1")]
+    pub fn download_cert_p(
+        &self,
+        template_id: &str,
+        cert_id: &str,
+        body: &CertDownloadRequest,
+    ) -> DownloadCertP<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DOWNLOAD_CERT_P,
+            &[template_id, cert_id],
+        );
+        req.json(body);
+        DownloadCertP { req }
+    }
+    /// Patch cert.
+    ///
+    /// Updates `/certificateTemplates/{templateId}/certificates/{certId}` (drafted from the official description).
+    ///
+    /// `PATCH /certificateTemplates/{templateId}/certificates/{certId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `certId`: string
+    /// - Request body (json, required): `UpdateCertificate`
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCert::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchCert_1).
+    #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}")]
+    #[doc(alias = "PATCH /certificateTemplates/{templateId}/certificates/{certId}")]
+    #[doc(alias = "patchCert_1")]
+    pub fn patch_cert(
+        &self,
+        template_id: &str,
+        cert_id: &str,
+        body: &UpdateCertificate,
+    ) -> PatchCert<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_CERT,
+            &[template_id, cert_id],
+        );
+        req.json(body);
+        PatchCert { req }
+    }
+    /// Download ca p.
+    ///
+    /// Posts to `/certificateAuthorities/{caId}` (drafted from the official description).
+    ///
+    /// `POST /certificateAuthorities/{caId}` on the `network` API.
+    ///
+    /// - Path parameter `caId`: string
+    /// - Request body (json, required): `CertDownloadRequest`
+    /// - Response 200: `application/x-pkcs12` bytes
+    /// - Media types: Content-Type `application/json`, Accept `application/x-pkcs12`
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml downloadCaP12_1).
+    #[doc(alias = "/certificateAuthorities/{caId}")]
+    #[doc(alias = "POST /certificateAuthorities/{caId}")]
+    #[doc(alias = "downloadCaP12_1")]
+    pub fn download_ca_p(
+        &self,
+        ca_id: &str,
+        body: &CertDownloadRequest,
+    ) -> DownloadCaP<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DOWNLOAD_CA_P,
+            &[ca_id],
+        );
+        req.json(body);
+        DownloadCaP { req }
+    }
+    /// Patch ca.
+    ///
+    /// Updates `/certificateAuthorities/{caId}` (drafted from the official description).
+    ///
+    /// `PATCH /certificateAuthorities/{caId}` on the `network` API.
+    ///
+    /// - Path parameter `caId`: string
+    /// - Request body (json, required): `UpdateCa`
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchCa::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchCa).
+    #[doc(alias = "/certificateAuthorities/{caId}")]
+    #[doc(alias = "PATCH /certificateAuthorities/{caId}")]
+    #[doc(alias = "patchCa")]
+    pub fn patch_ca(&self, ca_id: &str, body: &UpdateCa) -> PatchCa<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &PATCH_CA, &[ca_id]);
+        req.json(body);
+        PatchCa { req }
+    }
+    /// Query templates by ca.
+    ///
+    /// Queries `/certificateAuthorities/{caId}/templates/query` (drafted from the official description).
+    ///
+    /// `POST /certificateAuthorities/{caId}/templates/query` on the `network` API.
+    ///
+    /// - Path parameter `caId`: string
+    /// - Request body (json, required): `CertTemplateQueryRequest`
+    /// - Response 200: `CertTemplateQueryResponse`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryTemplatesByCa::version`)
+    /// - Pagination: `query_body`, items in `data`
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml queryTemplatesByCa).
+    #[doc(alias = "/certificateAuthorities/{caId}/templates/query")]
+    #[doc(alias = "POST /certificateAuthorities/{caId}/templates/query")]
+    #[doc(alias = "queryTemplatesByCa")]
+    pub fn query_templates_by_ca(
+        &self,
+        ca_id: &str,
+        body: &CertTemplateQueryRequest,
+    ) -> QueryTemplatesByCa<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_TEMPLATES_BY_CA,
+            &[ca_id],
+        );
+        req.json(body);
+        QueryTemplatesByCa { req }
+    }
+    /// Upload ca private key.
+    ///
+    /// Posts to `/certificateAuthorities/{caId}/privateKeys` (drafted from the official description).
+    ///
+    /// `POST /certificateAuthorities/{caId}/privateKeys` on the `network` API.
+    ///
+    /// - Path parameter `caId`: string
+    /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UploadCaPrivateKey::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml uploadCaPrivateKey).
+    #[doc(alias = "/certificateAuthorities/{caId}/privateKeys")]
+    #[doc(alias = "POST /certificateAuthorities/{caId}/privateKeys")]
+    #[doc(alias = "uploadCaPrivateKey")]
+    pub fn upload_ca_private_key(&self, ca_id: &str) -> UploadCaPrivateKey<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPLOAD_CA_PRIVATE_KEY,
+            &[ca_id],
+        );
+        UploadCaPrivateKey { req }
+    }
+    /// Delete ca private key.
+    ///
+    /// Deletes `/certificateAuthorities/{caId}/privateKeys` (drafted from the official description).
+    ///
+    /// `DELETE /certificateAuthorities/{caId}/privateKeys` on the `network` API.
+    ///
+    /// - Path parameter `caId`: string
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteCaPrivateKey::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteCaPrivateKey).
+    #[doc(alias = "/certificateAuthorities/{caId}/privateKeys")]
+    #[doc(alias = "DELETE /certificateAuthorities/{caId}/privateKeys")]
+    #[doc(alias = "deleteCaPrivateKey")]
+    pub fn delete_ca_private_key(&self, ca_id: &str) -> DeleteCaPrivateKey<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_CA_PRIVATE_KEY,
+            &[ca_id],
+        );
+        DeleteCaPrivateKey { req }
+    }
+    /// Patch scep key.
+    ///
+    /// Updates `/certificateTemplates/{templateId}/scepKeys/{scepKeyId}` (drafted from the official description).
+    ///
+    /// `PATCH /certificateTemplates/{templateId}/scepKeys/{scepKeyId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `scepKeyId`: string
+    /// - Request body (json, required): `ScepKey`
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchScepKey::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchScepKey).
+    #[doc(alias = "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
+    #[doc(alias = "PATCH /certificateTemplates/{templateId}/scepKeys/{scepKeyId}")]
+    #[doc(alias = "patchScepKey")]
+    pub fn patch_scep_key(
+        &self,
+        template_id: &str,
+        scep_key_id: &str,
+        body: &ScepKey,
+    ) -> PatchScepKey<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_SCEP_KEY,
+            &[template_id, scep_key_id],
+        );
+        req.json(body);
+        PatchScepKey { req }
+    }
+    /// Get notification by id.
+    ///
+    /// Reads `/certificateTemplates/{templateId}/notifications/{notificationId}` (drafted from the official description).
+    ///
+    /// `GET /certificateTemplates/{templateId}/notifications/{notificationId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `notificationId`: string
+    /// - Response 200: `Notification`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetNotificationById::version`)
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml getNotificationById).
+    #[doc(alias = "/certificateTemplates/{templateId}/notifications/{notificationId}")]
+    #[doc(
+        alias = "GET /certificateTemplates/{templateId}/notifications/{notificationId}"
+    )]
+    #[doc(alias = "getNotificationById")]
+    pub fn get_notification_by_id(
+        &self,
+        template_id: &str,
+        notification_id: &str,
+    ) -> GetNotificationById<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_NOTIFICATION_BY_ID,
+            &[template_id, notification_id],
+        );
+        GetNotificationById { req }
+    }
+    /// Delete notification.
+    ///
+    /// Deletes `/certificateTemplates/{templateId}/notifications/{notificationId}` (drafted from the official description).
+    ///
+    /// `DELETE /certificateTemplates/{templateId}/notifications/{notificationId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `notificationId`: string
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteNotification::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteNotification).
+    #[doc(alias = "/certificateTemplates/{templateId}/notifications/{notificationId}")]
+    #[doc(
+        alias = "DELETE /certificateTemplates/{templateId}/notifications/{notificationId}"
+    )]
+    #[doc(alias = "deleteNotification")]
+    pub fn delete_notification(
+        &self,
+        template_id: &str,
+        notification_id: &str,
+    ) -> DeleteNotification<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_NOTIFICATION,
+            &[template_id, notification_id],
+        );
+        DeleteNotification { req }
+    }
+    /// Patch notification.
+    ///
+    /// Updates `/certificateTemplates/{templateId}/notifications/{notificationId}` (drafted from the official description).
+    ///
+    /// `PATCH /certificateTemplates/{templateId}/notifications/{notificationId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `notificationId`: string
+    /// - Request body (json, required): `Notification`
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchNotification::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchNotification).
+    #[doc(alias = "/certificateTemplates/{templateId}/notifications/{notificationId}")]
+    #[doc(
+        alias = "PATCH /certificateTemplates/{templateId}/notifications/{notificationId}"
+    )]
+    #[doc(alias = "patchNotification")]
+    pub fn patch_notification(
+        &self,
+        template_id: &str,
+        notification_id: &str,
+        body: &Notification,
+    ) -> PatchNotification<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_NOTIFICATION,
+            &[template_id, notification_id],
+        );
+        req.json(body);
+        PatchNotification { req }
+    }
+    /// Get msi package by id.
+    ///
+    /// Reads `/certificateTemplates/{templateId}/msiPackages/{msiPackageId}` (drafted from the official description).
+    ///
+    /// `GET /certificateTemplates/{templateId}/msiPackages/{msiPackageId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `msiPackageId`: string
+    /// - Response 200: `MsiPackage`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMsiPackageById::version`)
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml getMsiPackageById).
+    #[doc(alias = "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
+    #[doc(alias = "GET /certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
+    #[doc(alias = "getMsiPackageById")]
+    pub fn get_msi_package_by_id(
+        &self,
+        template_id: &str,
+        msi_package_id: &str,
+    ) -> GetMsiPackageById<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_MSI_PACKAGE_BY_ID,
+            &[template_id, msi_package_id],
+        );
+        GetMsiPackageById { req }
+    }
+    /// Delete msi package.
+    ///
+    /// Deletes `/certificateTemplates/{templateId}/msiPackages/{msiPackageId}` (drafted from the official description).
+    ///
+    /// `DELETE /certificateTemplates/{templateId}/msiPackages/{msiPackageId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `msiPackageId`: string
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMsiPackage::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml deleteMsiPackage).
+    #[doc(alias = "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
+    #[doc(
+        alias = "DELETE /certificateTemplates/{templateId}/msiPackages/{msiPackageId}"
+    )]
+    #[doc(alias = "deleteMsiPackage")]
+    pub fn delete_msi_package(
+        &self,
+        template_id: &str,
+        msi_package_id: &str,
+    ) -> DeleteMsiPackage<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_MSI_PACKAGE,
+            &[template_id, msi_package_id],
+        );
+        DeleteMsiPackage { req }
+    }
+    /// Patch msi package.
+    ///
+    /// Updates `/certificateTemplates/{templateId}/msiPackages/{msiPackageId}` (drafted from the official description).
+    ///
+    /// `PATCH /certificateTemplates/{templateId}/msiPackages/{msiPackageId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `msiPackageId`: string
+    /// - Request body (json, required): `MsiPackage`
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchMsiPackage::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml patchMsiPackage).
+    #[doc(alias = "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
+    #[doc(alias = "PATCH /certificateTemplates/{templateId}/msiPackages/{msiPackageId}")]
+    #[doc(alias = "patchMsiPackage")]
+    pub fn patch_msi_package(
+        &self,
+        template_id: &str,
+        msi_package_id: &str,
+        body: &MsiPackage,
+    ) -> PatchMsiPackage<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_MSI_PACKAGE,
+            &[template_id, msi_package_id],
+        );
+        req.json(body);
+        PatchMsiPackage { req }
+    }
+    /// Download cert chain in pkcs.
+    ///
+    /// Reads `/certificateTemplates/{templateId}/certificates/{certId}/chains` (drafted from the official description).
+    ///
+    /// `GET /certificateTemplates/{templateId}/certificates/{certId}/chains` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Path parameter `certId`: string
+    /// - Response 200: `application/x-pkcs7-certificates` bytes
+    /// - Media types: Accept `application/x-pkcs7-certificates`
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml downloadCertChainInPkcs7_1).
+    #[doc(alias = "/certificateTemplates/{templateId}/certificates/{certId}/chains")]
+    #[doc(alias = "GET /certificateTemplates/{templateId}/certificates/{certId}/chains")]
+    #[doc(alias = "downloadCertChainInPkcs7_1")]
+    pub fn download_cert_chain_in_pkcs(
+        &self,
+        template_id: &str,
+        cert_id: &str,
+    ) -> DownloadCertChainInPkcs<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DOWNLOAD_CERT_CHAIN_IN_PKCS,
+            &[template_id, cert_id],
+        );
+        DownloadCertChainInPkcs { req }
+    }
+    /// Download ca chain pkcs.
+    ///
+    /// Reads `/certificateAuthorities/{caId}/chains` (drafted from the official description).
+    ///
+    /// `GET /certificateAuthorities/{caId}/chains` on the `network` API.
+    ///
+    /// - Path parameter `caId`: string
+    /// - Response 200: `application/x-pkcs7-certificates` bytes
+    /// - Media types: Accept `application/x-pkcs7-certificates`
+    /// - Provenance: reference (certificate_template_api-0.0.1.yaml downloadCaChainPKCS7_1).
+    #[doc(alias = "/certificateAuthorities/{caId}/chains")]
+    #[doc(alias = "GET /certificateAuthorities/{caId}/chains")]
+    #[doc(alias = "downloadCaChainPKCS7_1")]
+    pub fn download_ca_chain_pkcs(&self, ca_id: &str) -> DownloadCaChainPkcs<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DOWNLOAD_CA_CHAIN_PKCS,
+            &[ca_id],
+        );
+        DownloadCaChainPkcs { req }
     }
 }
 static GET_CERTIFICATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -9071,5 +11167,2567 @@ impl<'a> RemoveCertificateTemplateFromWifiNetwork<'a> {
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static CERT_TEMP_UPDATE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "cert_temp_update_policy_set_id",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/certificateTemplates/{templateId}/policySets/{policySetId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `cert_temp_update_policy_set_id`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CertTempUpdatePolicySetIdVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::cert_temp_update_policy_set_id` (Cert temp update policy set id).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CertTempUpdatePolicySetId<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CertTempUpdatePolicySetId<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CertTempUpdatePolicySetIdVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static CERT_TEMP_REMOVE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "cert_temp_remove_policy_set_id",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/certificateTemplates/{templateId}/policySets/{policySetId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `cert_temp_remove_policy_set_id`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CertTempRemovePolicySetIdVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::cert_temp_remove_policy_set_id` (Cert temp remove policy set id).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CertTempRemovePolicySetId<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CertTempRemovePolicySetId<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CertTempRemovePolicySetIdVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static QUERY_CERTS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_certs",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificates/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `query_certs`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryCertsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::query_certs` (Query certs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryCerts<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryCerts<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryCertsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, CertQueryResponse> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, Certificate> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<CertQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<CertQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPLOAD_CERT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "upload_cert",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `upload_cert`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UploadCertVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
+    Json,
+}
+/// Request builder for `CertificatesClient::upload_cert` (Upload cert).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UploadCert<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UploadCert<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
+        self.req.multipart(body);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UploadCertVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_NOTIFICATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_notifications",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificateTemplates/{templateId}/notifications",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `get_notifications`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetNotificationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::get_notifications` (Get notifications).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetNotifications<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetNotifications<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the query parameter `page`.
+    ///
+    /// query parameter `page`; `integer`.
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Sets the query parameter `size`.
+    ///
+    /// query parameter `size`; `integer`.
+    pub fn size(mut self, size: i64) -> Self {
+        self.req.query("size", &size);
+        self
+    }
+    /// Sets the query parameter `sort`.
+    ///
+    /// query parameter `sort`; `string`.
+    pub fn sort(mut self, sort: &str) -> Self {
+        self.req.query("sort", &sort);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetNotificationsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::Spring,
+        items: "content",
+        first_page: 0u32,
+    };
+    /// Every page from page 0, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, Page> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Page, ruckus_one_runtime::Error>> {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<Page>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static CREATE_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_notification",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateTemplates/{templateId}/notifications",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `create_notification`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateNotificationVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::create_notification` (Create notification).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateNotification<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateNotification<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateNotificationVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_MSI_PACKAGES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_msi_packages",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificateTemplates/{templateId}/msiPackages",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `get_msi_packages`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetMsiPackagesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::get_msi_packages` (Get msi packages).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetMsiPackages<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetMsiPackages<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the query parameter `page`.
+    ///
+    /// query parameter `page`; `integer`.
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Sets the query parameter `size`.
+    ///
+    /// query parameter `size`; `integer`.
+    pub fn size(mut self, size: i64) -> Self {
+        self.req.query("size", &size);
+        self
+    }
+    /// Sets the query parameter `sort`.
+    ///
+    /// query parameter `sort`; `string`.
+    pub fn sort(mut self, sort: &str) -> Self {
+        self.req.query("sort", &sort);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetMsiPackagesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::Spring,
+        items: "content",
+        first_page: 0u32,
+    };
+    /// Every page from page 0, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the `page` query parameter (the page size in `size`); the stream ends once the answer's `totalElements` is reached, after an empty or repeated page, or (without a total) after a short page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, Page> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalElements`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, serde_json::Value> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<Page, ruckus_one_runtime::Error>> {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<Page>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static CREATE_MSI_PACKAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_msi_package",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateTemplates/{templateId}/msiPackages",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `create_msi_package`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateMsiPackageVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::create_msi_package` (Create msi package).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateMsiPackage<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateMsiPackage<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateMsiPackageVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GENERATE_CERT_TO_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "generate_cert_to_identity",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateTemplates/{templateId}/identities/{identityId}/certificates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `generate_cert_to_identity`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GenerateCertToIdentityVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::generate_cert_to_identity` (Generate cert to identity).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GenerateCertToIdentity<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GenerateCertToIdentity<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GenerateCertToIdentityVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GENERATE_CERT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "generate_cert",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateTemplates/{templateId}/certificates",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `generate_cert`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GenerateCertVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::generate_cert` (Generate cert).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GenerateCert<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GenerateCert<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GenerateCertVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DOWNLOAD_CERT_DER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_cert_der",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificateTemplates/{templateId}/certificates/{certId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `download_cert_der`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DownloadCertDerVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::download_cert_der` (Download cert der).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DownloadCertDer<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DownloadCertDer<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the query parameter `password`.
+    ///
+    /// query parameter `password`; `string`.
+    pub fn password(mut self, password: &str) -> Self {
+        self.req.query("password", &password);
+        self
+    }
+    /// Sets the query parameter `includeChain`.
+    ///
+    /// query parameter `includeChain`; `boolean`.
+    pub fn include_chain(mut self, include_chain: bool) -> Self {
+        self.req.query("includeChain", &include_chain);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DownloadCertDerVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DeviceCertificate, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DeviceCertificate>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static DOWNLOAD_CERT_P: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_cert_p",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateTemplates/{templateId}/certificates/{certId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/x-pkcs12",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Request builder for `CertificatesClient::download_cert_p` (Download cert p).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DownloadCertP<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DownloadCertP<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_bytes()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<bytes::Bytes>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_bytes_with_response()
+    }
+}
+static PATCH_CERT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_cert",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/certificateTemplates/{templateId}/certificates/{certId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `patch_cert`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchCertVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::patch_cert` (Patch cert).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchCert<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchCert<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchCertVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DOWNLOAD_CA_P: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_ca_p",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateAuthorities/{caId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/x-pkcs12",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Request builder for `CertificatesClient::download_ca_p` (Download ca p).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DownloadCaP<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DownloadCaP<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_bytes()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<bytes::Bytes>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_bytes_with_response()
+    }
+}
+static PATCH_CA: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_ca",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/certificateAuthorities/{caId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `patch_ca`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchCaVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::patch_ca` (Patch ca).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchCa<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchCa<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchCaVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static QUERY_TEMPLATES_BY_CA: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_templates_by_ca",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateAuthorities/{caId}/templates/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `query_templates_by_ca`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryTemplatesByCaVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::query_templates_by_ca` (Query templates by ca).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryTemplatesByCa<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryTemplatesByCa<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryTemplatesByCaVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, CertTemplateQueryResponse> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, CertificateTemplate> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<CertTemplateQueryResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<CertTemplateQueryResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPLOAD_CA_PRIVATE_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "upload_ca_private_key",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/certificateAuthorities/{caId}/privateKeys",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `upload_ca_private_key`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UploadCaPrivateKeyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
+    Json,
+}
+/// Request builder for `CertificatesClient::upload_ca_private_key` (Upload ca private key).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UploadCaPrivateKey<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UploadCaPrivateKey<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
+        self.req.multipart(body);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UploadCaPrivateKeyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_CA_PRIVATE_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_ca_private_key",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/certificateAuthorities/{caId}/privateKeys",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `delete_ca_private_key`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteCaPrivateKeyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::delete_ca_private_key` (Delete ca private key).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteCaPrivateKey<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteCaPrivateKey<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteCaPrivateKeyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static PATCH_SCEP_KEY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_scep_key",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `patch_scep_key`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchScepKeyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::patch_scep_key` (Patch scep key).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchScepKey<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchScepKey<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchScepKeyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_NOTIFICATION_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_notification_by_id",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificateTemplates/{templateId}/notifications/{notificationId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `get_notification_by_id`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetNotificationByIdVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::get_notification_by_id` (Get notification by id).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetNotificationById<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetNotificationById<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetNotificationByIdVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Notification, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Notification>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static DELETE_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_notification",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/certificateTemplates/{templateId}/notifications/{notificationId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `delete_notification`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteNotificationVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::delete_notification` (Delete notification).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteNotification<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteNotification<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteNotificationVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static PATCH_NOTIFICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_notification",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/certificateTemplates/{templateId}/notifications/{notificationId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `patch_notification`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchNotificationVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::patch_notification` (Patch notification).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchNotification<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchNotification<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchNotificationVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_MSI_PACKAGE_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_msi_package_by_id",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `get_msi_package_by_id`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetMsiPackageByIdVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::get_msi_package_by_id` (Get msi package by id).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetMsiPackageById<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetMsiPackageById<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetMsiPackageByIdVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<MsiPackage, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<MsiPackage>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static DELETE_MSI_PACKAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_msi_package",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `delete_msi_package`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteMsiPackageVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::delete_msi_package` (Delete msi package).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteMsiPackage<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteMsiPackage<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteMsiPackageVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static PATCH_MSI_PACKAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_msi_package",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Representations offered by `patch_msi_package`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchMsiPackageVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `CertificatesClient::patch_msi_package` (Patch msi package).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchMsiPackage<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchMsiPackage<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchMsiPackageVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DOWNLOAD_CERT_CHAIN_IN_PKCS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_cert_chain_in_pkcs",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificateTemplates/{templateId}/certificates/{certId}/chains",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/x-pkcs7-certificates",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Request builder for `CertificatesClient::download_cert_chain_in_pkcs` (Download cert chain in pkcs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DownloadCertChainInPkcs<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DownloadCertChainInPkcs<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_bytes()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<bytes::Bytes>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_bytes_with_response()
+    }
+}
+static DOWNLOAD_CA_CHAIN_PKCS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "download_ca_chain_pkcs",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/certificateAuthorities/{caId}/chains",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/x-pkcs7-certificates",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_CERTIFICATES,
+};
+/// Request builder for `CertificatesClient::download_ca_chain_pkcs` (Download ca chain pkcs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DownloadCaChainPkcs<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DownloadCaChainPkcs<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and returns the `200` response body as bytes.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<bytes::Bytes, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_bytes()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<bytes::Bytes>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_bytes_with_response()
     }
 }

@@ -2570,6 +2570,142 @@ impl AcxVenueCliTemplateViewV1 {
         self
     }
 }
+#[cfg(
+    any(
+        feature = "network-adaptive-policies",
+        feature = "network-radius-attribute-groups",
+        feature = "network-workflows"
+    )
+)]
+/// Adaptive radius workflow query data, with the fields the official description lists.
+///
+/// Provenance: reference (adaptive_policy_management-0.0.9.yaml Query Data).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AdaptiveRadiusWorkflowQueryData {
+    /// Sort field.
+    pub sort_field: Option<String>,
+    /// Sort order.
+    pub sort_order: Option<super::tenants::AdminQueryRequestSortOrder>,
+    /// Page (format: int32; minimum: 0).
+    pub page: Option<i64>,
+    /// Page size (format: int32; maximum: 2000; minimum: 1).
+    pub page_size: Option<i64>,
+    /// Filters.
+    pub filters: Option<std::collections::BTreeMap<String, serde_json::Value>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(
+    any(
+        feature = "network-adaptive-policies",
+        feature = "network-radius-attribute-groups",
+        feature = "network-workflows"
+    )
+)]
+impl serde::Serialize for AdaptiveRadiusWorkflowQueryData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AdaptiveRadiusWorkflowQueryData,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(
+        feature = "network-adaptive-policies",
+        feature = "network-radius-attribute-groups",
+        feature = "network-workflows"
+    )
+)]
+impl<'de> serde::Deserialize<'de> for AdaptiveRadiusWorkflowQueryData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            AdaptiveRadiusWorkflowQueryData,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = AdaptiveRadiusWorkflowQueryData {
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                filters: f.optional("filters"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AdaptiveRadiusWorkflowQueryData"))
+    }
+}
+#[cfg(
+    any(
+        feature = "network-adaptive-policies",
+        feature = "network-radius-attribute-groups",
+        feature = "network-workflows"
+    )
+)]
+impl AdaptiveRadiusWorkflowQueryData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            sort_field: None,
+            sort_order: None,
+            page: None,
+            page_size: None,
+            filters: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(mut self, value: impl Into<String>) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(
+        mut self,
+        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+    ) -> Self {
+        self.sort_order = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, serde_json::Value>>,
+    ) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
+}
 /// Band combination an AP model can run.
 ///
 /// Provenance: documented.
@@ -4107,6 +4243,71 @@ impl CliTemplateVariableBo {
         self
     }
 }
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
+/// Clone settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml CloneSettings).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct CloneSettings {
+    /// ID.
+    pub id: Option<String>,
+    /// Name.
+    pub name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
+impl serde::Serialize for CloneSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CloneSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
+impl<'de> serde::Deserialize<'de> for CloneSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CloneSettings, ruckus_one_runtime::object::FieldError> {
+            let value = CloneSettings {
+                id: f.optional("id"),
+                name: f.required("name")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CloneSettings"))
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
+impl CloneSettings {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            id: None,
+            name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
 /// One error of a configuration operation.
 ///
 /// Provenance: documented.
@@ -4471,6 +4672,84 @@ impl DhcpData {
         self
     }
 }
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+/// Dhcp service ap, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpServiceAp).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct DhcpServiceAp {
+    /// DHCP IPs.
+    pub dhcp_ips: Option<Vec<String>>,
+    /// Role (may be null).
+    pub role: Option<super::ap_settings::ApDhcpSettingsDhcpApRole>,
+    /// Serial number (max_length: 12; min_length: 12).
+    pub serial_number: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl serde::Serialize for DhcpServiceAp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpServiceAp, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("dhcpIps", &v.dhcp_ips);
+            w.field("role", &v.role);
+            w.field("serialNumber", &v.serial_number);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl<'de> serde::Deserialize<'de> for DhcpServiceAp {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpServiceAp, ruckus_one_runtime::object::FieldError> {
+            let value = DhcpServiceAp {
+                dhcp_ips: f.optional("dhcpIps"),
+                role: f.optional("role"),
+                serial_number: f.required("serialNumber")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpServiceAp"))
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl DhcpServiceAp {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(serial_number: String) -> Self {
+        Self {
+            dhcp_ips: None,
+            role: None,
+            serial_number,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dhcpIps`.
+    pub fn with_dhcp_ips(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.dhcp_ips = Some(value.into());
+        self
+    }
+    /// Sets `role`.
+    pub fn with_role(
+        mut self,
+        value: impl Into<super::ap_settings::ApDhcpSettingsDhcpApRole>,
+    ) -> Self {
+        self.role = Some(value.into());
+        self
+    }
+}
 #[cfg(
     any(
         feature = "network-switch-aaa",
@@ -4479,6 +4758,7 @@ impl DhcpData {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-venue-templates"
     )
 )]
@@ -4505,6 +4785,7 @@ pub struct EmptyResponse {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-venue-templates"
     )
 )]
@@ -4528,6 +4809,7 @@ impl serde::Serialize for EmptyResponse {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-venue-templates"
     )
 )]
@@ -4558,6 +4840,7 @@ impl<'de> serde::Deserialize<'de> for EmptyResponse {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-venue-templates"
     )
 )]
@@ -4589,6 +4872,7 @@ impl EmptyResponse {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-venue-templates"
     )
 )]
@@ -4613,6 +4897,7 @@ pub struct EmptyView {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-venue-templates"
     )
 )]
@@ -4635,6 +4920,7 @@ impl serde::Serialize for EmptyView {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-venue-templates"
     )
 )]
@@ -4664,6 +4950,7 @@ impl<'de> serde::Deserialize<'de> for EmptyView {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-template-switch-profiles",
         feature = "network-venue-templates"
     )
 )]
@@ -5350,6 +5637,60 @@ impl FamilyModelSlotView {
     pub fn with_option(mut self, value: impl Into<String>) -> Self {
         self.option = Some(value.into());
         self
+    }
+}
+#[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
+/// File response, with the fields the official description lists.
+///
+/// Provenance: reference (device_enrollment_rest_api-0.0.1.yaml FileResponseDto).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct FileResponse {
+    /// URL (min_length: 1).
+    pub url: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
+impl serde::Serialize for FileResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FileResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("url", &v.url);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
+impl<'de> serde::Deserialize<'de> for FileResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FileResponse, ruckus_one_runtime::object::FieldError> {
+            let value = FileResponse {
+                url: f.required("url")?,
+                additional_fields: f.rest(),
+            };
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FileResponse"))
+    }
+}
+#[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
+impl FileResponse {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(url: String) -> Self {
+        Self {
+            url,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
 }
 /// The `status` of an identity error body: the HTTP status code and its name, for example `400 BAD_REQUEST`. The document names the 103 EARLY_HINTS value; the official description lists them all. Values the client does not know are kept as received.
@@ -6236,7 +6577,13 @@ impl IncompatibleWifiFeature {
         self
     }
 }
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 /// Lan port specific settings poe mode: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSpecificSettings (inline)).
@@ -6263,7 +6610,13 @@ pub enum LanPortSpecificSettingsPoeMode {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl LanPortSpecificSettingsPoeMode {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -6279,7 +6632,13 @@ impl LanPortSpecificSettingsPoeMode {
         }
     }
 }
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl From<&str> for LanPortSpecificSettingsPoeMode {
     fn from(s: &str) -> Self {
         match s {
@@ -6296,19 +6655,37 @@ impl From<&str> for LanPortSpecificSettingsPoeMode {
         }
     }
 }
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl std::fmt::Display for LanPortSpecificSettingsPoeMode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl serde::Serialize for LanPortSpecificSettingsPoeMode {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for LanPortSpecificSettingsPoeMode {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6463,7 +6840,19 @@ impl LegacyPage {
         self
     }
 }
-#[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
+#[cfg(
+    any(
+        feature = "network-adaptive-policies",
+        feature = "network-edge-services",
+        feature = "network-enrollments",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-message-templates",
+        feature = "network-property-management",
+        feature = "network-radius-attribute-groups",
+        feature = "network-workflows"
+    )
+)]
 /// Link, with the fields the official description lists.
 ///
 /// Provenance: reference (identity_management-0.0.2.yaml Link).
@@ -6491,7 +6880,19 @@ pub struct Link {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
+#[cfg(
+    any(
+        feature = "network-adaptive-policies",
+        feature = "network-edge-services",
+        feature = "network-enrollments",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-message-templates",
+        feature = "network-property-management",
+        feature = "network-radius-attribute-groups",
+        feature = "network-workflows"
+    )
+)]
 impl serde::Serialize for Link {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &Link, w: &mut ruckus_one_runtime::object::Writer) {
@@ -6510,7 +6911,19 @@ impl serde::Serialize for Link {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
+#[cfg(
+    any(
+        feature = "network-adaptive-policies",
+        feature = "network-edge-services",
+        feature = "network-enrollments",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-message-templates",
+        feature = "network-property-management",
+        feature = "network-radius-attribute-groups",
+        feature = "network-workflows"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for Link {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -6536,7 +6949,19 @@ impl<'de> serde::Deserialize<'de> for Link {
         fields(&mut f).map_err(|e| e.into_error("Link"))
     }
 }
-#[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
+#[cfg(
+    any(
+        feature = "network-adaptive-policies",
+        feature = "network-edge-services",
+        feature = "network-enrollments",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-message-templates",
+        feature = "network-property-management",
+        feature = "network-radius-attribute-groups",
+        feature = "network-workflows"
+    )
+)]
 impl Link {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -6729,6 +7154,7 @@ impl<'de> serde::Deserialize<'de> for MgmtTxRate6G {
 #[cfg(
     any(
         feature = "network-access-control",
+        feature = "network-edge-services",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
     )
@@ -6752,6 +7178,7 @@ pub enum MulticastDnsProxyServiceRuleMdnsProtocol {
 #[cfg(
     any(
         feature = "network-access-control",
+        feature = "network-edge-services",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
     )
@@ -6769,6 +7196,7 @@ impl MulticastDnsProxyServiceRuleMdnsProtocol {
 #[cfg(
     any(
         feature = "network-access-control",
+        feature = "network-edge-services",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
     )
@@ -6787,6 +7215,7 @@ impl From<&str> for MulticastDnsProxyServiceRuleMdnsProtocol {
 #[cfg(
     any(
         feature = "network-access-control",
+        feature = "network-edge-services",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
     )
@@ -6799,6 +7228,7 @@ impl std::fmt::Display for MulticastDnsProxyServiceRuleMdnsProtocol {
 #[cfg(
     any(
         feature = "network-access-control",
+        feature = "network-edge-services",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
     )
@@ -6811,6 +7241,7 @@ impl serde::Serialize for MulticastDnsProxyServiceRuleMdnsProtocol {
 #[cfg(
     any(
         feature = "network-access-control",
+        feature = "network-edge-services",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
     )
@@ -7040,6 +7471,79 @@ impl OperationResponseRequestIdOnly {
     /// Sets `requestId`.
     pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
         self.request_id = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-tenants", feature = "network-wireless-venues"))]
+/// Operation response void, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml OperationResponseVoid).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct OperationResponseVoid {
+    /// Request ID.
+    pub request_id: Option<String>,
+    /// Response.
+    pub response: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-tenants", feature = "network-wireless-venues"))]
+impl serde::Serialize for OperationResponseVoid {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponseVoid,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-tenants", feature = "network-wireless-venues"))]
+impl<'de> serde::Deserialize<'de> for OperationResponseVoid {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OperationResponseVoid, ruckus_one_runtime::object::FieldError> {
+            let value = OperationResponseVoid {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OperationResponseVoid"))
+    }
+}
+#[cfg(any(feature = "network-tenants", feature = "network-wireless-venues"))]
+impl OperationResponseVoid {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.response = Some(value.into());
         self
     }
 }
@@ -9180,7 +9684,13 @@ impl ProfileVlanView {
         self
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-venues"
+    )
+)]
 /// One field condition of the QoS statistics query.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MatchFieldDto).
@@ -9200,7 +9710,13 @@ pub struct QosMatchField {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-venues"
+    )
+)]
 impl serde::Serialize for QosMatchField {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &QosMatchField, w: &mut ruckus_one_runtime::object::Writer) {
@@ -9213,7 +9729,13 @@ impl serde::Serialize for QosMatchField {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-venues"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for QosMatchField {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -9233,7 +9755,13 @@ impl<'de> serde::Deserialize<'de> for QosMatchField {
         fields(&mut f).map_err(|e| e.into_error("QosMatchField"))
     }
 }
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
+#[cfg(
+    any(
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-venues"
+    )
+)]
 impl QosMatchField {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -14348,7 +14876,13 @@ impl SyslogServerData {
         self
     }
 }
-#[cfg(any(feature = "network-events-alarms", feature = "network-switches"))]
+#[cfg(
+    any(
+        feature = "network-events-alarms",
+        feature = "network-switches",
+        feature = "network-tenants"
+    )
+)]
 /// Term field, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TermFieldDto).
@@ -14364,7 +14898,13 @@ pub struct TermField {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-events-alarms", feature = "network-switches"))]
+#[cfg(
+    any(
+        feature = "network-events-alarms",
+        feature = "network-switches",
+        feature = "network-tenants"
+    )
+)]
 impl serde::Serialize for TermField {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &TermField, w: &mut ruckus_one_runtime::object::Writer) {
@@ -14377,7 +14917,13 @@ impl serde::Serialize for TermField {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-events-alarms", feature = "network-switches"))]
+#[cfg(
+    any(
+        feature = "network-events-alarms",
+        feature = "network-switches",
+        feature = "network-tenants"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for TermField {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14397,7 +14943,13 @@ impl<'de> serde::Deserialize<'de> for TermField {
         fields(&mut f).map_err(|e| e.into_error("TermField"))
     }
 }
-#[cfg(any(feature = "network-events-alarms", feature = "network-switches"))]
+#[cfg(
+    any(
+        feature = "network-events-alarms",
+        feature = "network-switches",
+        feature = "network-tenants"
+    )
+)]
 impl TermField {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -15150,7 +15702,13 @@ impl VenueAddress {
         self
     }
 }
-#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 /// Venue ap group, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApGroup).
@@ -15172,7 +15730,13 @@ pub struct VenueApGroup {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl serde::Serialize for VenueApGroup {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &VenueApGroup, w: &mut ruckus_one_runtime::object::Writer) {
@@ -15188,7 +15752,13 @@ impl serde::Serialize for VenueApGroup {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for VenueApGroup {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -15211,7 +15781,13 @@ impl<'de> serde::Deserialize<'de> for VenueApGroup {
         fields(&mut f).map_err(|e| e.into_error("VenueApGroup"))
     }
 }
-#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl VenueApGroup {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -15939,6 +16515,225 @@ impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettingsAllowedChannels {
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+/// Venue dhcp config service profile settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueDhcpConfigServiceProfileSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueDhcpConfigServiceProfileSettings {
+    /// Active DHCP pool names.
+    pub active_dhcp_pool_names: Option<Vec<String>>,
+    /// DHCP service APs.
+    pub dhcp_service_aps: Option<Vec<DhcpServiceAp>>,
+    /// WAN port selection mode (default: Dynamic).
+    pub wan_port_selection_mode: Option<
+        VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode,
+    >,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl serde::Serialize for VenueDhcpConfigServiceProfileSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueDhcpConfigServiceProfileSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("activeDhcpPoolNames", &v.active_dhcp_pool_names);
+            w.optional("dhcpServiceAps", &v.dhcp_service_aps);
+            w.optional("wanPortSelectionMode", &v.wan_port_selection_mode);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl<'de> serde::Deserialize<'de> for VenueDhcpConfigServiceProfileSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueDhcpConfigServiceProfileSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = VenueDhcpConfigServiceProfileSettings {
+                active_dhcp_pool_names: f.optional("activeDhcpPoolNames"),
+                dhcp_service_aps: f.optional("dhcpServiceAps"),
+                wan_port_selection_mode: f.optional("wanPortSelectionMode"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueDhcpConfigServiceProfileSettings"))
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl VenueDhcpConfigServiceProfileSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            active_dhcp_pool_names: None,
+            dhcp_service_aps: None,
+            wan_port_selection_mode: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `activeDhcpPoolNames`.
+    pub fn with_active_dhcp_pool_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.active_dhcp_pool_names = Some(value.into());
+        self
+    }
+    /// Sets `dhcpServiceAps`.
+    pub fn with_dhcp_service_aps(
+        mut self,
+        value: impl Into<Vec<DhcpServiceAp>>,
+    ) -> Self {
+        self.dhcp_service_aps = Some(value.into());
+        self
+    }
+    /// Sets `wanPortSelectionMode`.
+    pub fn with_wan_port_selection_mode(
+        mut self,
+        value: impl Into<VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode>,
+    ) -> Self {
+        self.wan_port_selection_mode = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+/// Venue dhcp config service profile settings wan port selection mode: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueDhcpConfigServiceProfileSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode {
+    /// `Dynamic`
+    Dynamic,
+    /// `Manual`
+    Manual,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Dynamic => "Dynamic",
+            Self::Manual => "Manual",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl From<&str> for VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "Dynamic" => Self::Dynamic,
+            "Manual" => Self::Manual,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl std::fmt::Display for VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl serde::Serialize for VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl<'de> serde::Deserialize<'de>
+for VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+/// Venue rogue policy settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueRoguePolicySettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueRoguePolicySettings {
+    /// Report threshold (default: 0; format: int32; maximum: 100; minimum: 0).
+    pub report_threshold: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl serde::Serialize for VenueRoguePolicySettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueRoguePolicySettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("reportThreshold", &v.report_threshold);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl<'de> serde::Deserialize<'de> for VenueRoguePolicySettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueRoguePolicySettings, ruckus_one_runtime::object::FieldError> {
+            let value = VenueRoguePolicySettings {
+                report_threshold: f.optional("reportThreshold"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueRoguePolicySettings"))
+    }
+}
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl VenueRoguePolicySettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            report_threshold: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `reportThreshold`.
+    pub fn with_report_threshold(mut self, value: impl Into<i64>) -> Self {
+        self.report_threshold = Some(value.into());
+        self
+    }
+}
 #[cfg(any(feature = "network-venue-templates", feature = "network-wireless-venues"))]
 /// Venue row, with the fields the official description lists.
 ///
@@ -16272,6 +17067,97 @@ impl VenueRow {
     /// Sets `addressLine`.
     pub fn with_address_line(mut self, value: impl Into<String>) -> Self {
         self.address_line = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+/// Venue wifi network ap group settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkApGroupSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueWifiNetworkApGroupSettings {
+    /// Radio types.
+    pub radio_types: Option<
+        Vec<super::wireless_networks::VenueWifiNetworkSettingsAllApGroupsRadioTypes>,
+    >,
+    /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
+    pub vlan_id: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+impl serde::Serialize for VenueWifiNetworkApGroupSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueWifiNetworkApGroupSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("radioTypes", &v.radio_types);
+            w.optional("vlanId", &v.vlan_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+impl<'de> serde::Deserialize<'de> for VenueWifiNetworkApGroupSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueWifiNetworkApGroupSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = VenueWifiNetworkApGroupSettings {
+                radio_types: f.optional("radioTypes"),
+                vlan_id: f.optional("vlanId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueWifiNetworkApGroupSettings"))
+    }
+}
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+impl VenueWifiNetworkApGroupSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            radio_types: None,
+            vlan_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `radioTypes`.
+    pub fn with_radio_types(
+        mut self,
+        value: impl Into<
+            Vec<super::wireless_networks::VenueWifiNetworkSettingsAllApGroupsRadioTypes>,
+        >,
+    ) -> Self {
+        self.radio_types = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
         self
     }
 }
@@ -17446,5 +18332,175 @@ impl VoiceVlanViewV1 {
     pub fn with_tagged_ports(mut self, value: impl Into<Vec<String>>) -> Self {
         self.tagged_ports = Some(value.into());
         self
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+/// Wifi network radius server profile settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetworkRadiusServerProfileSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct WifiNetworkRadiusServerProfileSettings {
+    /// Enable accounting proxy (default: false).
+    pub enable_accounting_proxy: Option<bool>,
+    /// Enable auth proxy (default: false).
+    pub enable_auth_proxy: Option<bool>,
+    /// MAC auth MAC format (may be null).
+    pub mac_auth_mac_format: Option<
+        WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat,
+    >,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl serde::Serialize for WifiNetworkRadiusServerProfileSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &WifiNetworkRadiusServerProfileSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enableAccountingProxy", &v.enable_accounting_proxy);
+            w.optional("enableAuthProxy", &v.enable_auth_proxy);
+            w.optional("macAuthMacFormat", &v.mac_auth_mac_format);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de> for WifiNetworkRadiusServerProfileSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            WifiNetworkRadiusServerProfileSettings,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = WifiNetworkRadiusServerProfileSettings {
+                enable_accounting_proxy: f.optional("enableAccountingProxy"),
+                enable_auth_proxy: f.optional("enableAuthProxy"),
+                mac_auth_mac_format: f.optional("macAuthMacFormat"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f)
+            .map_err(|e| e.into_error("WifiNetworkRadiusServerProfileSettings"))
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl WifiNetworkRadiusServerProfileSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            enable_accounting_proxy: None,
+            enable_auth_proxy: None,
+            mac_auth_mac_format: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enableAccountingProxy`.
+    pub fn with_enable_accounting_proxy(mut self, value: impl Into<bool>) -> Self {
+        self.enable_accounting_proxy = Some(value.into());
+        self
+    }
+    /// Sets `enableAuthProxy`.
+    pub fn with_enable_auth_proxy(mut self, value: impl Into<bool>) -> Self {
+        self.enable_auth_proxy = Some(value.into());
+        self
+    }
+    /// Sets `macAuthMacFormat`.
+    pub fn with_mac_auth_mac_format(
+        mut self,
+        value: impl Into<WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat>,
+    ) -> Self {
+        self.mac_auth_mac_format = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+/// Wifi network radius server profile settings mac auth mac format: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetworkRadiusServerProfileSettings (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat {
+    /// `Lower`
+    Lower,
+    /// `UpperDash`
+    UpperDash,
+    /// `UpperColon`
+    UpperColon,
+    /// `Upper`
+    Upper,
+    /// `LowerDash`
+    LowerDash,
+    /// `LowerColon`
+    LowerColon,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Lower => "Lower",
+            Self::UpperDash => "UpperDash",
+            Self::UpperColon => "UpperColon",
+            Self::Upper => "Upper",
+            Self::LowerDash => "LowerDash",
+            Self::LowerColon => "LowerColon",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl From<&str> for WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat {
+    fn from(s: &str) -> Self {
+        match s {
+            "Lower" => Self::Lower,
+            "UpperDash" => Self::UpperDash,
+            "UpperColon" => Self::UpperColon,
+            "Upper" => Self::Upper,
+            "LowerDash" => Self::LowerDash,
+            "LowerColon" => Self::LowerColon,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl std::fmt::Display for WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl serde::Serialize for WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl<'de> serde::Deserialize<'de>
+for WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }

@@ -676,6 +676,329 @@ impl DpskPassphraseDevice {
         self
     }
 }
+/// Dpsk passphrase filters, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseFilters).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DpskPassphraseFilters {
+    /// Network ID.
+    pub network_id: Option<Vec<String>>,
+    /// VLAN ID.
+    pub vlan_id: Option<Vec<i64>>,
+    /// Passphrase.
+    pub passphrase: Option<Vec<String>>,
+    /// MAC.
+    pub mac: Option<Vec<String>>,
+    /// Username.
+    pub username: Option<Vec<String>>,
+    /// Email.
+    pub email: Option<Vec<String>>,
+    /// Phone number.
+    pub phone_number: Option<Vec<String>>,
+    /// Status.
+    pub status: Option<Vec<DpskPassphraseFiltersStatus>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskPassphraseFilters {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DpskPassphraseFilters,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("networkId", &v.network_id);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("passphrase", &v.passphrase);
+            w.optional("mac", &v.mac);
+            w.optional("username", &v.username);
+            w.optional("email", &v.email);
+            w.optional("phoneNumber", &v.phone_number);
+            w.optional("status", &v.status);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPassphraseFilters {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskPassphraseFilters, ruckus_one_runtime::object::FieldError> {
+            let value = DpskPassphraseFilters {
+                network_id: f.optional("networkId"),
+                vlan_id: f.optional("vlanId"),
+                passphrase: f.optional("passphrase"),
+                mac: f.optional("mac"),
+                username: f.optional("username"),
+                email: f.optional("email"),
+                phone_number: f.optional("phoneNumber"),
+                status: f.optional("status"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPassphraseFilters"))
+    }
+}
+impl DpskPassphraseFilters {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            network_id: None,
+            vlan_id: None,
+            passphrase: None,
+            mac: None,
+            username: None,
+            email: None,
+            phone_number: None,
+            status: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `networkId`.
+    pub fn with_network_id(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.network_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `passphrase`.
+    pub fn with_passphrase(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.passphrase = Some(value.into());
+        self
+    }
+    /// Sets `mac`.
+    pub fn with_mac(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.mac = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: impl Into<Vec<DpskPassphraseFiltersStatus>>,
+    ) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+}
+/// Dpsk passphrase filters status: the values the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseFilters (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DpskPassphraseFiltersStatus {
+    /// `ACTIVE`
+    Active,
+    /// `REVOKED`
+    Revoked,
+    /// `EXPIRED`
+    Expired,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl DpskPassphraseFiltersStatus {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Active => "ACTIVE",
+            Self::Revoked => "REVOKED",
+            Self::Expired => "EXPIRED",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for DpskPassphraseFiltersStatus {
+    fn from(s: &str) -> Self {
+        match s {
+            "ACTIVE" => Self::Active,
+            "REVOKED" => Self::Revoked,
+            "EXPIRED" => Self::Expired,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for DpskPassphraseFiltersStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for DpskPassphraseFiltersStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPassphraseFiltersStatus {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Dpsk passphrase query request, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DpskPassphraseQueryRequest {
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// Page (format: int32).
+    pub page: Option<i64>,
+    /// Page size (format: int32).
+    pub page_size: Option<i64>,
+    /// Sort field.
+    pub sort_field: Option<String>,
+    /// Sort order.
+    pub sort_order: Option<super::tenants::AdminQueryRequestSortOrder>,
+    /// Search target fields.
+    pub search_target_fields: Option<Vec<String>>,
+    /// Search string.
+    pub search_string: Option<String>,
+    /// Filters.
+    pub filters: Option<DpskPassphraseFilters>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskPassphraseQueryRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DpskPassphraseQueryRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
+            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional("searchString", &v.search_string);
+            w.optional("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPassphraseQueryRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DpskPassphraseQueryRequest, ruckus_one_runtime::object::FieldError> {
+            let value = DpskPassphraseQueryRequest {
+                fields: f.optional("fields"),
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
+                search_target_fields: f.optional("searchTargetFields"),
+                search_string: f.optional("searchString"),
+                filters: f.optional("filters"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPassphraseQueryRequest"))
+    }
+}
+impl DpskPassphraseQueryRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            page: None,
+            page_size: None,
+            sort_field: None,
+            sort_order: None,
+            search_target_fields: None,
+            search_string: None,
+            filters: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(mut self, value: impl Into<String>) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(
+        mut self,
+        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+    ) -> Self {
+        self.sort_order = Some(value.into());
+        self
+    }
+    /// Sets `searchTargetFields`.
+    pub fn with_search_target_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.search_target_fields = Some(value.into());
+        self
+    }
+    /// Sets `searchString`.
+    pub fn with_search_string(mut self, value: impl Into<String>) -> Self {
+        self.search_string = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(mut self, value: impl Into<DpskPassphraseFilters>) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
+}
 /// Dpsk passphrase query response, with the fields the official description lists.
 ///
 /// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphraseQueryResponse).
@@ -776,6 +1099,67 @@ impl DpskPassphraseQueryResponse {
     pub fn with_data(mut self, value: impl Into<Vec<DpskPassphrase>>) -> Self {
         self.data = Some(value.into());
         self
+    }
+}
+/// Dpsk passphrases patch request, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml DpskPassphrasesPatchRequest).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct DpskPassphrasesPatchRequest {
+    /// IDs (max_items: 2147483647; min_items: 1).
+    pub ids: Vec<String>,
+    /// Changes.
+    pub changes: DpskPassphrase,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DpskPassphrasesPatchRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &DpskPassphrasesPatchRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("ids", &v.ids);
+            w.field("changes", &v.changes);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DpskPassphrasesPatchRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            DpskPassphrasesPatchRequest,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = DpskPassphrasesPatchRequest {
+                ids: f.required("ids")?,
+                changes: f.required("changes")?,
+                additional_fields: f.rest(),
+            };
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DpskPassphrasesPatchRequest"))
+    }
+}
+impl DpskPassphrasesPatchRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(ids: Vec<String>, changes: DpskPassphrase) -> Self {
+        Self {
+            ids,
+            changes,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
 }
 /// A DPSK pool (the document's DPSK service) or DPSK pool template. The document shows only the field added in a release; other fields are kept as received.
@@ -1531,7 +1915,63 @@ impl DpskPoolTemplateQueryResponse {
         self
     }
 }
-/// DPSK services: the 26 operations of this area of the Network management API.
+/// Template clone settings request, with the fields the official description lists.
+///
+/// Provenance: reference (dpsk_service-0.0.3.yaml TemplateCloneSettingsRequest).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct TemplateCloneSettingsRequest {
+    /// Name (max_length: 255; min_length: 0).
+    pub name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TemplateCloneSettingsRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &TemplateCloneSettingsRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("name", &v.name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TemplateCloneSettingsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            TemplateCloneSettingsRequest,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = TemplateCloneSettingsRequest {
+                name: f.required("name")?,
+                additional_fields: f.rest(),
+            };
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TemplateCloneSettingsRequest"))
+    }
+}
+impl TemplateCloneSettingsRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            name,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// DPSK services: the 36 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().dpsk()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -2264,6 +2704,291 @@ impl<'a> DpskClient<'a> {
             &[id, dpsk_pool_id],
         );
         AddDpskPoolToIdentityGroup { req }
+    }
+    /// Update policy set id.
+    ///
+    /// Replaces `/dpskServices/{poolId}/policySets/{policySetId}` (drafted from the official description).
+    ///
+    /// `PUT /dpskServices/{poolId}/policySets/{policySetId}` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: string
+    /// - Path parameter `policySetId`: string
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdatePolicySetId::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePolicySetId).
+    #[doc(alias = "/dpskServices/{poolId}/policySets/{policySetId}")]
+    #[doc(alias = "PUT /dpskServices/{poolId}/policySets/{policySetId}")]
+    #[doc(alias = "updatePolicySetId")]
+    pub fn update_policy_set_id(
+        &self,
+        pool_id: &str,
+        policy_set_id: &str,
+    ) -> UpdatePolicySetId<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_POLICY_SET_ID,
+            &[pool_id, policy_set_id],
+        );
+        UpdatePolicySetId { req }
+    }
+    /// Remove policy set id.
+    ///
+    /// Deletes `/dpskServices/{poolId}/policySets/{policySetId}` (drafted from the official description).
+    ///
+    /// `DELETE /dpskServices/{poolId}/policySets/{policySetId}` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: string
+    /// - Path parameter `policySetId`: string
+    /// - Response 202: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `RemovePolicySetId::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml removePolicySetId).
+    #[doc(alias = "/dpskServices/{poolId}/policySets/{policySetId}")]
+    #[doc(alias = "DELETE /dpskServices/{poolId}/policySets/{policySetId}")]
+    #[doc(alias = "removePolicySetId")]
+    pub fn remove_policy_set_id(
+        &self,
+        pool_id: &str,
+        policy_set_id: &str,
+    ) -> RemovePolicySetId<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REMOVE_POLICY_SET_ID,
+            &[pool_id, policy_set_id],
+        );
+        RemovePolicySetId { req }
+    }
+    /// Replace DPSK passphrase.
+    ///
+    /// Replaces one passphrase of a DPSK pool.
+    ///
+    /// `PUT /dpskServices/{poolId}/passphrases/{id}` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: string
+    /// - Path parameter `id`: string
+    /// - Request body (json, required): `DpskPassphrase`
+    /// - Response 202: `json`
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `ReplaceDpskPassphrase::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePassphrase).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases/{id}")]
+    #[doc(alias = "PUT /dpskServices/{poolId}/passphrases/{id}")]
+    #[doc(alias = "updatePassphrase")]
+    pub fn replace_dpsk_passphrase(
+        &self,
+        pool_id: &str,
+        id: &str,
+        body: &DpskPassphrase,
+    ) -> ReplaceDpskPassphrase<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REPLACE_DPSK_PASSPHRASE,
+            &[pool_id, id],
+        );
+        req.json(body);
+        ReplaceDpskPassphrase { req }
+    }
+    /// Patch DPSK passphrase.
+    ///
+    /// Updates some fields of one passphrase of a DPSK pool.
+    ///
+    /// `PATCH /dpskServices/{poolId}/passphrases/{id}` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: string
+    /// - Path parameter `id`: string
+    /// - Request body (json, required): `DpskPassphrase`
+    /// - Response 202: `json`
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `PatchDpskPassphrase::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePassphrase_1).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases/{id}")]
+    #[doc(alias = "PATCH /dpskServices/{poolId}/passphrases/{id}")]
+    #[doc(alias = "updatePassphrase_1")]
+    pub fn patch_dpsk_passphrase(
+        &self,
+        pool_id: &str,
+        id: &str,
+        body: &DpskPassphrase,
+    ) -> PatchDpskPassphrase<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_DPSK_PASSPHRASE,
+            &[pool_id, id],
+        );
+        req.json(body);
+        PatchDpskPassphrase { req }
+    }
+    /// Clone dpsk pool template.
+    ///
+    /// Posts to `/templates/dpskServices/{poolTemplateId}/cloneSettings` (drafted from the official description).
+    ///
+    /// `POST /templates/dpskServices/{poolTemplateId}/cloneSettings` on the `network` API.
+    ///
+    /// - Path parameter `poolTemplateId`: string
+    /// - Request body (json, required): `TemplateCloneSettingsRequest`
+    /// - Response 202: `json`
+    /// - Media types: Content-Type `application/vnd.ruckus.v1+json`, Accept `application/vnd.ruckus.v1+json`
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml cloneDpskPoolTemplate).
+    #[doc(alias = "/templates/dpskServices/{poolTemplateId}/cloneSettings")]
+    #[doc(alias = "POST /templates/dpskServices/{poolTemplateId}/cloneSettings")]
+    #[doc(alias = "cloneDpskPoolTemplate")]
+    pub fn clone_dpsk_pool_template(
+        &self,
+        pool_template_id: &str,
+        body: &TemplateCloneSettingsRequest,
+    ) -> CloneDpskPoolTemplate<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CLONE_DPSK_POOL_TEMPLATE,
+            &[pool_template_id],
+        );
+        req.json(body);
+        CloneDpskPoolTemplate { req }
+    }
+    /// Update passphrases.
+    ///
+    /// Updates `/dpskServices/{poolId}/passphrases` (drafted from the official description).
+    ///
+    /// `PATCH /dpskServices/{poolId}/passphrases` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: string
+    /// - Request body (json, required): `DpskPassphrasesPatchRequest`
+    /// - Response 202: `json`
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `UpdatePassphrases::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml updatePassphrases).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases")]
+    #[doc(alias = "PATCH /dpskServices/{poolId}/passphrases")]
+    #[doc(alias = "updatePassphrases")]
+    pub fn update_passphrases(
+        &self,
+        pool_id: &str,
+        body: &DpskPassphrasesPatchRequest,
+    ) -> UpdatePassphrases<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_PASSPHRASES,
+            &[pool_id],
+        );
+        req.json(body);
+        UpdatePassphrases { req }
+    }
+    /// Get passphrase devices.
+    ///
+    /// Reads `/dpskServices/{poolId}/passphrases/{passphraseId}/devices` (drafted from the official description).
+    ///
+    /// `GET /dpskServices/{poolId}/passphrases/{passphraseId}/devices` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: string
+    /// - Path parameter `passphraseId`: string
+    /// - Response 200: `DpskPassphraseDevice`
+    /// - Versions: `v2`, `v1.1`, `json` (default `v2`; choose with `GetPassphraseDevices::version`)
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml getPassphraseDevices).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
+    #[doc(alias = "GET /dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
+    #[doc(alias = "getPassphraseDevices")]
+    pub fn get_passphrase_devices(
+        &self,
+        pool_id: &str,
+        passphrase_id: &str,
+    ) -> GetPassphraseDevices<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_PASSPHRASE_DEVICES,
+            &[pool_id, passphrase_id],
+        );
+        GetPassphraseDevices { req }
+    }
+    /// Create passphrase device.
+    ///
+    /// Posts to `/dpskServices/{poolId}/passphrases/{passphraseId}/devices` (drafted from the official description).
+    ///
+    /// `POST /dpskServices/{poolId}/passphrases/{passphraseId}/devices` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: string
+    /// - Path parameter `passphraseId`: string
+    /// - Request body (json, required): `array<string>`
+    /// - Response 202: `json`
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `CreatePassphraseDevice::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml createPassphraseDevice).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
+    #[doc(alias = "POST /dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
+    #[doc(alias = "createPassphraseDevice")]
+    pub fn create_passphrase_device(
+        &self,
+        pool_id: &str,
+        passphrase_id: &str,
+        body: &Vec<String>,
+    ) -> CreatePassphraseDevice<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_PASSPHRASE_DEVICE,
+            &[pool_id, passphrase_id],
+        );
+        req.json(body);
+        CreatePassphraseDevice { req }
+    }
+    /// Delete passphrase devices.
+    ///
+    /// Deletes `/dpskServices/{poolId}/passphrases/{passphraseId}/devices` (drafted from the official description).
+    ///
+    /// `DELETE /dpskServices/{poolId}/passphrases/{passphraseId}/devices` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: string
+    /// - Path parameter `passphraseId`: string
+    /// - Request body (json, required): `array<string>`
+    /// - Response 202: `json`
+    /// - Versions: `v2`, `v1.1`, `v1`, `json` (default `v2`; choose with `DeletePassphraseDevices::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml deletePassphraseDevices).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
+    #[doc(alias = "DELETE /dpskServices/{poolId}/passphrases/{passphraseId}/devices")]
+    #[doc(alias = "deletePassphraseDevices")]
+    pub fn delete_passphrase_devices(
+        &self,
+        pool_id: &str,
+        passphrase_id: &str,
+        body: &Vec<String>,
+    ) -> DeletePassphraseDevices<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_PASSPHRASE_DEVICES,
+            &[pool_id, passphrase_id],
+        );
+        req.json(body);
+        DeletePassphraseDevices { req }
+    }
+    /// Export dpsk passphrase.
+    ///
+    /// Posts to `/dpskServices/{poolId}/passphrases/query/csvFiles` (drafted from the official description).
+    ///
+    /// `POST /dpskServices/{poolId}/passphrases/query/csvFiles` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: string
+    /// - Query parameter `timezone` (`string`, builder method `timezone`)
+    /// - Query parameter `date-format` (`string`, builder method `date_format`)
+    /// - Request body (json, required): `DpskPassphraseQueryRequest`
+    /// - Response 200: `text/csv` text
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ExportDpskPassphrase::version`)
+    /// - Provenance: reference (dpsk_service-0.0.3.yaml exportDpskPassphrase).
+    #[doc(alias = "/dpskServices/{poolId}/passphrases/query/csvFiles")]
+    #[doc(alias = "POST /dpskServices/{poolId}/passphrases/query/csvFiles")]
+    #[doc(alias = "exportDpskPassphrase")]
+    pub fn export_dpsk_passphrase(
+        &self,
+        pool_id: &str,
+        body: &DpskPassphraseQueryRequest,
+    ) -> ExportDpskPassphrase<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &EXPORT_DPSK_PASSPHRASE,
+            &[pool_id],
+        );
+        req.json(body);
+        ExportDpskPassphrase { req }
     }
 }
 static CREATE_DPSK_SERVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4571,5 +5296,1053 @@ impl<'a> AddDpskPoolToIdentityGroup<'a> {
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static UPDATE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_policy_set_id",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/dpskServices/{poolId}/policySets/{policySetId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_DPSK,
+};
+/// Representations offered by `update_policy_set_id`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdatePolicySetIdVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `DpskClient::update_policy_set_id` (Update policy set id).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdatePolicySetId<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdatePolicySetId<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdatePolicySetIdVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static REMOVE_POLICY_SET_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "remove_policy_set_id",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/dpskServices/{poolId}/policySets/{policySetId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_DPSK,
+};
+/// Representations offered by `remove_policy_set_id`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum RemovePolicySetIdVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `DpskClient::remove_policy_set_id` (Remove policy set id).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct RemovePolicySetId<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> RemovePolicySetId<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: RemovePolicySetIdVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static REPLACE_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "replace_dpsk_passphrase",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/dpskServices/{poolId}/passphrases/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_DPSK,
+};
+/// Representations offered by `replace_dpsk_passphrase`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ReplaceDpskPassphraseVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `DpskClient::replace_dpsk_passphrase` (Replace DPSK passphrase).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ReplaceDpskPassphrase<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ReplaceDpskPassphrase<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ReplaceDpskPassphraseVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static PATCH_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_dpsk_passphrase",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/dpskServices/{poolId}/passphrases/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_DPSK,
+};
+/// Representations offered by `patch_dpsk_passphrase`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchDpskPassphraseVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `DpskClient::patch_dpsk_passphrase` (Patch DPSK passphrase).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchDpskPassphrase<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchDpskPassphrase<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchDpskPassphraseVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static CLONE_DPSK_POOL_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "clone_dpsk_pool_template",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/dpskServices/{poolTemplateId}/cloneSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_DPSK,
+};
+/// Request builder for `DpskClient::clone_dpsk_pool_template` (Clone dpsk pool template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CloneDpskPoolTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CloneDpskPoolTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static UPDATE_PASSPHRASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_passphrases",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/dpskServices/{poolId}/passphrases",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_DPSK,
+};
+/// Representations offered by `update_passphrases`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdatePassphrasesVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `DpskClient::update_passphrases` (Update passphrases).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdatePassphrases<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdatePassphrases<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdatePassphrasesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_PASSPHRASE_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_passphrase_devices",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/dpskServices/{poolId}/passphrases/{passphraseId}/devices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_DPSK,
+};
+/// Representations offered by `get_passphrase_devices`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetPassphraseDevicesVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `DpskClient::get_passphrase_devices` (Get passphrase devices).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetPassphraseDevices<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetPassphraseDevices<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetPassphraseDevicesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DpskPassphraseDevice, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DpskPassphraseDevice>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static CREATE_PASSPHRASE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_passphrase_device",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/dpskServices/{poolId}/passphrases/{passphraseId}/devices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_DPSK,
+};
+/// Representations offered by `create_passphrase_device`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreatePassphraseDeviceVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `DpskClient::create_passphrase_device` (Create passphrase device).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreatePassphraseDevice<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreatePassphraseDevice<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreatePassphraseDeviceVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_PASSPHRASE_DEVICES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_passphrase_devices",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/dpskServices/{poolId}/passphrases/{passphraseId}/devices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            accept: "application/vnd.ruckus.v2+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_DPSK,
+};
+/// Representations offered by `delete_passphrase_devices`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeletePassphraseDevicesVersion {
+    /// `v2`: Accept `application/vnd.ruckus.v2+json`, Content-Type `application/vnd.ruckus.v2+json` (default)
+    #[default]
+    V2,
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json`
+    V1_1,
+    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `DpskClient::delete_passphrase_devices` (Delete passphrase devices).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeletePassphraseDevices<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeletePassphraseDevices<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeletePassphraseDevicesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<serde_json::Value, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                serde_json::Value,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static EXPORT_DPSK_PASSPHRASE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "export_dpsk_passphrase",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/dpskServices/{poolId}/passphrases/query/csvFiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "text/csv",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "text/csv",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "text/csv",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_DPSK,
+};
+/// Representations offered by `export_dpsk_passphrase`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ExportDpskPassphraseVersion {
+    /// `v1.1`: Accept `text/csv`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `text/csv`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `DpskClient::export_dpsk_passphrase` (Export dpsk passphrase).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ExportDpskPassphrase<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ExportDpskPassphrase<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the query parameter `timezone`.
+    ///
+    /// query parameter `timezone`; `string`.
+    pub fn timezone(mut self, timezone: &str) -> Self {
+        self.req.query("timezone", &timezone);
+        self
+    }
+    /// Sets the query parameter `date-format`.
+    ///
+    /// query parameter `date-format`; `string`.
+    pub fn date_format(mut self, date_format: &str) -> Self {
+        self.req.query("date-format", &date_format);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ExportDpskPassphraseVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and returns the `200` response body as text.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_text()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_text_with_response()
     }
 }

@@ -84,6 +84,133 @@ impl AlarmSummary {
         self
     }
 }
+/// Base edge, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml BaseEdgeDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct BaseEdge {
+    /// Name (max_length: 64; min_length: 1).
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for BaseEdge {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &BaseEdge, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for BaseEdge {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<BaseEdge, ruckus_one_runtime::object::FieldError> {
+            let value = BaseEdge {
+                name: f.required("name")?,
+                description: f.optional("description"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("BaseEdge"))
+    }
+}
+impl BaseEdge {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            name,
+            description: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+}
+/// Cluster member, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterMemberDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ClusterMember {
+    /// Serial number.
+    pub serial_number: String,
+    /// Name (max_length: 64; min_length: 1).
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ClusterMember {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ClusterMember, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("serialNumber", &v.serial_number);
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClusterMember {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ClusterMember, ruckus_one_runtime::object::FieldError> {
+            let value = ClusterMember {
+                serial_number: f.required("serialNumber")?,
+                name: f.required("name")?,
+                description: f.optional("description"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClusterMember"))
+    }
+}
+impl ClusterMember {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(serial_number: String, name: String) -> Self {
+        Self {
+            serial_number,
+            name,
+            description: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+}
 /// Cluster network lag settings, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterNetworkLagSettingsDto).
@@ -446,6 +573,494 @@ impl ClusterNetworkSettingsResponse {
         self
     }
 }
+/// Cluster response, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterResponseDtoV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ClusterResponse {
+    /// ID.
+    pub id: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// High availability mode.
+    pub high_availability_mode: Option<HighAvailabilityMode>,
+    /// Smart edges. Deprecated: The official description marks this field deprecated.
+    pub smart_edges: Option<Vec<ClusterMember>>,
+    /// Members.
+    pub members: Option<Vec<ClusterMember>>,
+    /// Virtual IP settings. Deprecated: The official description marks this field deprecated.
+    pub virtual_ip_settings: Option<VirtualIpSettings>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ClusterResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ClusterResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("highAvailabilityMode", &v.high_availability_mode);
+            w.optional("smartEdges", &v.smart_edges);
+            w.optional("members", &v.members);
+            w.optional("virtualIpSettings", &v.virtual_ip_settings);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ClusterResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ClusterResponse, ruckus_one_runtime::object::FieldError> {
+            let value = ClusterResponse {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                high_availability_mode: f.optional("highAvailabilityMode"),
+                smart_edges: f.optional("smartEdges"),
+                members: f.optional("members"),
+                virtual_ip_settings: f.optional("virtualIpSettings"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ClusterResponse"))
+    }
+}
+impl ClusterResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            description: None,
+            high_availability_mode: None,
+            smart_edges: None,
+            members: None,
+            virtual_ip_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `highAvailabilityMode`.
+    pub fn with_high_availability_mode(
+        mut self,
+        value: impl Into<HighAvailabilityMode>,
+    ) -> Self {
+        self.high_availability_mode = Some(value.into());
+        self
+    }
+    /// Sets `smartEdges`.
+    pub fn with_smart_edges(mut self, value: impl Into<Vec<ClusterMember>>) -> Self {
+        self.smart_edges = Some(value.into());
+        self
+    }
+    /// Sets `members`.
+    pub fn with_members(mut self, value: impl Into<Vec<ClusterMember>>) -> Self {
+        self.members = Some(value.into());
+        self
+    }
+    /// Sets `virtualIpSettings`.
+    pub fn with_virtual_ip_settings(
+        mut self,
+        value: impl Into<VirtualIpSettings>,
+    ) -> Self {
+        self.virtual_ip_settings = Some(value.into());
+        self
+    }
+}
+/// Create cluster, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml CreateClusterDtoV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct CreateCluster {
+    /// Name (max_length: 64; min_length: 1).
+    pub name: Option<String>,
+    /// Description (max_length: 255; min_length: 0).
+    pub description: Option<String>,
+    /// Smart edges. Deprecated: The official description marks this field deprecated.
+    pub smart_edges: Option<Vec<ClusterMember>>,
+    /// Members.
+    pub members: Option<Vec<ClusterMember>>,
+    /// High availability mode.
+    pub high_availability_mode: Option<HighAvailabilityMode>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CreateCluster {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CreateCluster, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("smartEdges", &v.smart_edges);
+            w.optional("members", &v.members);
+            w.optional("highAvailabilityMode", &v.high_availability_mode);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CreateCluster {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CreateCluster, ruckus_one_runtime::object::FieldError> {
+            let value = CreateCluster {
+                name: f.optional("name"),
+                description: f.optional("description"),
+                smart_edges: f.optional("smartEdges"),
+                members: f.optional("members"),
+                high_availability_mode: f.optional("highAvailabilityMode"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CreateCluster"))
+    }
+}
+impl CreateCluster {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            description: None,
+            smart_edges: None,
+            members: None,
+            high_availability_mode: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `smartEdges`.
+    pub fn with_smart_edges(mut self, value: impl Into<Vec<ClusterMember>>) -> Self {
+        self.smart_edges = Some(value.into());
+        self
+    }
+    /// Sets `members`.
+    pub fn with_members(mut self, value: impl Into<Vec<ClusterMember>>) -> Self {
+        self.members = Some(value.into());
+        self
+    }
+    /// Sets `highAvailabilityMode`.
+    pub fn with_high_availability_mode(
+        mut self,
+        value: impl Into<HighAvailabilityMode>,
+    ) -> Self {
+        self.high_availability_mode = Some(value.into());
+        self
+    }
+}
+/// Create edge, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml CreateEdgeDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct CreateEdge {
+    /// Name (max_length: 64; min_length: 1).
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Serial number.
+    pub serial_number: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for CreateEdge {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &CreateEdge, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.field("serialNumber", &v.serial_number);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for CreateEdge {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<CreateEdge, ruckus_one_runtime::object::FieldError> {
+            let value = CreateEdge {
+                name: f.required("name")?,
+                description: f.optional("description"),
+                serial_number: f.required("serialNumber")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("CreateEdge"))
+    }
+}
+impl CreateEdge {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String, serial_number: String) -> Self {
+        Self {
+            name,
+            description: None,
+            serial_number,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+}
+/// Dhcp options, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml DhcpOptions).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct DhcpOptions {
+    /// ID.
+    pub id: Option<String>,
+    /// Option ID (max_length: 32; min_length: 1).
+    pub option_id: String,
+    /// Option name (max_length: 255; min_length: 1).
+    pub option_name: String,
+    /// Option value (max_length: 64; min_length: 1).
+    pub option_value: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DhcpOptions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpOptions, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("optionId", &v.option_id);
+            w.field("optionName", &v.option_name);
+            w.field("optionValue", &v.option_value);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DhcpOptions {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpOptions, ruckus_one_runtime::object::FieldError> {
+            let value = DhcpOptions {
+                id: f.optional("id"),
+                option_id: f.required("optionId")?,
+                option_name: f.required("optionName")?,
+                option_value: f.required("optionValue")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpOptions"))
+    }
+}
+impl DhcpOptions {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(option_id: String, option_name: String, option_value: String) -> Self {
+        Self {
+            id: None,
+            option_id,
+            option_name,
+            option_value,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Dns servers, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml DnsServersDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DnsServers {
+    /// Primary.
+    pub primary: Option<String>,
+    /// Secondary.
+    pub secondary: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DnsServers {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DnsServers, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("primary", &v.primary);
+            w.optional("secondary", &v.secondary);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DnsServers {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DnsServers, ruckus_one_runtime::object::FieldError> {
+            let value = DnsServers {
+                primary: f.optional("primary"),
+                secondary: f.optional("secondary"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DnsServers"))
+    }
+}
+impl DnsServers {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            primary: None,
+            secondary: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `primary`.
+    pub fn with_primary(mut self, value: impl Into<String>) -> Self {
+        self.primary = Some(value.into());
+        self
+    }
+    /// Sets `secondary`.
+    pub fn with_secondary(mut self, value: impl Into<String>) -> Self {
+        self.secondary = Some(value.into());
+        self
+    }
+}
+/// Edge arp termination settings, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml EdgeArpTerminationSettings).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct EdgeArpTerminationSettings {
+    /// Enabled.
+    pub enabled: Option<bool>,
+    /// Aging time sec (format: int32; maximum: 86400; minimum: 10).
+    pub aging_time_sec: i64,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeArpTerminationSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeArpTerminationSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("enabled", &v.enabled);
+            w.field("agingTimeSec", &v.aging_time_sec);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeArpTerminationSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeArpTerminationSettings, ruckus_one_runtime::object::FieldError> {
+            let value = EdgeArpTerminationSettings {
+                enabled: f.optional("enabled"),
+                aging_time_sec: f.required("agingTimeSec")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeArpTerminationSettings"))
+    }
+}
+impl EdgeArpTerminationSettings {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(aging_time_sec: i64) -> Self {
+        Self {
+            enabled: None,
+            aging_time_sec,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+}
 /// How many edges of one cluster cannot run the service, and why.
 ///
 /// Provenance: documented.
@@ -550,6 +1165,274 @@ impl EdgeClusterCompatibility {
     ) -> Self {
         self.incompatible_features = Some(value.into());
         self
+    }
+}
+/// Edge dhcp profile, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml EdgeDhcpProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct EdgeDhcpProfile {
+    /// DHCP relay.
+    pub dhcp_relay: Option<bool>,
+    /// External DHCP server fqdn IP.
+    pub external_dhcp_server_fqdn_ip: Option<String>,
+    /// Domain name (max_length: 31; min_length: 0).
+    pub domain_name: Option<String>,
+    /// Primary DNS IP.
+    pub primary_dns_ip: Option<String>,
+    /// Secondary DNS IP.
+    pub secondary_dns_ip: Option<String>,
+    /// DHCP pools.
+    pub dhcp_pools: Option<Vec<RuckusDhcpPool>>,
+    /// DHCP options.
+    pub dhcp_options: Option<Vec<DhcpOptions>>,
+    /// Hosts.
+    pub hosts: Option<Vec<Host>>,
+    /// ID.
+    pub id: Option<String>,
+    /// Service name (max_length: 64; min_length: 1).
+    pub service_name: String,
+    /// Lease time (format: int32).
+    pub lease_time: i64,
+    /// Lease time unit.
+    pub lease_time_unit: EdgeDhcpProfileLeaseTimeUnit,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeDhcpProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EdgeDhcpProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("dhcpRelay", &v.dhcp_relay);
+            w.optional("externalDhcpServerFqdnIp", &v.external_dhcp_server_fqdn_ip);
+            w.optional("domainName", &v.domain_name);
+            w.optional("primaryDnsIp", &v.primary_dns_ip);
+            w.optional("secondaryDnsIp", &v.secondary_dns_ip);
+            w.optional("dhcpPools", &v.dhcp_pools);
+            w.optional("dhcpOptions", &v.dhcp_options);
+            w.optional("hosts", &v.hosts);
+            w.optional("id", &v.id);
+            w.field("serviceName", &v.service_name);
+            w.field("leaseTime", &v.lease_time);
+            w.field("leaseTimeUnit", &v.lease_time_unit);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeDhcpProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeDhcpProfile, ruckus_one_runtime::object::FieldError> {
+            let value = EdgeDhcpProfile {
+                dhcp_relay: f.optional("dhcpRelay"),
+                external_dhcp_server_fqdn_ip: f.optional("externalDhcpServerFqdnIp"),
+                domain_name: f.optional("domainName"),
+                primary_dns_ip: f.optional("primaryDnsIp"),
+                secondary_dns_ip: f.optional("secondaryDnsIp"),
+                dhcp_pools: f.optional("dhcpPools"),
+                dhcp_options: f.optional("dhcpOptions"),
+                hosts: f.optional("hosts"),
+                id: f.optional("id"),
+                service_name: f.required("serviceName")?,
+                lease_time: f.required("leaseTime")?,
+                lease_time_unit: f.required("leaseTimeUnit")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeDhcpProfile"))
+    }
+}
+impl EdgeDhcpProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        service_name: String,
+        lease_time: i64,
+        lease_time_unit: EdgeDhcpProfileLeaseTimeUnit,
+    ) -> Self {
+        Self {
+            dhcp_relay: None,
+            external_dhcp_server_fqdn_ip: None,
+            domain_name: None,
+            primary_dns_ip: None,
+            secondary_dns_ip: None,
+            dhcp_pools: None,
+            dhcp_options: None,
+            hosts: None,
+            id: None,
+            service_name,
+            lease_time,
+            lease_time_unit,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dhcpRelay`.
+    pub fn with_dhcp_relay(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_relay = Some(value.into());
+        self
+    }
+    /// Sets `externalDhcpServerFqdnIp`.
+    pub fn with_external_dhcp_server_fqdn_ip(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.external_dhcp_server_fqdn_ip = Some(value.into());
+        self
+    }
+    /// Sets `domainName`.
+    pub fn with_domain_name(mut self, value: impl Into<String>) -> Self {
+        self.domain_name = Some(value.into());
+        self
+    }
+    /// Sets `primaryDnsIp`.
+    pub fn with_primary_dns_ip(mut self, value: impl Into<String>) -> Self {
+        self.primary_dns_ip = Some(value.into());
+        self
+    }
+    /// Sets `secondaryDnsIp`.
+    pub fn with_secondary_dns_ip(mut self, value: impl Into<String>) -> Self {
+        self.secondary_dns_ip = Some(value.into());
+        self
+    }
+    /// Sets `dhcpPools`.
+    pub fn with_dhcp_pools(mut self, value: impl Into<Vec<RuckusDhcpPool>>) -> Self {
+        self.dhcp_pools = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOptions`.
+    pub fn with_dhcp_options(mut self, value: impl Into<Vec<DhcpOptions>>) -> Self {
+        self.dhcp_options = Some(value.into());
+        self
+    }
+    /// Sets `hosts`.
+    pub fn with_hosts(mut self, value: impl Into<Vec<Host>>) -> Self {
+        self.hosts = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Edge dhcp profile action: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateEdgeDhcpProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EdgeDhcpProfileAction {
+    /// `UPDATE_NOW`
+    UpdateNow,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EdgeDhcpProfileAction {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::UpdateNow => "UPDATE_NOW",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EdgeDhcpProfileAction {
+    fn from(s: &str) -> Self {
+        match s {
+            "UPDATE_NOW" => Self::UpdateNow,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EdgeDhcpProfileAction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EdgeDhcpProfileAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeDhcpProfileAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// Edge dhcp profile lease time unit: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml EdgeDhcpProfile (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EdgeDhcpProfileLeaseTimeUnit {
+    /// `MINUTES`
+    Minutes,
+    /// `HOURS`
+    Hours,
+    /// `DAYS`
+    Days,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EdgeDhcpProfileLeaseTimeUnit {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Minutes => "MINUTES",
+            Self::Hours => "HOURS",
+            Self::Days => "DAYS",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EdgeDhcpProfileLeaseTimeUnit {
+    fn from(s: &str) -> Self {
+        match s {
+            "MINUTES" => Self::Minutes,
+            "HOURS" => Self::Hours,
+            "DAYS" => Self::Days,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EdgeDhcpProfileLeaseTimeUnit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EdgeDhcpProfileLeaseTimeUnit {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeDhcpProfileLeaseTimeUnit {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// The feature and the firmware it requires.
@@ -759,6 +1642,319 @@ impl EdgeIncompatibleFeature {
     ) -> Self {
         self.incompatible_devices = Some(value.into());
         self
+    }
+}
+/// Edge mdns proxy profile, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml EdgeMdnsProxyProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct EdgeMdnsProxyProfile {
+    /// ID.
+    pub id: Option<String>,
+    /// Name (max_length: 64; min_length: 1).
+    pub name: String,
+    /// Forwarding rules.
+    pub forwarding_rules: Option<Vec<EdgeMdnsProxyProfileForwardingRule>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeMdnsProxyProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &EdgeMdnsProxyProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("name", &v.name);
+            w.optional("forwardingRules", &v.forwarding_rules);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<EdgeMdnsProxyProfile, ruckus_one_runtime::object::FieldError> {
+            let value = EdgeMdnsProxyProfile {
+                id: f.optional("id"),
+                name: f.required("name")?,
+                forwarding_rules: f.optional("forwardingRules"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeMdnsProxyProfile"))
+    }
+}
+impl EdgeMdnsProxyProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            id: None,
+            name,
+            forwarding_rules: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `forwardingRules`.
+    pub fn with_forwarding_rules(
+        mut self,
+        value: impl Into<Vec<EdgeMdnsProxyProfileForwardingRule>>,
+    ) -> Self {
+        self.forwarding_rules = Some(value.into());
+        self
+    }
+}
+/// Edge mdns proxy profile forwarding rule, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml EdgeMdnsProxyProfileForwardingRule).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct EdgeMdnsProxyProfileForwardingRule {
+    /// Service type.
+    pub service_type: EdgeMdnsProxyProfileForwardingRuleServiceType,
+    /// Mdns name.
+    pub mdns_name: Option<String>,
+    /// Mdns protocol.
+    pub mdns_protocol: Option<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
+    /// From VLAN (format: int32; maximum: 4094; minimum: 1).
+    pub from_vlan: Option<i64>,
+    /// To VLAN (format: int32; maximum: 4094; minimum: 1).
+    pub to_vlan: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for EdgeMdnsProxyProfileForwardingRule {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &EdgeMdnsProxyProfileForwardingRule,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("serviceType", &v.service_type);
+            w.optional("mdnsName", &v.mdns_name);
+            w.optional("mdnsProtocol", &v.mdns_protocol);
+            w.optional("fromVlan", &v.from_vlan);
+            w.optional("toVlan", &v.to_vlan);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfileForwardingRule {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            EdgeMdnsProxyProfileForwardingRule,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = EdgeMdnsProxyProfileForwardingRule {
+                service_type: f.required("serviceType")?,
+                mdns_name: f.optional("mdnsName"),
+                mdns_protocol: f.optional("mdnsProtocol"),
+                from_vlan: f.optional("fromVlan"),
+                to_vlan: f.optional("toVlan"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("EdgeMdnsProxyProfileForwardingRule"))
+    }
+}
+impl EdgeMdnsProxyProfileForwardingRule {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(service_type: EdgeMdnsProxyProfileForwardingRuleServiceType) -> Self {
+        Self {
+            service_type,
+            mdns_name: None,
+            mdns_protocol: None,
+            from_vlan: None,
+            to_vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `mdnsName`.
+    pub fn with_mdns_name(mut self, value: impl Into<String>) -> Self {
+        self.mdns_name = Some(value.into());
+        self
+    }
+    /// Sets `mdnsProtocol`.
+    pub fn with_mdns_protocol(
+        mut self,
+        value: impl Into<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
+    ) -> Self {
+        self.mdns_protocol = Some(value.into());
+        self
+    }
+    /// Sets `fromVlan`.
+    pub fn with_from_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.from_vlan = Some(value.into());
+        self
+    }
+    /// Sets `toVlan`.
+    pub fn with_to_vlan(mut self, value: impl Into<i64>) -> Self {
+        self.to_vlan = Some(value.into());
+        self
+    }
+}
+/// Edge mdns proxy profile forwarding rule service type: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml EdgeMdnsProxyProfileForwardingRule (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum EdgeMdnsProxyProfileForwardingRuleServiceType {
+    /// `AIRDISK`
+    Airdisk,
+    /// `AIRPLAY`
+    Airplay,
+    /// `AIRPORT_MANAGEMENT`
+    AirportManagement,
+    /// `AIRPRINT`
+    Airprint,
+    /// `AIRTUNES`
+    Airtunes,
+    /// `APPLE_FILE_SHARING`
+    AppleFileSharing,
+    /// `APPLE_MOBILE_DEVICES`
+    AppleMobileDevices,
+    /// `APPLETV`
+    Appletv,
+    /// `ICLOUD_SYNC`
+    IcloudSync,
+    /// `ITUNES_REMOTE`
+    ItunesRemote,
+    /// `ITUNES_SHARING`
+    ItunesSharing,
+    /// `OPEN_DIRECTORY_MASTER`
+    OpenDirectoryMaster,
+    /// `OPTICAL_DISK_SHARING`
+    OpticalDiskSharing,
+    /// `RUCKUS_CONTROLLER`
+    RuckusController,
+    /// `SCREEN_SHARING`
+    ScreenSharing,
+    /// `SECURE_FILE_SHARING`
+    SecureFileSharing,
+    /// `SECURE_SHELL`
+    SecureShell,
+    /// `WWW_HTTP`
+    WwwHttp,
+    /// `WWW_HTTPS`
+    WwwHttps,
+    /// `WORKGROUP_MANAGER`
+    WorkgroupManager,
+    /// `XGRID`
+    Xgrid,
+    /// `GOOGLE_CHROMECAST`
+    GoogleChromecast,
+    /// `OTHER`
+    Other,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl EdgeMdnsProxyProfileForwardingRuleServiceType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Airdisk => "AIRDISK",
+            Self::Airplay => "AIRPLAY",
+            Self::AirportManagement => "AIRPORT_MANAGEMENT",
+            Self::Airprint => "AIRPRINT",
+            Self::Airtunes => "AIRTUNES",
+            Self::AppleFileSharing => "APPLE_FILE_SHARING",
+            Self::AppleMobileDevices => "APPLE_MOBILE_DEVICES",
+            Self::Appletv => "APPLETV",
+            Self::IcloudSync => "ICLOUD_SYNC",
+            Self::ItunesRemote => "ITUNES_REMOTE",
+            Self::ItunesSharing => "ITUNES_SHARING",
+            Self::OpenDirectoryMaster => "OPEN_DIRECTORY_MASTER",
+            Self::OpticalDiskSharing => "OPTICAL_DISK_SHARING",
+            Self::RuckusController => "RUCKUS_CONTROLLER",
+            Self::ScreenSharing => "SCREEN_SHARING",
+            Self::SecureFileSharing => "SECURE_FILE_SHARING",
+            Self::SecureShell => "SECURE_SHELL",
+            Self::WwwHttp => "WWW_HTTP",
+            Self::WwwHttps => "WWW_HTTPS",
+            Self::WorkgroupManager => "WORKGROUP_MANAGER",
+            Self::Xgrid => "XGRID",
+            Self::GoogleChromecast => "GOOGLE_CHROMECAST",
+            Self::Other => "OTHER",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for EdgeMdnsProxyProfileForwardingRuleServiceType {
+    fn from(s: &str) -> Self {
+        match s {
+            "AIRDISK" => Self::Airdisk,
+            "AIRPLAY" => Self::Airplay,
+            "AIRPORT_MANAGEMENT" => Self::AirportManagement,
+            "AIRPRINT" => Self::Airprint,
+            "AIRTUNES" => Self::Airtunes,
+            "APPLE_FILE_SHARING" => Self::AppleFileSharing,
+            "APPLE_MOBILE_DEVICES" => Self::AppleMobileDevices,
+            "APPLETV" => Self::Appletv,
+            "ICLOUD_SYNC" => Self::IcloudSync,
+            "ITUNES_REMOTE" => Self::ItunesRemote,
+            "ITUNES_SHARING" => Self::ItunesSharing,
+            "OPEN_DIRECTORY_MASTER" => Self::OpenDirectoryMaster,
+            "OPTICAL_DISK_SHARING" => Self::OpticalDiskSharing,
+            "RUCKUS_CONTROLLER" => Self::RuckusController,
+            "SCREEN_SHARING" => Self::ScreenSharing,
+            "SECURE_FILE_SHARING" => Self::SecureFileSharing,
+            "SECURE_SHELL" => Self::SecureShell,
+            "WWW_HTTP" => Self::WwwHttp,
+            "WWW_HTTPS" => Self::WwwHttps,
+            "WORKGROUP_MANAGER" => Self::WorkgroupManager,
+            "XGRID" => Self::Xgrid,
+            "GOOGLE_CHROMECAST" => Self::GoogleChromecast,
+            "OTHER" => Self::Other,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for EdgeMdnsProxyProfileForwardingRuleServiceType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for EdgeMdnsProxyProfileForwardingRuleServiceType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for EdgeMdnsProxyProfileForwardingRuleServiceType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// Guest settings of an SD-LAN service.
@@ -1870,6 +3066,276 @@ impl FallbackSettings {
         self
     }
 }
+/// Feature requirement details, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml FeatureRequirementDetailsDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct FeatureRequirementDetails {
+    /// Feature name.
+    pub feature_name: Option<String>,
+    /// Feature group.
+    pub feature_group: Option<String>,
+    /// Requirements.
+    pub requirements: Option<Vec<Requirement>>,
+    /// Feature type.
+    pub feature_type: Option<String>,
+    /// Feature level.
+    pub feature_level: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FeatureRequirementDetails {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &FeatureRequirementDetails,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("featureName", &v.feature_name);
+            w.optional("featureGroup", &v.feature_group);
+            w.optional("requirements", &v.requirements);
+            w.optional("featureType", &v.feature_type);
+            w.optional("featureLevel", &v.feature_level);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FeatureRequirementDetails {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FeatureRequirementDetails, ruckus_one_runtime::object::FieldError> {
+            let value = FeatureRequirementDetails {
+                feature_name: f.optional("featureName"),
+                feature_group: f.optional("featureGroup"),
+                requirements: f.optional("requirements"),
+                feature_type: f.optional("featureType"),
+                feature_level: f.optional("featureLevel"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FeatureRequirementDetails"))
+    }
+}
+impl FeatureRequirementDetails {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_name: None,
+            feature_group: None,
+            requirements: None,
+            feature_type: None,
+            feature_level: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `featureName`.
+    pub fn with_feature_name(mut self, value: impl Into<String>) -> Self {
+        self.feature_name = Some(value.into());
+        self
+    }
+    /// Sets `featureGroup`.
+    pub fn with_feature_group(mut self, value: impl Into<String>) -> Self {
+        self.feature_group = Some(value.into());
+        self
+    }
+    /// Sets `requirements`.
+    pub fn with_requirements(mut self, value: impl Into<Vec<Requirement>>) -> Self {
+        self.requirements = Some(value.into());
+        self
+    }
+    /// Sets `featureType`.
+    pub fn with_feature_type(mut self, value: impl Into<String>) -> Self {
+        self.feature_type = Some(value.into());
+        self
+    }
+    /// Sets `featureLevel`.
+    pub fn with_feature_level(mut self, value: impl Into<String>) -> Self {
+        self.feature_level = Some(value.into());
+        self
+    }
+}
+/// Feature sets filter, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml FeatureSetsFilter).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct FeatureSetsFilter {
+    /// Feature names.
+    pub feature_names: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FeatureSetsFilter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FeatureSetsFilter, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("featureNames", &v.feature_names);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FeatureSetsFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FeatureSetsFilter, ruckus_one_runtime::object::FieldError> {
+            let value = FeatureSetsFilter {
+                feature_names: f.optional("featureNames"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FeatureSetsFilter"))
+    }
+}
+impl FeatureSetsFilter {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_names: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `featureNames`.
+    pub fn with_feature_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.feature_names = Some(value.into());
+        self
+    }
+}
+/// Feature sets request, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml FeatureSetsRequest).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct FeatureSetsRequest {
+    /// Filters.
+    pub filters: Option<FeatureSetsFilter>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FeatureSetsRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FeatureSetsRequest, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FeatureSetsRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FeatureSetsRequest, ruckus_one_runtime::object::FieldError> {
+            let value = FeatureSetsRequest {
+                filters: f.optional("filters"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FeatureSetsRequest"))
+    }
+}
+impl FeatureSetsRequest {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            filters: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `filters`.
+    pub fn with_filters(mut self, value: impl Into<FeatureSetsFilter>) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
+}
+/// Feature sets response, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml FeatureSetsResponseV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct FeatureSetsResponse {
+    /// Feature sets.
+    pub feature_sets: Option<Vec<FeatureRequirementDetails>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FeatureSetsResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FeatureSetsResponse, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("featureSets", &v.feature_sets);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FeatureSetsResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FeatureSetsResponse, ruckus_one_runtime::object::FieldError> {
+            let value = FeatureSetsResponse {
+                feature_sets: f.optional("featureSets"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FeatureSetsResponse"))
+    }
+}
+impl FeatureSetsResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_sets: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `featureSets`.
+    pub fn with_feature_sets(
+        mut self,
+        value: impl Into<Vec<FeatureRequirementDetails>>,
+    ) -> Self {
+        self.feature_sets = Some(value.into());
+        self
+    }
+}
 /// Guest edge tunnel info, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GuestEdgeTunnelInfo).
@@ -1944,6 +3410,61 @@ impl GuestEdgeTunnelInfo {
     pub fn with_allocated_node_count(mut self, value: impl Into<i64>) -> Self {
         self.allocated_node_count = Some(value.into());
         self
+    }
+}
+/// High availability mode: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml ClusterResponseDtoV1_1 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum HighAvailabilityMode {
+    /// `ACTIVE_STANDBY`
+    ActiveStandby,
+    /// `ACTIVE_ACTIVE`
+    ActiveActive,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl HighAvailabilityMode {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::ActiveStandby => "ACTIVE_STANDBY",
+            Self::ActiveActive => "ACTIVE_ACTIVE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for HighAvailabilityMode {
+    fn from(s: &str) -> Self {
+        match s {
+            "ACTIVE_STANDBY" => Self::ActiveStandby,
+            "ACTIVE_ACTIVE" => Self::ActiveActive,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for HighAvailabilityMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for HighAvailabilityMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for HighAvailabilityMode {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// High availability settings, with the fields the official description lists.
@@ -2060,6 +3581,351 @@ impl<'de> serde::Deserialize<'de> for HighAvailabilitySettingsLoadDistribution {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Host, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml Host).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Host {
+    /// ID.
+    pub id: Option<String>,
+    /// Host name (max_length: 31; min_length: 1).
+    pub host_name: String,
+    /// MAC.
+    pub mac: String,
+    /// Fixed address.
+    pub fixed_address: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Host {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Host, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("hostName", &v.host_name);
+            w.field("mac", &v.mac);
+            w.field("fixedAddress", &v.fixed_address);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Host {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Host, ruckus_one_runtime::object::FieldError> {
+            let value = Host {
+                id: f.optional("id"),
+                host_name: f.required("hostName")?,
+                mac: f.required("mac")?,
+                fixed_address: f.required("fixedAddress")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Host"))
+    }
+}
+impl Host {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(host_name: String, mac: String, fixed_address: String) -> Self {
+        Self {
+            id: None,
+            host_name,
+            mac,
+            fixed_address,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Incompatible device, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml IncompatibleDevice).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct IncompatibleDevice {
+    /// Firmware.
+    pub firmware: Option<String>,
+    /// Count (format: int32).
+    pub count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IncompatibleDevice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IncompatibleDevice, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("firmware", &v.firmware);
+            w.optional("count", &v.count);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IncompatibleDevice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IncompatibleDevice, ruckus_one_runtime::object::FieldError> {
+            let value = IncompatibleDevice {
+                firmware: f.optional("firmware"),
+                count: f.optional("count"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IncompatibleDevice"))
+    }
+}
+impl IncompatibleDevice {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            firmware: None,
+            count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `firmware`.
+    pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
+        self.firmware = Some(value.into());
+        self
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: impl Into<i64>) -> Self {
+        self.count = Some(value.into());
+        self
+    }
+}
+/// Incompatible feature, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml IncompatibleFeatureDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct IncompatibleFeature {
+    /// Feature name.
+    pub feature_name: Option<String>,
+    /// Feature group.
+    pub feature_group: Option<String>,
+    /// Feature type.
+    pub feature_type: Option<String>,
+    /// Feature level.
+    pub feature_level: Option<String>,
+    /// Requirements.
+    pub requirements: Option<Vec<Requirement>>,
+    /// Incompatible devices.
+    pub incompatible_devices: Option<Vec<IncompatibleDevice>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IncompatibleFeature {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IncompatibleFeature, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("featureName", &v.feature_name);
+            w.optional("featureGroup", &v.feature_group);
+            w.optional("featureType", &v.feature_type);
+            w.optional("featureLevel", &v.feature_level);
+            w.optional("requirements", &v.requirements);
+            w.optional("incompatibleDevices", &v.incompatible_devices);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IncompatibleFeature {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IncompatibleFeature, ruckus_one_runtime::object::FieldError> {
+            let value = IncompatibleFeature {
+                feature_name: f.optional("featureName"),
+                feature_group: f.optional("featureGroup"),
+                feature_type: f.optional("featureType"),
+                feature_level: f.optional("featureLevel"),
+                requirements: f.optional("requirements"),
+                incompatible_devices: f.optional("incompatibleDevices"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IncompatibleFeature"))
+    }
+}
+impl IncompatibleFeature {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            feature_name: None,
+            feature_group: None,
+            feature_type: None,
+            feature_level: None,
+            requirements: None,
+            incompatible_devices: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `featureName`.
+    pub fn with_feature_name(mut self, value: impl Into<String>) -> Self {
+        self.feature_name = Some(value.into());
+        self
+    }
+    /// Sets `featureGroup`.
+    pub fn with_feature_group(mut self, value: impl Into<String>) -> Self {
+        self.feature_group = Some(value.into());
+        self
+    }
+    /// Sets `featureType`.
+    pub fn with_feature_type(mut self, value: impl Into<String>) -> Self {
+        self.feature_type = Some(value.into());
+        self
+    }
+    /// Sets `featureLevel`.
+    pub fn with_feature_level(mut self, value: impl Into<String>) -> Self {
+        self.feature_level = Some(value.into());
+        self
+    }
+    /// Sets `requirements`.
+    pub fn with_requirements(mut self, value: impl Into<Vec<Requirement>>) -> Self {
+        self.requirements = Some(value.into());
+        self
+    }
+    /// Sets `incompatibleDevices`.
+    pub fn with_incompatible_devices(
+        mut self,
+        value: impl Into<Vec<IncompatibleDevice>>,
+    ) -> Self {
+        self.incompatible_devices = Some(value.into());
+        self
+    }
+}
+/// Incompatible info, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml IncompatibleInfoDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct IncompatibleInfo {
+    /// Identity type.
+    pub identity_type: Option<String>,
+    /// ID.
+    pub id: Option<String>,
+    /// Incompatible features.
+    pub incompatible_features: Option<Vec<IncompatibleFeature>>,
+    /// Total (format: int32).
+    pub total: Option<i64>,
+    /// Incompatible (format: int32).
+    pub incompatible: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for IncompatibleInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &IncompatibleInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("identityType", &v.identity_type);
+            w.optional("id", &v.id);
+            w.optional("incompatibleFeatures", &v.incompatible_features);
+            w.optional("total", &v.total);
+            w.optional("incompatible", &v.incompatible);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for IncompatibleInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<IncompatibleInfo, ruckus_one_runtime::object::FieldError> {
+            let value = IncompatibleInfo {
+                identity_type: f.optional("identityType"),
+                id: f.optional("id"),
+                incompatible_features: f.optional("incompatibleFeatures"),
+                total: f.optional("total"),
+                incompatible: f.optional("incompatible"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("IncompatibleInfo"))
+    }
+}
+impl IncompatibleInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            identity_type: None,
+            id: None,
+            incompatible_features: None,
+            total: None,
+            incompatible: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `identityType`.
+    pub fn with_identity_type(mut self, value: impl Into<String>) -> Self {
+        self.identity_type = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `incompatibleFeatures`.
+    pub fn with_incompatible_features(
+        mut self,
+        value: impl Into<Vec<IncompatibleFeature>>,
+    ) -> Self {
+        self.incompatible_features = Some(value.into());
+        self
+    }
+    /// Sets `total`.
+    pub fn with_total(mut self, value: impl Into<i64>) -> Self {
+        self.total = Some(value.into());
+        self
+    }
+    /// Sets `incompatible`.
+    pub fn with_incompatible(mut self, value: impl Into<i64>) -> Self {
+        self.incompatible = Some(value.into());
+        self
     }
 }
 /// Ip mode: the values the official description lists.
@@ -3434,6 +5300,332 @@ impl NodeSubInterfaceResponse {
         }
     }
 }
+/// Operation response object, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml OperationResponseObject).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct OperationResponseObject {
+    /// Request ID.
+    pub request_id: Option<String>,
+    /// Response.
+    pub response: Option<serde_json::Value>,
+    /// Links.
+    pub links: Option<Vec<super::common::Link>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OperationResponseObject {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponseObject,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.optional("links", &v.links);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponseObject {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<OperationResponseObject, ruckus_one_runtime::object::FieldError> {
+            let value = OperationResponseObject {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                links: f.optional("links"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OperationResponseObject"))
+    }
+}
+impl OperationResponseObject {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            links: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+    /// Sets `links`.
+    pub fn with_links(mut self, value: impl Into<Vec<super::common::Link>>) -> Self {
+        self.links = Some(value.into());
+        self
+    }
+}
+/// Page response cluster response, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PageResponseClusterResponseDtoV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PageResponseClusterResponse {
+    /// Content.
+    pub content: Option<Vec<ClusterResponse>>,
+    /// Paging.
+    pub paging: Option<Paging>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PageResponseClusterResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PageResponseClusterResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("content", &v.content);
+            w.optional("paging", &v.paging);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PageResponseClusterResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            PageResponseClusterResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = PageResponseClusterResponse {
+                content: f.optional("content"),
+                paging: f.optional("paging"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PageResponseClusterResponse"))
+    }
+}
+impl PageResponseClusterResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            content: None,
+            paging: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<ClusterResponse>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `paging`.
+    pub fn with_paging(mut self, value: impl Into<Paging>) -> Self {
+        self.paging = Some(value.into());
+        self
+    }
+}
+/// Paging, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml Paging).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Paging {
+    /// Page (format: int32).
+    pub page: Option<i64>,
+    /// Page size (format: int32).
+    pub page_size: Option<i64>,
+    /// Total count.
+    pub total_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Paging {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Paging, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("page", &v.page);
+            w.optional("pageSize", &v.page_size);
+            w.optional("totalCount", &v.total_count);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Paging {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Paging, ruckus_one_runtime::object::FieldError> {
+            let value = Paging {
+                page: f.optional("page"),
+                page_size: f.optional("pageSize"),
+                total_count: f.optional("totalCount"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Paging"))
+    }
+}
+impl Paging {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            page: None,
+            page_size: None,
+            total_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+}
+/// Patch cluster, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterDtoV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PatchCluster {
+    /// Name (max_length: 64; min_length: 1).
+    pub name: Option<String>,
+    /// Description (max_length: 255; min_length: 0).
+    pub description: Option<String>,
+    /// Smart edges. Deprecated: The official description marks this field deprecated.
+    pub smart_edges: Option<Vec<ClusterMember>>,
+    /// Members.
+    pub members: Option<Vec<ClusterMember>>,
+    /// Virtual IP settings. Deprecated: The official description marks this field deprecated.
+    pub virtual_ip_settings: Option<VirtualIpSettings>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PatchCluster {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PatchCluster, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("smartEdges", &v.smart_edges);
+            w.optional("members", &v.members);
+            w.optional("virtualIpSettings", &v.virtual_ip_settings);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PatchCluster {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PatchCluster, ruckus_one_runtime::object::FieldError> {
+            let value = PatchCluster {
+                name: f.optional("name"),
+                description: f.optional("description"),
+                smart_edges: f.optional("smartEdges"),
+                members: f.optional("members"),
+                virtual_ip_settings: f.optional("virtualIpSettings"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PatchCluster"))
+    }
+}
+impl PatchCluster {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            description: None,
+            smart_edges: None,
+            members: None,
+            virtual_ip_settings: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `smartEdges`.
+    pub fn with_smart_edges(mut self, value: impl Into<Vec<ClusterMember>>) -> Self {
+        self.smart_edges = Some(value.into());
+        self
+    }
+    /// Sets `members`.
+    pub fn with_members(mut self, value: impl Into<Vec<ClusterMember>>) -> Self {
+        self.members = Some(value.into());
+        self
+    }
+    /// Sets `virtualIpSettings`.
+    pub fn with_virtual_ip_settings(
+        mut self,
+        value: impl Into<VirtualIpSettings>,
+    ) -> Self {
+        self.virtual_ip_settings = Some(value.into());
+        self
+    }
+}
 /// Patch cluster network settings, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchClusterNetworkSettingsDto).
@@ -3559,6 +5751,300 @@ impl PatchClusterNetworkSettings {
     ) -> Self {
         self.multi_wan_settings = Some(value.into());
         self
+    }
+}
+/// Patch edge, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchEdgeDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct PatchEdge {
+    /// Name (max_length: 64; min_length: 1).
+    pub name: String,
+    /// Description.
+    pub description: Option<String>,
+    /// Otp state.
+    pub otp_state: Option<PatchEdgeOtpState>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PatchEdge {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PatchEdge, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("otpState", &v.otp_state);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PatchEdge {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PatchEdge, ruckus_one_runtime::object::FieldError> {
+            let value = PatchEdge {
+                name: f.required("name")?,
+                description: f.optional("description"),
+                otp_state: f.optional("otpState"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PatchEdge"))
+    }
+}
+impl PatchEdge {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(name: String) -> Self {
+        Self {
+            name,
+            description: None,
+            otp_state: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `otpState`.
+    pub fn with_otp_state(mut self, value: impl Into<PatchEdgeOtpState>) -> Self {
+        self.otp_state = Some(value.into());
+        self
+    }
+}
+/// Patch edge dhcp profile, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchEdgeDhcpProfile).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PatchEdgeDhcpProfile {
+    /// DHCP relay.
+    pub dhcp_relay: Option<bool>,
+    /// External DHCP server fqdn IP.
+    pub external_dhcp_server_fqdn_ip: Option<String>,
+    /// Domain name (max_length: 31; min_length: 0).
+    pub domain_name: Option<String>,
+    /// Primary DNS IP.
+    pub primary_dns_ip: Option<String>,
+    /// Secondary DNS IP.
+    pub secondary_dns_ip: Option<String>,
+    /// DHCP pools.
+    pub dhcp_pools: Option<Vec<RuckusDhcpPool>>,
+    /// DHCP options.
+    pub dhcp_options: Option<Vec<DhcpOptions>>,
+    /// Hosts.
+    pub hosts: Option<Vec<Host>>,
+    /// Service name (max_length: 64; min_length: 1).
+    pub service_name: Option<String>,
+    /// Lease time (format: int32).
+    pub lease_time: Option<i64>,
+    /// Lease time unit.
+    pub lease_time_unit: Option<EdgeDhcpProfileLeaseTimeUnit>,
+    /// Action.
+    pub action: Option<EdgeDhcpProfileAction>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PatchEdgeDhcpProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PatchEdgeDhcpProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("dhcpRelay", &v.dhcp_relay);
+            w.optional("externalDhcpServerFqdnIp", &v.external_dhcp_server_fqdn_ip);
+            w.optional("domainName", &v.domain_name);
+            w.optional("primaryDnsIp", &v.primary_dns_ip);
+            w.optional("secondaryDnsIp", &v.secondary_dns_ip);
+            w.optional("dhcpPools", &v.dhcp_pools);
+            w.optional("dhcpOptions", &v.dhcp_options);
+            w.optional("hosts", &v.hosts);
+            w.optional("serviceName", &v.service_name);
+            w.optional("leaseTime", &v.lease_time);
+            w.optional("leaseTimeUnit", &v.lease_time_unit);
+            w.optional("action", &v.action);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PatchEdgeDhcpProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PatchEdgeDhcpProfile, ruckus_one_runtime::object::FieldError> {
+            let value = PatchEdgeDhcpProfile {
+                dhcp_relay: f.optional("dhcpRelay"),
+                external_dhcp_server_fqdn_ip: f.optional("externalDhcpServerFqdnIp"),
+                domain_name: f.optional("domainName"),
+                primary_dns_ip: f.optional("primaryDnsIp"),
+                secondary_dns_ip: f.optional("secondaryDnsIp"),
+                dhcp_pools: f.optional("dhcpPools"),
+                dhcp_options: f.optional("dhcpOptions"),
+                hosts: f.optional("hosts"),
+                service_name: f.optional("serviceName"),
+                lease_time: f.optional("leaseTime"),
+                lease_time_unit: f.optional("leaseTimeUnit"),
+                action: f.optional("action"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PatchEdgeDhcpProfile"))
+    }
+}
+impl PatchEdgeDhcpProfile {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            dhcp_relay: None,
+            external_dhcp_server_fqdn_ip: None,
+            domain_name: None,
+            primary_dns_ip: None,
+            secondary_dns_ip: None,
+            dhcp_pools: None,
+            dhcp_options: None,
+            hosts: None,
+            service_name: None,
+            lease_time: None,
+            lease_time_unit: None,
+            action: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dhcpRelay`.
+    pub fn with_dhcp_relay(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_relay = Some(value.into());
+        self
+    }
+    /// Sets `externalDhcpServerFqdnIp`.
+    pub fn with_external_dhcp_server_fqdn_ip(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.external_dhcp_server_fqdn_ip = Some(value.into());
+        self
+    }
+    /// Sets `domainName`.
+    pub fn with_domain_name(mut self, value: impl Into<String>) -> Self {
+        self.domain_name = Some(value.into());
+        self
+    }
+    /// Sets `primaryDnsIp`.
+    pub fn with_primary_dns_ip(mut self, value: impl Into<String>) -> Self {
+        self.primary_dns_ip = Some(value.into());
+        self
+    }
+    /// Sets `secondaryDnsIp`.
+    pub fn with_secondary_dns_ip(mut self, value: impl Into<String>) -> Self {
+        self.secondary_dns_ip = Some(value.into());
+        self
+    }
+    /// Sets `dhcpPools`.
+    pub fn with_dhcp_pools(mut self, value: impl Into<Vec<RuckusDhcpPool>>) -> Self {
+        self.dhcp_pools = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOptions`.
+    pub fn with_dhcp_options(mut self, value: impl Into<Vec<DhcpOptions>>) -> Self {
+        self.dhcp_options = Some(value.into());
+        self
+    }
+    /// Sets `hosts`.
+    pub fn with_hosts(mut self, value: impl Into<Vec<Host>>) -> Self {
+        self.hosts = Some(value.into());
+        self
+    }
+    /// Sets `serviceName`.
+    pub fn with_service_name(mut self, value: impl Into<String>) -> Self {
+        self.service_name = Some(value.into());
+        self
+    }
+    /// Sets `leaseTime`.
+    pub fn with_lease_time(mut self, value: impl Into<i64>) -> Self {
+        self.lease_time = Some(value.into());
+        self
+    }
+    /// Sets `leaseTimeUnit`.
+    pub fn with_lease_time_unit(
+        mut self,
+        value: impl Into<EdgeDhcpProfileLeaseTimeUnit>,
+    ) -> Self {
+        self.lease_time_unit = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<EdgeDhcpProfileAction>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+}
+/// Patch edge otp state: the values the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml PatchEdgeDto (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum PatchEdgeOtpState {
+    /// `RENEW`
+    Renew,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl PatchEdgeOtpState {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Renew => "RENEW",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for PatchEdgeOtpState {
+    fn from(s: &str) -> Self {
+        match s {
+            "RENEW" => Self::Renew,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for PatchEdgeOtpState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for PatchEdgeOtpState {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for PatchEdgeOtpState {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
     }
 }
 /// A personal identity network: the edge cluster, tunnel profile and switches that give each identity its own network segment. The document lists only some of its fields.
@@ -4764,6 +7250,202 @@ impl QueryResponseEdgeSdLanStatus {
         self
     }
 }
+/// Requirement, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml RequirementDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Requirement {
+    /// Firmware.
+    pub firmware: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Requirement {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Requirement, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("firmware", &v.firmware);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Requirement {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Requirement, ruckus_one_runtime::object::FieldError> {
+            let value = Requirement {
+                firmware: f.optional("firmware"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Requirement"))
+    }
+}
+impl Requirement {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            firmware: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `firmware`.
+    pub fn with_firmware(mut self, value: impl Into<String>) -> Self {
+        self.firmware = Some(value.into());
+        self
+    }
+}
+/// Ruckus dhcp pool, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml DhcpPool).
+///
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct RuckusDhcpPool {
+    /// ID.
+    pub id: Option<String>,
+    /// Pool name (max_length: 15; min_length: 1).
+    pub pool_name: String,
+    /// Subnet mask.
+    pub subnet_mask: String,
+    /// Gateway IP.
+    pub gateway_ip: Option<String>,
+    /// Pool start IP.
+    pub pool_start_ip: String,
+    /// Pool end IP.
+    pub pool_end_ip: String,
+    /// Activated.
+    pub activated: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RuckusDhcpPool {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RuckusDhcpPool, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("poolName", &v.pool_name);
+            w.field("subnetMask", &v.subnet_mask);
+            w.optional("gatewayIp", &v.gateway_ip);
+            w.field("poolStartIp", &v.pool_start_ip);
+            w.field("poolEndIp", &v.pool_end_ip);
+            w.optional("activated", &v.activated);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RuckusDhcpPool {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RuckusDhcpPool, ruckus_one_runtime::object::FieldError> {
+            let value = RuckusDhcpPool {
+                id: f.optional("id"),
+                pool_name: f.required("poolName")?,
+                subnet_mask: f.required("subnetMask")?,
+                gateway_ip: f.optional("gatewayIp"),
+                pool_start_ip: f.required("poolStartIp")?,
+                pool_end_ip: f.required("poolEndIp")?,
+                activated: f.optional("activated"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RuckusDhcpPool"))
+    }
+}
+impl RuckusDhcpPool {
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> RuckusDhcpPoolBuilder {
+        <RuckusDhcpPoolBuilder as Default>::default()
+    }
+}
+/// Builder of [`RuckusDhcpPool`]: set its fields, then call `build`.
+///
+/// Start one with `RuckusDhcpPool::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct RuckusDhcpPoolBuilder {
+    id: Option<String>,
+    pool_name: Option<String>,
+    subnet_mask: Option<String>,
+    gateway_ip: Option<String>,
+    pool_start_ip: Option<String>,
+    pool_end_ip: Option<String>,
+    activated: Option<bool>,
+}
+impl RuckusDhcpPoolBuilder {
+    /// Sets `id` (optional).
+    pub fn id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `poolName` (required).
+    pub fn pool_name(mut self, value: impl Into<String>) -> Self {
+        self.pool_name = Some(value.into());
+        self
+    }
+    /// Sets `subnetMask` (required).
+    pub fn subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.subnet_mask = Some(value.into());
+        self
+    }
+    /// Sets `gatewayIp` (optional).
+    pub fn gateway_ip(mut self, value: impl Into<String>) -> Self {
+        self.gateway_ip = Some(value.into());
+        self
+    }
+    /// Sets `poolStartIp` (required).
+    pub fn pool_start_ip(mut self, value: impl Into<String>) -> Self {
+        self.pool_start_ip = Some(value.into());
+        self
+    }
+    /// Sets `poolEndIp` (required).
+    pub fn pool_end_ip(mut self, value: impl Into<String>) -> Self {
+        self.pool_end_ip = Some(value.into());
+        self
+    }
+    /// Sets `activated` (optional).
+    pub fn activated(mut self, value: impl Into<bool>) -> Self {
+        self.activated = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(self) -> Result<RuckusDhcpPool, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "RuckusDhcpPool",
+            field,
+        );
+        Ok(RuckusDhcpPool {
+            id: self.id,
+            pool_name: self.pool_name.ok_or(missing("poolName"))?,
+            subnet_mask: self.subnet_mask.ok_or(missing("subnetMask"))?,
+            gateway_ip: self.gateway_ip,
+            pool_start_ip: self.pool_start_ip.ok_or(missing("poolStartIp"))?,
+            pool_end_ip: self.pool_end_ip.ok_or(missing("poolEndIp"))?,
+            activated: self.activated,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
+    }
+}
 /// Schedule, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml Schedule).
@@ -4977,6 +7659,388 @@ impl<'de> serde::Deserialize<'de> for ScheduleWeekday {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
+    }
+}
+/// Service edge compatibility filter, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml ServiceEdgeCompatibilityFilter).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ServiceEdgeCompatibilityFilter {
+    /// Service IDs.
+    pub service_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ServiceEdgeCompatibilityFilter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ServiceEdgeCompatibilityFilter,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("serviceIds", &v.service_ids);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ServiceEdgeCompatibilityFilter,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = ServiceEdgeCompatibilityFilter {
+                service_ids: f.optional("serviceIds"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ServiceEdgeCompatibilityFilter"))
+    }
+}
+impl ServiceEdgeCompatibilityFilter {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            service_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `serviceIds`.
+    pub fn with_service_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.service_ids = Some(value.into());
+        self
+    }
+}
+/// Service edge compatibility request, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml ServiceEdgeCompatibilityRequest).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct ServiceEdgeCompatibilityRequest {
+    /// Filters.
+    pub filters: ServiceEdgeCompatibilityFilter,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ServiceEdgeCompatibilityRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ServiceEdgeCompatibilityRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.field("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ServiceEdgeCompatibilityRequest,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = ServiceEdgeCompatibilityRequest {
+                filters: f.required("filters")?,
+                additional_fields: f.rest(),
+            };
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ServiceEdgeCompatibilityRequest"))
+    }
+}
+impl ServiceEdgeCompatibilityRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(filters: ServiceEdgeCompatibilityFilter) -> Self {
+        Self {
+            filters,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+}
+/// Service edge compatibility response, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml ServiceEdgeCompatibilityResponseV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ServiceEdgeCompatibilityResponse {
+    /// Compatibilities.
+    pub compatibilities: Option<Vec<ServiceIncompatibleInfo>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ServiceEdgeCompatibilityResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ServiceEdgeCompatibilityResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("compatibilities", &v.compatibilities);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ServiceEdgeCompatibilityResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            ServiceEdgeCompatibilityResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = ServiceEdgeCompatibilityResponse {
+                compatibilities: f.optional("compatibilities"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ServiceEdgeCompatibilityResponse"))
+    }
+}
+impl ServiceEdgeCompatibilityResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            compatibilities: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `compatibilities`.
+    pub fn with_compatibilities(
+        mut self,
+        value: impl Into<Vec<ServiceIncompatibleInfo>>,
+    ) -> Self {
+        self.compatibilities = Some(value.into());
+        self
+    }
+}
+/// Service incompatible info, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml ServiceIncompatibleInfoDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ServiceIncompatibleInfo {
+    /// Service ID.
+    pub service_id: Option<String>,
+    /// Cluster edge compatibilities.
+    pub cluster_edge_compatibilities: Option<Vec<IncompatibleInfo>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ServiceIncompatibleInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ServiceIncompatibleInfo,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("serviceId", &v.service_id);
+            w.optional("clusterEdgeCompatibilities", &v.cluster_edge_compatibilities);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ServiceIncompatibleInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ServiceIncompatibleInfo, ruckus_one_runtime::object::FieldError> {
+            let value = ServiceIncompatibleInfo {
+                service_id: f.optional("serviceId"),
+                cluster_edge_compatibilities: f.optional("clusterEdgeCompatibilities"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ServiceIncompatibleInfo"))
+    }
+}
+impl ServiceIncompatibleInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            service_id: None,
+            cluster_edge_compatibilities: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `serviceId`.
+    pub fn with_service_id(mut self, value: impl Into<String>) -> Self {
+        self.service_id = Some(value.into());
+        self
+    }
+    /// Sets `clusterEdgeCompatibilities`.
+    pub fn with_cluster_edge_compatibilities(
+        mut self,
+        value: impl Into<Vec<IncompatibleInfo>>,
+    ) -> Self {
+        self.cluster_edge_compatibilities = Some(value.into());
+        self
+    }
+}
+/// Static route, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml StaticRouteDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct StaticRoute {
+    /// ID.
+    pub id: Option<String>,
+    /// Dest IP.
+    pub dest_ip: String,
+    /// Dest subnet.
+    pub dest_subnet: String,
+    /// Next hop.
+    pub next_hop: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for StaticRoute {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &StaticRoute, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.field("destIp", &v.dest_ip);
+            w.field("destSubnet", &v.dest_subnet);
+            w.field("nextHop", &v.next_hop);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for StaticRoute {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<StaticRoute, ruckus_one_runtime::object::FieldError> {
+            let value = StaticRoute {
+                id: f.optional("id"),
+                dest_ip: f.required("destIp")?,
+                dest_subnet: f.required("destSubnet")?,
+                next_hop: f.required("nextHop")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("StaticRoute"))
+    }
+}
+impl StaticRoute {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(dest_ip: String, dest_subnet: String, next_hop: String) -> Self {
+        Self {
+            id: None,
+            dest_ip,
+            dest_subnet,
+            next_hop,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+}
+/// Static route config, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml StaticRouteConfigDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct StaticRouteConfig {
+    /// Routes.
+    pub routes: Option<Vec<StaticRoute>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for StaticRouteConfig {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &StaticRouteConfig, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("routes", &v.routes);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for StaticRouteConfig {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<StaticRouteConfig, ruckus_one_runtime::object::FieldError> {
+            let value = StaticRouteConfig {
+                routes: f.optional("routes"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("StaticRouteConfig"))
+    }
+}
+impl StaticRouteConfig {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            routes: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `routes`.
+    pub fn with_routes(mut self, value: impl Into<Vec<StaticRoute>>) -> Self {
+        self.routes = Some(value.into());
+        self
     }
 }
 /// Sub interface, with the fields the official description lists.
@@ -5241,6 +8305,67 @@ impl SubInterfaceResponse {
         self
     }
 }
+/// Troubleshooting, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml TroubleshootingDto).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Troubleshooting {
+    /// Action.
+    pub action: String,
+    /// Target host.
+    pub target_host: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Troubleshooting {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Troubleshooting, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("action", &v.action);
+            w.optional("targetHost", &v.target_host);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Troubleshooting {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Troubleshooting, ruckus_one_runtime::object::FieldError> {
+            let value = Troubleshooting {
+                action: f.required("action")?,
+                target_host: f.optional("targetHost"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Troubleshooting"))
+    }
+}
+impl Troubleshooting {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(action: String) -> Self {
+        Self {
+            action,
+            target_host: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `targetHost`.
+    pub fn with_target_host(mut self, value: impl Into<String>) -> Self {
+        self.target_host = Some(value.into());
+        self
+    }
+}
 /// Tunneled wlan info, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml TunneledWlanInfo).
@@ -5334,6 +8459,167 @@ impl TunneledWlanInfo {
     /// Sets `wlanId`.
     pub fn with_wlan_id(mut self, value: impl Into<String>) -> Self {
         self.wlan_id = Some(value.into());
+        self
+    }
+}
+/// Update edge dhcp profile, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml UpdateEdgeDhcpProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct UpdateEdgeDhcpProfile {
+    /// DHCP relay.
+    pub dhcp_relay: Option<bool>,
+    /// External DHCP server fqdn IP.
+    pub external_dhcp_server_fqdn_ip: Option<String>,
+    /// Domain name (max_length: 31; min_length: 0).
+    pub domain_name: Option<String>,
+    /// Primary DNS IP.
+    pub primary_dns_ip: Option<String>,
+    /// Secondary DNS IP.
+    pub secondary_dns_ip: Option<String>,
+    /// DHCP pools.
+    pub dhcp_pools: Option<Vec<RuckusDhcpPool>>,
+    /// DHCP options.
+    pub dhcp_options: Option<Vec<DhcpOptions>>,
+    /// Hosts.
+    pub hosts: Option<Vec<Host>>,
+    /// Service name (max_length: 64; min_length: 1).
+    pub service_name: String,
+    /// Lease time (format: int32).
+    pub lease_time: i64,
+    /// Lease time unit.
+    pub lease_time_unit: EdgeDhcpProfileLeaseTimeUnit,
+    /// Action.
+    pub action: Option<EdgeDhcpProfileAction>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UpdateEdgeDhcpProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &UpdateEdgeDhcpProfile,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("dhcpRelay", &v.dhcp_relay);
+            w.optional("externalDhcpServerFqdnIp", &v.external_dhcp_server_fqdn_ip);
+            w.optional("domainName", &v.domain_name);
+            w.optional("primaryDnsIp", &v.primary_dns_ip);
+            w.optional("secondaryDnsIp", &v.secondary_dns_ip);
+            w.optional("dhcpPools", &v.dhcp_pools);
+            w.optional("dhcpOptions", &v.dhcp_options);
+            w.optional("hosts", &v.hosts);
+            w.field("serviceName", &v.service_name);
+            w.field("leaseTime", &v.lease_time);
+            w.field("leaseTimeUnit", &v.lease_time_unit);
+            w.optional("action", &v.action);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UpdateEdgeDhcpProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UpdateEdgeDhcpProfile, ruckus_one_runtime::object::FieldError> {
+            let value = UpdateEdgeDhcpProfile {
+                dhcp_relay: f.optional("dhcpRelay"),
+                external_dhcp_server_fqdn_ip: f.optional("externalDhcpServerFqdnIp"),
+                domain_name: f.optional("domainName"),
+                primary_dns_ip: f.optional("primaryDnsIp"),
+                secondary_dns_ip: f.optional("secondaryDnsIp"),
+                dhcp_pools: f.optional("dhcpPools"),
+                dhcp_options: f.optional("dhcpOptions"),
+                hosts: f.optional("hosts"),
+                service_name: f.required("serviceName")?,
+                lease_time: f.required("leaseTime")?,
+                lease_time_unit: f.required("leaseTimeUnit")?,
+                action: f.optional("action"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UpdateEdgeDhcpProfile"))
+    }
+}
+impl UpdateEdgeDhcpProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        service_name: String,
+        lease_time: i64,
+        lease_time_unit: EdgeDhcpProfileLeaseTimeUnit,
+    ) -> Self {
+        Self {
+            dhcp_relay: None,
+            external_dhcp_server_fqdn_ip: None,
+            domain_name: None,
+            primary_dns_ip: None,
+            secondary_dns_ip: None,
+            dhcp_pools: None,
+            dhcp_options: None,
+            hosts: None,
+            service_name,
+            lease_time,
+            lease_time_unit,
+            action: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `dhcpRelay`.
+    pub fn with_dhcp_relay(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_relay = Some(value.into());
+        self
+    }
+    /// Sets `externalDhcpServerFqdnIp`.
+    pub fn with_external_dhcp_server_fqdn_ip(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.external_dhcp_server_fqdn_ip = Some(value.into());
+        self
+    }
+    /// Sets `domainName`.
+    pub fn with_domain_name(mut self, value: impl Into<String>) -> Self {
+        self.domain_name = Some(value.into());
+        self
+    }
+    /// Sets `primaryDnsIp`.
+    pub fn with_primary_dns_ip(mut self, value: impl Into<String>) -> Self {
+        self.primary_dns_ip = Some(value.into());
+        self
+    }
+    /// Sets `secondaryDnsIp`.
+    pub fn with_secondary_dns_ip(mut self, value: impl Into<String>) -> Self {
+        self.secondary_dns_ip = Some(value.into());
+        self
+    }
+    /// Sets `dhcpPools`.
+    pub fn with_dhcp_pools(mut self, value: impl Into<Vec<RuckusDhcpPool>>) -> Self {
+        self.dhcp_pools = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOptions`.
+    pub fn with_dhcp_options(mut self, value: impl Into<Vec<DhcpOptions>>) -> Self {
+        self.dhcp_options = Some(value.into());
+        self
+    }
+    /// Sets `hosts`.
+    pub fn with_hosts(mut self, value: impl Into<Vec<Host>>) -> Self {
+        self.hosts = Some(value.into());
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<EdgeDhcpProfileAction>) -> Self {
+        self.action = Some(value.into());
         self
     }
 }
@@ -5573,6 +8859,210 @@ impl UpdateLinkAggregationGroupBuilder {
         })
     }
 }
+/// Venue edge compatibility filter, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml VenueEdgeCompatibilityFilter).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueEdgeCompatibilityFilter {
+    /// Venue IDs.
+    pub venue_ids: Option<Vec<String>>,
+    /// Edge IDs.
+    pub edge_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueEdgeCompatibilityFilter {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueEdgeCompatibilityFilter,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("venueIds", &v.venue_ids);
+            w.optional("edgeIds", &v.edge_ids);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityFilter {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueEdgeCompatibilityFilter,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = VenueEdgeCompatibilityFilter {
+                venue_ids: f.optional("venueIds"),
+                edge_ids: f.optional("edgeIds"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueEdgeCompatibilityFilter"))
+    }
+}
+impl VenueEdgeCompatibilityFilter {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            venue_ids: None,
+            edge_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `venueIds`.
+    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.venue_ids = Some(value.into());
+        self
+    }
+    /// Sets `edgeIds`.
+    pub fn with_edge_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.edge_ids = Some(value.into());
+        self
+    }
+}
+/// Venue edge compatibility request, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml VenueEdgeCompatibilityRequest).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct VenueEdgeCompatibilityRequest {
+    /// Feature names.
+    pub feature_names: Option<Vec<String>>,
+    /// Filters.
+    pub filters: VenueEdgeCompatibilityFilter,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueEdgeCompatibilityRequest {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueEdgeCompatibilityRequest,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("featureNames", &v.feature_names);
+            w.field("filters", &v.filters);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityRequest {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueEdgeCompatibilityRequest,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = VenueEdgeCompatibilityRequest {
+                feature_names: f.optional("featureNames"),
+                filters: f.required("filters")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueEdgeCompatibilityRequest"))
+    }
+}
+impl VenueEdgeCompatibilityRequest {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(filters: VenueEdgeCompatibilityFilter) -> Self {
+        Self {
+            feature_names: None,
+            filters,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `featureNames`.
+    pub fn with_feature_names(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.feature_names = Some(value.into());
+        self
+    }
+}
+/// Venue edge compatibility response, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml VenueEdgeCompatibilityResponseV1_1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueEdgeCompatibilityResponse {
+    /// Compatibilities.
+    pub compatibilities: Option<Vec<IncompatibleInfo>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueEdgeCompatibilityResponse {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueEdgeCompatibilityResponse,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("compatibilities", &v.compatibilities);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueEdgeCompatibilityResponse {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            VenueEdgeCompatibilityResponse,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = VenueEdgeCompatibilityResponse {
+                compatibilities: f.optional("compatibilities"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueEdgeCompatibilityResponse"))
+    }
+}
+impl VenueEdgeCompatibilityResponse {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            compatibilities: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `compatibilities`.
+    pub fn with_compatibilities(
+        mut self,
+        value: impl Into<Vec<IncompatibleInfo>>,
+    ) -> Self {
+        self.compatibilities = Some(value.into());
+        self
+    }
+}
 /// Virtual ip, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpDto).
@@ -5699,6 +9189,62 @@ impl VirtualIpPort {
         }
     }
 }
+/// Virtual ip settings, with the fields the official description lists.
+///
+/// Provenance: reference (ruckus_edge_api-1.0.3.yaml VirtualIpSettingsDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VirtualIpSettings {
+    /// Virtual IPs (max_items: 255; min_items: 0).
+    pub virtual_ips: Option<Vec<VirtualIp>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VirtualIpSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VirtualIpSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("virtualIps", &v.virtual_ips);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VirtualIpSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VirtualIpSettings, ruckus_one_runtime::object::FieldError> {
+            let value = VirtualIpSettings {
+                virtual_ips: f.optional("virtualIps"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VirtualIpSettings"))
+    }
+}
+impl VirtualIpSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            virtual_ips: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `virtualIps`.
+    pub fn with_virtual_ips(mut self, value: impl Into<Vec<VirtualIp>>) -> Self {
+        self.virtual_ips = Some(value.into());
+        self
+    }
+}
 /// Wan member, with the fields the official description lists.
 ///
 /// Provenance: reference (ruckus_edge_api-1.0.3.yaml WanMemberDto).
@@ -5819,18 +9365,22 @@ impl WanMemberBuilder {
         })
     }
 }
-#[cfg(feature = "experimental")]
-#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
-/// edge services: the 50 operations of this area of the Network management API.
+/// edge services: the 83 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().edge_services()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
+///
+/// ```no_run
+/// # async fn example(client: &ruckus_one::Client) -> Result<(), ruckus_one::Error> {
+/// let answer = client.network().edge_services().get_arp_termination_settings("venueId-value", "clusterId-value").send().await?;
+/// # let _ = answer;
+/// # Ok(())
+/// # }
+/// ```
 #[derive(Debug, Clone, Copy)]
 pub struct EdgeServicesClient<'a> {
     client: &'a ruckus_one_runtime::Client,
 }
-#[cfg(feature = "experimental")]
-#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 impl<'a> EdgeServicesClient<'a> {
     /// Borrows a runtime client.
     pub fn new(client: &'a ruckus_one_runtime::Client) -> Self {
@@ -7598,6 +11148,962 @@ impl<'a> EdgeServicesClient<'a> {
         DeleteVenueEdgeLagSubInterface {
             req,
         }
+    }
+    /// Get arp termination settings.
+    ///
+    /// Reads `/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Response 200: `EdgeArpTerminationSettings`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetArpTerminationSettings::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getArpTerminationSettings).
+    #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings")]
+    #[doc(
+        alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings"
+    )]
+    #[doc(alias = "getArpTerminationSettings")]
+    pub fn get_arp_termination_settings(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+    ) -> GetArpTerminationSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_ARP_TERMINATION_SETTINGS,
+            &[venue_id, cluster_id],
+        );
+        GetArpTerminationSettings { req }
+    }
+    /// Update arp termination settings.
+    ///
+    /// Replaces `/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Request body (json, required): `EdgeArpTerminationSettings`
+    /// - Response 202: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateArpTerminationSettings::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml updateArpTerminationSettings).
+    #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings")]
+    #[doc(
+        alias = "PUT /venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings"
+    )]
+    #[doc(alias = "updateArpTerminationSettings")]
+    pub fn update_arp_termination_settings(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        body: &EdgeArpTerminationSettings,
+    ) -> UpdateArpTerminationSettings<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_ARP_TERMINATION_SETTINGS,
+            &[venue_id, cluster_id],
+        );
+        req.json(body);
+        UpdateArpTerminationSettings {
+            req,
+        }
+    }
+    /// Get mdns proxy profile.
+    ///
+    /// Reads `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}` (drafted from the official description).
+    ///
+    /// `GET /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `multicastDnsProxyProfileId`: string
+    /// - Response 200: `EdgeMdnsProxyProfile`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMdnsProxyProfile::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getMdnsProxyProfile).
+    #[doc(alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
+    #[doc(alias = "GET /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
+    #[doc(alias = "getMdnsProxyProfile")]
+    pub fn get_mdns_proxy_profile(
+        &self,
+        multicast_dns_proxy_profile_id: &str,
+    ) -> GetMdnsProxyProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_MDNS_PROXY_PROFILE,
+            &[multicast_dns_proxy_profile_id],
+        );
+        GetMdnsProxyProfile { req }
+    }
+    /// Update mdns proxy profile.
+    ///
+    /// Replaces `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `multicastDnsProxyProfileId`: string
+    /// - Request body (json, required): `EdgeMdnsProxyProfile`
+    /// - Response 202: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateMdnsProxyProfile::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml updateMdnsProxyProfile).
+    #[doc(alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
+    #[doc(alias = "PUT /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
+    #[doc(alias = "updateMdnsProxyProfile")]
+    pub fn update_mdns_proxy_profile(
+        &self,
+        multicast_dns_proxy_profile_id: &str,
+        body: &EdgeMdnsProxyProfile,
+    ) -> UpdateMdnsProxyProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_MDNS_PROXY_PROFILE,
+            &[multicast_dns_proxy_profile_id],
+        );
+        req.json(body);
+        UpdateMdnsProxyProfile { req }
+    }
+    /// Delete mdns proxy profile.
+    ///
+    /// Deletes `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `multicastDnsProxyProfileId`: string
+    /// - Response 202: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteMdnsProxyProfile::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteMdnsProxyProfile).
+    #[doc(alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
+    #[doc(alias = "DELETE /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}")]
+    #[doc(alias = "deleteMdnsProxyProfile")]
+    pub fn delete_mdns_proxy_profile(
+        &self,
+        multicast_dns_proxy_profile_id: &str,
+    ) -> DeleteMdnsProxyProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_MDNS_PROXY_PROFILE,
+            &[multicast_dns_proxy_profile_id],
+        );
+        DeleteMdnsProxyProfile { req }
+    }
+    /// Activate mdns proxy.
+    ///
+    /// Replaces `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` (drafted from the official description).
+    ///
+    /// `PUT /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the `network` API.
+    ///
+    /// - Path parameter `multicastDnsProxyProfileId`: string
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `edgeClusterId`: string
+    /// - Response 200: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateMdnsProxy::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml ActivateMdnsProxy).
+    #[doc(
+        alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
+    #[doc(
+        alias = "PUT /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
+    #[doc(alias = "ActivateMdnsProxy")]
+    pub fn activate_mdns_proxy(
+        &self,
+        multicast_dns_proxy_profile_id: &str,
+        venue_id: &str,
+        edge_cluster_id: &str,
+    ) -> ActivateMdnsProxy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_MDNS_PROXY,
+            &[multicast_dns_proxy_profile_id, venue_id, edge_cluster_id],
+        );
+        ActivateMdnsProxy { req }
+    }
+    /// Deactivate mdns proxy.
+    ///
+    /// Deletes `/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` (drafted from the official description).
+    ///
+    /// `DELETE /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the `network` API.
+    ///
+    /// - Path parameter `multicastDnsProxyProfileId`: string
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `edgeClusterId`: string
+    /// - Response 200: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateMdnsProxy::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml DeactivateMdnsProxy).
+    #[doc(
+        alias = "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
+    #[doc(
+        alias = "DELETE /edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
+    #[doc(alias = "DeactivateMdnsProxy")]
+    pub fn deactivate_mdns_proxy(
+        &self,
+        multicast_dns_proxy_profile_id: &str,
+        venue_id: &str,
+        edge_cluster_id: &str,
+    ) -> DeactivateMdnsProxy<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_MDNS_PROXY,
+            &[multicast_dns_proxy_profile_id, venue_id, edge_cluster_id],
+        );
+        DeactivateMdnsProxy { req }
+    }
+    /// Get dhcp by id.
+    ///
+    /// Reads `/edgeDhcpServices/{dhcpId}` (drafted from the official description).
+    ///
+    /// `GET /edgeDhcpServices/{dhcpId}` on the `network` API.
+    ///
+    /// - Path parameter `dhcpId`: string
+    /// - Response 200: `EdgeDhcpProfile`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDhcpById::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getDhcpById).
+    #[doc(alias = "/edgeDhcpServices/{dhcpId}")]
+    #[doc(alias = "GET /edgeDhcpServices/{dhcpId}")]
+    #[doc(alias = "getDhcpById")]
+    pub fn get_dhcp_by_id(&self, dhcp_id: &str) -> GetDhcpById<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_DHCP_BY_ID,
+            &[dhcp_id],
+        );
+        GetDhcpById { req }
+    }
+    /// Update dhcp.
+    ///
+    /// Replaces `/edgeDhcpServices/{dhcpId}` (drafted from the official description).
+    ///
+    /// `PUT /edgeDhcpServices/{dhcpId}` on the `network` API.
+    ///
+    /// - Path parameter `dhcpId`: string
+    /// - Request body (json, required): `UpdateEdgeDhcpProfile`
+    /// - Response 200: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateDhcp::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml updateDhcp).
+    #[doc(alias = "/edgeDhcpServices/{dhcpId}")]
+    #[doc(alias = "PUT /edgeDhcpServices/{dhcpId}")]
+    #[doc(alias = "updateDhcp")]
+    pub fn update_dhcp(
+        &self,
+        dhcp_id: &str,
+        body: &UpdateEdgeDhcpProfile,
+    ) -> UpdateDhcp<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_DHCP,
+            &[dhcp_id],
+        );
+        req.json(body);
+        UpdateDhcp { req }
+    }
+    /// Delete dhcp by id.
+    ///
+    /// Deletes `/edgeDhcpServices/{dhcpId}` (drafted from the official description).
+    ///
+    /// `DELETE /edgeDhcpServices/{dhcpId}` on the `network` API.
+    ///
+    /// - Path parameter `dhcpId`: string
+    /// - Response 200: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteDhcpById::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteDhcpById).
+    #[doc(alias = "/edgeDhcpServices/{dhcpId}")]
+    #[doc(alias = "DELETE /edgeDhcpServices/{dhcpId}")]
+    #[doc(alias = "deleteDhcpById")]
+    pub fn delete_dhcp_by_id(&self, dhcp_id: &str) -> DeleteDhcpById<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_DHCP_BY_ID,
+            &[dhcp_id],
+        );
+        DeleteDhcpById { req }
+    }
+    /// Patch dhcp.
+    ///
+    /// Updates `/edgeDhcpServices/{dhcpId}` (drafted from the official description).
+    ///
+    /// `PATCH /edgeDhcpServices/{dhcpId}` on the `network` API.
+    ///
+    /// - Path parameter `dhcpId`: string
+    /// - Request body (json, required): `PatchEdgeDhcpProfile`
+    /// - Response 200: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchDhcp::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml patchDhcp).
+    #[doc(alias = "/edgeDhcpServices/{dhcpId}")]
+    #[doc(alias = "PATCH /edgeDhcpServices/{dhcpId}")]
+    #[doc(alias = "patchDhcp")]
+    pub fn patch_dhcp(
+        &self,
+        dhcp_id: &str,
+        body: &PatchEdgeDhcpProfile,
+    ) -> PatchDhcp<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_DHCP,
+            &[dhcp_id],
+        );
+        req.json(body);
+        PatchDhcp { req }
+    }
+    /// Activate dhcp.
+    ///
+    /// Replaces `/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}` (drafted from the official description).
+    ///
+    /// `PUT /edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the `network` API.
+    ///
+    /// - Path parameter `dhcpId`: string
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `edgeClusterId`: string
+    /// - Response 200: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateDhcp::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml ActivateDhcp).
+    #[doc(
+        alias = "/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
+    #[doc(
+        alias = "PUT /edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
+    #[doc(alias = "ActivateDhcp")]
+    pub fn activate_dhcp(
+        &self,
+        dhcp_id: &str,
+        venue_id: &str,
+        edge_cluster_id: &str,
+    ) -> ActivateDhcp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_DHCP,
+            &[dhcp_id, venue_id, edge_cluster_id],
+        );
+        ActivateDhcp { req }
+    }
+    /// Deactivate dhcp.
+    ///
+    /// Deletes `/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}` (drafted from the official description).
+    ///
+    /// `DELETE /edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}` on the `network` API.
+    ///
+    /// - Path parameter `dhcpId`: string
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `edgeClusterId`: string
+    /// - Response 200: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateDhcp::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml DeactivateDhcp).
+    #[doc(
+        alias = "/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
+    #[doc(
+        alias = "DELETE /edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}"
+    )]
+    #[doc(alias = "DeactivateDhcp")]
+    pub fn deactivate_dhcp(
+        &self,
+        dhcp_id: &str,
+        venue_id: &str,
+        edge_cluster_id: &str,
+    ) -> DeactivateDhcp<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_DHCP,
+            &[dhcp_id, venue_id, edge_cluster_id],
+        );
+        DeactivateDhcp { req }
+    }
+    /// Get edge clusters by page.
+    ///
+    /// Reads `/venues/{venueId}/edgeClusters` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/edgeClusters` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Query parameter `page` (`integer`, builder method `page`)
+    /// - Query parameter `pageSize` (`integer`, builder method `page_size`)
+    /// - Response 200: `PageResponseClusterResponse`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetEdgeClustersByPage::version`)
+    /// - Pagination: `page_params`, items in `content`
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeClustersByPage).
+    #[doc(alias = "/venues/{venueId}/edgeClusters")]
+    #[doc(alias = "GET /venues/{venueId}/edgeClusters")]
+    #[doc(alias = "getEdgeClustersByPage")]
+    pub fn get_edge_clusters_by_page(
+        &self,
+        venue_id: &str,
+    ) -> GetEdgeClustersByPage<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_EDGE_CLUSTERS_BY_PAGE,
+            &[venue_id],
+        );
+        GetEdgeClustersByPage { req }
+    }
+    /// Create edge cluster.
+    ///
+    /// Posts to `/venues/{venueId}/edgeClusters` (drafted from the official description).
+    ///
+    /// `POST /venues/{venueId}/edgeClusters` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Request body (json, required): `CreateCluster`
+    /// - Response 202: `OperationResponseObject`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `CreateEdgeCluster::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeCluster).
+    #[doc(alias = "/venues/{venueId}/edgeClusters")]
+    #[doc(alias = "POST /venues/{venueId}/edgeClusters")]
+    #[doc(alias = "createEdgeCluster")]
+    pub fn create_edge_cluster(
+        &self,
+        venue_id: &str,
+        body: &CreateCluster,
+    ) -> CreateEdgeCluster<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_EDGE_CLUSTER,
+            &[venue_id],
+        );
+        req.json(body);
+        CreateEdgeCluster { req }
+    }
+    /// Create edge device.
+    ///
+    /// Posts to `/venues/{venueId}/edgeClusters/{clusterId}/edges` (drafted from the official description).
+    ///
+    /// `POST /venues/{venueId}/edgeClusters/{clusterId}/edges` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Request body (json, required): `CreateEdge`
+    /// - Response 201: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateEdgeDevice::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createEdgeDevice).
+    #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges")]
+    #[doc(alias = "POST /venues/{venueId}/edgeClusters/{clusterId}/edges")]
+    #[doc(alias = "createEdgeDevice")]
+    pub fn create_edge_device(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        body: &CreateEdge,
+    ) -> CreateEdgeDevice<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_EDGE_DEVICE,
+            &[venue_id, cluster_id],
+        );
+        req.json(body);
+        CreateEdgeDevice { req }
+    }
+    /// Query venue edge compatibilities.
+    ///
+    /// Queries `/venues/edgeCompatibilities/query` (drafted from the official description).
+    ///
+    /// `POST /venues/edgeCompatibilities/query` on the `network` API.
+    ///
+    /// - Request body (json, required): `VenueEdgeCompatibilityRequest`
+    /// - Response 200: `VenueEdgeCompatibilityResponse`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryVenueEdgeCompatibilities::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml queryVenueEdgeCompatibilities).
+    #[doc(alias = "/venues/edgeCompatibilities/query")]
+    #[doc(alias = "POST /venues/edgeCompatibilities/query")]
+    #[doc(alias = "queryVenueEdgeCompatibilities")]
+    pub fn query_venue_edge_compatibilities(
+        &self,
+        body: &VenueEdgeCompatibilityRequest,
+    ) -> QueryVenueEdgeCompatibilities<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_VENUE_EDGE_COMPATIBILITIES,
+            &[],
+        );
+        req.json(body);
+        QueryVenueEdgeCompatibilities {
+            req,
+        }
+    }
+    /// Create mdns proxy profile.
+    ///
+    /// Posts to `/edgeMulticastDnsProxyProfiles` (drafted from the official description).
+    ///
+    /// `POST /edgeMulticastDnsProxyProfiles` on the `network` API.
+    ///
+    /// - Request body (json, required): `EdgeMdnsProxyProfile`
+    /// - Response 202: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateMdnsProxyProfile::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createMdnsProxyProfile).
+    #[doc(alias = "/edgeMulticastDnsProxyProfiles")]
+    #[doc(alias = "POST /edgeMulticastDnsProxyProfiles")]
+    #[doc(alias = "createMdnsProxyProfile")]
+    pub fn create_mdns_proxy_profile(
+        &self,
+        body: &EdgeMdnsProxyProfile,
+    ) -> CreateMdnsProxyProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_MDNS_PROXY_PROFILE,
+            &[],
+        );
+        req.json(body);
+        CreateMdnsProxyProfile { req }
+    }
+    /// Query edge features requirement.
+    ///
+    /// Queries `/edgeFeatureSets/query` (drafted from the official description).
+    ///
+    /// `POST /edgeFeatureSets/query` on the `network` API.
+    ///
+    /// - Request body (json, required): `FeatureSetsRequest`
+    /// - Response 200: `FeatureSetsResponse`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryEdgeFeaturesRequirement::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml queryEdgeFeaturesRequirement).
+    #[doc(alias = "/edgeFeatureSets/query")]
+    #[doc(alias = "POST /edgeFeatureSets/query")]
+    #[doc(alias = "queryEdgeFeaturesRequirement")]
+    pub fn query_edge_features_requirement(
+        &self,
+        body: &FeatureSetsRequest,
+    ) -> QueryEdgeFeaturesRequirement<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_EDGE_FEATURES_REQUIREMENT,
+            &[],
+        );
+        req.json(body);
+        QueryEdgeFeaturesRequirement {
+            req,
+        }
+    }
+    /// Create dhcp.
+    ///
+    /// Posts to `/edgeDhcpServices` (drafted from the official description).
+    ///
+    /// `POST /edgeDhcpServices` on the `network` API.
+    ///
+    /// - Request body (json, required): `EdgeDhcpProfile`
+    /// - Response 200: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateDhcp::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml createDhcp).
+    #[doc(alias = "/edgeDhcpServices")]
+    #[doc(alias = "POST /edgeDhcpServices")]
+    #[doc(alias = "createDhcp")]
+    pub fn create_dhcp(&self, body: &EdgeDhcpProfile) -> CreateDhcp<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &CREATE_DHCP, &[]);
+        req.json(body);
+        CreateDhcp { req }
+    }
+    /// Query edge dhcp service compatibilities.
+    ///
+    /// Queries `/edgeDhcpServices/edgeCompatibilities/query` (drafted from the official description).
+    ///
+    /// `POST /edgeDhcpServices/edgeCompatibilities/query` on the `network` API.
+    ///
+    /// - Request body (json, required): `ServiceEdgeCompatibilityRequest`
+    /// - Response 200: `ServiceEdgeCompatibilityResponse`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `QueryEdgeDhcpServiceCompatibilities::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml queryEdgeDhcpServiceCompatibilities).
+    #[doc(alias = "/edgeDhcpServices/edgeCompatibilities/query")]
+    #[doc(alias = "POST /edgeDhcpServices/edgeCompatibilities/query")]
+    #[doc(alias = "queryEdgeDhcpServiceCompatibilities")]
+    pub fn query_edge_dhcp_service_compatibilities(
+        &self,
+        body: &ServiceEdgeCompatibilityRequest,
+    ) -> QueryEdgeDhcpServiceCompatibilities<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_EDGE_DHCP_SERVICE_COMPATIBILITIES,
+            &[],
+        );
+        req.json(body);
+        QueryEdgeDhcpServiceCompatibilities {
+            req,
+        }
+    }
+    /// Patch edge lag sub interface.
+    ///
+    /// Updates `/venues/{venueId}/edgeClusters/{edgeClusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` (drafted from the official description).
+    ///
+    /// `PATCH /venues/{venueId}/edgeClusters/{edgeClusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `edgeClusterId`: string
+    /// - Path parameter `serialNumber`: string
+    /// - Path parameter `lagId`: string
+    /// - Path parameter `subInterfaceId`: string
+    /// - Request body (json, required): `LagSubInterface`
+    /// - Response 202: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchEdgeLagSubInterface::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgeLagSubInterface).
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{edgeClusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}"
+    )]
+    #[doc(
+        alias = "PATCH /venues/{venueId}/edgeClusters/{edgeClusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}"
+    )]
+    #[doc(alias = "patchEdgeLagSubInterface")]
+    pub fn patch_edge_lag_sub_interface(
+        &self,
+        venue_id: &str,
+        edge_cluster_id: &str,
+        serial_number: &str,
+        lag_id: &str,
+        sub_interface_id: &str,
+        body: &LagSubInterface,
+    ) -> PatchEdgeLagSubInterface<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_EDGE_LAG_SUB_INTERFACE,
+            &[venue_id, edge_cluster_id, serial_number, lag_id, sub_interface_id],
+        );
+        req.json(body);
+        PatchEdgeLagSubInterface { req }
+    }
+    /// Get edge cluster.
+    ///
+    /// Reads `/venues/{venueId}/edgeClusters/{clusterId}` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Response 200: `ClusterResponse`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetEdgeCluster::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeCluster).
+    #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}")]
+    #[doc(alias = "GET /venues/{venueId}/edgeClusters/{clusterId}")]
+    #[doc(alias = "getEdgeCluster")]
+    pub fn get_edge_cluster(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+    ) -> GetEdgeCluster<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_EDGE_CLUSTER,
+            &[venue_id, cluster_id],
+        );
+        GetEdgeCluster { req }
+    }
+    /// Delete single edge cluster.
+    ///
+    /// Deletes `/venues/{venueId}/edgeClusters/{clusterId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Response 202: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteSingleEdgeCluster::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteSingleEdgeCluster).
+    #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/edgeClusters/{clusterId}")]
+    #[doc(alias = "deleteSingleEdgeCluster")]
+    pub fn delete_single_edge_cluster(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+    ) -> DeleteSingleEdgeCluster<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SINGLE_EDGE_CLUSTER,
+            &[venue_id, cluster_id],
+        );
+        DeleteSingleEdgeCluster { req }
+    }
+    /// Update edge cluster.
+    ///
+    /// Updates `/venues/{venueId}/edgeClusters/{clusterId}` (drafted from the official description).
+    ///
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Request body (json, required): `PatchCluster`
+    /// - Response 202: `OperationResponseObject`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateEdgeCluster::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml updateEdgeCluster).
+    #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}")]
+    #[doc(alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}")]
+    #[doc(alias = "updateEdgeCluster")]
+    pub fn update_edge_cluster(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        body: &PatchCluster,
+    ) -> UpdateEdgeCluster<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_EDGE_CLUSTER,
+            &[venue_id, cluster_id],
+        );
+        req.json(body);
+        UpdateEdgeCluster { req }
+    }
+    /// Get edge device.
+    ///
+    /// Reads `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Path parameter `serialNumber`: string
+    /// - Response 200: `BaseEdge`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetEdgeDevice::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeDevice).
+    #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}")]
+    #[doc(alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}")]
+    #[doc(alias = "getEdgeDevice")]
+    pub fn get_edge_device(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+    ) -> GetEdgeDevice<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_EDGE_DEVICE,
+            &[venue_id, cluster_id, serial_number],
+        );
+        GetEdgeDevice { req }
+    }
+    /// Delete edge device.
+    ///
+    /// Deletes `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Path parameter `serialNumber`: string
+    /// - Response 200: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteEdgeDevice::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml deleteEdgeDevice).
+    #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}")]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}"
+    )]
+    #[doc(alias = "deleteEdgeDevice")]
+    pub fn delete_edge_device(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+    ) -> DeleteEdgeDevice<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_EDGE_DEVICE,
+            &[venue_id, cluster_id, serial_number],
+        );
+        DeleteEdgeDevice { req }
+    }
+    /// Patch edge device.
+    ///
+    /// Updates `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}` (drafted from the official description).
+    ///
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Path parameter `serialNumber`: string
+    /// - Request body (json, required): `PatchEdge`
+    /// - Response 200: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchEdgeDevice::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgeDevice).
+    #[doc(alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}")]
+    #[doc(
+        alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}"
+    )]
+    #[doc(alias = "patchEdgeDevice")]
+    pub fn patch_edge_device(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        body: &PatchEdge,
+    ) -> PatchEdgeDevice<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_EDGE_DEVICE,
+            &[venue_id, cluster_id, serial_number],
+        );
+        req.json(body);
+        PatchEdgeDevice { req }
+    }
+    /// Get edge static route config.
+    ///
+    /// Reads `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Path parameter `serialNumber`: string
+    /// - Response 200: `StaticRouteConfig`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetEdgeStaticRouteConfig::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeStaticRouteConfig).
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs"
+    )]
+    #[doc(alias = "getEdgeStaticRouteConfig")]
+    pub fn get_edge_static_route_config(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+    ) -> GetEdgeStaticRouteConfig<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_EDGE_STATIC_ROUTE_CONFIG,
+            &[venue_id, cluster_id, serial_number],
+        );
+        GetEdgeStaticRouteConfig { req }
+    }
+    /// Patch edge static route config.
+    ///
+    /// Updates `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs` (drafted from the official description).
+    ///
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Path parameter `serialNumber`: string
+    /// - Request body (json, required): `StaticRouteConfig`
+    /// - Response 202: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchEdgeStaticRouteConfig::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgeStaticRouteConfig).
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs"
+    )]
+    #[doc(
+        alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs"
+    )]
+    #[doc(alias = "patchEdgeStaticRouteConfig")]
+    pub fn patch_edge_static_route_config(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        body: &StaticRouteConfig,
+    ) -> PatchEdgeStaticRouteConfig<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_EDGE_STATIC_ROUTE_CONFIG,
+            &[venue_id, cluster_id, serial_number],
+        );
+        req.json(body);
+        PatchEdgeStaticRouteConfig { req }
+    }
+    /// Trigger edge action.
+    ///
+    /// Updates `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/hostDetails` (drafted from the official description).
+    ///
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/hostDetails` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Path parameter `serialNumber`: string
+    /// - Request body (json, required): `Troubleshooting`
+    /// - Response 200: `OperationResponseObject`
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml TriggerEdgeAction).
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/hostDetails"
+    )]
+    #[doc(
+        alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/hostDetails"
+    )]
+    #[doc(alias = "TriggerEdgeAction")]
+    pub fn trigger_edge_action(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        body: &Troubleshooting,
+    ) -> TriggerEdgeAction<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &TRIGGER_EDGE_ACTION,
+            &[venue_id, cluster_id, serial_number],
+        );
+        req.json(body);
+        TriggerEdgeAction { req }
+    }
+    /// Get edge dns servers.
+    ///
+    /// Reads `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Path parameter `serialNumber`: string
+    /// - Response 200: `DnsServers`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetEdgeDnsServers::version`)
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml getEdgeDnsServers).
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers"
+    )]
+    #[doc(alias = "getEdgeDnsServers")]
+    pub fn get_edge_dns_servers(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+    ) -> GetEdgeDnsServers<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_EDGE_DNS_SERVERS,
+            &[venue_id, cluster_id, serial_number],
+        );
+        GetEdgeDnsServers { req }
+    }
+    /// Patch edge dns servers.
+    ///
+    /// Updates `/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers` (drafted from the official description).
+    ///
+    /// `PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `clusterId`: string
+    /// - Path parameter `serialNumber`: string
+    /// - Request body (json, required): `DnsServers`
+    /// - Response 202: `OperationResponseObject`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `PatchEdgeDnsServers::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (ruckus_edge_api-1.0.3.yaml patchEdgeDnsServers).
+    #[doc(
+        alias = "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers"
+    )]
+    #[doc(
+        alias = "PATCH /venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers"
+    )]
+    #[doc(alias = "patchEdgeDnsServers")]
+    pub fn patch_edge_dns_servers(
+        &self,
+        venue_id: &str,
+        cluster_id: &str,
+        serial_number: &str,
+        body: &DnsServers,
+    ) -> PatchEdgeDnsServers<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PATCH_EDGE_DNS_SERVERS,
+            &[venue_id, cluster_id, serial_number],
+        );
+        req.json(body);
+        PatchEdgeDnsServers { req }
     }
 }
 #[cfg(feature = "experimental")]
@@ -12259,6 +16765,2923 @@ impl<'a> DeleteVenueEdgeLagSubInterface<'a> {
         Output = Result<
             ruckus_one_runtime::Completed<
                 super::common::AsyncResult,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_ARP_TERMINATION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_arp_termination_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `get_arp_termination_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetArpTerminationSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::get_arp_termination_settings` (Get arp termination settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetArpTerminationSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetArpTerminationSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetArpTerminationSettingsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<EdgeArpTerminationSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EdgeArpTerminationSettings>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPDATE_ARP_TERMINATION_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_arp_termination_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `update_arp_termination_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateArpTerminationSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::update_arp_termination_settings` (Update arp termination settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateArpTerminationSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateArpTerminationSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateArpTerminationSettingsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_MDNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_mdns_proxy_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `get_mdns_proxy_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetMdnsProxyProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::get_mdns_proxy_profile` (Get mdns proxy profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetMdnsProxyProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetMdnsProxyProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetMdnsProxyProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<EdgeMdnsProxyProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EdgeMdnsProxyProfile>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPDATE_MDNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_mdns_proxy_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `update_mdns_proxy_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateMdnsProxyProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::update_mdns_proxy_profile` (Update mdns proxy profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateMdnsProxyProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateMdnsProxyProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateMdnsProxyProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_MDNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_mdns_proxy_profile",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `delete_mdns_proxy_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteMdnsProxyProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::delete_mdns_proxy_profile` (Delete mdns proxy profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteMdnsProxyProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteMdnsProxyProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteMdnsProxyProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_MDNS_PROXY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_mdns_proxy",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `activate_mdns_proxy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateMdnsProxyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::activate_mdns_proxy` (Activate mdns proxy).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateMdnsProxy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateMdnsProxy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ActivateMdnsProxyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static DEACTIVATE_MDNS_PROXY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_mdns_proxy",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `deactivate_mdns_proxy`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateMdnsProxyVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::deactivate_mdns_proxy` (Deactivate mdns proxy).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateMdnsProxy<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateMdnsProxy<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeactivateMdnsProxyVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_DHCP_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_dhcp_by_id",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/edgeDhcpServices/{dhcpId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `get_dhcp_by_id`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetDhcpByIdVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::get_dhcp_by_id` (Get dhcp by id).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetDhcpById<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetDhcpById<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetDhcpByIdVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<EdgeDhcpProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<EdgeDhcpProfile>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPDATE_DHCP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_dhcp",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/edgeDhcpServices/{dhcpId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `update_dhcp`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateDhcpVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::update_dhcp` (Update dhcp).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateDhcp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateDhcp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateDhcpVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<OperationResponseObject, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static DELETE_DHCP_BY_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_dhcp_by_id",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/edgeDhcpServices/{dhcpId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `delete_dhcp_by_id`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteDhcpByIdVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::delete_dhcp_by_id` (Delete dhcp by id).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteDhcpById<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteDhcpById<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteDhcpByIdVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static PATCH_DHCP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_dhcp",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/edgeDhcpServices/{dhcpId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `patch_dhcp`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchDhcpVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::patch_dhcp` (Patch dhcp).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchDhcp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchDhcp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchDhcpVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static ACTIVATE_DHCP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_dhcp",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `activate_dhcp`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateDhcpVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::activate_dhcp` (Activate dhcp).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateDhcp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateDhcp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ActivateDhcpVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static DEACTIVATE_DHCP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_dhcp",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `deactivate_dhcp`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateDhcpVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::deactivate_dhcp` (Deactivate dhcp).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateDhcp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateDhcp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeactivateDhcpVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_EDGE_CLUSTERS_BY_PAGE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_edge_clusters_by_page",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/edgeClusters",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `get_edge_clusters_by_page`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetEdgeClustersByPageVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::get_edge_clusters_by_page` (Get edge clusters by page).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetEdgeClustersByPage<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetEdgeClustersByPage<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the query parameter `page`.
+    ///
+    /// query parameter `page`; `integer`.
+    pub fn page(mut self, page: i64) -> Self {
+        self.req.query("page", &page);
+        self
+    }
+    /// Sets the query parameter `pageSize`.
+    ///
+    /// query parameter `pageSize`; `integer`.
+    pub fn page_size(mut self, page_size: i64) -> Self {
+        self.req.query("pageSize", &page_size);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetEdgeClustersByPageVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryParams,
+        items: "content",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `content`).
+    ///
+    /// The page number goes in the `page` query parameter; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, PageResponseClusterResponse> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `content`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, ClusterResponse> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<PageResponseClusterResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<PageResponseClusterResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static CREATE_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_edge_cluster",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/edgeClusters",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `create_edge_cluster`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateEdgeClusterVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::create_edge_cluster` (Create edge cluster).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateEdgeCluster<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateEdgeCluster<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateEdgeClusterVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static CREATE_EDGE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_edge_device",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `create_edge_device`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateEdgeDeviceVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::create_edge_device` (Create edge device).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateEdgeDevice<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateEdgeDevice<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateEdgeDeviceVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `201` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<OperationResponseObject, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static QUERY_VENUE_EDGE_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_venue_edge_compatibilities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/edgeCompatibilities/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `query_venue_edge_compatibilities`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryVenueEdgeCompatibilitiesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::query_venue_edge_compatibilities` (Query venue edge compatibilities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryVenueEdgeCompatibilities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryVenueEdgeCompatibilities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryVenueEdgeCompatibilitiesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<VenueEdgeCompatibilityResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<VenueEdgeCompatibilityResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static CREATE_MDNS_PROXY_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_mdns_proxy_profile",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/edgeMulticastDnsProxyProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `create_mdns_proxy_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateMdnsProxyProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::create_mdns_proxy_profile` (Create mdns proxy profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateMdnsProxyProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateMdnsProxyProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateMdnsProxyProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static QUERY_EDGE_FEATURES_REQUIREMENT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_edge_features_requirement",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/edgeFeatureSets/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `query_edge_features_requirement`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryEdgeFeaturesRequirementVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::query_edge_features_requirement` (Query edge features requirement).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryEdgeFeaturesRequirement<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryEdgeFeaturesRequirement<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryEdgeFeaturesRequirementVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<FeatureSetsResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<FeatureSetsResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static CREATE_DHCP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_dhcp",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/edgeDhcpServices",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `create_dhcp`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateDhcpVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::create_dhcp` (Create dhcp).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateDhcp<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateDhcp<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateDhcpVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<OperationResponseObject, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static QUERY_EDGE_DHCP_SERVICE_COMPATIBILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_edge_dhcp_service_compatibilities",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/edgeDhcpServices/edgeCompatibilities/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `query_edge_dhcp_service_compatibilities`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryEdgeDhcpServiceCompatibilitiesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::query_edge_dhcp_service_compatibilities` (Query edge dhcp service compatibilities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryEdgeDhcpServiceCompatibilities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryEdgeDhcpServiceCompatibilities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: QueryEdgeDhcpServiceCompatibilitiesVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ServiceEdgeCompatibilityResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ServiceEdgeCompatibilityResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static PATCH_EDGE_LAG_SUB_INTERFACE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_edge_lag_sub_interface",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/edgeClusters/{edgeClusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `patch_edge_lag_sub_interface`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchEdgeLagSubInterfaceVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::patch_edge_lag_sub_interface` (Patch edge lag sub interface).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchEdgeLagSubInterface<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchEdgeLagSubInterface<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchEdgeLagSubInterfaceVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_edge_cluster",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `get_edge_cluster`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetEdgeClusterVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::get_edge_cluster` (Get edge cluster).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetEdgeCluster<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetEdgeCluster<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetEdgeClusterVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ClusterResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ClusterResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static DELETE_SINGLE_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_single_edge_cluster",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `delete_single_edge_cluster`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteSingleEdgeClusterVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::delete_single_edge_cluster` (Delete single edge cluster).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSingleEdgeCluster<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSingleEdgeCluster<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteSingleEdgeClusterVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static UPDATE_EDGE_CLUSTER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_edge_cluster",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `update_edge_cluster`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateEdgeClusterVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::update_edge_cluster` (Update edge cluster).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateEdgeCluster<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateEdgeCluster<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateEdgeClusterVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_EDGE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_edge_device",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `get_edge_device`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetEdgeDeviceVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::get_edge_device` (Get edge device).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetEdgeDevice<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetEdgeDevice<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetEdgeDeviceVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<BaseEdge, ruckus_one_runtime::Error>> {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<BaseEdge>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static DELETE_EDGE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_edge_device",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `delete_edge_device`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteEdgeDeviceVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::delete_edge_device` (Delete edge device).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteEdgeDevice<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteEdgeDevice<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteEdgeDeviceVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<OperationResponseObject, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static PATCH_EDGE_DEVICE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_edge_device",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `patch_edge_device`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchEdgeDeviceVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::patch_edge_device` (Patch edge device).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchEdgeDevice<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchEdgeDevice<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchEdgeDeviceVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<OperationResponseObject, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_EDGE_STATIC_ROUTE_CONFIG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_edge_static_route_config",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `get_edge_static_route_config`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetEdgeStaticRouteConfigVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::get_edge_static_route_config` (Get edge static route config).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetEdgeStaticRouteConfig<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetEdgeStaticRouteConfig<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetEdgeStaticRouteConfigVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<StaticRouteConfig, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<StaticRouteConfig>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static PATCH_EDGE_STATIC_ROUTE_CONFIG: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_edge_static_route_config",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `patch_edge_static_route_config`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchEdgeStaticRouteConfigVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::patch_edge_static_route_config` (Patch edge static route config).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchEdgeStaticRouteConfig<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchEdgeStaticRouteConfig<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchEdgeStaticRouteConfigVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static TRIGGER_EDGE_ACTION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "trigger_edge_action",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/hostDetails",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Request builder for `EdgeServicesClient::trigger_edge_action` (Trigger edge action).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct TriggerEdgeAction<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> TriggerEdgeAction<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<OperationResponseObject, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_EDGE_DNS_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_edge_dns_servers",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `get_edge_dns_servers`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetEdgeDnsServersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::get_edge_dns_servers` (Get edge dns servers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetEdgeDnsServers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetEdgeDnsServers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetEdgeDnsServersVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DnsServers, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DnsServers>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static PATCH_EDGE_DNS_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "patch_edge_dns_servers",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_EDGE,
+};
+/// Representations offered by `patch_edge_dns_servers`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PatchEdgeDnsServersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `EdgeServicesClient::patch_edge_dns_servers` (Patch edge dns servers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PatchEdgeDnsServers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PatchEdgeDnsServers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PatchEdgeDnsServersVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseObject,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseObject>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseObject,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

@@ -547,6 +547,343 @@ impl<'de> serde::Deserialize<'de> for EvaluationReportPolicyType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// External identity, with the fields the official description lists.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml External Identity).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ExternalIdentity {
+    /// ID (format: uuid).
+    pub id: Option<String>,
+    /// User ID.
+    pub user_id: Option<String>,
+    /// Identity provider ID.
+    pub identity_provider_id: Option<String>,
+    /// Identity provider type.
+    pub identity_provider_type: Option<ExternalIdentityIdentityProviderType>,
+    /// Phone number.
+    pub phone_number: Option<String>,
+    /// First name (max_length: 255).
+    pub first_name: Option<String>,
+    /// Last name (max_length: 255).
+    pub last_name: Option<String>,
+    /// Display name (max_length: 255).
+    pub display_name: Option<String>,
+    /// Email.
+    pub email: Option<String>,
+    /// Roles.
+    pub roles: Option<Vec<String>>,
+    /// Groups.
+    pub groups: Option<Vec<String>>,
+    /// Created at (format: date-time).
+    pub created_at: Option<String>,
+    /// Address.
+    pub address: Option<String>,
+    /// Title.
+    pub title: Option<String>,
+    /// Organization.
+    pub organization: Option<String>,
+    /// Department.
+    pub department: Option<String>,
+    /// User principal name.
+    pub user_principal_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ExternalIdentity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ExternalIdentity, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("userId", &v.user_id);
+            w.optional("identityProviderId", &v.identity_provider_id);
+            w.optional("identityProviderType", &v.identity_provider_type);
+            w.optional("phoneNumber", &v.phone_number);
+            w.optional("firstName", &v.first_name);
+            w.optional("lastName", &v.last_name);
+            w.optional("displayName", &v.display_name);
+            w.optional("email", &v.email);
+            w.optional("roles", &v.roles);
+            w.optional("groups", &v.groups);
+            w.optional("createdAt", &v.created_at);
+            w.optional("address", &v.address);
+            w.optional("title", &v.title);
+            w.optional("organization", &v.organization);
+            w.optional("department", &v.department);
+            w.optional("userPrincipalName", &v.user_principal_name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ExternalIdentity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ExternalIdentity, ruckus_one_runtime::object::FieldError> {
+            let value = ExternalIdentity {
+                id: f.optional("id"),
+                user_id: f.optional("userId"),
+                identity_provider_id: f.optional("identityProviderId"),
+                identity_provider_type: f.optional("identityProviderType"),
+                phone_number: f.optional("phoneNumber"),
+                first_name: f.optional("firstName"),
+                last_name: f.optional("lastName"),
+                display_name: f.optional("displayName"),
+                email: f.optional("email"),
+                roles: f.optional("roles"),
+                groups: f.optional("groups"),
+                created_at: f.optional("createdAt"),
+                address: f.optional("address"),
+                title: f.optional("title"),
+                organization: f.optional("organization"),
+                department: f.optional("department"),
+                user_principal_name: f.optional("userPrincipalName"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ExternalIdentity"))
+    }
+}
+impl ExternalIdentity {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            user_id: None,
+            identity_provider_id: None,
+            identity_provider_type: None,
+            phone_number: None,
+            first_name: None,
+            last_name: None,
+            display_name: None,
+            email: None,
+            roles: None,
+            groups: None,
+            created_at: None,
+            address: None,
+            title: None,
+            organization: None,
+            department: None,
+            user_principal_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `userId`.
+    pub fn with_user_id(mut self, value: impl Into<String>) -> Self {
+        self.user_id = Some(value.into());
+        self
+    }
+    /// Sets `identityProviderId`.
+    pub fn with_identity_provider_id(mut self, value: impl Into<String>) -> Self {
+        self.identity_provider_id = Some(value.into());
+        self
+    }
+    /// Sets `identityProviderType`.
+    pub fn with_identity_provider_type(
+        mut self,
+        value: impl Into<ExternalIdentityIdentityProviderType>,
+    ) -> Self {
+        self.identity_provider_type = Some(value.into());
+        self
+    }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `firstName`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `lastName`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `displayName`.
+    pub fn with_display_name(mut self, value: impl Into<String>) -> Self {
+        self.display_name = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `roles`.
+    pub fn with_roles(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.roles = Some(value.into());
+        self
+    }
+    /// Sets `groups`.
+    pub fn with_groups(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.groups = Some(value.into());
+        self
+    }
+    /// Sets `createdAt`.
+    pub fn with_created_at(mut self, value: impl Into<String>) -> Self {
+        self.created_at = Some(value.into());
+        self
+    }
+    /// Sets `address`.
+    pub fn with_address(mut self, value: impl Into<String>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+    /// Sets `title`.
+    pub fn with_title(mut self, value: impl Into<String>) -> Self {
+        self.title = Some(value.into());
+        self
+    }
+    /// Sets `organization`.
+    pub fn with_organization(mut self, value: impl Into<String>) -> Self {
+        self.organization = Some(value.into());
+        self
+    }
+    /// Sets `department`.
+    pub fn with_department(mut self, value: impl Into<String>) -> Self {
+        self.department = Some(value.into());
+        self
+    }
+    /// Sets `userPrincipalName`.
+    pub fn with_user_principal_name(mut self, value: impl Into<String>) -> Self {
+        self.user_principal_name = Some(value.into());
+        self
+    }
+}
+/// External identity identity provider type: the values the official description lists.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml External Identity (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ExternalIdentityIdentityProviderType {
+    /// `SAML`
+    Saml,
+    /// `AD`
+    Ad,
+    /// `LDAP`
+    Ldap,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+impl ExternalIdentityIdentityProviderType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Saml => "SAML",
+            Self::Ad => "AD",
+            Self::Ldap => "LDAP",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+impl From<&str> for ExternalIdentityIdentityProviderType {
+    fn from(s: &str) -> Self {
+        match s {
+            "SAML" => Self::Saml,
+            "AD" => Self::Ad,
+            "LDAP" => Self::Ldap,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+impl std::fmt::Display for ExternalIdentityIdentityProviderType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+impl serde::Serialize for ExternalIdentityIdentityProviderType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+impl<'de> serde::Deserialize<'de> for ExternalIdentityIdentityProviderType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+/// External identity search, with the fields the official description lists.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml ExternalIdentitySearch).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ExternalIdentitySearch {
+    /// IDs.
+    pub ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ExternalIdentitySearch {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ExternalIdentitySearch,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("ids", &v.ids);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ExternalIdentitySearch {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ExternalIdentitySearch, ruckus_one_runtime::object::FieldError> {
+            let value = ExternalIdentitySearch {
+                ids: f.optional("ids"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ExternalIdentitySearch"))
+    }
+}
+impl ExternalIdentitySearch {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `ids`.
+    pub fn with_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.ids = Some(value.into());
+        self
+    }
+}
 /// An identity of an identity group. The document shows only the fields changed in releases.
 ///
 /// Provenance: documented.
@@ -2207,6 +2544,318 @@ impl NumberEvaluation {
         }
     }
 }
+/// Page external identity, with the fields the official description lists.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml PageExternal Identity).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PageExternalIdentity {
+    /// Total elements.
+    pub total_elements: Option<i64>,
+    /// Total pages (format: int32).
+    pub total_pages: Option<i64>,
+    /// Size (format: int32).
+    pub size: Option<i64>,
+    /// Content.
+    pub content: Option<Vec<ExternalIdentity>>,
+    /// Number (format: int32).
+    pub number: Option<i64>,
+    /// Sort.
+    pub sort: Option<super::common::SortObject>,
+    /// Pageable.
+    pub pageable: Option<IdentityPageableObject>,
+    /// Number of elements (format: int32).
+    pub number_of_elements: Option<i64>,
+    /// First.
+    pub first: Option<bool>,
+    /// Last.
+    pub last: Option<bool>,
+    /// Empty.
+    pub empty: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PageExternalIdentity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PageExternalIdentity, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("content", &v.content);
+            w.optional("number", &v.number);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PageExternalIdentity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PageExternalIdentity, ruckus_one_runtime::object::FieldError> {
+            let value = PageExternalIdentity {
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                content: f.optional("content"),
+                number: f.optional("number"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PageExternalIdentity"))
+    }
+}
+impl PageExternalIdentity {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            total_elements: None,
+            total_pages: None,
+            size: None,
+            content: None,
+            number: None,
+            sort: None,
+            pageable: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<ExternalIdentity>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<super::common::SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<IdentityPageableObject>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+}
+/// Page identity, with the fields the official description lists.
+///
+/// Provenance: reference (identity_management-0.0.2.yaml PageIdentity).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PageIdentity {
+    /// Total elements.
+    pub total_elements: Option<i64>,
+    /// Total pages (format: int32).
+    pub total_pages: Option<i64>,
+    /// Size (format: int32).
+    pub size: Option<i64>,
+    /// Content.
+    pub content: Option<Vec<Identity>>,
+    /// Number (format: int32).
+    pub number: Option<i64>,
+    /// Sort.
+    pub sort: Option<super::common::SortObject>,
+    /// Pageable.
+    pub pageable: Option<IdentityPageableObject>,
+    /// Number of elements (format: int32).
+    pub number_of_elements: Option<i64>,
+    /// First.
+    pub first: Option<bool>,
+    /// Last.
+    pub last: Option<bool>,
+    /// Empty.
+    pub empty: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PageIdentity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &PageIdentity, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("totalElements", &v.total_elements);
+            w.optional("totalPages", &v.total_pages);
+            w.optional("size", &v.size);
+            w.optional("content", &v.content);
+            w.optional("number", &v.number);
+            w.optional("sort", &v.sort);
+            w.optional("pageable", &v.pageable);
+            w.optional("numberOfElements", &v.number_of_elements);
+            w.optional("first", &v.first);
+            w.optional("last", &v.last);
+            w.optional("empty", &v.empty);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PageIdentity {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PageIdentity, ruckus_one_runtime::object::FieldError> {
+            let value = PageIdentity {
+                total_elements: f.optional("totalElements"),
+                total_pages: f.optional("totalPages"),
+                size: f.optional("size"),
+                content: f.optional("content"),
+                number: f.optional("number"),
+                sort: f.optional("sort"),
+                pageable: f.optional("pageable"),
+                number_of_elements: f.optional("numberOfElements"),
+                first: f.optional("first"),
+                last: f.optional("last"),
+                empty: f.optional("empty"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PageIdentity"))
+    }
+}
+impl PageIdentity {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            total_elements: None,
+            total_pages: None,
+            size: None,
+            content: None,
+            number: None,
+            sort: None,
+            pageable: None,
+            number_of_elements: None,
+            first: None,
+            last: None,
+            empty: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `totalElements`.
+    pub fn with_total_elements(mut self, value: impl Into<i64>) -> Self {
+        self.total_elements = Some(value.into());
+        self
+    }
+    /// Sets `totalPages`.
+    pub fn with_total_pages(mut self, value: impl Into<i64>) -> Self {
+        self.total_pages = Some(value.into());
+        self
+    }
+    /// Sets `size`.
+    pub fn with_size(mut self, value: impl Into<i64>) -> Self {
+        self.size = Some(value.into());
+        self
+    }
+    /// Sets `content`.
+    pub fn with_content(mut self, value: impl Into<Vec<Identity>>) -> Self {
+        self.content = Some(value.into());
+        self
+    }
+    /// Sets `number`.
+    pub fn with_number(mut self, value: impl Into<i64>) -> Self {
+        self.number = Some(value.into());
+        self
+    }
+    /// Sets `sort`.
+    pub fn with_sort(mut self, value: impl Into<super::common::SortObject>) -> Self {
+        self.sort = Some(value.into());
+        self
+    }
+    /// Sets `pageable`.
+    pub fn with_pageable(mut self, value: impl Into<IdentityPageableObject>) -> Self {
+        self.pageable = Some(value.into());
+        self
+    }
+    /// Sets `numberOfElements`.
+    pub fn with_number_of_elements(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_elements = Some(value.into());
+        self
+    }
+    /// Sets `first`.
+    pub fn with_first(mut self, value: impl Into<bool>) -> Self {
+        self.first = Some(value.into());
+        self
+    }
+    /// Sets `last`.
+    pub fn with_last(mut self, value: impl Into<bool>) -> Self {
+        self.last = Some(value.into());
+        self
+    }
+    /// Sets `empty`.
+    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
+        self.empty = Some(value.into());
+        self
+    }
+}
 /// String evaluation, with the fields the official description lists.
 ///
 /// Provenance: reference (policy_management_api-0.0.3.yaml String Evaluation).
@@ -2257,7 +2906,7 @@ impl StringEvaluation {
         }
     }
 }
-/// identity: the 26 operations of this area of the Network management API.
+/// identity: the 30 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().identity()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -2945,6 +3594,113 @@ impl<'a> IdentityClient<'a> {
             &[],
         );
         ListPolicyTemplatePolicies { req }
+    }
+    /// Export groups csv.
+    ///
+    /// Posts to `/identityGroups/csvFile` (drafted from the official description).
+    ///
+    /// `POST /identityGroups/csvFile` on the `network` API.
+    ///
+    /// - Query parameter `pageable` (`string`, argument `pageable`)
+    /// - Query parameter `timezone` (`string`, builder method `timezone`)
+    /// - Query parameter `date-format` (`string`, builder method `date_format`)
+    /// - Request body (json, required): `IdentityGroupSearch`
+    /// - Response 200: `text/csv` text
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ExportGroupsCsv::version`)
+    /// - Provenance: reference (identity_management-0.0.2.yaml exportGroupsCSV).
+    #[doc(alias = "/identityGroups/csvFile")]
+    #[doc(alias = "POST /identityGroups/csvFile")]
+    #[doc(alias = "exportGroupsCSV")]
+    pub fn export_groups_csv(
+        &self,
+        pageable: &str,
+        body: &IdentityGroupSearch,
+    ) -> ExportGroupsCsv<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &EXPORT_GROUPS_CSV,
+            &[],
+        );
+        req.query("pageable", &pageable);
+        req.json(body);
+        ExportGroupsCsv { req }
+    }
+    /// Query external identity.
+    ///
+    /// Queries `/externalIdentities/query` (drafted from the official description).
+    ///
+    /// `POST /externalIdentities/query` on the `network` API.
+    ///
+    /// - Query parameter `pageable` (`string`, argument `pageable`)
+    /// - Request body (json, required): `ExternalIdentitySearch`
+    /// - Response 200: `PageExternalIdentity`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `QueryExternalIdentity::version`)
+    /// - Provenance: reference (identity_management-0.0.2.yaml queryExternalIdentity).
+    #[doc(alias = "/externalIdentities/query")]
+    #[doc(alias = "POST /externalIdentities/query")]
+    #[doc(alias = "queryExternalIdentity")]
+    pub fn query_external_identity(
+        &self,
+        pageable: &str,
+        body: &ExternalIdentitySearch,
+    ) -> QueryExternalIdentity<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &QUERY_EXTERNAL_IDENTITY,
+            &[],
+        );
+        req.query("pageable", &pageable);
+        req.json(body);
+        QueryExternalIdentity { req }
+    }
+    /// List all identities.
+    ///
+    /// Lists the identities of every identity group.
+    ///
+    /// `GET /identities` on the `network` API.
+    ///
+    /// - Query parameter `pageable` (`string`, argument `pageable`)
+    /// - Response 200: `PageIdentity`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ListAllIdentities::version`)
+    /// - Provenance: reference (identity_management-0.0.2.yaml listIdentities).
+    #[doc(alias = "/identities")]
+    #[doc(alias = "GET /identities")]
+    #[doc(alias = "listIdentities")]
+    pub fn list_all_identities(&self, pageable: &str) -> ListAllIdentities<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &LIST_ALL_IDENTITIES,
+            &[],
+        );
+        req.query("pageable", &pageable);
+        ListAllIdentities { req }
+    }
+    /// Allocate identity vni.
+    ///
+    /// Deletes `/identityGroups/{groupId}/identities/{id}/vnis` (drafted from the official description).
+    ///
+    /// `DELETE /identityGroups/{groupId}/identities/{id}/vnis` on the `network` API.
+    ///
+    /// - Path parameter `groupId`: string
+    /// - Path parameter `id`: string
+    /// - Response 200: `json`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AllocateIdentityVni::version`)
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Provenance: reference (identity_management-0.0.2.yaml allocateIdentityVni).
+    #[doc(alias = "/identityGroups/{groupId}/identities/{id}/vnis")]
+    #[doc(alias = "DELETE /identityGroups/{groupId}/identities/{id}/vnis")]
+    #[doc(alias = "allocateIdentityVni")]
+    pub fn allocate_identity_vni(
+        &self,
+        group_id: &str,
+        id: &str,
+    ) -> AllocateIdentityVni<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ALLOCATE_IDENTITY_VNI,
+            &[group_id, id],
+        );
+        AllocateIdentityVni { req }
     }
 }
 static LIST_IDENTITY_GROUPS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4868,6 +5624,327 @@ impl<'a> ListPolicyTemplatePolicies<'a> {
     /// Acts for a delegated tenant on this call only (overrides the client's).
     pub fn tenant(mut self, tenant_id: &str) -> Self {
         self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<serde_json::Value, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static EXPORT_GROUPS_CSV: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "export_groups_csv",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/identityGroups/csvFile",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "text/csv",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "text/csv",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_IDENTITY,
+};
+/// Representations offered by `export_groups_csv`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ExportGroupsCsvVersion {
+    /// `v1`: Accept `text/csv`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `text/csv`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `IdentityClient::export_groups_csv` (Export groups csv).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ExportGroupsCsv<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ExportGroupsCsv<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the query parameter `timezone`.
+    ///
+    /// query parameter `timezone`; `string`.
+    pub fn timezone(mut self, timezone: &str) -> Self {
+        self.req.query("timezone", &timezone);
+        self
+    }
+    /// Sets the query parameter `date-format`.
+    ///
+    /// query parameter `date-format`; `string`.
+    pub fn date_format(mut self, date_format: &str) -> Self {
+        self.req.query("date-format", &date_format);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ExportGroupsCsvVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and returns the `200` response body as text.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<Output = Result<String, ruckus_one_runtime::Error>> {
+        self.req.send_text()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<String>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_text_with_response()
+    }
+}
+static QUERY_EXTERNAL_IDENTITY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "query_external_identity",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/externalIdentities/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_IDENTITY,
+};
+/// Representations offered by `query_external_identity`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum QueryExternalIdentityVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `IdentityClient::query_external_identity` (Query external identity).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct QueryExternalIdentity<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> QueryExternalIdentity<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: QueryExternalIdentityVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<PageExternalIdentity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<PageExternalIdentity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static LIST_ALL_IDENTITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "list_all_identities",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/identities",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_IDENTITY,
+};
+/// Representations offered by `list_all_identities`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ListAllIdentitiesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `IdentityClient::list_all_identities` (List all identities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ListAllIdentities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ListAllIdentities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ListAllIdentitiesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<PageIdentity, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<PageIdentity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static ALLOCATE_IDENTITY_VNI: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "allocate_identity_vni",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/identityGroups/{groupId}/identities/{id}/vnis",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_IDENTITY,
+};
+/// Representations offered by `allocate_identity_vni`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AllocateIdentityVniVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `IdentityClient::allocate_identity_vni` (Allocate identity vni).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AllocateIdentityVni<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AllocateIdentityVni<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AllocateIdentityVniVersion) -> Self {
+        self.req.version(version as usize);
         self
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -1713,7 +1713,7 @@ impl Registration {
         self
     }
 }
-/// MAC registrations: the 21 operations of this area of the Network management API.
+/// MAC registrations: the 24 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().mac_registrations()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -2321,6 +2321,85 @@ impl<'a> MacRegistrationsClient<'a> {
         ListWifiNetworkMacRegistrationPools {
             req,
         }
+    }
+    /// Import registrations.
+    ///
+    /// Posts to `/macRegistrationPools/{poolId}/registrations/csvFile` (drafted from the official description).
+    ///
+    /// `POST /macRegistrationPools/{poolId}/registrations/csvFile` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: string
+    /// - Request body (multipart, optional, builder method `body`): multipart form with parts `file`
+    /// - Response 201: `array<Registration>`
+    /// - Response 202: `array<Registration>`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `ImportRegistrations::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Provenance: reference (mac_registration_api-0.0.1.yaml importRegistrations_1).
+    #[doc(alias = "/macRegistrationPools/{poolId}/registrations/csvFile")]
+    #[doc(alias = "POST /macRegistrationPools/{poolId}/registrations/csvFile")]
+    #[doc(alias = "importRegistrations_1")]
+    pub fn import_registrations(&self, pool_id: &str) -> ImportRegistrations<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &IMPORT_REGISTRATIONS,
+            &[pool_id],
+        );
+        ImportRegistrations { req }
+    }
+    /// Update registration.
+    ///
+    /// Updates `/macRegistrationPools/{poolId}/registrations/{id}` (drafted from the official description).
+    ///
+    /// `PATCH /macRegistrationPools/{poolId}/registrations/{id}` on the `network` API.
+    ///
+    /// - Path parameter `poolId`: string
+    /// - Path parameter `id`: string
+    /// - Request body (json, required): `Registration`
+    /// - Response 200: `Registration`
+    /// - Response 202: `Registration`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateRegistration::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Provenance: reference (mac_registration_api-0.0.1.yaml updateRegistration_1).
+    #[doc(alias = "/macRegistrationPools/{poolId}/registrations/{id}")]
+    #[doc(alias = "PATCH /macRegistrationPools/{poolId}/registrations/{id}")]
+    #[doc(alias = "updateRegistration_1")]
+    pub fn update_registration(
+        &self,
+        pool_id: &str,
+        id: &str,
+        body: &Registration,
+    ) -> UpdateRegistration<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_REGISTRATION,
+            &[pool_id, id],
+        );
+        req.json(body);
+        UpdateRegistration { req }
+    }
+    /// Update pool.
+    ///
+    /// Updates `/macRegistrationPools/{id}` (drafted from the official description).
+    ///
+    /// `PATCH /macRegistrationPools/{id}` on the `network` API.
+    ///
+    /// - Path parameter `id`: string
+    /// - Request body (json, required): `Pool`
+    /// - Response 200: `Pool`
+    /// - Response 202: `Pool`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdatePool::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Errors: `identity` error body family, returned as `Error::Api`
+    /// - Provenance: reference (mac_registration_api-0.0.1.yaml updatePool_1).
+    #[doc(alias = "/macRegistrationPools/{id}")]
+    #[doc(alias = "PATCH /macRegistrationPools/{id}")]
+    #[doc(alias = "updatePool_1")]
+    pub fn update_pool(&self, id: &str, body: &Pool) -> UpdatePool<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_POOL, &[id]);
+        req.json(body);
+        UpdatePool { req }
     }
 }
 static ADD_MAC_REGISTRATION_POOL_TO_IDENTITY_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4271,5 +4350,331 @@ impl<'a> ListWifiNetworkMacRegistrationPools<'a> {
         >,
     > {
         self.req.send_json_with_response()
+    }
+}
+static IMPORT_REGISTRATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "import_registrations",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/macRegistrationPools/{poolId}/registrations/csvFile",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("multipart/form-data"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
+};
+/// Representations offered by `import_registrations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ImportRegistrationsVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `multipart/form-data` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `multipart/form-data`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `multipart/form-data`
+    Json,
+}
+/// Request builder for `MacRegistrationsClient::import_registrations` (Import registrations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ImportRegistrations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ImportRegistrations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: ruckus_one_runtime::Multipart) -> Self {
+        self.req.multipart(body);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ImportRegistrationsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `201` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<Vec<Registration>, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<Registration>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                Vec<Registration>,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static UPDATE_REGISTRATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_registration",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/macRegistrationPools/{poolId}/registrations/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
+};
+/// Representations offered by `update_registration`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateRegistrationVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `MacRegistrationsClient::update_registration` (Update registration).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateRegistration<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateRegistration<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateRegistrationVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<Registration, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Registration>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<Registration, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static UPDATE_POOL: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_pool",
+    method: ruckus_one_runtime::Method::Patch,
+    path: "/macRegistrationPools/{id}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::StatusMessage,
+    service: &super::SERVICE_MAC_REGISTRATION,
+};
+/// Representations offered by `update_pool`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdatePoolVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `MacRegistrationsClient::update_pool` (Update pool).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdatePool<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdatePool<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdatePoolVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<Pool, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ruckus_one_runtime::Response<Pool>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<Pool, super::activities::Activity>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }

@@ -8,37 +8,46 @@
 //!
 //! Areas:
 //! - Common envelopes and error bodies: [`common`], 0 operations
-//! - Activities: [`activities`], 2 operations
-//! - edge services: [`edge_services`], 50 operations
-//! - identity: [`identity`], 26 operations
-//! - DPSK services: [`dpsk`], 26 operations
-//! - MAC registrations: [`mac_registrations`], 21 operations
-//! - Certificates: [`certificates`], 40 operations
+//! - Activities: [`activities`], 5 operations
+//! - edge services: [`edge_services`], 83 operations
+//! - identity: [`identity`], 30 operations
+//! - DPSK services: [`dpsk`], 36 operations
+//! - MAC registrations: [`mac_registrations`], 24 operations
+//! - Certificates: [`certificates`], 67 operations
 //! - entitlements: [`entitlements`], 27 operations
-//! - tenants: [`tenants`], 39 operations
-//! - Managed-service provider: [`msp`], 29 operations
-//! - wireless networks: [`wireless_networks`], 24 operations
+//! - tenants: [`tenants`], 53 operations
+//! - Managed-service provider: [`msp`], 32 operations
+//! - wireless networks: [`wireless_networks`], 66 operations
 //! - Portal service profiles: [`portal_service_profiles`], 25 operations
 //! - Guest users: [`guest_users`], 15 operations
 //! - wireless policies: [`wireless_policies`], 46 operations
-//! - Access control: [`access_control`], 48 operations
+//! - Access control: [`access_control`], 49 operations
 //! - Wireless service profiles: [`wireless_service_profiles`], 46 operations
-//! - wireless venues: [`wireless_venues`], 12 operations
-//! - Template switch profiles: [`template_switch_profiles`], 8 operations
-//! - Venue templates: [`venue_templates`], 25 operations
+//! - wireless venues: [`wireless_venues`], 18 operations
+//! - Template switch profiles: [`template_switch_profiles`], 10 operations
+//! - Venue templates: [`venue_templates`], 27 operations
 //! - Venue AP groups: [`venue_ap_groups`], 16 operations
-//! - Venue AP model settings: [`venue_ap_model_settings`], 20 operations
+//! - Venue AP model settings: [`venue_ap_model_settings`], 24 operations
 //! - Venue AP settings: [`venue_ap_settings`], 36 operations
-//! - wireless aps: [`wireless_aps`], 40 operations
+//! - wireless aps: [`wireless_aps`], 62 operations
 //! - AP settings: [`ap_settings`], 41 operations
 //! - switches: [`switches`], 26 operations
-//! - Switch networking: [`switch_networking`], 45 operations
+//! - Switch networking: [`switch_networking`], 52 operations
 //! - Switch configuration backups: [`switch_config_backups`], 11 operations
 //! - Switch firmware: [`switch_firmware`], 13 operations
-//! - Switch AAA: [`switch_aaa`], 9 operations
-//! - Switch profiles and templates: [`switch_profiles`], 50 operations
+//! - Switch AAA: [`switch_aaa`], 10 operations
+//! - Switch profiles and templates: [`switch_profiles`], 54 operations
 //! - Switches (deprecated venue-less paths): [`switches_legacy`], 67 operations
 //! - events alarms: [`events_alarms`], 9 operations
+//! - Adaptive policies: [`adaptive_policies`], 29 operations
+//! - Workflows: [`workflows`], 37 operations
+//! - Property management: [`property_management`], 23 operations
+//! - Message templates: [`message_templates`], 8 operations
+//! - Enrollments: [`enrollments`], 12 operations
+//! - RADIUS attribute groups: [`radius_attribute_groups`], 14 operations
+//! - Files: [`files`], 3 operations
+//! - Wi-Fi templates: [`wifi_templates`], 87 operations
+//! - Venue Wi-Fi templates: [`venue_wifi_templates`], 61 operations
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 pub mod common;
@@ -135,6 +144,33 @@ pub mod switches_legacy;
 #[cfg(feature = "network-events-alarms")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-events-alarms")))]
 pub mod events_alarms;
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+pub mod adaptive_policies;
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+pub mod workflows;
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+pub mod property_management;
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+pub mod message_templates;
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+pub mod enrollments;
+#[cfg(feature = "network-radius-attribute-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-radius-attribute-groups")))]
+pub mod radius_attribute_groups;
+#[cfg(feature = "network-files")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-files")))]
+pub mod files;
+#[cfg(feature = "network-wifi-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wifi-templates")))]
+pub mod wifi_templates;
+#[cfg(feature = "network-venue-wifi-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-wifi-templates")))]
+pub mod venue_wifi_templates;
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 pub use self::common::*;
@@ -231,6 +267,33 @@ pub use self::switches_legacy::*;
 #[cfg(feature = "network-events-alarms")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-events-alarms")))]
 pub use self::events_alarms::*;
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+pub use self::adaptive_policies::*;
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+pub use self::workflows::*;
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+pub use self::property_management::*;
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+pub use self::message_templates::*;
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+pub use self::enrollments::*;
+#[cfg(feature = "network-radius-attribute-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-radius-attribute-groups")))]
+pub use self::radius_attribute_groups::*;
+#[cfg(feature = "network-files")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-files")))]
+pub use self::files::*;
+#[cfg(feature = "network-wifi-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wifi-templates")))]
+pub use self::wifi_templates::*;
+#[cfg(feature = "network-venue-wifi-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-wifi-templates")))]
+pub use self::venue_wifi_templates::*;
 #[cfg(not(feature = "network-activities"))]
 #[doc(hidden)]
 /// Returned in place of the `activities` area's handler while the cargo feature `network-activities` is off.
@@ -386,6 +449,51 @@ pub struct NetworkSwitchesLegacyFeatureIsOff;
 /// Returned in place of the `events_alarms` area's handler while the cargo feature `network-events-alarms` is off.
 #[derive(Debug)]
 pub struct NetworkEventsAlarmsFeatureIsOff;
+#[cfg(not(feature = "network-adaptive-policies"))]
+#[doc(hidden)]
+/// Returned in place of the `adaptive_policies` area's handler while the cargo feature `network-adaptive-policies` is off.
+#[derive(Debug)]
+pub struct NetworkAdaptivePoliciesFeatureIsOff;
+#[cfg(not(feature = "network-workflows"))]
+#[doc(hidden)]
+/// Returned in place of the `workflows` area's handler while the cargo feature `network-workflows` is off.
+#[derive(Debug)]
+pub struct NetworkWorkflowsFeatureIsOff;
+#[cfg(not(feature = "network-property-management"))]
+#[doc(hidden)]
+/// Returned in place of the `property_management` area's handler while the cargo feature `network-property-management` is off.
+#[derive(Debug)]
+pub struct NetworkPropertyManagementFeatureIsOff;
+#[cfg(not(feature = "network-message-templates"))]
+#[doc(hidden)]
+/// Returned in place of the `message_templates` area's handler while the cargo feature `network-message-templates` is off.
+#[derive(Debug)]
+pub struct NetworkMessageTemplatesFeatureIsOff;
+#[cfg(not(feature = "network-enrollments"))]
+#[doc(hidden)]
+/// Returned in place of the `enrollments` area's handler while the cargo feature `network-enrollments` is off.
+#[derive(Debug)]
+pub struct NetworkEnrollmentsFeatureIsOff;
+#[cfg(not(feature = "network-radius-attribute-groups"))]
+#[doc(hidden)]
+/// Returned in place of the `radius_attribute_groups` area's handler while the cargo feature `network-radius-attribute-groups` is off.
+#[derive(Debug)]
+pub struct NetworkRadiusAttributeGroupsFeatureIsOff;
+#[cfg(not(feature = "network-files"))]
+#[doc(hidden)]
+/// Returned in place of the `files` area's handler while the cargo feature `network-files` is off.
+#[derive(Debug)]
+pub struct NetworkFilesFeatureIsOff;
+#[cfg(not(feature = "network-wifi-templates"))]
+#[doc(hidden)]
+/// Returned in place of the `wifi_templates` area's handler while the cargo feature `network-wifi-templates` is off.
+#[derive(Debug)]
+pub struct NetworkWifiTemplatesFeatureIsOff;
+#[cfg(not(feature = "network-venue-wifi-templates"))]
+#[doc(hidden)]
+/// Returned in place of the `venue_wifi_templates` area's handler while the cargo feature `network-venue-wifi-templates` is off.
+#[derive(Debug)]
+pub struct NetworkVenueWifiTemplatesFeatureIsOff;
 /// Service `wifi`: Wi-Fi networks, APs, AP groups, venue Wi-Fi settings, policies and profiles.
 ///
 /// Rate limit: 200 calls at once, 100 back per second, per tenant; Provenance: reference (wifi_api-17.3.3.205.yaml info.description (Rate Limit: applied to each tenant, a maximum of 200 calls per second, 100 returned each second)).
@@ -617,6 +725,27 @@ pub static SERVICE_MSP: ruckus_one_runtime::Service = ruckus_one_runtime::Servic
     name: "msp",
     rate_limit: None,
 };
+/// Service `adaptive_policy`: Adaptive policies, their sets, conditions and templates.
+///
+/// No published rate limit; Provenance: reference (adaptive_policy_management-0.0.9.yaml (publishes no rate limit)).
+pub static SERVICE_ADAPTIVE_POLICY: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "adaptive_policy",
+    rate_limit: None,
+};
+/// Service `property_management`: Properties of multi-dwelling units, their units and residents.
+///
+/// No published rate limit; Provenance: reference (property_management-1.0.1.yaml (publishes no rate limit)).
+pub static SERVICE_PROPERTY_MANAGEMENT: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "property_management",
+    rate_limit: None,
+};
+/// Service `message_templates`: Message templates and their scopes.
+///
+/// No published rate limit; Provenance: reference (message_template_api-0.0.12.yaml (publishes no rate limit)).
+pub static SERVICE_MESSAGE_TEMPLATES: ruckus_one_runtime::Service = ruckus_one_runtime::Service {
+    name: "message_templates",
+    rate_limit: None,
+};
 /// Hosts and path prefix of the Network management API.
 ///
 /// - Prefix: none.
@@ -677,8 +806,6 @@ impl<'a> NetworkClient<'a> {
     }
     #[cfg(feature = "network-edge-services")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-    #[cfg(feature = "experimental")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
     /// Operations of the edge services area ([`edge_services::EdgeServicesClient`]).
     pub fn edge_services(&self) -> edge_services::EdgeServicesClient<'a> {
         edge_services::EdgeServicesClient::new(self.client)
@@ -1108,5 +1235,137 @@ impl<'a> NetworkClient<'a> {
     )]
     pub fn events_alarms(&self) -> NetworkEventsAlarmsFeatureIsOff {
         NetworkEventsAlarmsFeatureIsOff
+    }
+    #[cfg(feature = "network-adaptive-policies")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+    /// Operations of the Adaptive policies area ([`adaptive_policies::AdaptivePoliciesClient`]).
+    pub fn adaptive_policies(&self) -> adaptive_policies::AdaptivePoliciesClient<'a> {
+        adaptive_policies::AdaptivePoliciesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-adaptive-policies"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `adaptive_policies` area needs the cargo feature `network-adaptive-policies`: enable it to call its operations"
+    )]
+    pub fn adaptive_policies(&self) -> NetworkAdaptivePoliciesFeatureIsOff {
+        NetworkAdaptivePoliciesFeatureIsOff
+    }
+    #[cfg(feature = "network-workflows")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+    /// Operations of the Workflows area ([`workflows::WorkflowsClient`]).
+    pub fn workflows(&self) -> workflows::WorkflowsClient<'a> {
+        workflows::WorkflowsClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-workflows"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `workflows` area needs the cargo feature `network-workflows`: enable it to call its operations"
+    )]
+    pub fn workflows(&self) -> NetworkWorkflowsFeatureIsOff {
+        NetworkWorkflowsFeatureIsOff
+    }
+    #[cfg(feature = "network-property-management")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+    /// Operations of the Property management area ([`property_management::PropertyManagementClient`]).
+    pub fn property_management(
+        &self,
+    ) -> property_management::PropertyManagementClient<'a> {
+        property_management::PropertyManagementClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-property-management"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `property_management` area needs the cargo feature `network-property-management`: enable it to call its operations"
+    )]
+    pub fn property_management(&self) -> NetworkPropertyManagementFeatureIsOff {
+        NetworkPropertyManagementFeatureIsOff
+    }
+    #[cfg(feature = "network-message-templates")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+    /// Operations of the Message templates area ([`message_templates::MessageTemplatesClient`]).
+    pub fn message_templates(&self) -> message_templates::MessageTemplatesClient<'a> {
+        message_templates::MessageTemplatesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-message-templates"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `message_templates` area needs the cargo feature `network-message-templates`: enable it to call its operations"
+    )]
+    pub fn message_templates(&self) -> NetworkMessageTemplatesFeatureIsOff {
+        NetworkMessageTemplatesFeatureIsOff
+    }
+    #[cfg(feature = "network-enrollments")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+    /// Operations of the Enrollments area ([`enrollments::EnrollmentsClient`]).
+    pub fn enrollments(&self) -> enrollments::EnrollmentsClient<'a> {
+        enrollments::EnrollmentsClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-enrollments"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `enrollments` area needs the cargo feature `network-enrollments`: enable it to call its operations"
+    )]
+    pub fn enrollments(&self) -> NetworkEnrollmentsFeatureIsOff {
+        NetworkEnrollmentsFeatureIsOff
+    }
+    #[cfg(feature = "network-radius-attribute-groups")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-radius-attribute-groups")))]
+    /// Operations of the RADIUS attribute groups area ([`radius_attribute_groups::RadiusAttributeGroupsClient`]).
+    pub fn radius_attribute_groups(
+        &self,
+    ) -> radius_attribute_groups::RadiusAttributeGroupsClient<'a> {
+        radius_attribute_groups::RadiusAttributeGroupsClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-radius-attribute-groups"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `radius_attribute_groups` area needs the cargo feature `network-radius-attribute-groups`: enable it to call its operations"
+    )]
+    pub fn radius_attribute_groups(&self) -> NetworkRadiusAttributeGroupsFeatureIsOff {
+        NetworkRadiusAttributeGroupsFeatureIsOff
+    }
+    #[cfg(feature = "network-files")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-files")))]
+    /// Operations of the Files area ([`files::FilesClient`]).
+    pub fn files(&self) -> files::FilesClient<'a> {
+        files::FilesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-files"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `files` area needs the cargo feature `network-files`: enable it to call its operations"
+    )]
+    pub fn files(&self) -> NetworkFilesFeatureIsOff {
+        NetworkFilesFeatureIsOff
+    }
+    #[cfg(feature = "network-wifi-templates")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-wifi-templates")))]
+    /// Operations of the Wi-Fi templates area ([`wifi_templates::WifiTemplatesClient`]).
+    pub fn wifi_templates(&self) -> wifi_templates::WifiTemplatesClient<'a> {
+        wifi_templates::WifiTemplatesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-wifi-templates"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `wifi_templates` area needs the cargo feature `network-wifi-templates`: enable it to call its operations"
+    )]
+    pub fn wifi_templates(&self) -> NetworkWifiTemplatesFeatureIsOff {
+        NetworkWifiTemplatesFeatureIsOff
+    }
+    #[cfg(feature = "network-venue-wifi-templates")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-wifi-templates")))]
+    /// Operations of the Venue Wi-Fi templates area ([`venue_wifi_templates::VenueWifiTemplatesClient`]).
+    pub fn venue_wifi_templates(
+        &self,
+    ) -> venue_wifi_templates::VenueWifiTemplatesClient<'a> {
+        venue_wifi_templates::VenueWifiTemplatesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-venue-wifi-templates"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `venue_wifi_templates` area needs the cargo feature `network-venue-wifi-templates`: enable it to call its operations"
+    )]
+    pub fn venue_wifi_templates(&self) -> NetworkVenueWifiTemplatesFeatureIsOff {
+        NetworkVenueWifiTemplatesFeatureIsOff
     }
 }

@@ -8,6 +8,238 @@
 //!
 //! Removed operations (documented, not generated):
 //! - `PATCH /mspCustomers/{customerId}` (Update MSP customer (partial)): removed: Removed, while the other /mspCustomers/{customerId} methods are deprecated.
+/// Delegation data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DelegationData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DelegationData {
+    /// Priority incidents.
+    pub priority_incidents: Option<PriorityIncidents>,
+    /// Wifi licenses (format: int32).
+    pub wifi_licenses: Option<i64>,
+    /// Switch licenses (format: int32).
+    pub switch_licenses: Option<i64>,
+    /// Early expiration date.
+    pub early_expiration_date: Option<String>,
+    /// Alarm count.
+    pub alarm_count: Option<i64>,
+    /// Tenant email.
+    pub tenant_email: Option<String>,
+    /// Delegated to email.
+    pub delegated_to_email: Option<String>,
+    /// Delegation type.
+    pub delegation_type: Option<String>,
+    /// Tenant name.
+    pub tenant_name: Option<String>,
+    /// Tenant ID.
+    pub tenant_id: Option<String>,
+    /// Crt time.
+    pub crt_time: Option<String>,
+    /// ID.
+    pub id: Option<String>,
+    /// Delegated to ID.
+    pub delegated_to_id: Option<String>,
+    /// Type.
+    pub type_: Option<String>,
+    /// Delegated to name.
+    pub delegated_to_name: Option<String>,
+    /// Last upd time.
+    pub last_upd_time: Option<String>,
+    /// Status.
+    pub status: Option<String>,
+    /// Entitlements.
+    pub entitlements: Option<Vec<ViewmodelEntitlement>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DelegationData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DelegationData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("priorityIncidents", &v.priority_incidents);
+            w.optional("wifiLicenses", &v.wifi_licenses);
+            w.optional("switchLicenses", &v.switch_licenses);
+            w.optional("earlyExpirationDate", &v.early_expiration_date);
+            w.optional("alarmCount", &v.alarm_count);
+            w.optional("tenantEmail", &v.tenant_email);
+            w.optional("delegatedToEmail", &v.delegated_to_email);
+            w.optional("delegationType", &v.delegation_type);
+            w.optional("tenantName", &v.tenant_name);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("crtTime", &v.crt_time);
+            w.optional("id", &v.id);
+            w.optional("delegatedToId", &v.delegated_to_id);
+            w.optional("type", &v.type_);
+            w.optional("delegatedToName", &v.delegated_to_name);
+            w.optional("lastUpdTime", &v.last_upd_time);
+            w.optional("status", &v.status);
+            w.optional("entitlements", &v.entitlements);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DelegationData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DelegationData, ruckus_one_runtime::object::FieldError> {
+            let value = DelegationData {
+                priority_incidents: f.optional("priorityIncidents"),
+                wifi_licenses: f.optional("wifiLicenses"),
+                switch_licenses: f.optional("switchLicenses"),
+                early_expiration_date: f.optional("earlyExpirationDate"),
+                alarm_count: f.optional("alarmCount"),
+                tenant_email: f.optional("tenantEmail"),
+                delegated_to_email: f.optional("delegatedToEmail"),
+                delegation_type: f.optional("delegationType"),
+                tenant_name: f.optional("tenantName"),
+                tenant_id: f.optional("tenantId"),
+                crt_time: f.optional("crtTime"),
+                id: f.optional("id"),
+                delegated_to_id: f.optional("delegatedToId"),
+                type_: f.optional("type"),
+                delegated_to_name: f.optional("delegatedToName"),
+                last_upd_time: f.optional("lastUpdTime"),
+                status: f.optional("status"),
+                entitlements: f.optional("entitlements"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DelegationData"))
+    }
+}
+impl DelegationData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            priority_incidents: None,
+            wifi_licenses: None,
+            switch_licenses: None,
+            early_expiration_date: None,
+            alarm_count: None,
+            tenant_email: None,
+            delegated_to_email: None,
+            delegation_type: None,
+            tenant_name: None,
+            tenant_id: None,
+            crt_time: None,
+            id: None,
+            delegated_to_id: None,
+            type_: None,
+            delegated_to_name: None,
+            last_upd_time: None,
+            status: None,
+            entitlements: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `priorityIncidents`.
+    pub fn with_priority_incidents(
+        mut self,
+        value: impl Into<PriorityIncidents>,
+    ) -> Self {
+        self.priority_incidents = Some(value.into());
+        self
+    }
+    /// Sets `wifiLicenses`.
+    pub fn with_wifi_licenses(mut self, value: impl Into<i64>) -> Self {
+        self.wifi_licenses = Some(value.into());
+        self
+    }
+    /// Sets `switchLicenses`.
+    pub fn with_switch_licenses(mut self, value: impl Into<i64>) -> Self {
+        self.switch_licenses = Some(value.into());
+        self
+    }
+    /// Sets `earlyExpirationDate`.
+    pub fn with_early_expiration_date(mut self, value: impl Into<String>) -> Self {
+        self.early_expiration_date = Some(value.into());
+        self
+    }
+    /// Sets `alarmCount`.
+    pub fn with_alarm_count(mut self, value: impl Into<i64>) -> Self {
+        self.alarm_count = Some(value.into());
+        self
+    }
+    /// Sets `tenantEmail`.
+    pub fn with_tenant_email(mut self, value: impl Into<String>) -> Self {
+        self.tenant_email = Some(value.into());
+        self
+    }
+    /// Sets `delegatedToEmail`.
+    pub fn with_delegated_to_email(mut self, value: impl Into<String>) -> Self {
+        self.delegated_to_email = Some(value.into());
+        self
+    }
+    /// Sets `delegationType`.
+    pub fn with_delegation_type(mut self, value: impl Into<String>) -> Self {
+        self.delegation_type = Some(value.into());
+        self
+    }
+    /// Sets `tenantName`.
+    pub fn with_tenant_name(mut self, value: impl Into<String>) -> Self {
+        self.tenant_name = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `crtTime`.
+    pub fn with_crt_time(mut self, value: impl Into<String>) -> Self {
+        self.crt_time = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `delegatedToId`.
+    pub fn with_delegated_to_id(mut self, value: impl Into<String>) -> Self {
+        self.delegated_to_id = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `delegatedToName`.
+    pub fn with_delegated_to_name(mut self, value: impl Into<String>) -> Self {
+        self.delegated_to_name = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `entitlements`.
+    pub fn with_entitlements(
+        mut self,
+        value: impl Into<Vec<ViewmodelEntitlement>>,
+    ) -> Self {
+        self.entitlements = Some(value.into());
+        self
+    }
+}
 /// Msp ec, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspEcDto).
@@ -487,6 +719,554 @@ impl MspEc {
     /// Sets `accountTier`.
     pub fn with_account_tier(mut self, value: impl Into<String>) -> Self {
         self.account_tier = Some(value.into());
+        self
+    }
+}
+/// Msp inventory device, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml MspInventoryDeviceDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MspInventoryDevice {
+    /// Is mesh enable.
+    pub is_mesh_enable: Option<bool>,
+    /// Serial number.
+    pub serial_number: Option<String>,
+    /// Crt time.
+    pub crt_time: Option<String>,
+    /// Last upd time.
+    pub last_upd_time: Option<String>,
+    /// Last seen time.
+    pub last_seen_time: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Model.
+    pub model: Option<String>,
+    /// Fw version.
+    pub fw_version: Option<String>,
+    /// Venue ID.
+    pub venue_id: Option<String>,
+    /// Venue name.
+    pub venue_name: Option<String>,
+    /// AP group ID.
+    pub ap_group_id: Option<String>,
+    /// AP group name.
+    pub ap_group_name: Option<String>,
+    /// WLAN group 24GId.
+    pub wlan_group24_g_id: Option<String>,
+    /// WLAN group 5GId.
+    pub wlan_group5_g_id: Option<String>,
+    /// Config status.
+    pub config_status: Option<String>,
+    /// Connection status.
+    pub connection_status: Option<String>,
+    /// Device status.
+    pub device_status: Option<String>,
+    /// Device status severity.
+    pub device_status_severity: Option<String>,
+    /// IP.
+    pub ip: Option<String>,
+    /// Ext IP.
+    pub ext_ip: Option<String>,
+    /// External port.
+    pub external_port: Option<String>,
+    /// AP MAC.
+    pub ap_mac: Option<String>,
+    /// AP status data.
+    pub ap_status_data: Option<super::wireless_venues::ApStatusData>,
+    /// Downlink.
+    pub downlink: Option<Vec<super::wireless_venues::DownLink>>,
+    /// Uplink.
+    pub uplink: Option<Vec<super::wireless_venues::UpLink>>,
+    /// Downlink down MAC.
+    pub downlink_down_mac: Option<Vec<String>>,
+    /// Downlink RSSI.
+    pub downlink_rssi: Option<Vec<i64>>,
+    /// Downlink type.
+    pub downlink_type: Option<Vec<i64>>,
+    /// Uplink up MAC.
+    pub uplink_up_mac: Option<String>,
+    /// Uplink RSSI (format: int32).
+    pub uplink_rssi: Option<i64>,
+    /// Mesh role.
+    pub mesh_role: Option<String>,
+    /// Hops (format: int32).
+    pub hops: Option<i64>,
+    /// Device group ID.
+    pub device_group_id: Option<String>,
+    /// Floorplan ID.
+    pub floorplan_id: Option<String>,
+    /// X percent (format: float).
+    pub x_percent: Option<f64>,
+    /// Y percent (format: float).
+    pub y_percent: Option<f64>,
+    /// Clients (format: int32).
+    pub clients: Option<i64>,
+    /// Tags.
+    pub tags: Option<String>,
+    /// Device group name.
+    pub device_group_name: Option<String>,
+    /// Device model type.
+    pub device_model_type: Option<String>,
+    /// Switch name.
+    pub switch_name: Option<String>,
+    /// Switch serial number.
+    pub switch_serial_number: Option<String>,
+    /// Tenant ID.
+    pub tenant_id: Option<String>,
+    /// Device type.
+    pub device_type: Option<String>,
+    /// Switch MAC.
+    pub switch_mac: Option<String>,
+    /// Customer name.
+    pub customer_name: Option<String>,
+    /// Managed as.
+    pub managed_as: Option<String>,
+    /// Rogue category.
+    pub rogue_category: Option<std::collections::BTreeMap<String, i64>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspInventoryDevice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspInventoryDevice, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("isMeshEnable", &v.is_mesh_enable);
+            w.optional("serialNumber", &v.serial_number);
+            w.optional("crtTime", &v.crt_time);
+            w.optional("lastUpdTime", &v.last_upd_time);
+            w.optional("lastSeenTime", &v.last_seen_time);
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("model", &v.model);
+            w.optional("fwVersion", &v.fw_version);
+            w.optional("venueId", &v.venue_id);
+            w.optional("venueName", &v.venue_name);
+            w.optional("apGroupId", &v.ap_group_id);
+            w.optional("apGroupName", &v.ap_group_name);
+            w.optional("wlanGroup24GId", &v.wlan_group24_g_id);
+            w.optional("wlanGroup5GId", &v.wlan_group5_g_id);
+            w.optional("configStatus", &v.config_status);
+            w.optional("connectionStatus", &v.connection_status);
+            w.optional("deviceStatus", &v.device_status);
+            w.optional("deviceStatusSeverity", &v.device_status_severity);
+            w.optional("IP", &v.ip);
+            w.optional("extIp", &v.ext_ip);
+            w.optional("externalPort", &v.external_port);
+            w.optional("apMac", &v.ap_mac);
+            w.optional("apStatusData", &v.ap_status_data);
+            w.optional("downlink", &v.downlink);
+            w.optional("uplink", &v.uplink);
+            w.optional("downlink.downMac", &v.downlink_down_mac);
+            w.optional("downlink.rssi", &v.downlink_rssi);
+            w.optional("downlink.type", &v.downlink_type);
+            w.optional("uplink.upMac", &v.uplink_up_mac);
+            w.optional("uplink.rssi", &v.uplink_rssi);
+            w.optional("meshRole", &v.mesh_role);
+            w.optional("hops", &v.hops);
+            w.optional("deviceGroupId", &v.device_group_id);
+            w.optional("floorplanId", &v.floorplan_id);
+            w.optional_number("xPercent", v.x_percent);
+            w.optional_number("yPercent", v.y_percent);
+            w.optional("clients", &v.clients);
+            w.optional("tags", &v.tags);
+            w.optional("deviceGroupName", &v.device_group_name);
+            w.optional("deviceModelType", &v.device_model_type);
+            w.optional("switchName", &v.switch_name);
+            w.optional("switchSerialNumber", &v.switch_serial_number);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("deviceType", &v.device_type);
+            w.optional("switchMac", &v.switch_mac);
+            w.optional("customerName", &v.customer_name);
+            w.optional("managedAs", &v.managed_as);
+            w.optional("rogueCategory", &v.rogue_category);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspInventoryDevice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspInventoryDevice, ruckus_one_runtime::object::FieldError> {
+            let value = MspInventoryDevice {
+                is_mesh_enable: f.optional("isMeshEnable"),
+                serial_number: f.optional("serialNumber"),
+                crt_time: f.optional("crtTime"),
+                last_upd_time: f.optional("lastUpdTime"),
+                last_seen_time: f.optional("lastSeenTime"),
+                name: f.optional("name"),
+                description: f.optional("description"),
+                model: f.optional("model"),
+                fw_version: f.optional("fwVersion"),
+                venue_id: f.optional("venueId"),
+                venue_name: f.optional("venueName"),
+                ap_group_id: f.optional("apGroupId"),
+                ap_group_name: f.optional("apGroupName"),
+                wlan_group24_g_id: f.optional("wlanGroup24GId"),
+                wlan_group5_g_id: f.optional("wlanGroup5GId"),
+                config_status: f.optional("configStatus"),
+                connection_status: f.optional("connectionStatus"),
+                device_status: f.optional("deviceStatus"),
+                device_status_severity: f.optional("deviceStatusSeverity"),
+                ip: f.optional("IP"),
+                ext_ip: f.optional("extIp"),
+                external_port: f.optional("externalPort"),
+                ap_mac: f.optional("apMac"),
+                ap_status_data: f.optional("apStatusData"),
+                downlink: f.optional("downlink"),
+                uplink: f.optional("uplink"),
+                downlink_down_mac: f.optional("downlink.downMac"),
+                downlink_rssi: f.optional("downlink.rssi"),
+                downlink_type: f.optional("downlink.type"),
+                uplink_up_mac: f.optional("uplink.upMac"),
+                uplink_rssi: f.optional("uplink.rssi"),
+                mesh_role: f.optional("meshRole"),
+                hops: f.optional("hops"),
+                device_group_id: f.optional("deviceGroupId"),
+                floorplan_id: f.optional("floorplanId"),
+                x_percent: f.optional("xPercent"),
+                y_percent: f.optional("yPercent"),
+                clients: f.optional("clients"),
+                tags: f.optional("tags"),
+                device_group_name: f.optional("deviceGroupName"),
+                device_model_type: f.optional("deviceModelType"),
+                switch_name: f.optional("switchName"),
+                switch_serial_number: f.optional("switchSerialNumber"),
+                tenant_id: f.optional("tenantId"),
+                device_type: f.optional("deviceType"),
+                switch_mac: f.optional("switchMac"),
+                customer_name: f.optional("customerName"),
+                managed_as: f.optional("managedAs"),
+                rogue_category: f.optional("rogueCategory"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspInventoryDevice"))
+    }
+}
+impl MspInventoryDevice {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_mesh_enable: None,
+            serial_number: None,
+            crt_time: None,
+            last_upd_time: None,
+            last_seen_time: None,
+            name: None,
+            description: None,
+            model: None,
+            fw_version: None,
+            venue_id: None,
+            venue_name: None,
+            ap_group_id: None,
+            ap_group_name: None,
+            wlan_group24_g_id: None,
+            wlan_group5_g_id: None,
+            config_status: None,
+            connection_status: None,
+            device_status: None,
+            device_status_severity: None,
+            ip: None,
+            ext_ip: None,
+            external_port: None,
+            ap_mac: None,
+            ap_status_data: None,
+            downlink: None,
+            uplink: None,
+            downlink_down_mac: None,
+            downlink_rssi: None,
+            downlink_type: None,
+            uplink_up_mac: None,
+            uplink_rssi: None,
+            mesh_role: None,
+            hops: None,
+            device_group_id: None,
+            floorplan_id: None,
+            x_percent: None,
+            y_percent: None,
+            clients: None,
+            tags: None,
+            device_group_name: None,
+            device_model_type: None,
+            switch_name: None,
+            switch_serial_number: None,
+            tenant_id: None,
+            device_type: None,
+            switch_mac: None,
+            customer_name: None,
+            managed_as: None,
+            rogue_category: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `isMeshEnable`.
+    pub fn with_is_mesh_enable(mut self, value: impl Into<bool>) -> Self {
+        self.is_mesh_enable = Some(value.into());
+        self
+    }
+    /// Sets `serialNumber`.
+    pub fn with_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.serial_number = Some(value.into());
+        self
+    }
+    /// Sets `crtTime`.
+    pub fn with_crt_time(mut self, value: impl Into<String>) -> Self {
+        self.crt_time = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
+        self
+    }
+    /// Sets `lastSeenTime`.
+    pub fn with_last_seen_time(mut self, value: impl Into<String>) -> Self {
+        self.last_seen_time = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `model`.
+    pub fn with_model(mut self, value: impl Into<String>) -> Self {
+        self.model = Some(value.into());
+        self
+    }
+    /// Sets `fwVersion`.
+    pub fn with_fw_version(mut self, value: impl Into<String>) -> Self {
+        self.fw_version = Some(value.into());
+        self
+    }
+    /// Sets `venueId`.
+    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `venueName`.
+    pub fn with_venue_name(mut self, value: impl Into<String>) -> Self {
+        self.venue_name = Some(value.into());
+        self
+    }
+    /// Sets `apGroupId`.
+    pub fn with_ap_group_id(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_id = Some(value.into());
+        self
+    }
+    /// Sets `apGroupName`.
+    pub fn with_ap_group_name(mut self, value: impl Into<String>) -> Self {
+        self.ap_group_name = Some(value.into());
+        self
+    }
+    /// Sets `wlanGroup24GId`.
+    pub fn with_wlan_group24_g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group24_g_id = Some(value.into());
+        self
+    }
+    /// Sets `wlanGroup5GId`.
+    pub fn with_wlan_group5_g_id(mut self, value: impl Into<String>) -> Self {
+        self.wlan_group5_g_id = Some(value.into());
+        self
+    }
+    /// Sets `configStatus`.
+    pub fn with_config_status(mut self, value: impl Into<String>) -> Self {
+        self.config_status = Some(value.into());
+        self
+    }
+    /// Sets `connectionStatus`.
+    pub fn with_connection_status(mut self, value: impl Into<String>) -> Self {
+        self.connection_status = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatus`.
+    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
+        self.device_status = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatusSeverity`.
+    pub fn with_device_status_severity(mut self, value: impl Into<String>) -> Self {
+        self.device_status_severity = Some(value.into());
+        self
+    }
+    /// Sets `IP`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `extIp`.
+    pub fn with_ext_ip(mut self, value: impl Into<String>) -> Self {
+        self.ext_ip = Some(value.into());
+        self
+    }
+    /// Sets `externalPort`.
+    pub fn with_external_port(mut self, value: impl Into<String>) -> Self {
+        self.external_port = Some(value.into());
+        self
+    }
+    /// Sets `apMac`.
+    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.ap_mac = Some(value.into());
+        self
+    }
+    /// Sets `apStatusData`.
+    pub fn with_ap_status_data(
+        mut self,
+        value: impl Into<super::wireless_venues::ApStatusData>,
+    ) -> Self {
+        self.ap_status_data = Some(value.into());
+        self
+    }
+    /// Sets `downlink`.
+    pub fn with_downlink(
+        mut self,
+        value: impl Into<Vec<super::wireless_venues::DownLink>>,
+    ) -> Self {
+        self.downlink = Some(value.into());
+        self
+    }
+    /// Sets `uplink`.
+    pub fn with_uplink(
+        mut self,
+        value: impl Into<Vec<super::wireless_venues::UpLink>>,
+    ) -> Self {
+        self.uplink = Some(value.into());
+        self
+    }
+    /// Sets `downlink.downMac`.
+    pub fn with_downlink_down_mac(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.downlink_down_mac = Some(value.into());
+        self
+    }
+    /// Sets `downlink.rssi`.
+    pub fn with_downlink_rssi(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.downlink_rssi = Some(value.into());
+        self
+    }
+    /// Sets `downlink.type`.
+    pub fn with_downlink_type(mut self, value: impl Into<Vec<i64>>) -> Self {
+        self.downlink_type = Some(value.into());
+        self
+    }
+    /// Sets `uplink.upMac`.
+    pub fn with_uplink_up_mac(mut self, value: impl Into<String>) -> Self {
+        self.uplink_up_mac = Some(value.into());
+        self
+    }
+    /// Sets `uplink.rssi`.
+    pub fn with_uplink_rssi(mut self, value: impl Into<i64>) -> Self {
+        self.uplink_rssi = Some(value.into());
+        self
+    }
+    /// Sets `meshRole`.
+    pub fn with_mesh_role(mut self, value: impl Into<String>) -> Self {
+        self.mesh_role = Some(value.into());
+        self
+    }
+    /// Sets `hops`.
+    pub fn with_hops(mut self, value: impl Into<i64>) -> Self {
+        self.hops = Some(value.into());
+        self
+    }
+    /// Sets `deviceGroupId`.
+    pub fn with_device_group_id(mut self, value: impl Into<String>) -> Self {
+        self.device_group_id = Some(value.into());
+        self
+    }
+    /// Sets `floorplanId`.
+    pub fn with_floorplan_id(mut self, value: impl Into<String>) -> Self {
+        self.floorplan_id = Some(value.into());
+        self
+    }
+    /// Sets `xPercent`.
+    pub fn with_x_percent(mut self, value: impl Into<f64>) -> Self {
+        self.x_percent = Some(value.into());
+        self
+    }
+    /// Sets `yPercent`.
+    pub fn with_y_percent(mut self, value: impl Into<f64>) -> Self {
+        self.y_percent = Some(value.into());
+        self
+    }
+    /// Sets `clients`.
+    pub fn with_clients(mut self, value: impl Into<i64>) -> Self {
+        self.clients = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `deviceGroupName`.
+    pub fn with_device_group_name(mut self, value: impl Into<String>) -> Self {
+        self.device_group_name = Some(value.into());
+        self
+    }
+    /// Sets `deviceModelType`.
+    pub fn with_device_model_type(mut self, value: impl Into<String>) -> Self {
+        self.device_model_type = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `switchSerialNumber`.
+    pub fn with_switch_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.switch_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `deviceType`.
+    pub fn with_device_type(mut self, value: impl Into<String>) -> Self {
+        self.device_type = Some(value.into());
+        self
+    }
+    /// Sets `switchMac`.
+    pub fn with_switch_mac(mut self, value: impl Into<String>) -> Self {
+        self.switch_mac = Some(value.into());
+        self
+    }
+    /// Sets `customerName`.
+    pub fn with_customer_name(mut self, value: impl Into<String>) -> Self {
+        self.customer_name = Some(value.into());
+        self
+    }
+    /// Sets `managedAs`.
+    pub fn with_managed_as(mut self, value: impl Into<String>) -> Self {
+        self.managed_as = Some(value.into());
+        self
+    }
+    /// Sets `rogueCategory`.
+    pub fn with_rogue_category(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, i64>>,
+    ) -> Self {
+        self.rogue_category = Some(value.into());
         self
     }
 }
@@ -1476,6 +2256,131 @@ impl QueryResponseMspEc {
         self
     }
 }
+/// Query response msp inventory device, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseMspInventoryDeviceDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseMspInventoryDevice {
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// Total count.
+    pub total_count: Option<i64>,
+    /// Page (format: int32).
+    pub page: Option<i64>,
+    /// Object ID.
+    pub object_id: Option<String>,
+    /// Data.
+    pub data: Option<Vec<MspInventoryDevice>>,
+    /// Error message.
+    pub error_message: Option<String>,
+    /// Subsequent queries.
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseMspInventoryDevice {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseMspInventoryDevice,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseMspInventoryDevice {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseMspInventoryDevice,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = QueryResponseMspInventoryDevice {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseMspInventoryDevice"))
+    }
+}
+impl QueryResponseMspInventoryDevice {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<MspInventoryDevice>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
 /// Radius, with the fields the official description lists.
 ///
 /// Provenance: reference (msp_services-0.3.3.yaml Radius).
@@ -2114,7 +3019,7 @@ impl ViewmodelEntitlement {
         self
     }
 }
-/// Managed-service provider: the 29 operations of this area of the Network management API.
+/// Managed-service provider: the 32 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().msp()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -2812,6 +3717,83 @@ impl<'a> MspClient<'a> {
             &[],
         );
         ListMspLabelBaseUrls { req }
+    }
+    /// Get msp e cs.
+    ///
+    /// Queries `/techpartners/mspecs/query` (drafted from the official description).
+    ///
+    /// `POST /techpartners/mspecs/query` on the `network` API.
+    ///
+    /// - Query parameter `delegation` (`string`, builder method `delegation`)
+    /// - Request body (json, required): `DynamicQueryPayload`
+    /// - Response 200: `QueryResponseMspEc`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetMspECs::version`)
+    /// - Pagination: `query_body`, items in `data`
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getMSP-ECs).
+    #[doc(alias = "/techpartners/mspecs/query")]
+    #[doc(alias = "POST /techpartners/mspecs/query")]
+    #[doc(alias = "getMSP-ECs")]
+    pub fn get_msp_e_cs(
+        &self,
+        body: &super::switches::DynamicQueryPayload,
+    ) -> GetMspECs<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &GET_MSP_E_CS, &[]);
+        req.json(body);
+        GetMspECs { req }
+    }
+    /// Get device inventory.
+    ///
+    /// Queries `/msps/{mspTenantId}/ecInventories/query` (drafted from the official description).
+    ///
+    /// `POST /msps/{mspTenantId}/ecInventories/query` on the `network` API.
+    ///
+    /// - Path parameter `mspTenantId`: string
+    /// - Request body (json, required): `DynamicQueryPayload`
+    /// - Response 200: `QueryResponseMspInventoryDevice`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDeviceInventory::version`)
+    /// - Pagination: `query_body`, items in `data`
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getDeviceInventory).
+    #[doc(alias = "/msps/{mspTenantId}/ecInventories/query")]
+    #[doc(alias = "POST /msps/{mspTenantId}/ecInventories/query")]
+    #[doc(alias = "getDeviceInventory")]
+    pub fn get_device_inventory(
+        &self,
+        msp_tenant_id: &str,
+        body: &super::switches::DynamicQueryPayload,
+    ) -> GetDeviceInventory<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_DEVICE_INVENTORY,
+            &[msp_tenant_id],
+        );
+        req.json(body);
+        GetDeviceInventory { req }
+    }
+    /// Get delegations for view.
+    ///
+    /// Posts to `/delegations` (drafted from the official description).
+    ///
+    /// `POST /delegations` on the `network` API.
+    ///
+    /// - Request body (json, required): `DynamicQueryPayload`
+    /// - Response 200: `DelegationData`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDelegationsForView::version`)
+    /// - Pagination: `query_body`, items in `entitlements`
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getDelegationsForView).
+    #[doc(alias = "/delegations")]
+    #[doc(alias = "POST /delegations")]
+    #[doc(alias = "getDelegationsForView")]
+    pub fn get_delegations_for_view(
+        &self,
+        body: &super::switches::DynamicQueryPayload,
+    ) -> GetDelegationsForView<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_DELEGATIONS_FOR_VIEW,
+            &[],
+        );
+        req.json(body);
+        GetDelegationsForView { req }
     }
 }
 static QUERY_MSP_ECS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4705,6 +5687,300 @@ impl<'a> ListMspLabelBaseUrls<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<serde_json::Value>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_MSP_E_CS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_msp_e_cs",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/techpartners/mspecs/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `get_msp_e_cs`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetMspECsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `MspClient::get_msp_e_cs` (Get msp e cs).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetMspECs<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetMspECs<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the query parameter `delegation`.
+    ///
+    /// query parameter `delegation`; `string`.
+    pub fn delegation(mut self, delegation: &str) -> Self {
+        self.req.query("delegation", &delegation);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetMspECsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseMspEc> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, MspEc> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseMspEc, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseMspEc>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_DEVICE_INVENTORY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_device_inventory",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/msps/{mspTenantId}/ecInventories/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `get_device_inventory`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetDeviceInventoryVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `MspClient::get_device_inventory` (Get device inventory).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetDeviceInventory<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetDeviceInventory<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetDeviceInventoryVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, QueryResponseMspInventoryDevice> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, MspInventoryDevice> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseMspInventoryDevice, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseMspInventoryDevice>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_DELEGATIONS_FOR_VIEW: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_delegations_for_view",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/delegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `get_delegations_for_view`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetDelegationsForViewVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `MspClient::get_delegations_for_view` (Get delegations for view).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetDelegationsForView<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetDelegationsForView<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetDelegationsForViewVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "entitlements",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `entitlements`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, DelegationData> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `entitlements`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, ViewmodelEntitlement> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<DelegationData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<DelegationData>,
             ruckus_one_runtime::Error,
         >,
     > {

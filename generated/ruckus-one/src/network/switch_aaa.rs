@@ -259,7 +259,7 @@ impl AaaServerView {
         self
     }
 }
-/// Switch AAA: the 9 operations of this area of the Network management API.
+/// Switch AAA: the 10 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().switch_aaa()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -510,6 +510,27 @@ impl<'a> SwitchAaaClient<'a> {
         );
         req.json(body);
         UpdateVenueAaaSettings { req }
+    }
+    /// Get aaa settings.
+    ///
+    /// Reads `/venues/{venueId}/aaaSettings` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/aaaSettings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Response 200: `AaaSettingView`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetAaaSettings::version`)
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetAaaSettings_1_1).
+    #[doc(alias = "/venues/{venueId}/aaaSettings")]
+    #[doc(alias = "GET /venues/{venueId}/aaaSettings")]
+    #[doc(alias = "GetAaaSettings_1_1")]
+    pub fn get_aaa_settings(&self, venue_id: &str) -> GetAaaSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AAA_SETTINGS,
+            &[venue_id],
+        );
+        GetAaaSettings { req }
     }
 }
 static QUERY_VENUE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1178,6 +1199,90 @@ impl<'a> UpdateVenueAaaSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<super::common::AaaSettingResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_AAA_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_aaa_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aaaSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
+};
+/// Representations offered by `get_aaa_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetAaaSettingsVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `SwitchAaaClient::get_aaa_settings` (Get aaa settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetAaaSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetAaaSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetAaaSettingsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<super::common::AaaSettingView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::AaaSettingView>,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -233,6 +233,95 @@ impl AcxCliTemplateBo {
         self
     }
 }
+/// Acx cli template sample view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSampleViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AcxCliTemplateSampleView {
+    /// ID.
+    pub id: Option<String>,
+    /// CLI.
+    pub cli: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Version.
+    pub version: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AcxCliTemplateSampleView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &AcxCliTemplateSampleView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("cli", &v.cli);
+            w.optional("name", &v.name);
+            w.optional("version", &v.version);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AcxCliTemplateSampleView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AcxCliTemplateSampleView, ruckus_one_runtime::object::FieldError> {
+            let value = AcxCliTemplateSampleView {
+                id: f.optional("id"),
+                cli: f.optional("cli"),
+                name: f.optional("name"),
+                version: f.optional("version"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AcxCliTemplateSampleView"))
+    }
+}
+impl AcxCliTemplateSampleView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            cli: None,
+            name: None,
+            version: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `cli`.
+    pub fn with_cli(mut self, value: impl Into<String>) -> Self {
+        self.cli = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<String>) -> Self {
+        self.version = Some(value.into());
+        self
+    }
+}
 /// Acx cli template switches view, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml AcxCliTemplateSwitchesView).
@@ -1356,7 +1445,7 @@ impl WebAuthPageTemplateView {
         self
     }
 }
-/// Switch profiles and templates: the 50 operations of this area of the Network management API.
+/// Switch profiles and templates: the 54 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().switch_profiles()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -2626,6 +2715,100 @@ impl<'a> SwitchProfilesClient<'a> {
         ListWebAuthPageTemplateSwitchesV1 {
             req,
         }
+    }
+    /// Put web auth page template.
+    ///
+    /// Replaces `/webAuthPageTemplates/{templateId}` (drafted from the official description).
+    ///
+    /// `PUT /webAuthPageTemplates/{templateId}` on the `network` API.
+    ///
+    /// - Path parameter `templateId`: string
+    /// - Request body (json, required): `WebAuthPageTemplateView`
+    /// - Response 200: `WebAuthPageTemplateResponse`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `PutWebAuthPageTemplate::version`)
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml PutWebAuthPageTemplate_1_1).
+    #[doc(alias = "/webAuthPageTemplates/{templateId}")]
+    #[doc(alias = "PUT /webAuthPageTemplates/{templateId}")]
+    #[doc(alias = "PutWebAuthPageTemplate_1_1")]
+    pub fn put_web_auth_page_template(
+        &self,
+        template_id: &str,
+        body: &WebAuthPageTemplateView,
+    ) -> PutWebAuthPageTemplate<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &PUT_WEB_AUTH_PAGE_TEMPLATE,
+            &[template_id],
+        );
+        req.json(body);
+        PutWebAuthPageTemplate { req }
+    }
+    /// Update profile.
+    ///
+    /// Replaces `/switchProfiles/{switchProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /switchProfiles/{switchProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `switchProfileId`: string
+    /// - Request body (json, required): `Profile`
+    /// - Response 200: `EmptyResponse`
+    /// - Response 202: `EmptyResponse`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateProfile::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateProfile_1).
+    #[doc(alias = "/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "PUT /switchProfiles/{switchProfileId}")]
+    #[doc(alias = "UpdateProfile_1")]
+    pub fn update_profile(
+        &self,
+        switch_profile_id: &str,
+        body: &super::common::Profile,
+    ) -> UpdateProfile<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_PROFILE,
+            &[switch_profile_id],
+        );
+        req.json(body);
+        UpdateProfile { req }
+    }
+    /// Get profiles by venue id.
+    ///
+    /// Reads `/venues/{venueId}/switchProfiles` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/switchProfiles` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Response 200: `array<ProfileView>`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetProfilesByVenueId::version`)
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfilesByVenueId_1).
+    #[doc(alias = "/venues/{venueId}/switchProfiles")]
+    #[doc(alias = "GET /venues/{venueId}/switchProfiles")]
+    #[doc(alias = "GetProfilesByVenueId_1")]
+    pub fn get_profiles_by_venue_id(&self, venue_id: &str) -> GetProfilesByVenueId<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_PROFILES_BY_VENUE_ID,
+            &[venue_id],
+        );
+        GetProfilesByVenueId { req }
+    }
+    /// Get cli templates.
+    ///
+    /// Reads `/cliTemplates/examples` (drafted from the official description).
+    ///
+    /// `GET /cliTemplates/examples` on the `network` API.
+    ///
+    /// - Query parameter `category` (`string`, builder method `category`)
+    /// - Response 200: `array<AcxCliTemplateSampleView>`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetCliTemplates::version`)
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetCliTemplates_2_1).
+    #[doc(alias = "/cliTemplates/examples")]
+    #[doc(alias = "GET /cliTemplates/examples")]
+    #[doc(alias = "GetCliTemplates_2_1")]
+    pub fn get_cli_templates(&self) -> GetCliTemplates<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &GET_CLI_TEMPLATES, &[]);
+        GetCliTemplates { req }
     }
 }
 static LIST_VENUE_SWITCH_PROFILE_ACLS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6350,6 +6533,378 @@ impl<'a> ListWebAuthPageTemplateSwitchesV1<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<WebAuthPageTemplate>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static PUT_WEB_AUTH_PAGE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "put_web_auth_page_template",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/webAuthPageTemplates/{templateId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
+};
+/// Representations offered by `put_web_auth_page_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum PutWebAuthPageTemplateVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::put_web_auth_page_template` (Put web auth page template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct PutWebAuthPageTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> PutWebAuthPageTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: PutWebAuthPageTemplateVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<WebAuthPageTemplateResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WebAuthPageTemplateResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPDATE_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_profile",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/switchProfiles/{switchProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
+};
+/// Representations offered by `update_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateProfileVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::update_profile` (Update profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::EmptyResponse,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::EmptyResponse,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_PROFILES_BY_VENUE_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_profiles_by_venue_id",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/switchProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
+};
+/// Representations offered by `get_profiles_by_venue_id`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetProfilesByVenueIdVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::get_profiles_by_venue_id` (Get profiles by venue id).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetProfilesByVenueId<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetProfilesByVenueId<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetProfilesByVenueIdVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<super::common::ProfileView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<super::common::ProfileView>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_CLI_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_cli_templates",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/cliTemplates/examples",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
+};
+/// Representations offered by `get_cli_templates`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetCliTemplatesVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `SwitchProfilesClient::get_cli_templates` (Get cli templates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetCliTemplates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetCliTemplates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the query parameter `category`.
+    ///
+    /// query parameter `category`; `string`.
+    pub fn category(mut self, category: &str) -> Self {
+        self.req.query("category", &category);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetCliTemplatesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<AcxCliTemplateSampleView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<AcxCliTemplateSampleView>>,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -5,7 +5,7 @@
 //! Switch profiles of templates: create, read, delete and query them, and add them to or remove them from venue templates. Split from the wireless venues area so each can be compiled alone.
 //!
 //! Spec: `spec/network/template_switch_profiles.yaml`.
-/// Template switch profiles: the 8 operations of this area of the Network management API.
+/// Template switch profiles: the 10 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().template_switch_profiles()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -242,6 +242,61 @@ impl<'a> TemplateSwitchProfilesClient<'a> {
             &[switch_profile_id],
         );
         DeleteTemplateSwitchProfile { req }
+    }
+    /// Update profile template.
+    ///
+    /// Replaces `/templates/switchProfiles/{switchProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /templates/switchProfiles/{switchProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `switchProfileId`: string
+    /// - Request body (json, required): `Profile`
+    /// - Response 200: `EmptyResponse`
+    /// - Response 202: `EmptyResponse`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateProfileTemplate::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateProfileTemplate_1_1).
+    #[doc(alias = "/templates/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "PUT /templates/switchProfiles/{switchProfileId}")]
+    #[doc(alias = "UpdateProfileTemplate_1_1")]
+    pub fn update_profile_template(
+        &self,
+        switch_profile_id: &str,
+        body: &super::common::Profile,
+    ) -> UpdateProfileTemplate<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_PROFILE_TEMPLATE,
+            &[switch_profile_id],
+        );
+        req.json(body);
+        UpdateProfileTemplate { req }
+    }
+    /// Get profile templates by venue id.
+    ///
+    /// Reads `/templates/venues/{venueId}/switchProfiles` (drafted from the official description).
+    ///
+    /// `GET /templates/venues/{venueId}/switchProfiles` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Response 200: `array<ProfileView>`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetProfileTemplatesByVenueId::version`)
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml GetProfileTemplatesByVenueId_1_1).
+    #[doc(alias = "/templates/venues/{venueId}/switchProfiles")]
+    #[doc(alias = "GET /templates/venues/{venueId}/switchProfiles")]
+    #[doc(alias = "GetProfileTemplatesByVenueId_1_1")]
+    pub fn get_profile_templates_by_venue_id(
+        &self,
+        venue_id: &str,
+    ) -> GetProfileTemplatesByVenueId<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_PROFILE_TEMPLATES_BY_VENUE_ID,
+            &[venue_id],
+        );
+        GetProfileTemplatesByVenueId {
+            req,
+        }
     }
 }
 static ADD_SWITCH_PROFILE_TO_VENUE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -1001,5 +1056,202 @@ impl<'a> DeleteTemplateSwitchProfile<'a> {
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static UPDATE_PROFILE_TEMPLATE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_profile_template",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/templates/switchProfiles/{switchProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
+};
+/// Representations offered by `update_profile_template`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateProfileTemplateVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json`, Content-Type `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `TemplateSwitchProfilesClient::update_profile_template` (Update profile template).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateProfileTemplate<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateProfileTemplate<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateProfileTemplateVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::EmptyResponse,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::EmptyResponse,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_PROFILE_TEMPLATES_BY_VENUE_ID: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_profile_templates_by_venue_id",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/templates/venues/{venueId}/switchProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
+};
+/// Representations offered by `get_profile_templates_by_venue_id`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetProfileTemplatesByVenueIdVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `TemplateSwitchProfilesClient::get_profile_templates_by_venue_id` (Get profile templates by venue id).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetProfileTemplatesByVenueId<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetProfileTemplatesByVenueId<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetProfileTemplatesByVenueIdVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<super::common::ProfileView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<super::common::ProfileView>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }

@@ -207,6 +207,162 @@ impl Account {
         self
     }
 }
+/// Account info, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml AccountInfo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct AccountInfo {
+    /// User full name.
+    pub user_full_name: Option<String>,
+    /// User email.
+    pub user_email: Option<String>,
+    /// Account name.
+    pub account_name: Option<String>,
+    /// Account sap ID.
+    pub account_sap_id: Option<String>,
+    /// Asset serial number.
+    pub asset_serial_number: Option<String>,
+    /// Organization.
+    pub organization: Option<String>,
+    /// Address.
+    pub address: Option<String>,
+    /// City.
+    pub city: Option<String>,
+    /// State or province.
+    pub state_or_province: Option<String>,
+    /// Zip.
+    pub zip: Option<String>,
+    /// Country.
+    pub country: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AccountInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AccountInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("userFullName", &v.user_full_name);
+            w.optional("userEmail", &v.user_email);
+            w.optional("accountName", &v.account_name);
+            w.optional("accountSapId", &v.account_sap_id);
+            w.optional("assetSerialNumber", &v.asset_serial_number);
+            w.optional("organization", &v.organization);
+            w.optional("address", &v.address);
+            w.optional("city", &v.city);
+            w.optional("stateOrProvince", &v.state_or_province);
+            w.optional("zip", &v.zip);
+            w.optional("country", &v.country);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AccountInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AccountInfo, ruckus_one_runtime::object::FieldError> {
+            let value = AccountInfo {
+                user_full_name: f.optional("userFullName"),
+                user_email: f.optional("userEmail"),
+                account_name: f.optional("accountName"),
+                account_sap_id: f.optional("accountSapId"),
+                asset_serial_number: f.optional("assetSerialNumber"),
+                organization: f.optional("organization"),
+                address: f.optional("address"),
+                city: f.optional("city"),
+                state_or_province: f.optional("stateOrProvince"),
+                zip: f.optional("zip"),
+                country: f.optional("country"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AccountInfo"))
+    }
+}
+impl AccountInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            user_full_name: None,
+            user_email: None,
+            account_name: None,
+            account_sap_id: None,
+            asset_serial_number: None,
+            organization: None,
+            address: None,
+            city: None,
+            state_or_province: None,
+            zip: None,
+            country: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `userFullName`.
+    pub fn with_user_full_name(mut self, value: impl Into<String>) -> Self {
+        self.user_full_name = Some(value.into());
+        self
+    }
+    /// Sets `userEmail`.
+    pub fn with_user_email(mut self, value: impl Into<String>) -> Self {
+        self.user_email = Some(value.into());
+        self
+    }
+    /// Sets `accountName`.
+    pub fn with_account_name(mut self, value: impl Into<String>) -> Self {
+        self.account_name = Some(value.into());
+        self
+    }
+    /// Sets `accountSapId`.
+    pub fn with_account_sap_id(mut self, value: impl Into<String>) -> Self {
+        self.account_sap_id = Some(value.into());
+        self
+    }
+    /// Sets `assetSerialNumber`.
+    pub fn with_asset_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.asset_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `organization`.
+    pub fn with_organization(mut self, value: impl Into<String>) -> Self {
+        self.organization = Some(value.into());
+        self
+    }
+    /// Sets `address`.
+    pub fn with_address(mut self, value: impl Into<String>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+    /// Sets `city`.
+    pub fn with_city(mut self, value: impl Into<String>) -> Self {
+        self.city = Some(value.into());
+        self
+    }
+    /// Sets `stateOrProvince`.
+    pub fn with_state_or_province(mut self, value: impl Into<String>) -> Self {
+        self.state_or_province = Some(value.into());
+        self
+    }
+    /// Sets `zip`.
+    pub fn with_zip(mut self, value: impl Into<String>) -> Self {
+        self.zip = Some(value.into());
+        self
+    }
+    /// Sets `country`.
+    pub fn with_country(mut self, value: impl Into<String>) -> Self {
+        self.country = Some(value.into());
+        self
+    }
+}
 /// Add msp ec request, with the fields the official description lists.
 ///
 /// Provenance: reference (msp_services-0.3.3.yaml AddMspEcRequestV1_4).
@@ -1697,6 +1853,62 @@ impl AdminView {
         self
     }
 }
+/// Api call info, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml APICallInfo).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApiCallInfo {
+    /// Request ID.
+    pub request_id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApiCallInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApiCallInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("requestId", &v.request_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApiCallInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApiCallInfo, ruckus_one_runtime::object::FieldError> {
+            let value = ApiCallInfo {
+                request_id: f.optional("requestId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApiCallInfo"))
+    }
+}
+impl ApiCallInfo {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+}
 /// Assign delegated request, with the fields the official description lists.
 ///
 /// Provenance: reference (msp_services-0.3.3.yaml AssignDelegatedRequest).
@@ -2715,6 +2927,238 @@ impl<'de> serde::Deserialize<'de> for AuthenticationClientIdStatus {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Authentication info, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml AuthenticationInfo).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct AuthenticationInfo {
+    /// ID.
+    pub id: Option<String>,
+    /// Client ID.
+    pub client_id: Option<String>,
+    /// Client secret (secret: redacted in `Debug`).
+    pub client_secret: Option<ruckus_one_runtime::Secret>,
+    /// Scopes.
+    pub scopes: Option<String>,
+    /// Token URL.
+    pub token_url: Option<String>,
+    /// Authorization URL.
+    pub authorization_url: Option<String>,
+    /// Authentication type.
+    pub authentication_type: AuthenticationAuthenticationType,
+    /// SAML file URL.
+    pub saml_file_url: Option<String>,
+    /// Name.
+    pub name: String,
+    /// Client ID status.
+    pub client_id_status: Option<AuthenticationClientIdStatus>,
+    /// SAML file type.
+    pub saml_file_type: Option<AuthenticationSamlFileType>,
+    /// Domains.
+    pub domains: Option<Vec<String>>,
+    /// SAML signature enabled.
+    pub saml_signature_enabled: Option<bool>,
+    /// SAML encryption certificate ID.
+    pub saml_encryption_certificate_id: Option<String>,
+    /// Parent tenant ID.
+    pub parent_tenant_id: Option<String>,
+    /// SAML encryption public certificate.
+    pub saml_encryption_public_certificate: Option<String>,
+    /// SAML encryption private key (secret: redacted in `Debug`).
+    pub saml_encryption_private_key: Option<ruckus_one_runtime::Secret>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for AuthenticationInfo {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &AuthenticationInfo, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("clientID", &v.client_id);
+            w.optional("clientSecret", &v.client_secret);
+            w.optional("scopes", &v.scopes);
+            w.optional("tokenURL", &v.token_url);
+            w.optional("authorizationURL", &v.authorization_url);
+            w.field("authenticationType", &v.authentication_type);
+            w.optional("samlFileURL", &v.saml_file_url);
+            w.field("name", &v.name);
+            w.optional("clientIDStatus", &v.client_id_status);
+            w.optional("samlFileType", &v.saml_file_type);
+            w.optional("domains", &v.domains);
+            w.optional("samlSignatureEnabled", &v.saml_signature_enabled);
+            w.optional("samlEncryptionCertificateId", &v.saml_encryption_certificate_id);
+            w.optional("parentTenantId", &v.parent_tenant_id);
+            w.optional(
+                "samlEncryptionPublicCertificate",
+                &v.saml_encryption_public_certificate,
+            );
+            w.optional("samlEncryptionPrivateKey", &v.saml_encryption_private_key);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for AuthenticationInfo {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<AuthenticationInfo, ruckus_one_runtime::object::FieldError> {
+            let value = AuthenticationInfo {
+                id: f.optional("id"),
+                client_id: f.optional("clientID"),
+                client_secret: f.optional("clientSecret"),
+                scopes: f.optional("scopes"),
+                token_url: f.optional("tokenURL"),
+                authorization_url: f.optional("authorizationURL"),
+                authentication_type: f.required("authenticationType")?,
+                saml_file_url: f.optional("samlFileURL"),
+                name: f.required("name")?,
+                client_id_status: f.optional("clientIDStatus"),
+                saml_file_type: f.optional("samlFileType"),
+                domains: f.optional("domains"),
+                saml_signature_enabled: f.optional("samlSignatureEnabled"),
+                saml_encryption_certificate_id: f
+                    .optional("samlEncryptionCertificateId"),
+                parent_tenant_id: f.optional("parentTenantId"),
+                saml_encryption_public_certificate: f
+                    .optional("samlEncryptionPublicCertificate"),
+                saml_encryption_private_key: f.optional("samlEncryptionPrivateKey"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("AuthenticationInfo"))
+    }
+}
+impl AuthenticationInfo {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(
+        authentication_type: AuthenticationAuthenticationType,
+        name: String,
+    ) -> Self {
+        Self {
+            id: None,
+            client_id: None,
+            client_secret: None,
+            scopes: None,
+            token_url: None,
+            authorization_url: None,
+            authentication_type,
+            saml_file_url: None,
+            name,
+            client_id_status: None,
+            saml_file_type: None,
+            domains: None,
+            saml_signature_enabled: None,
+            saml_encryption_certificate_id: None,
+            parent_tenant_id: None,
+            saml_encryption_public_certificate: None,
+            saml_encryption_private_key: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `clientID`.
+    pub fn with_client_id(mut self, value: impl Into<String>) -> Self {
+        self.client_id = Some(value.into());
+        self
+    }
+    /// Sets `clientSecret`.
+    pub fn with_client_secret(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.client_secret = Some(value.into());
+        self
+    }
+    /// Sets `scopes`.
+    pub fn with_scopes(mut self, value: impl Into<String>) -> Self {
+        self.scopes = Some(value.into());
+        self
+    }
+    /// Sets `tokenURL`.
+    pub fn with_token_url(mut self, value: impl Into<String>) -> Self {
+        self.token_url = Some(value.into());
+        self
+    }
+    /// Sets `authorizationURL`.
+    pub fn with_authorization_url(mut self, value: impl Into<String>) -> Self {
+        self.authorization_url = Some(value.into());
+        self
+    }
+    /// Sets `samlFileURL`.
+    pub fn with_saml_file_url(mut self, value: impl Into<String>) -> Self {
+        self.saml_file_url = Some(value.into());
+        self
+    }
+    /// Sets `clientIDStatus`.
+    pub fn with_client_id_status(
+        mut self,
+        value: impl Into<AuthenticationClientIdStatus>,
+    ) -> Self {
+        self.client_id_status = Some(value.into());
+        self
+    }
+    /// Sets `samlFileType`.
+    pub fn with_saml_file_type(
+        mut self,
+        value: impl Into<AuthenticationSamlFileType>,
+    ) -> Self {
+        self.saml_file_type = Some(value.into());
+        self
+    }
+    /// Sets `domains`.
+    pub fn with_domains(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.domains = Some(value.into());
+        self
+    }
+    /// Sets `samlSignatureEnabled`.
+    pub fn with_saml_signature_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.saml_signature_enabled = Some(value.into());
+        self
+    }
+    /// Sets `samlEncryptionCertificateId`.
+    pub fn with_saml_encryption_certificate_id(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.saml_encryption_certificate_id = Some(value.into());
+        self
+    }
+    /// Sets `parentTenantId`.
+    pub fn with_parent_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.parent_tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `samlEncryptionPublicCertificate`.
+    pub fn with_saml_encryption_public_certificate(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.saml_encryption_public_certificate = Some(value.into());
+        self
+    }
+    /// Sets `samlEncryptionPrivateKey`.
+    pub fn with_saml_encryption_private_key(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.saml_encryption_private_key = Some(value.into());
+        self
+    }
+}
 /// Authentication saml file type: the values the official description lists.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml Authentication (inline)).
@@ -3439,6 +3883,61 @@ impl Delegation {
     pub fn with_is_valid(mut self, value: impl Into<bool>) -> Self {
         self.is_valid = Some(value.into());
         self
+    }
+}
+/// Delegation action, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml DelegationAction).
+///
+/// Build one with `new(...)`, which takes the required fields.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct DelegationAction {
+    /// Accept.
+    pub accept: bool,
+    /// From tenant ID.
+    pub from_tenant_id: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for DelegationAction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DelegationAction, w: &mut ruckus_one_runtime::object::Writer) {
+            w.field("accept", &v.accept);
+            w.field("fromTenantId", &v.from_tenant_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for DelegationAction {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DelegationAction, ruckus_one_runtime::object::FieldError> {
+            let value = DelegationAction {
+                accept: f.required("accept")?,
+                from_tenant_id: f.required("fromTenantId")?,
+                additional_fields: f.rest(),
+            };
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DelegationAction"))
+    }
+}
+impl DelegationAction {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(accept: bool, from_tenant_id: String) -> Self {
+        Self {
+            accept,
+            from_tenant_id,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
     }
 }
 /// Delegation status: the values the official description lists.
@@ -5006,6 +5505,365 @@ impl MspAdminRole {
         }
     }
 }
+/// Msp ap count summary, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml ApCountSummary).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MspApCountSummary {
+    /// ID.
+    pub id: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// AP count (format: int32).
+    pub ap_count: Option<i64>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspApCountSummary {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspApCountSummary, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("apCount", &v.ap_count);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspApCountSummary {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspApCountSummary, ruckus_one_runtime::object::FieldError> {
+            let value = MspApCountSummary {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                ap_count: f.optional("apCount"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspApCountSummary"))
+    }
+}
+impl MspApCountSummary {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            ap_count: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `apCount`.
+    pub fn with_ap_count(mut self, value: impl Into<i64>) -> Self {
+        self.ap_count = Some(value.into());
+        self
+    }
+}
+/// Msp dynamic query payload, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml DynamicQueryPayloadDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MspDynamicQueryPayload {
+    /// Multi sort fields.
+    pub multi_sort_fields: Option<Vec<String>>,
+    /// Match fields.
+    pub match_fields: Option<Vec<super::common::QosMatchField>>,
+    /// Range filter.
+    pub range_filter: Option<super::switches::RangeFilter>,
+    /// Range date filter.
+    pub range_date_filter: Option<super::switches::RangeFilter>,
+    /// Must not match field.
+    pub must_not_match_field: Option<Vec<super::switches::MustNotMatchField>>,
+    /// Sort field.
+    pub sort_field: Option<String>,
+    /// Sort order.
+    pub sort_order: Option<String>,
+    /// Page (format: int32).
+    pub page: Option<i64>,
+    /// Page by date.
+    pub page_by_date: Option<super::switches::DynamicQueryPayloadPageByDate>,
+    /// Page size (format: int32).
+    pub page_size: Option<i64>,
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// Search after.
+    pub search_after: Option<Vec<String>>,
+    /// Search target fields.
+    pub search_target_fields: Option<Vec<String>>,
+    /// Search string.
+    pub search_string: Option<String>,
+    /// Filters.
+    pub filters: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    /// Must have fields.
+    pub must_have_fields: Option<Vec<String>>,
+    /// Must not have fields.
+    pub must_not_have_fields: Option<Vec<String>>,
+    /// Term field.
+    pub term_field: Option<super::common::TermField>,
+    /// Terms.
+    pub terms: Option<std::collections::BTreeMap<String, Vec<String>>>,
+    /// Exists.
+    pub exists: Option<String>,
+    /// Group by.
+    pub group_by: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspDynamicQueryPayload {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &MspDynamicQueryPayload,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("multiSortFields", &v.multi_sort_fields);
+            w.optional("matchFields", &v.match_fields);
+            w.optional("rangeFilter", &v.range_filter);
+            w.optional("rangeDateFilter", &v.range_date_filter);
+            w.optional("mustNotMatchField", &v.must_not_match_field);
+            w.optional("sortField", &v.sort_field);
+            w.optional("sortOrder", &v.sort_order);
+            w.optional("page", &v.page);
+            w.optional("pageByDate", &v.page_by_date);
+            w.optional("pageSize", &v.page_size);
+            w.optional("fields", &v.fields);
+            w.optional("search_after", &v.search_after);
+            w.optional("searchTargetFields", &v.search_target_fields);
+            w.optional("searchString", &v.search_string);
+            w.optional("filters", &v.filters);
+            w.optional("mustHaveFields", &v.must_have_fields);
+            w.optional("mustNotHaveFields", &v.must_not_have_fields);
+            w.optional("termField", &v.term_field);
+            w.optional("terms", &v.terms);
+            w.optional("exists", &v.exists);
+            w.optional("groupBy", &v.group_by);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspDynamicQueryPayload {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspDynamicQueryPayload, ruckus_one_runtime::object::FieldError> {
+            let value = MspDynamicQueryPayload {
+                multi_sort_fields: f.optional("multiSortFields"),
+                match_fields: f.optional("matchFields"),
+                range_filter: f.optional("rangeFilter"),
+                range_date_filter: f.optional("rangeDateFilter"),
+                must_not_match_field: f.optional("mustNotMatchField"),
+                sort_field: f.optional("sortField"),
+                sort_order: f.optional("sortOrder"),
+                page: f.optional("page"),
+                page_by_date: f.optional("pageByDate"),
+                page_size: f.optional("pageSize"),
+                fields: f.optional("fields"),
+                search_after: f.optional("search_after"),
+                search_target_fields: f.optional("searchTargetFields"),
+                search_string: f.optional("searchString"),
+                filters: f.optional("filters"),
+                must_have_fields: f.optional("mustHaveFields"),
+                must_not_have_fields: f.optional("mustNotHaveFields"),
+                term_field: f.optional("termField"),
+                terms: f.optional("terms"),
+                exists: f.optional("exists"),
+                group_by: f.optional("groupBy"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspDynamicQueryPayload"))
+    }
+}
+impl MspDynamicQueryPayload {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            multi_sort_fields: None,
+            match_fields: None,
+            range_filter: None,
+            range_date_filter: None,
+            must_not_match_field: None,
+            sort_field: None,
+            sort_order: None,
+            page: None,
+            page_by_date: None,
+            page_size: None,
+            fields: None,
+            search_after: None,
+            search_target_fields: None,
+            search_string: None,
+            filters: None,
+            must_have_fields: None,
+            must_not_have_fields: None,
+            term_field: None,
+            terms: None,
+            exists: None,
+            group_by: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `multiSortFields`.
+    pub fn with_multi_sort_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.multi_sort_fields = Some(value.into());
+        self
+    }
+    /// Sets `matchFields`.
+    pub fn with_match_fields(
+        mut self,
+        value: impl Into<Vec<super::common::QosMatchField>>,
+    ) -> Self {
+        self.match_fields = Some(value.into());
+        self
+    }
+    /// Sets `rangeFilter`.
+    pub fn with_range_filter(
+        mut self,
+        value: impl Into<super::switches::RangeFilter>,
+    ) -> Self {
+        self.range_filter = Some(value.into());
+        self
+    }
+    /// Sets `rangeDateFilter`.
+    pub fn with_range_date_filter(
+        mut self,
+        value: impl Into<super::switches::RangeFilter>,
+    ) -> Self {
+        self.range_date_filter = Some(value.into());
+        self
+    }
+    /// Sets `mustNotMatchField`.
+    pub fn with_must_not_match_field(
+        mut self,
+        value: impl Into<Vec<super::switches::MustNotMatchField>>,
+    ) -> Self {
+        self.must_not_match_field = Some(value.into());
+        self
+    }
+    /// Sets `sortField`.
+    pub fn with_sort_field(mut self, value: impl Into<String>) -> Self {
+        self.sort_field = Some(value.into());
+        self
+    }
+    /// Sets `sortOrder`.
+    pub fn with_sort_order(mut self, value: impl Into<String>) -> Self {
+        self.sort_order = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `pageByDate`.
+    pub fn with_page_by_date(
+        mut self,
+        value: impl Into<super::switches::DynamicQueryPayloadPageByDate>,
+    ) -> Self {
+        self.page_by_date = Some(value.into());
+        self
+    }
+    /// Sets `pageSize`.
+    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
+        self.page_size = Some(value.into());
+        self
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `search_after`.
+    pub fn with_search_after(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.search_after = Some(value.into());
+        self
+    }
+    /// Sets `searchTargetFields`.
+    pub fn with_search_target_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.search_target_fields = Some(value.into());
+        self
+    }
+    /// Sets `searchString`.
+    pub fn with_search_string(mut self, value: impl Into<String>) -> Self {
+        self.search_string = Some(value.into());
+        self
+    }
+    /// Sets `filters`.
+    pub fn with_filters(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Vec<String>>>,
+    ) -> Self {
+        self.filters = Some(value.into());
+        self
+    }
+    /// Sets `mustHaveFields`.
+    pub fn with_must_have_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.must_have_fields = Some(value.into());
+        self
+    }
+    /// Sets `mustNotHaveFields`.
+    pub fn with_must_not_have_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.must_not_have_fields = Some(value.into());
+        self
+    }
+    /// Sets `termField`.
+    pub fn with_term_field(
+        mut self,
+        value: impl Into<super::common::TermField>,
+    ) -> Self {
+        self.term_field = Some(value.into());
+        self
+    }
+    /// Sets `terms`.
+    pub fn with_terms(
+        mut self,
+        value: impl Into<std::collections::BTreeMap<String, Vec<String>>>,
+    ) -> Self {
+        self.terms = Some(value.into());
+        self
+    }
+    /// Sets `exists`.
+    pub fn with_exists(mut self, value: impl Into<String>) -> Self {
+        self.exists = Some(value.into());
+        self
+    }
+    /// Sets `groupBy`.
+    pub fn with_group_by(mut self, value: impl Into<String>) -> Self {
+        self.group_by = Some(value.into());
+        self
+    }
+}
 /// Msp ec account view, with the fields the official description lists.
 ///
 /// Provenance: reference (msp_services-0.3.3.yaml MspEcAccountView).
@@ -5440,6 +6298,92 @@ impl MspEcDelegationResponse {
         self
     }
 }
+/// Msp subsequent query, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml SubsequentQuery).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct MspSubsequentQuery {
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// URL (format: uri).
+    pub url: Option<String>,
+    /// HTTP method.
+    pub http_method: Option<serde_json::Value>,
+    /// Payload.
+    pub payload: Option<serde_json::Value>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for MspSubsequentQuery {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &MspSubsequentQuery, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fields", &v.fields);
+            w.optional("url", &v.url);
+            w.optional("httpMethod", &v.http_method);
+            w.optional("payload", &v.payload);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for MspSubsequentQuery {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<MspSubsequentQuery, ruckus_one_runtime::object::FieldError> {
+            let value = MspSubsequentQuery {
+                fields: f.optional("fields"),
+                url: f.optional("url"),
+                http_method: f.optional("httpMethod"),
+                payload: f.optional("payload"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("MspSubsequentQuery"))
+    }
+}
+impl MspSubsequentQuery {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            url: None,
+            http_method: None,
+            payload: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `url`.
+    pub fn with_url(mut self, value: impl Into<String>) -> Self {
+        self.url = Some(value.into());
+        self
+    }
+    /// Sets `httpMethod`.
+    pub fn with_http_method(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.http_method = Some(value.into());
+        self
+    }
+    /// Sets `payload`.
+    pub fn with_payload(mut self, value: impl Into<serde_json::Value>) -> Self {
+        self.payload = Some(value.into());
+        self
+    }
+}
 /// Notification endpoint: one of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml NotificationEndpoint).
@@ -5870,6 +6814,78 @@ impl NotificationRecipientRbacdto {
         self
     }
 }
+/// Operation response delegation, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml OperationResponseDelegation).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct OperationResponseDelegation {
+    /// Request ID.
+    pub request_id: Option<String>,
+    /// Response.
+    pub response: Option<Delegation>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OperationResponseDelegation {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponseDelegation,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponseDelegation {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            OperationResponseDelegation,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = OperationResponseDelegation {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OperationResponseDelegation"))
+    }
+}
+impl OperationResponseDelegation {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<Delegation>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
 /// Operation response mobile push notification endpoint, with the fields the official description lists.
 ///
 /// Provenance: reference (tenant_management-0.3.0.yaml OperationResponseMobilePushNotificationEndpoint).
@@ -5943,6 +6959,147 @@ impl OperationResponseMobilePushNotificationEndpoint {
         value: impl Into<MobilePushNotificationEndpoint>,
     ) -> Self {
         self.response = Some(value.into());
+        self
+    }
+}
+/// Operation response user profile, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml OperationResponseUserProfile).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct OperationResponseUserProfile {
+    /// Request ID.
+    pub request_id: Option<String>,
+    /// Response.
+    pub response: Option<UserProfile>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OperationResponseUserProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponseUserProfile,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponseUserProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            OperationResponseUserProfile,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = OperationResponseUserProfile {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OperationResponseUserProfile"))
+    }
+}
+impl OperationResponseUserProfile {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<UserProfile>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
+/// Preferred notifications, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml PreferredNotifications).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct PreferredNotifications {
+    /// Email preferences.
+    pub email_preferences: Option<bool>,
+    /// SMS preferences.
+    pub sms_preferences: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for PreferredNotifications {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &PreferredNotifications,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("emailPreferences", &v.email_preferences);
+            w.optional("smsPreferences", &v.sms_preferences);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for PreferredNotifications {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<PreferredNotifications, ruckus_one_runtime::object::FieldError> {
+            let value = PreferredNotifications {
+                email_preferences: f.optional("emailPreferences"),
+                sms_preferences: f.optional("smsPreferences"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("PreferredNotifications"))
+    }
+}
+impl PreferredNotifications {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            email_preferences: None,
+            sms_preferences: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `emailPreferences`.
+    pub fn with_email_preferences(mut self, value: impl Into<bool>) -> Self {
+        self.email_preferences = Some(value.into());
+        self
+    }
+    /// Sets `smsPreferences`.
+    pub fn with_sms_preferences(mut self, value: impl Into<bool>) -> Self {
+        self.sms_preferences = Some(value.into());
         self
     }
 }
@@ -6363,6 +7520,227 @@ impl PrivilegeGroup {
     /// Sets `parentId`.
     pub fn with_parent_id(mut self, value: impl Into<String>) -> Self {
         self.parent_id = Some(value.into());
+        self
+    }
+}
+/// Query response ap count summary, with the fields the official description lists.
+///
+/// Provenance: reference (msp_services-0.3.3.yaml QueryResponseApCountSummary).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseApCountSummary {
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// Total count.
+    pub total_count: Option<i64>,
+    /// Page (format: int32).
+    pub page: Option<i64>,
+    /// Object ID.
+    pub object_id: Option<String>,
+    /// Data.
+    pub data: Option<Vec<MspApCountSummary>>,
+    /// Error message.
+    pub error_message: Option<String>,
+    /// Subsequent queries.
+    pub subsequent_queries: Option<Vec<MspSubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseApCountSummary {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &QueryResponseApCountSummary,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseApCountSummary {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            QueryResponseApCountSummary,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = QueryResponseApCountSummary {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseApCountSummary"))
+    }
+}
+impl QueryResponseApCountSummary {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<MspApCountSummary>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<MspSubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Region, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml Region).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Region {
+    /// Name.
+    pub name: Option<String>,
+    /// Description.
+    pub description: Option<String>,
+    /// Link.
+    pub link: Option<String>,
+    /// Current.
+    pub current: Option<bool>,
+    /// ID.
+    pub id: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Region {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Region, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("name", &v.name);
+            w.optional("description", &v.description);
+            w.optional("link", &v.link);
+            w.optional("current", &v.current);
+            w.optional("id", &v.id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Region {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Region, ruckus_one_runtime::object::FieldError> {
+            let value = Region {
+                name: f.optional("name"),
+                description: f.optional("description"),
+                link: f.optional("link"),
+                current: f.optional("current"),
+                id: f.optional("id"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Region"))
+    }
+}
+impl Region {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            name: None,
+            description: None,
+            link: None,
+            current: None,
+            id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `description`.
+    pub fn with_description(mut self, value: impl Into<String>) -> Self {
+        self.description = Some(value.into());
+        self
+    }
+    /// Sets `link`.
+    pub fn with_link(mut self, value: impl Into<String>) -> Self {
+        self.link = Some(value.into());
+        self
+    }
+    /// Sets `current`.
+    pub fn with_current(mut self, value: impl Into<bool>) -> Self {
+        self.current = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
         self
     }
 }
@@ -7178,6 +8556,182 @@ impl Tenant {
         self
     }
 }
+/// Tenant2, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml TenantDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Tenant2 {
+    /// New idm ID.
+    pub new_idm_id: Option<String>,
+    /// Var.
+    pub var: Option<bool>,
+    /// Tenant name.
+    pub tenant_name: Option<String>,
+    /// Enable MFA.
+    pub enable_mfa: Option<String>,
+    /// Enable sa.
+    pub enable_sa: Option<bool>,
+    /// Enable beta.
+    pub enable_beta: Option<bool>,
+    /// Enable alpha.
+    pub enable_alpha: Option<bool>,
+    /// Entitlement ID.
+    pub entitlement_id: Option<String>,
+    /// Subscribes.
+    pub subscribes: Option<String>,
+    /// Request ID.
+    pub request_id: Option<String>,
+    /// Response.
+    pub response: Option<String>,
+    /// User name.
+    pub user_name: Option<String>,
+    /// Missing admin IDs.
+    pub missing_admin_ids: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for Tenant2 {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &Tenant2, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("newIdmId", &v.new_idm_id);
+            w.optional("var", &v.var);
+            w.optional("tenantName", &v.tenant_name);
+            w.optional("enableMfa", &v.enable_mfa);
+            w.optional("enableSa", &v.enable_sa);
+            w.optional("enableBeta", &v.enable_beta);
+            w.optional("enableAlpha", &v.enable_alpha);
+            w.optional("entitlementId", &v.entitlement_id);
+            w.optional("subscribes", &v.subscribes);
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.optional("userName", &v.user_name);
+            w.optional("missingAdminIds", &v.missing_admin_ids);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for Tenant2 {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<Tenant2, ruckus_one_runtime::object::FieldError> {
+            let value = Tenant2 {
+                new_idm_id: f.optional("newIdmId"),
+                var: f.optional("var"),
+                tenant_name: f.optional("tenantName"),
+                enable_mfa: f.optional("enableMfa"),
+                enable_sa: f.optional("enableSa"),
+                enable_beta: f.optional("enableBeta"),
+                enable_alpha: f.optional("enableAlpha"),
+                entitlement_id: f.optional("entitlementId"),
+                subscribes: f.optional("subscribes"),
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                user_name: f.optional("userName"),
+                missing_admin_ids: f.optional("missingAdminIds"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("Tenant2"))
+    }
+}
+impl Tenant2 {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            new_idm_id: None,
+            var: None,
+            tenant_name: None,
+            enable_mfa: None,
+            enable_sa: None,
+            enable_beta: None,
+            enable_alpha: None,
+            entitlement_id: None,
+            subscribes: None,
+            request_id: None,
+            response: None,
+            user_name: None,
+            missing_admin_ids: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `newIdmId`.
+    pub fn with_new_idm_id(mut self, value: impl Into<String>) -> Self {
+        self.new_idm_id = Some(value.into());
+        self
+    }
+    /// Sets `var`.
+    pub fn with_var(mut self, value: impl Into<bool>) -> Self {
+        self.var = Some(value.into());
+        self
+    }
+    /// Sets `tenantName`.
+    pub fn with_tenant_name(mut self, value: impl Into<String>) -> Self {
+        self.tenant_name = Some(value.into());
+        self
+    }
+    /// Sets `enableMfa`.
+    pub fn with_enable_mfa(mut self, value: impl Into<String>) -> Self {
+        self.enable_mfa = Some(value.into());
+        self
+    }
+    /// Sets `enableSa`.
+    pub fn with_enable_sa(mut self, value: impl Into<bool>) -> Self {
+        self.enable_sa = Some(value.into());
+        self
+    }
+    /// Sets `enableBeta`.
+    pub fn with_enable_beta(mut self, value: impl Into<bool>) -> Self {
+        self.enable_beta = Some(value.into());
+        self
+    }
+    /// Sets `enableAlpha`.
+    pub fn with_enable_alpha(mut self, value: impl Into<bool>) -> Self {
+        self.enable_alpha = Some(value.into());
+        self
+    }
+    /// Sets `entitlementId`.
+    pub fn with_entitlement_id(mut self, value: impl Into<String>) -> Self {
+        self.entitlement_id = Some(value.into());
+        self
+    }
+    /// Sets `subscribes`.
+    pub fn with_subscribes(mut self, value: impl Into<String>) -> Self {
+        self.subscribes = Some(value.into());
+        self
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<String>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+    /// Sets `userName`.
+    pub fn with_user_name(mut self, value: impl Into<String>) -> Self {
+        self.user_name = Some(value.into());
+        self
+    }
+    /// Sets `missingAdminIds`.
+    pub fn with_missing_admin_ids(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.missing_admin_ids = Some(value.into());
+        self
+    }
+}
 /// One entitlement item of a delegation; only the field added in a release is named.
 ///
 /// Provenance: documented.
@@ -7303,6 +8857,62 @@ impl TenantDelegationListItem {
         value: impl Into<Vec<TenantDelegationEntitlement>>,
     ) -> Self {
         self.entitlements = Some(value.into());
+        self
+    }
+}
+/// Tenant invite var, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml InviteVAR).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TenantInviteVar {
+    /// Username.
+    pub username: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TenantInviteVar {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TenantInviteVar, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("username", &v.username);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TenantInviteVar {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TenantInviteVar, ruckus_one_runtime::object::FieldError> {
+            let value = TenantInviteVar {
+                username: f.optional("username"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TenantInviteVar"))
+    }
+}
+impl TenantInviteVar {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            username: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
         self
     }
 }
@@ -8513,7 +10123,356 @@ impl UpdateMspEcRequest {
         self
     }
 }
-/// tenants: the 39 operations of this area of the Network management API.
+/// User profile, with the fields the official description lists.
+///
+/// Provenance: reference (tenant_management-0.3.0.yaml UserProfile).
+///
+/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct UserProfile {
+    /// Region.
+    pub region: Option<String>,
+    /// Allowed regions.
+    pub allowed_regions: Option<Vec<Region>>,
+    /// External ID.
+    pub external_id: Option<String>,
+    /// Pver.
+    pub pver: Option<String>,
+    /// Company name.
+    pub company_name: Option<String>,
+    /// Delegated dogfood.
+    pub delegated_dogfood: Option<bool>,
+    /// First name.
+    pub first_name: Option<String>,
+    /// Last name.
+    pub last_name: Option<String>,
+    /// Username.
+    pub username: Option<String>,
+    /// Role. Deprecated: The official description marks this field deprecated.
+    pub role: Option<String>,
+    /// Roles.
+    pub roles: Option<Vec<String>>,
+    /// Detail level.
+    pub detail_level: DetailLevel,
+    /// Date format.
+    pub date_format: AdminDateFormat,
+    /// New date format.
+    pub new_date_format: Option<String>,
+    /// Email.
+    pub email: Option<String>,
+    /// Var.
+    pub var: Option<bool>,
+    /// Tenant ID.
+    pub tenant_id: Option<String>,
+    /// Var tenant ID.
+    pub var_tenant_id: Option<String>,
+    /// Admin ID.
+    pub admin_id: Option<String>,
+    /// Support.
+    pub support: Option<bool>,
+    /// Dogfood.
+    pub dogfood: Option<bool>,
+    /// Edge beta.
+    pub edge_beta: Option<String>,
+    /// Alpha status.
+    pub alpha_status: Option<String>,
+    /// Phone number.
+    pub phone_number: Option<String>,
+    /// Custom role name.
+    pub custom_role_name: Option<String>,
+    /// Custom role type.
+    pub custom_role_type: Option<String>,
+    /// Privilege group name.
+    pub privilege_group_name: Option<String>,
+    /// Privilege group type.
+    pub privilege_group_type: Option<String>,
+    /// Scopes.
+    pub scopes: Option<Vec<String>>,
+    /// Preferred language.
+    pub preferred_language: Option<String>,
+    /// Preferred notifications.
+    pub preferred_notifications: Option<PreferredNotifications>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for UserProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &UserProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("region", &v.region);
+            w.optional("allowedRegions", &v.allowed_regions);
+            w.optional("externalId", &v.external_id);
+            w.optional("pver", &v.pver);
+            w.optional("companyName", &v.company_name);
+            w.optional("delegatedDogfood", &v.delegated_dogfood);
+            w.optional("firstName", &v.first_name);
+            w.optional("lastName", &v.last_name);
+            w.optional("username", &v.username);
+            w.optional("role", &v.role);
+            w.optional("roles", &v.roles);
+            w.field("detailLevel", &v.detail_level);
+            w.field("dateFormat", &v.date_format);
+            w.optional("newDateFormat", &v.new_date_format);
+            w.optional("email", &v.email);
+            w.optional("var", &v.var);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("varTenantId", &v.var_tenant_id);
+            w.optional("adminId", &v.admin_id);
+            w.optional("support", &v.support);
+            w.optional("dogfood", &v.dogfood);
+            w.optional("edgeBeta", &v.edge_beta);
+            w.optional("alphaStatus", &v.alpha_status);
+            w.optional("phoneNumber", &v.phone_number);
+            w.optional("customRoleName", &v.custom_role_name);
+            w.optional("customRoleType", &v.custom_role_type);
+            w.optional("privilegeGroupName", &v.privilege_group_name);
+            w.optional("privilegeGroupType", &v.privilege_group_type);
+            w.optional("scopes", &v.scopes);
+            w.optional("preferredLanguage", &v.preferred_language);
+            w.optional("preferredNotifications", &v.preferred_notifications);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for UserProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<UserProfile, ruckus_one_runtime::object::FieldError> {
+            let value = UserProfile {
+                region: f.optional("region"),
+                allowed_regions: f.optional("allowedRegions"),
+                external_id: f.optional("externalId"),
+                pver: f.optional("pver"),
+                company_name: f.optional("companyName"),
+                delegated_dogfood: f.optional("delegatedDogfood"),
+                first_name: f.optional("firstName"),
+                last_name: f.optional("lastName"),
+                username: f.optional("username"),
+                role: f.optional("role"),
+                roles: f.optional("roles"),
+                detail_level: f.required("detailLevel")?,
+                date_format: f.required("dateFormat")?,
+                new_date_format: f.optional("newDateFormat"),
+                email: f.optional("email"),
+                var: f.optional("var"),
+                tenant_id: f.optional("tenantId"),
+                var_tenant_id: f.optional("varTenantId"),
+                admin_id: f.optional("adminId"),
+                support: f.optional("support"),
+                dogfood: f.optional("dogfood"),
+                edge_beta: f.optional("edgeBeta"),
+                alpha_status: f.optional("alphaStatus"),
+                phone_number: f.optional("phoneNumber"),
+                custom_role_name: f.optional("customRoleName"),
+                custom_role_type: f.optional("customRoleType"),
+                privilege_group_name: f.optional("privilegeGroupName"),
+                privilege_group_type: f.optional("privilegeGroupType"),
+                scopes: f.optional("scopes"),
+                preferred_language: f.optional("preferredLanguage"),
+                preferred_notifications: f.optional("preferredNotifications"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("UserProfile"))
+    }
+}
+impl UserProfile {
+    /// Creates a value from the required fields; optional fields start empty.
+    pub fn new(detail_level: DetailLevel, date_format: AdminDateFormat) -> Self {
+        Self {
+            region: None,
+            allowed_regions: None,
+            external_id: None,
+            pver: None,
+            company_name: None,
+            delegated_dogfood: None,
+            first_name: None,
+            last_name: None,
+            username: None,
+            role: None,
+            roles: None,
+            detail_level,
+            date_format,
+            new_date_format: None,
+            email: None,
+            var: None,
+            tenant_id: None,
+            var_tenant_id: None,
+            admin_id: None,
+            support: None,
+            dogfood: None,
+            edge_beta: None,
+            alpha_status: None,
+            phone_number: None,
+            custom_role_name: None,
+            custom_role_type: None,
+            privilege_group_name: None,
+            privilege_group_type: None,
+            scopes: None,
+            preferred_language: None,
+            preferred_notifications: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `region`.
+    pub fn with_region(mut self, value: impl Into<String>) -> Self {
+        self.region = Some(value.into());
+        self
+    }
+    /// Sets `allowedRegions`.
+    pub fn with_allowed_regions(mut self, value: impl Into<Vec<Region>>) -> Self {
+        self.allowed_regions = Some(value.into());
+        self
+    }
+    /// Sets `externalId`.
+    pub fn with_external_id(mut self, value: impl Into<String>) -> Self {
+        self.external_id = Some(value.into());
+        self
+    }
+    /// Sets `pver`.
+    pub fn with_pver(mut self, value: impl Into<String>) -> Self {
+        self.pver = Some(value.into());
+        self
+    }
+    /// Sets `companyName`.
+    pub fn with_company_name(mut self, value: impl Into<String>) -> Self {
+        self.company_name = Some(value.into());
+        self
+    }
+    /// Sets `delegatedDogfood`.
+    pub fn with_delegated_dogfood(mut self, value: impl Into<bool>) -> Self {
+        self.delegated_dogfood = Some(value.into());
+        self
+    }
+    /// Sets `firstName`.
+    pub fn with_first_name(mut self, value: impl Into<String>) -> Self {
+        self.first_name = Some(value.into());
+        self
+    }
+    /// Sets `lastName`.
+    pub fn with_last_name(mut self, value: impl Into<String>) -> Self {
+        self.last_name = Some(value.into());
+        self
+    }
+    /// Sets `username`.
+    pub fn with_username(mut self, value: impl Into<String>) -> Self {
+        self.username = Some(value.into());
+        self
+    }
+    /// Sets `role`.
+    pub fn with_role(mut self, value: impl Into<String>) -> Self {
+        self.role = Some(value.into());
+        self
+    }
+    /// Sets `roles`.
+    pub fn with_roles(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.roles = Some(value.into());
+        self
+    }
+    /// Sets `newDateFormat`.
+    pub fn with_new_date_format(mut self, value: impl Into<String>) -> Self {
+        self.new_date_format = Some(value.into());
+        self
+    }
+    /// Sets `email`.
+    pub fn with_email(mut self, value: impl Into<String>) -> Self {
+        self.email = Some(value.into());
+        self
+    }
+    /// Sets `var`.
+    pub fn with_var(mut self, value: impl Into<bool>) -> Self {
+        self.var = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `varTenantId`.
+    pub fn with_var_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.var_tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `adminId`.
+    pub fn with_admin_id(mut self, value: impl Into<String>) -> Self {
+        self.admin_id = Some(value.into());
+        self
+    }
+    /// Sets `support`.
+    pub fn with_support(mut self, value: impl Into<bool>) -> Self {
+        self.support = Some(value.into());
+        self
+    }
+    /// Sets `dogfood`.
+    pub fn with_dogfood(mut self, value: impl Into<bool>) -> Self {
+        self.dogfood = Some(value.into());
+        self
+    }
+    /// Sets `edgeBeta`.
+    pub fn with_edge_beta(mut self, value: impl Into<String>) -> Self {
+        self.edge_beta = Some(value.into());
+        self
+    }
+    /// Sets `alphaStatus`.
+    pub fn with_alpha_status(mut self, value: impl Into<String>) -> Self {
+        self.alpha_status = Some(value.into());
+        self
+    }
+    /// Sets `phoneNumber`.
+    pub fn with_phone_number(mut self, value: impl Into<String>) -> Self {
+        self.phone_number = Some(value.into());
+        self
+    }
+    /// Sets `customRoleName`.
+    pub fn with_custom_role_name(mut self, value: impl Into<String>) -> Self {
+        self.custom_role_name = Some(value.into());
+        self
+    }
+    /// Sets `customRoleType`.
+    pub fn with_custom_role_type(mut self, value: impl Into<String>) -> Self {
+        self.custom_role_type = Some(value.into());
+        self
+    }
+    /// Sets `privilegeGroupName`.
+    pub fn with_privilege_group_name(mut self, value: impl Into<String>) -> Self {
+        self.privilege_group_name = Some(value.into());
+        self
+    }
+    /// Sets `privilegeGroupType`.
+    pub fn with_privilege_group_type(mut self, value: impl Into<String>) -> Self {
+        self.privilege_group_type = Some(value.into());
+        self
+    }
+    /// Sets `scopes`.
+    pub fn with_scopes(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.scopes = Some(value.into());
+        self
+    }
+    /// Sets `preferredLanguage`.
+    pub fn with_preferred_language(mut self, value: impl Into<String>) -> Self {
+        self.preferred_language = Some(value.into());
+        self
+    }
+    /// Sets `preferredNotifications`.
+    pub fn with_preferred_notifications(
+        mut self,
+        value: impl Into<PreferredNotifications>,
+    ) -> Self {
+        self.preferred_notifications = Some(value.into());
+        self
+    }
+}
+/// tenants: the 53 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().tenants()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -9344,6 +11303,293 @@ impl<'a> TenantsClient<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &QUERY_ADMINS, &[]);
         req.json(body);
         QueryAdmins { req }
+    }
+    /// Ap count summary.
+    ///
+    /// Queries `/tenants/devices/apCounts/query` (drafted from the official description).
+    ///
+    /// `POST /tenants/devices/apCounts/query` on the `network` API.
+    ///
+    /// - Request body (json, required): `MspDynamicQueryPayload`
+    /// - Response 200: `QueryResponseApCountSummary`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ApCountSummary::version`)
+    /// - Pagination: `query_body`, items in `data`
+    /// - Provenance: reference (msp_services-0.3.3.yaml apCountSummary).
+    #[doc(alias = "/tenants/devices/apCounts/query")]
+    #[doc(alias = "POST /tenants/devices/apCounts/query")]
+    #[doc(alias = "apCountSummary")]
+    pub fn ap_count_summary(&self, body: &MspDynamicQueryPayload) -> ApCountSummary<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &AP_COUNT_SUMMARY,
+            &[],
+        );
+        req.json(body);
+        ApCountSummary { req }
+    }
+    /// Get user profile.
+    ///
+    /// Reads `/tenants/userProfiles` (drafted from the official description).
+    ///
+    /// `GET /tenants/userProfiles` on the `network` API.
+    ///
+    /// - Response 200: `UserProfile`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetUserProfile::version`)
+    /// - Provenance: reference (tenant_management-0.3.0.yaml getUserProfile).
+    #[doc(alias = "/tenants/userProfiles")]
+    #[doc(alias = "GET /tenants/userProfiles")]
+    #[doc(alias = "getUserProfile")]
+    pub fn get_user_profile(&self) -> GetUserProfile<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &GET_USER_PROFILE, &[]);
+        GetUserProfile { req }
+    }
+    /// Update user.
+    ///
+    /// Replaces `/tenants/userProfiles` (drafted from the official description).
+    ///
+    /// `PUT /tenants/userProfiles` on the `network` API.
+    ///
+    /// - Request body (json, required): `UserProfile`
+    /// - Response 200: `OperationResponseUserProfile`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateUser::version`)
+    /// - Provenance: reference (tenant_management-0.3.0.yaml updateUser).
+    #[doc(alias = "/tenants/userProfiles")]
+    #[doc(alias = "PUT /tenants/userProfiles")]
+    #[doc(alias = "updateUser")]
+    pub fn update_user(&self, body: &UserProfile) -> UpdateUser<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &UPDATE_USER, &[]);
+        req.json(body);
+        UpdateUser { req }
+    }
+    /// Replace own tenant.
+    ///
+    /// Replaces the settings of the tenant the caller acts as.
+    ///
+    /// `PUT /tenants/self` on the `network` API.
+    ///
+    /// - Request body (json, required): `Tenant2`
+    /// - Response 200: `ApiCallInfo`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ReplaceOwnTenant::version`)
+    /// - Provenance: reference (tenant_management-0.3.0.yaml updateTenant).
+    #[doc(alias = "/tenants/self")]
+    #[doc(alias = "PUT /tenants/self")]
+    #[doc(alias = "updateTenant")]
+    pub fn replace_own_tenant(&self, body: &Tenant2) -> ReplaceOwnTenant<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &REPLACE_OWN_TENANT,
+            &[],
+        );
+        req.json(body);
+        ReplaceOwnTenant { req }
+    }
+    /// Get delegation.
+    ///
+    /// Reads `/tenants/delegations/{delegationId}` (drafted from the official description).
+    ///
+    /// `GET /tenants/delegations/{delegationId}` on the `network` API.
+    ///
+    /// - Path parameter `delegationId`: string
+    /// - Response 200: `Delegation`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDelegation::version`)
+    /// - Provenance: reference (tenant_management-0.3.0.yaml getDelegation).
+    #[doc(alias = "/tenants/delegations/{delegationId}")]
+    #[doc(alias = "GET /tenants/delegations/{delegationId}")]
+    #[doc(alias = "getDelegation")]
+    pub fn get_delegation(&self, delegation_id: &str) -> GetDelegation<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_DELEGATION,
+            &[delegation_id],
+        );
+        GetDelegation { req }
+    }
+    /// Accept or reject delegation.
+    ///
+    /// Replaces `/tenants/delegations/{delegationId}` (drafted from the official description).
+    ///
+    /// `PUT /tenants/delegations/{delegationId}` on the `network` API.
+    ///
+    /// - Path parameter `delegationId`: string
+    /// - Request body (json, required): `DelegationAction`
+    /// - Response 202: `OperationResponseDelegation`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AcceptOrRejectDelegation::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (tenant_management-0.3.0.yaml acceptOrRejectDelegation).
+    #[doc(alias = "/tenants/delegations/{delegationId}")]
+    #[doc(alias = "PUT /tenants/delegations/{delegationId}")]
+    #[doc(alias = "acceptOrRejectDelegation")]
+    pub fn accept_or_reject_delegation(
+        &self,
+        delegation_id: &str,
+        body: &DelegationAction,
+    ) -> AcceptOrRejectDelegation<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACCEPT_OR_REJECT_DELEGATION,
+            &[delegation_id],
+        );
+        req.json(body);
+        AcceptOrRejectDelegation { req }
+    }
+    /// Delete delegation.
+    ///
+    /// Deletes `/tenants/delegations/{delegationId}` (drafted from the official description).
+    ///
+    /// `DELETE /tenants/delegations/{delegationId}` on the `network` API.
+    ///
+    /// - Path parameter `delegationId`: string
+    /// - Response 202: `OperationResponseVoid`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteDelegation::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (tenant_management-0.3.0.yaml deleteDelegation).
+    #[doc(alias = "/tenants/delegations/{delegationId}")]
+    #[doc(alias = "DELETE /tenants/delegations/{delegationId}")]
+    #[doc(alias = "deleteDelegation")]
+    pub fn delete_delegation(&self, delegation_id: &str) -> DeleteDelegation<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_DELEGATION,
+            &[delegation_id],
+        );
+        DeleteDelegation { req }
+    }
+    /// Invite support.
+    ///
+    /// Posts to `/tenants/supportDelegations` (drafted from the official description).
+    ///
+    /// `POST /tenants/supportDelegations` on the `network` API.
+    ///
+    /// - Response 202: `OperationResponseDelegation`
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (tenant_management-0.3.0.yaml inviteSupport).
+    #[doc(alias = "/tenants/supportDelegations")]
+    #[doc(alias = "POST /tenants/supportDelegations")]
+    #[doc(alias = "inviteSupport")]
+    pub fn invite_support(&self) -> InviteSupport<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &INVITE_SUPPORT, &[]);
+        InviteSupport { req }
+    }
+    /// Delete support delegation.
+    ///
+    /// Deletes `/tenants/supportDelegations` (drafted from the official description).
+    ///
+    /// `DELETE /tenants/supportDelegations` on the `network` API.
+    ///
+    /// - Response 202: `OperationResponseVoid`
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (tenant_management-0.3.0.yaml deleteSupportDelegation).
+    #[doc(alias = "/tenants/supportDelegations")]
+    #[doc(alias = "DELETE /tenants/supportDelegations")]
+    #[doc(alias = "deleteSupportDelegation")]
+    pub fn delete_support_delegation(&self) -> DeleteSupportDelegation<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_SUPPORT_DELEGATION,
+            &[],
+        );
+        DeleteSupportDelegation { req }
+    }
+    /// Get delegations.
+    ///
+    /// Reads `/tenants/delegations` (drafted from the official description).
+    ///
+    /// `GET /tenants/delegations` on the `network` API.
+    ///
+    /// - Query parameter `type` (`string`, builder method `type_`)
+    /// - Response 200: `array<Delegation>`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetDelegations::version`)
+    /// - Provenance: reference (tenant_management-0.3.0.yaml getDelegations).
+    #[doc(alias = "/tenants/delegations")]
+    #[doc(alias = "GET /tenants/delegations")]
+    #[doc(alias = "getDelegations")]
+    pub fn get_delegations(&self) -> GetDelegations<'a> {
+        let req = ruckus_one_runtime::Request::new(self.client, &GET_DELEGATIONS, &[]);
+        GetDelegations { req }
+    }
+    /// Invite var.
+    ///
+    /// Posts to `/tenants/delegations` (drafted from the official description).
+    ///
+    /// `POST /tenants/delegations` on the `network` API.
+    ///
+    /// - Request body (json, required): `TenantInviteVar`
+    /// - Response 202: `OperationResponseDelegation`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `InviteVar::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (tenant_management-0.3.0.yaml inviteVAR).
+    #[doc(alias = "/tenants/delegations")]
+    #[doc(alias = "POST /tenants/delegations")]
+    #[doc(alias = "inviteVAR")]
+    pub fn invite_var(&self, body: &TenantInviteVar) -> InviteVar<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &INVITE_VAR, &[]);
+        req.json(body);
+        InviteVar { req }
+    }
+    /// Get authentications.
+    ///
+    /// Reads `/tenants/authentications` (drafted from the official description).
+    ///
+    /// `GET /tenants/authentications` on the `network` API.
+    ///
+    /// - Query parameter `withExtendedRole` (`boolean`, builder method `with_extended_role`)
+    /// - Response 200: `array<AuthenticationInfo>`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetAuthentications::version`)
+    /// - Provenance: reference (tenant_management-0.3.0.yaml getAuthentications).
+    #[doc(alias = "/tenants/authentications")]
+    #[doc(alias = "GET /tenants/authentications")]
+    #[doc(alias = "getAuthentications")]
+    pub fn get_authentications(&self) -> GetAuthentications<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AUTHENTICATIONS,
+            &[],
+        );
+        GetAuthentications { req }
+    }
+    /// Add authentication.
+    ///
+    /// Posts to `/tenants/authentications` (drafted from the official description).
+    ///
+    /// `POST /tenants/authentications` on the `network` API.
+    ///
+    /// - Request body (json, required): `AuthenticationInfo`
+    /// - Response 200: `AuthenticationInfo`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AddAuthentication::version`)
+    /// - Provenance: reference (tenant_management-0.3.0.yaml addAuthentication).
+    #[doc(alias = "/tenants/authentications")]
+    #[doc(alias = "POST /tenants/authentications")]
+    #[doc(alias = "addAuthentication")]
+    pub fn add_authentication(
+        &self,
+        body: &AuthenticationInfo,
+    ) -> AddAuthentication<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ADD_AUTHENTICATION,
+            &[],
+        );
+        req.json(body);
+        AddAuthentication { req }
+    }
+    /// Get account details.
+    ///
+    /// Reads `/tenants/accounts` (drafted from the official description).
+    ///
+    /// `GET /tenants/accounts` on the `network` API.
+    ///
+    /// - Response 200: `AccountInfo`
+    /// - Provenance: reference (tenant_management-0.3.0.yaml getAccountDetails).
+    #[doc(alias = "/tenants/accounts")]
+    #[doc(alias = "GET /tenants/accounts")]
+    #[doc(alias = "getAccountDetails")]
+    pub fn get_account_details(&self) -> GetAccountDetails<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_ACCOUNT_DETAILS,
+            &[],
+        );
+        GetAccountDetails { req }
     }
 }
 static GET_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -12722,6 +14968,1211 @@ impl<'a> QueryAdmins<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<TenantManagementPage>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static AP_COUNT_SUMMARY: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "ap_count_summary",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tenants/devices/apCounts/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_MSP,
+};
+/// Representations offered by `ap_count_summary`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ApCountSummaryVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `TenantsClient::ap_count_summary` (Ap count summary).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ApCountSummary<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ApCountSummary<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ApCountSummaryVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseApCountSummary> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, MspApCountSummary> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseApCountSummary, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseApCountSummary>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_USER_PROFILE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_user_profile",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/userProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Representations offered by `get_user_profile`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetUserProfileVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `TenantsClient::get_user_profile` (Get user profile).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetUserProfile<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetUserProfile<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetUserProfileVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<UserProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<UserProfile>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPDATE_USER: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_user",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/tenants/userProfiles",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Representations offered by `update_user`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateUserVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `TenantsClient::update_user` (Update user).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateUser<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateUser<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateUserVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<OperationResponseUserProfile, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseUserProfile>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static REPLACE_OWN_TENANT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "replace_own_tenant",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/tenants/self",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Representations offered by `replace_own_tenant`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ReplaceOwnTenantVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `TenantsClient::replace_own_tenant` (Replace own tenant).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ReplaceOwnTenant<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ReplaceOwnTenant<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ReplaceOwnTenantVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApiCallInfo, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApiCallInfo>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_DELEGATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_delegation",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/delegations/{delegationId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Representations offered by `get_delegation`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetDelegationVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `TenantsClient::get_delegation` (Get delegation).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetDelegation<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetDelegation<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetDelegationVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Delegation, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Delegation>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static ACCEPT_OR_REJECT_DELEGATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "accept_or_reject_delegation",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/tenants/delegations/{delegationId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Representations offered by `accept_or_reject_delegation`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AcceptOrRejectDelegationVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `TenantsClient::accept_or_reject_delegation` (Accept or reject delegation).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AcceptOrRejectDelegation<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AcceptOrRejectDelegation<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AcceptOrRejectDelegationVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseDelegation,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseDelegation>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseDelegation,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_DELEGATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_delegation",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/tenants/delegations/{delegationId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Representations offered by `delete_delegation`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteDelegationVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `TenantsClient::delete_delegation` (Delete delegation).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteDelegation<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteDelegation<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteDelegationVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::OperationResponseVoid,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseVoid>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::OperationResponseVoid,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static INVITE_SUPPORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "invite_support",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tenants/supportDelegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Request builder for `TenantsClient::invite_support` (Invite support).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct InviteSupport<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> InviteSupport<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseDelegation,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseDelegation>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseDelegation,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_SUPPORT_DELEGATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_support_delegation",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/tenants/supportDelegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Request builder for `TenantsClient::delete_support_delegation` (Delete support delegation).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteSupportDelegation<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteSupportDelegation<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::OperationResponseVoid,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseVoid>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::OperationResponseVoid,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_DELEGATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_delegations",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/delegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Representations offered by `get_delegations`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetDelegationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `TenantsClient::get_delegations` (Get delegations).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetDelegations<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetDelegations<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the query parameter `type`.
+    ///
+    /// query parameter `type`; `string`.
+    pub fn type_(mut self, type_: &str) -> Self {
+        self.req.query("type", &type_);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetDelegationsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<Delegation>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<Delegation>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static INVITE_VAR: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "invite_var",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tenants/delegations",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Representations offered by `invite_var`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum InviteVarVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `TenantsClient::invite_var` (Invite var).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct InviteVar<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> InviteVar<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: InviteVarVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseDelegation,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseDelegation>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseDelegation,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_AUTHENTICATIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_authentications",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/authentications",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Representations offered by `get_authentications`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetAuthenticationsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `TenantsClient::get_authentications` (Get authentications).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetAuthentications<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetAuthentications<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the query parameter `withExtendedRole`.
+    ///
+    /// query parameter `withExtendedRole`; `boolean`.
+    pub fn with_extended_role(mut self, with_extended_role: bool) -> Self {
+        self.req.query("withExtendedRole", &with_extended_role);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetAuthenticationsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<AuthenticationInfo>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<AuthenticationInfo>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static ADD_AUTHENTICATION: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "add_authentication",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/tenants/authentications",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Representations offered by `add_authentication`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AddAuthenticationVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `TenantsClient::add_authentication` (Add authentication).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AddAuthentication<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AddAuthentication<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AddAuthenticationVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AuthenticationInfo, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AuthenticationInfo>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_ACCOUNT_DETAILS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_account_details",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/tenants/accounts",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_TENANT,
+};
+/// Request builder for `TenantsClient::get_account_details` (Get account details).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetAccountDetails<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetAccountDetails<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<AccountInfo, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<AccountInfo>,
             ruckus_one_runtime::Error,
         >,
     > {

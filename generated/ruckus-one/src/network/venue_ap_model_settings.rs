@@ -1879,7 +1879,7 @@ impl VenueApModelUsbPortSettings {
         self
     }
 }
-/// Venue AP model settings: the 20 operations of this area of the Network management API.
+/// Venue AP model settings: the 24 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().venue_ap_model_settings()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -2448,6 +2448,155 @@ impl<'a> VenueApModelSettingsClient<'a> {
             &[venue_id],
         );
         ListVenueApModels { req }
+    }
+    /// Deactivate client isolation profile on venue ap model lan port.
+    ///
+    /// Deletes `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `apModel`: string
+    /// - Path parameter `portId`: string
+    /// - Path parameter `clientIsolationProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateClientIsolationProfileOnVenueApModelLanPort::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateClientIsolationProfileOnVenueApModelLanPort).
+    #[doc(
+        alias = "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}"
+    )]
+    #[doc(alias = "deactivateClientIsolationProfileOnVenueApModelLanPort")]
+    pub fn deactivate_client_isolation_profile_on_venue_ap_model_lan_port(
+        &self,
+        venue_id: &str,
+        ap_model: &str,
+        port_id: &str,
+        client_isolation_profile_id: &str,
+    ) -> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT,
+            &[venue_id, ap_model, port_id, client_isolation_profile_id],
+        );
+        DeactivateClientIsolationProfileOnVenueApModelLanPort {
+            req,
+        }
+    }
+    /// Activate client isolation profile on venue ap model lan port.
+    ///
+    /// Replaces `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `apModel`: string
+    /// - Path parameter `portId`: string
+    /// - Path parameter `clientIsolationProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateClientIsolationProfileOnVenueApModelLanPort::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateClientIsolationProfileOnVenueApModelLanPort).
+    #[doc(
+        alias = "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}"
+    )]
+    #[doc(alias = "activateClientIsolationProfileOnVenueApModelLanPort")]
+    pub fn activate_client_isolation_profile_on_venue_ap_model_lan_port(
+        &self,
+        venue_id: &str,
+        ap_model: &str,
+        port_id: &str,
+        client_isolation_profile_id: &str,
+    ) -> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT,
+            &[venue_id, ap_model, port_id, client_isolation_profile_id],
+        );
+        ActivateClientIsolationProfileOnVenueApModelLanPort {
+            req,
+        }
+    }
+    /// Deactivate soft gre profile on venue ap model lan port.
+    ///
+    /// Deletes `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `apModel`: string
+    /// - Path parameter `portId`: string
+    /// - Path parameter `softGreProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateSoftGreProfileOnVenueApModelLanPort::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateSoftGreProfileOnVenueApModelLanPort).
+    #[doc(
+        alias = "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}"
+    )]
+    #[doc(alias = "deactivateSoftGreProfileOnVenueApModelLanPort")]
+    pub fn deactivate_soft_gre_profile_on_venue_ap_model_lan_port(
+        &self,
+        venue_id: &str,
+        ap_model: &str,
+        port_id: &str,
+        soft_gre_profile_id: &str,
+    ) -> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT,
+            &[venue_id, ap_model, port_id, soft_gre_profile_id],
+        );
+        DeactivateSoftGreProfileOnVenueApModelLanPort {
+            req,
+        }
+    }
+    /// Activate soft gre profile on venue ap model lan port.
+    ///
+    /// Replaces `/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `apModel`: string
+    /// - Path parameter `portId`: string
+    /// - Path parameter `softGreProfileId`: string
+    /// - Request body (json, optional, builder method `body`): `json`
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateSoftGreProfileOnVenueApModelLanPort::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateSoftGreProfileOnVenueApModelLanPort).
+    #[doc(
+        alias = "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}"
+    )]
+    #[doc(alias = "activateSoftGreProfileOnVenueApModelLanPort")]
+    pub fn activate_soft_gre_profile_on_venue_ap_model_lan_port(
+        &self,
+        venue_id: &str,
+        ap_model: &str,
+        port_id: &str,
+        soft_gre_profile_id: &str,
+    ) -> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT,
+            &[venue_id, ap_model, port_id, soft_gre_profile_id],
+        );
+        ActivateSoftGreProfileOnVenueApModelLanPort {
+            req,
+        }
     }
 }
 static GET_VENUE_AP_MODEL_ANTENNA_TYPE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -4241,5 +4390,458 @@ impl<'a> ListVenueApModels<'a> {
         >,
     > {
         self.req.send_json_with_response()
+    }
+}
+static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_client_isolation_profile_on_venue_ap_model_lan_port",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_client_isolation_profile_on_venue_ap_model_lan_port`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateClientIsolationProfileOnVenueApModelLanPortVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `VenueApModelSettingsClient::deactivate_client_isolation_profile_on_venue_ap_model_lan_port` (Deactivate client isolation profile on venue ap model lan port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateClientIsolationProfileOnVenueApModelLanPortVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_client_isolation_profile_on_venue_ap_model_lan_port",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_client_isolation_profile_on_venue_ap_model_lan_port`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateClientIsolationProfileOnVenueApModelLanPortVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `VenueApModelSettingsClient::activate_client_isolation_profile_on_venue_ap_model_lan_port` (Activate client isolation profile on venue ap model lan port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateClientIsolationProfileOnVenueApModelLanPortVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_soft_gre_profile_on_venue_ap_model_lan_port",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_soft_gre_profile_on_venue_ap_model_lan_port`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateSoftGreProfileOnVenueApModelLanPortVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `VenueApModelSettingsClient::deactivate_soft_gre_profile_on_venue_ap_model_lan_port` (Deactivate soft gre profile on venue ap model lan port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateSoftGreProfileOnVenueApModelLanPortVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_AP_MODEL_LAN_PORT: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_soft_gre_profile_on_venue_ap_model_lan_port",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_soft_gre_profile_on_venue_ap_model_lan_port`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateSoftGreProfileOnVenueApModelLanPortVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `VenueApModelSettingsClient::activate_soft_gre_profile_on_venue_ap_model_lan_port` (Activate soft gre profile on venue ap model lan port).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Sets the request body (optional for this operation).
+    pub fn body(mut self, body: &impl serde::Serialize) -> Self {
+        self.req.json(body);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateSoftGreProfileOnVenueApModelLanPortVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }

@@ -1244,6 +1244,202 @@ impl HierarchyQueryResponse {
         self
     }
 }
+/// Template data, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml TemplateData).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TemplateData {
+    /// ID.
+    pub id: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Type.
+    pub type_: Option<String>,
+    /// Tenant ID.
+    pub tenant_id: Option<String>,
+    /// Applied on tenants.
+    pub applied_on_tenants: Option<Vec<String>>,
+    /// Tags.
+    pub tags: Option<String>,
+    /// Created by.
+    pub created_by: Option<String>,
+    /// Created on.
+    pub created_on: Option<i64>,
+    /// Last modified.
+    pub last_modified: Option<i64>,
+    /// Last applied.
+    pub last_applied: Option<i64>,
+    /// Version.
+    pub version: Option<i64>,
+    /// Drift status.
+    pub drift_status: Option<String>,
+    /// Is enforced.
+    pub is_enforced: Option<bool>,
+    /// Template context.
+    pub template_context: Option<String>,
+    /// Applied on instances.
+    pub applied_on_instances: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for TemplateData {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TemplateData, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("name", &v.name);
+            w.optional("type", &v.type_);
+            w.optional("tenantId", &v.tenant_id);
+            w.optional("appliedOnTenants", &v.applied_on_tenants);
+            w.optional("tags", &v.tags);
+            w.optional("createdBy", &v.created_by);
+            w.optional("createdOn", &v.created_on);
+            w.optional("lastModified", &v.last_modified);
+            w.optional("lastApplied", &v.last_applied);
+            w.optional("version", &v.version);
+            w.optional("driftStatus", &v.drift_status);
+            w.optional("isEnforced", &v.is_enforced);
+            w.optional("templateContext", &v.template_context);
+            w.optional("appliedOnInstances", &v.applied_on_instances);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for TemplateData {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TemplateData, ruckus_one_runtime::object::FieldError> {
+            let value = TemplateData {
+                id: f.optional("id"),
+                name: f.optional("name"),
+                type_: f.optional("type"),
+                tenant_id: f.optional("tenantId"),
+                applied_on_tenants: f.optional("appliedOnTenants"),
+                tags: f.optional("tags"),
+                created_by: f.optional("createdBy"),
+                created_on: f.optional("createdOn"),
+                last_modified: f.optional("lastModified"),
+                last_applied: f.optional("lastApplied"),
+                version: f.optional("version"),
+                drift_status: f.optional("driftStatus"),
+                is_enforced: f.optional("isEnforced"),
+                template_context: f.optional("templateContext"),
+                applied_on_instances: f.optional("appliedOnInstances"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TemplateData"))
+    }
+}
+impl TemplateData {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            name: None,
+            type_: None,
+            tenant_id: None,
+            applied_on_tenants: None,
+            tags: None,
+            created_by: None,
+            created_on: None,
+            last_modified: None,
+            last_applied: None,
+            version: None,
+            drift_status: None,
+            is_enforced: None,
+            template_context: None,
+            applied_on_instances: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `tenantId`.
+    pub fn with_tenant_id(mut self, value: impl Into<String>) -> Self {
+        self.tenant_id = Some(value.into());
+        self
+    }
+    /// Sets `appliedOnTenants`.
+    pub fn with_applied_on_tenants(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.applied_on_tenants = Some(value.into());
+        self
+    }
+    /// Sets `tags`.
+    pub fn with_tags(mut self, value: impl Into<String>) -> Self {
+        self.tags = Some(value.into());
+        self
+    }
+    /// Sets `createdBy`.
+    pub fn with_created_by(mut self, value: impl Into<String>) -> Self {
+        self.created_by = Some(value.into());
+        self
+    }
+    /// Sets `createdOn`.
+    pub fn with_created_on(mut self, value: impl Into<i64>) -> Self {
+        self.created_on = Some(value.into());
+        self
+    }
+    /// Sets `lastModified`.
+    pub fn with_last_modified(mut self, value: impl Into<i64>) -> Self {
+        self.last_modified = Some(value.into());
+        self
+    }
+    /// Sets `lastApplied`.
+    pub fn with_last_applied(mut self, value: impl Into<i64>) -> Self {
+        self.last_applied = Some(value.into());
+        self
+    }
+    /// Sets `version`.
+    pub fn with_version(mut self, value: impl Into<i64>) -> Self {
+        self.version = Some(value.into());
+        self
+    }
+    /// Sets `driftStatus`.
+    pub fn with_drift_status(mut self, value: impl Into<String>) -> Self {
+        self.drift_status = Some(value.into());
+        self
+    }
+    /// Sets `isEnforced`.
+    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
+        self.is_enforced = Some(value.into());
+        self
+    }
+    /// Sets `templateContext`.
+    pub fn with_template_context(mut self, value: impl Into<String>) -> Self {
+        self.template_context = Some(value.into());
+        self
+    }
+    /// Sets `appliedOnInstances`.
+    pub fn with_applied_on_instances(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.applied_on_instances = Some(value.into());
+        self
+    }
+}
 /// Body of the template instance query.
 ///
 /// Provenance: reference (config_template_service_api-1.0.0.yaml QueryTemplateInstanceRequest).
@@ -2376,7 +2572,7 @@ impl VenueView {
         self
     }
 }
-/// Venue templates: the 25 operations of this area of the Network management API.
+/// Venue templates: the 27 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().venue_templates()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -3077,6 +3273,56 @@ impl<'a> VenueTemplatesClient<'a> {
             &[venue_template_id],
         );
         DeleteVenueTemplate { req }
+    }
+    /// Delete venue template aaa servers.
+    ///
+    /// Deletes `/templates/venues/{venueId}/aaaServers` (drafted from the official description).
+    ///
+    /// `DELETE /templates/venues/{venueId}/aaaServers` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Request body (json, required): `array<string>`
+    /// - Response 200: `EmptyResponse`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueTemplateAaaServers::version`)
+    /// - Provenance: reference (switch_service_api-0.4.0.yaml DeleteVenueTemplateAaaServers).
+    #[doc(alias = "/templates/venues/{venueId}/aaaServers")]
+    #[doc(alias = "DELETE /templates/venues/{venueId}/aaaServers")]
+    #[doc(alias = "DeleteVenueTemplateAaaServers")]
+    pub fn delete_venue_template_aaa_servers(
+        &self,
+        venue_id: &str,
+        body: &Vec<String>,
+    ) -> DeleteVenueTemplateAaaServers<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_TEMPLATE_AAA_SERVERS,
+            &[venue_id],
+        );
+        req.json(body);
+        DeleteVenueTemplateAaaServers {
+            req,
+        }
+    }
+    /// Get templates.
+    ///
+    /// Queries `/templates/query` (drafted from the official description).
+    ///
+    /// `POST /templates/query` on the `network` API.
+    ///
+    /// - Request body (json, required): `DynamicQueryPayload`
+    /// - Response 200: `TemplateData`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetTemplates::version`)
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getTemplates).
+    #[doc(alias = "/templates/query")]
+    #[doc(alias = "POST /templates/query")]
+    #[doc(alias = "getTemplates")]
+    pub fn get_templates(
+        &self,
+        body: &super::switches::DynamicQueryPayload,
+    ) -> GetTemplates<'a> {
+        let mut req = ruckus_one_runtime::Request::new(self.client, &GET_TEMPLATES, &[]);
+        req.json(body);
+        GetTemplates { req }
     }
 }
 static GET_VENUE_TEMPLATE_SWITCH_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -5141,5 +5387,161 @@ impl<'a> DeleteVenueTemplate<'a> {
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_VENUE_TEMPLATE_AAA_SERVERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_template_aaa_servers",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/templates/venues/{venueId}/aaaServers",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_SWITCH,
+};
+/// Representations offered by `delete_venue_template_aaa_servers`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueTemplateAaaServersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `VenueTemplatesClient::delete_venue_template_aaa_servers` (Delete venue template aaa servers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueTemplateAaaServers<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueTemplateAaaServers<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueTemplateAaaServersVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<super::common::EmptyResponse, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::EmptyResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_TEMPLATES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_templates",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/templates/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `get_templates`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetTemplatesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `VenueTemplatesClient::get_templates` (Get templates).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetTemplates<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetTemplates<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetTemplatesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<TemplateData, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<TemplateData>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }

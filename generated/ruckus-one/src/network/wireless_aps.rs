@@ -1383,6 +1383,142 @@ impl ApInformation {
         self
     }
 }
+/// Ap lan port settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ApLanPortSettingsV1).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ApLanPortSettings {
+    /// Client isolation enabled (default: false).
+    pub client_isolation_enabled: Option<bool>,
+    /// Client isolation settings.
+    pub client_isolation_settings: Option<
+        super::venue_ap_model_settings::LanPortClientIsolationSettings,
+    >,
+    /// DHCP option 82 enabled (default: false).
+    pub dhcp_option82_enabled: Option<bool>,
+    /// DHCP option 82 settings.
+    pub dhcp_option82_settings: Option<
+        super::venue_ap_model_settings::DhcpOption82Settings,
+    >,
+    /// Enabled (default: true).
+    pub enabled: Option<bool>,
+    /// Overwrite untag ID (format: int32; maximum: 4094; minimum: 1).
+    pub overwrite_untag_id: Option<i64>,
+    /// Overwrite VLAN members.
+    pub overwrite_vlan_members: Option<String>,
+    /// Soft gre enabled (default: false).
+    pub soft_gre_enabled: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ApLanPortSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ApLanPortSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("clientIsolationEnabled", &v.client_isolation_enabled);
+            w.optional("clientIsolationSettings", &v.client_isolation_settings);
+            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
+            w.optional("dhcpOption82Settings", &v.dhcp_option82_settings);
+            w.optional("enabled", &v.enabled);
+            w.optional("overwriteUntagId", &v.overwrite_untag_id);
+            w.optional("overwriteVlanMembers", &v.overwrite_vlan_members);
+            w.optional("softGreEnabled", &v.soft_gre_enabled);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ApLanPortSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ApLanPortSettings, ruckus_one_runtime::object::FieldError> {
+            let value = ApLanPortSettings {
+                client_isolation_enabled: f.optional("clientIsolationEnabled"),
+                client_isolation_settings: f.optional("clientIsolationSettings"),
+                dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
+                dhcp_option82_settings: f.optional("dhcpOption82Settings"),
+                enabled: f.optional("enabled"),
+                overwrite_untag_id: f.optional("overwriteUntagId"),
+                overwrite_vlan_members: f.optional("overwriteVlanMembers"),
+                soft_gre_enabled: f.optional("softGreEnabled"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ApLanPortSettings"))
+    }
+}
+impl ApLanPortSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            client_isolation_enabled: None,
+            client_isolation_settings: None,
+            dhcp_option82_enabled: None,
+            dhcp_option82_settings: None,
+            enabled: None,
+            overwrite_untag_id: None,
+            overwrite_vlan_members: None,
+            soft_gre_enabled: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `clientIsolationEnabled`.
+    pub fn with_client_isolation_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.client_isolation_enabled = Some(value.into());
+        self
+    }
+    /// Sets `clientIsolationSettings`.
+    pub fn with_client_isolation_settings(
+        mut self,
+        value: impl Into<super::venue_ap_model_settings::LanPortClientIsolationSettings>,
+    ) -> Self {
+        self.client_isolation_settings = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82Enabled`.
+    pub fn with_dhcp_option82_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.dhcp_option82_enabled = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOption82Settings`.
+    pub fn with_dhcp_option82_settings(
+        mut self,
+        value: impl Into<super::venue_ap_model_settings::DhcpOption82Settings>,
+    ) -> Self {
+        self.dhcp_option82_settings = Some(value.into());
+        self
+    }
+    /// Sets `enabled`.
+    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.enabled = Some(value.into());
+        self
+    }
+    /// Sets `overwriteUntagId`.
+    pub fn with_overwrite_untag_id(mut self, value: impl Into<i64>) -> Self {
+        self.overwrite_untag_id = Some(value.into());
+        self
+    }
+    /// Sets `overwriteVlanMembers`.
+    pub fn with_overwrite_vlan_members(mut self, value: impl Into<String>) -> Self {
+        self.overwrite_vlan_members = Some(value.into());
+        self
+    }
+    /// Sets `softGreEnabled`.
+    pub fn with_soft_gre_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.soft_gre_enabled = Some(value.into());
+        self
+    }
+}
 /// The LAN port status of an AP query row, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml LanPortStatus).
@@ -5699,6 +5835,98 @@ impl TrafficStatus {
         self
     }
 }
+/// Venue ap available lte bands, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApAvailableLteBands).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueApAvailableLteBands {
+    /// Band 3G.
+    pub band3_g: Option<Vec<String>>,
+    /// Band 4G.
+    pub band4_g: Option<Vec<String>>,
+    /// Country codes.
+    pub country_codes: Option<Vec<String>>,
+    /// Region (may be null).
+    pub region: Option<super::venue_ap_settings::LteBandLockChannelRegion>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for VenueApAvailableLteBands {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &VenueApAvailableLteBands,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("band3G", &v.band3_g);
+            w.optional("band4G", &v.band4_g);
+            w.optional("countryCodes", &v.country_codes);
+            w.field("region", &v.region);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for VenueApAvailableLteBands {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueApAvailableLteBands, ruckus_one_runtime::object::FieldError> {
+            let value = VenueApAvailableLteBands {
+                band3_g: f.optional("band3G"),
+                band4_g: f.optional("band4G"),
+                country_codes: f.optional("countryCodes"),
+                region: f.optional("region"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueApAvailableLteBands"))
+    }
+}
+impl VenueApAvailableLteBands {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            band3_g: None,
+            band4_g: None,
+            country_codes: None,
+            region: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `band3G`.
+    pub fn with_band3_g(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.band3_g = Some(value.into());
+        self
+    }
+    /// Sets `band4G`.
+    pub fn with_band4_g(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.band4_g = Some(value.into());
+        self
+    }
+    /// Sets `countryCodes`.
+    pub fn with_country_codes(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.country_codes = Some(value.into());
+        self
+    }
+    /// Sets `region`.
+    pub fn with_region(
+        mut self,
+        value: impl Into<super::venue_ap_settings::LteBandLockChannelRegion>,
+    ) -> Self {
+        self.region = Some(value.into());
+        self
+    }
+}
 /// Venue ap row: one of several shapes.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GetAPs_1 (inline body schema)).
@@ -6388,7 +6616,7 @@ impl WifiOperationResponseRequestIdOnly {
         self
     }
 }
-/// wireless aps: the 40 operations of this area of the Network management API.
+/// wireless aps: the 62 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().wireless_aps()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -7574,6 +7802,631 @@ impl<'a> WirelessApsClient<'a> {
             &[venue_id, floorplan_id, serial_number],
         );
         DeleteApFloorPosition { req }
+    }
+    /// Get venue ap available lte bands.
+    ///
+    /// Reads `/venues/apAvailableLteBands` (drafted from the official description).
+    ///
+    /// `GET /venues/apAvailableLteBands` on the `network` API.
+    ///
+    /// - Response 200: `array<VenueApAvailableLteBands>`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueApAvailableLteBands::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueApAvailableLteBands).
+    #[doc(alias = "/venues/apAvailableLteBands")]
+    #[doc(alias = "GET /venues/apAvailableLteBands")]
+    #[doc(alias = "getVenueApAvailableLteBands")]
+    pub fn get_venue_ap_available_lte_bands(&self) -> GetVenueApAvailableLteBands<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_AP_AVAILABLE_LTE_BANDS,
+            &[],
+        );
+        GetVenueApAvailableLteBands { req }
+    }
+    /// Get ap model capabilities.
+    ///
+    /// Reads `/venues/apModelCapabilities` (drafted from the official description).
+    ///
+    /// `GET /venues/apModelCapabilities` on the `network` API.
+    ///
+    /// - Response 200: `VenueApModelCapabilities`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApModelCapabilities::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApModelCapabilities).
+    #[doc(alias = "/venues/apModelCapabilities")]
+    #[doc(alias = "GET /venues/apModelCapabilities")]
+    #[doc(alias = "getApModelCapabilities")]
+    pub fn get_ap_model_capabilities(&self) -> GetApModelCapabilities<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_MODEL_CAPABILITIES,
+            &[],
+        );
+        GetApModelCapabilities { req }
+    }
+    /// Get ap lan port overwrite settings.
+    ///
+    /// Reads `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `serialNumber`: string
+    /// - Path parameter `portId`: string
+    /// - Response 200: `ApLanPortSettings`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApLanPortOverwriteSettings::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApLanPortOverwriteSettings).
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings")]
+    #[doc(alias = "GET /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings")]
+    #[doc(alias = "getApLanPortOverwriteSettings")]
+    pub fn get_ap_lan_port_overwrite_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        port_id: &str,
+    ) -> GetApLanPortOverwriteSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_LAN_PORT_OVERWRITE_SETTINGS,
+            &[venue_id, serial_number, port_id],
+        );
+        GetApLanPortOverwriteSettings {
+            req,
+        }
+    }
+    /// Update ap lan port overwrite settings.
+    ///
+    /// Replaces `/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `serialNumber`: string
+    /// - Path parameter `portId`: string
+    /// - Request body (json, required): `ApLanPortSettings`
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApLanPortOverwriteSettings::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApLanPortOverwriteSettings).
+    #[doc(alias = "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings")]
+    #[doc(alias = "PUT /venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings")]
+    #[doc(alias = "updateApLanPortOverwriteSettings")]
+    pub fn update_ap_lan_port_overwrite_settings(
+        &self,
+        venue_id: &str,
+        serial_number: &str,
+        port_id: &str,
+        body: &ApLanPortSettings,
+    ) -> UpdateApLanPortOverwriteSettings<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_LAN_PORT_OVERWRITE_SETTINGS,
+            &[venue_id, serial_number, port_id],
+        );
+        req.json(body);
+        UpdateApLanPortOverwriteSettings {
+            req,
+        }
+    }
+    /// Deactivate dhcp config service profile on venue.
+    ///
+    /// Deletes `/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `dhcpConfigServiceProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateDhcpConfigServiceProfileOnVenue::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateDhcpConfigServiceProfileOnVenue).
+    #[doc(
+        alias = "/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
+    )]
+    #[doc(alias = "deactivateDhcpConfigServiceProfileOnVenue")]
+    pub fn deactivate_dhcp_config_service_profile_on_venue(
+        &self,
+        venue_id: &str,
+        dhcp_config_service_profile_id: &str,
+    ) -> DeactivateDhcpConfigServiceProfileOnVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE,
+            &[venue_id, dhcp_config_service_profile_id],
+        );
+        DeactivateDhcpConfigServiceProfileOnVenue {
+            req,
+        }
+    }
+    /// Get venue dhcp config service profile settings.
+    ///
+    /// Reads `/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `dhcpConfigServiceProfileId`: string
+    /// - Response 200: `VenueDhcpConfigServiceProfileSettings`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueDhcpConfigServiceProfileSettings::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueDhcpConfigServiceProfileSettings).
+    #[doc(
+        alias = "/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
+    )]
+    #[doc(alias = "getVenueDhcpConfigServiceProfileSettings")]
+    pub fn get_venue_dhcp_config_service_profile_settings(
+        &self,
+        venue_id: &str,
+        dhcp_config_service_profile_id: &str,
+    ) -> GetVenueDhcpConfigServiceProfileSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS,
+            &[venue_id, dhcp_config_service_profile_id],
+        );
+        GetVenueDhcpConfigServiceProfileSettings {
+            req,
+        }
+    }
+    /// Activate dhcp config service profile on venue and update settings.
+    ///
+    /// Replaces `/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `dhcpConfigServiceProfileId`: string
+    /// - Request body (json, required): `VenueDhcpConfigServiceProfileSettings`
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateDhcpConfigServiceProfileOnVenueAndUpdateSettings).
+    #[doc(
+        alias = "/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}"
+    )]
+    #[doc(alias = "activateDhcpConfigServiceProfileOnVenueAndUpdateSettings")]
+    pub fn activate_dhcp_config_service_profile_on_venue_and_update_settings(
+        &self,
+        venue_id: &str,
+        dhcp_config_service_profile_id: &str,
+        body: &super::common::VenueDhcpConfigServiceProfileSettings,
+    ) -> ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_AND_UPDATE_SETTINGS,
+            &[venue_id, dhcp_config_service_profile_id],
+        );
+        req.json(body);
+        ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings {
+            req,
+        }
+    }
+    /// Disassociate iot controller from venue.
+    ///
+    /// Deletes `/venues/{venueId}/iotControllers/{iotControllerId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/iotControllers/{iotControllerId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `iotControllerId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DisassociateIotControllerFromVenue::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml disassociateIotControllerFromVenue).
+    #[doc(alias = "/venues/{venueId}/iotControllers/{iotControllerId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/iotControllers/{iotControllerId}")]
+    #[doc(alias = "disassociateIotControllerFromVenue")]
+    pub fn disassociate_iot_controller_from_venue(
+        &self,
+        venue_id: &str,
+        iot_controller_id: &str,
+    ) -> DisassociateIotControllerFromVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DISASSOCIATE_IOT_CONTROLLER_FROM_VENUE,
+            &[venue_id, iot_controller_id],
+        );
+        DisassociateIotControllerFromVenue {
+            req,
+        }
+    }
+    /// Associate iot controller with venue.
+    ///
+    /// Replaces `/venues/{venueId}/iotControllers/{iotControllerId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/iotControllers/{iotControllerId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `iotControllerId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `AssociateIotControllerWithVenue::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml associateIotControllerWithVenue).
+    #[doc(alias = "/venues/{venueId}/iotControllers/{iotControllerId}")]
+    #[doc(alias = "PUT /venues/{venueId}/iotControllers/{iotControllerId}")]
+    #[doc(alias = "associateIotControllerWithVenue")]
+    pub fn associate_iot_controller_with_venue(
+        &self,
+        venue_id: &str,
+        iot_controller_id: &str,
+    ) -> AssociateIotControllerWithVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ASSOCIATE_IOT_CONTROLLER_WITH_VENUE,
+            &[venue_id, iot_controller_id],
+        );
+        AssociateIotControllerWithVenue {
+            req,
+        }
+    }
+    /// Deactivate lbs server profile on venue.
+    ///
+    /// Deletes `/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `lbsServerProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateLbsServerProfileOnVenue::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateLbsServerProfileOnVenue).
+    #[doc(alias = "/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}")]
+    #[doc(alias = "deactivateLbsServerProfileOnVenue")]
+    pub fn deactivate_lbs_server_profile_on_venue(
+        &self,
+        venue_id: &str,
+        lbs_server_profile_id: &str,
+    ) -> DeactivateLbsServerProfileOnVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_LBS_SERVER_PROFILE_ON_VENUE,
+            &[venue_id, lbs_server_profile_id],
+        );
+        DeactivateLbsServerProfileOnVenue {
+            req,
+        }
+    }
+    /// Activate lbs server profile on venue.
+    ///
+    /// Replaces `/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `lbsServerProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateLbsServerProfileOnVenue::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateLbsServerProfileOnVenue).
+    #[doc(alias = "/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}")]
+    #[doc(alias = "PUT /venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}")]
+    #[doc(alias = "activateLbsServerProfileOnVenue")]
+    pub fn activate_lbs_server_profile_on_venue(
+        &self,
+        venue_id: &str,
+        lbs_server_profile_id: &str,
+    ) -> ActivateLbsServerProfileOnVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_LBS_SERVER_PROFILE_ON_VENUE,
+            &[venue_id, lbs_server_profile_id],
+        );
+        ActivateLbsServerProfileOnVenue {
+            req,
+        }
+    }
+    /// Deactivate rogue policy on venue.
+    ///
+    /// Deletes `/venues/{venueId}/roguePolicies/{roguePolicyId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/roguePolicies/{roguePolicyId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `roguePolicyId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateRoguePolicyOnVenue::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRoguePolicyOnVenue).
+    #[doc(alias = "/venues/{venueId}/roguePolicies/{roguePolicyId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/roguePolicies/{roguePolicyId}")]
+    #[doc(alias = "deactivateRoguePolicyOnVenue")]
+    pub fn deactivate_rogue_policy_on_venue(
+        &self,
+        venue_id: &str,
+        rogue_policy_id: &str,
+    ) -> DeactivateRoguePolicyOnVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_ROGUE_POLICY_ON_VENUE,
+            &[venue_id, rogue_policy_id],
+        );
+        DeactivateRoguePolicyOnVenue {
+            req,
+        }
+    }
+    /// Activate rogue policy on venue.
+    ///
+    /// Replaces `/venues/{venueId}/roguePolicies/{roguePolicyId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/roguePolicies/{roguePolicyId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `roguePolicyId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateRoguePolicyOnVenue::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateRoguePolicyOnVenue).
+    #[doc(alias = "/venues/{venueId}/roguePolicies/{roguePolicyId}")]
+    #[doc(alias = "PUT /venues/{venueId}/roguePolicies/{roguePolicyId}")]
+    #[doc(alias = "activateRoguePolicyOnVenue")]
+    pub fn activate_rogue_policy_on_venue(
+        &self,
+        venue_id: &str,
+        rogue_policy_id: &str,
+    ) -> ActivateRoguePolicyOnVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_ROGUE_POLICY_ON_VENUE,
+            &[venue_id, rogue_policy_id],
+        );
+        ActivateRoguePolicyOnVenue { req }
+    }
+    /// Get venue rogue policy settings.
+    ///
+    /// Reads `/venues/{venueId}/roguePolicySettings` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/roguePolicySettings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Response 200: `VenueRoguePolicySettings`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueRoguePolicySettings::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueRoguePolicySettings).
+    #[doc(alias = "/venues/{venueId}/roguePolicySettings")]
+    #[doc(alias = "GET /venues/{venueId}/roguePolicySettings")]
+    #[doc(alias = "getVenueRoguePolicySettings")]
+    pub fn get_venue_rogue_policy_settings(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueRoguePolicySettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_ROGUE_POLICY_SETTINGS,
+            &[venue_id],
+        );
+        GetVenueRoguePolicySettings { req }
+    }
+    /// Update venue rogue policy settings.
+    ///
+    /// Replaces `/venues/{venueId}/roguePolicySettings` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/roguePolicySettings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Request body (json, required): `VenueRoguePolicySettings`
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueRoguePolicySettings::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateVenueRoguePolicySettings).
+    #[doc(alias = "/venues/{venueId}/roguePolicySettings")]
+    #[doc(alias = "PUT /venues/{venueId}/roguePolicySettings")]
+    #[doc(alias = "updateVenueRoguePolicySettings")]
+    pub fn update_venue_rogue_policy_settings(
+        &self,
+        venue_id: &str,
+        body: &super::common::VenueRoguePolicySettings,
+    ) -> UpdateVenueRoguePolicySettings<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_ROGUE_POLICY_SETTINGS,
+            &[venue_id],
+        );
+        req.json(body);
+        UpdateVenueRoguePolicySettings {
+            req,
+        }
+    }
+    /// Deactivate snmp agent profile on venue.
+    ///
+    /// Deletes `/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `snmpAgentProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateSnmpAgentProfileOnVenue::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateSnmpAgentProfileOnVenue).
+    #[doc(alias = "/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}")]
+    #[doc(alias = "deactivateSnmpAgentProfileOnVenue")]
+    pub fn deactivate_snmp_agent_profile_on_venue(
+        &self,
+        venue_id: &str,
+        snmp_agent_profile_id: &str,
+    ) -> DeactivateSnmpAgentProfileOnVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE,
+            &[venue_id, snmp_agent_profile_id],
+        );
+        DeactivateSnmpAgentProfileOnVenue {
+            req,
+        }
+    }
+    /// Activate snmp agent profile on venue.
+    ///
+    /// Replaces `/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `snmpAgentProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateSnmpAgentProfileOnVenue::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateSnmpAgentProfileOnVenue).
+    #[doc(alias = "/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}")]
+    #[doc(alias = "PUT /venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}")]
+    #[doc(alias = "activateSnmpAgentProfileOnVenue")]
+    pub fn activate_snmp_agent_profile_on_venue(
+        &self,
+        venue_id: &str,
+        snmp_agent_profile_id: &str,
+    ) -> ActivateSnmpAgentProfileOnVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE,
+            &[venue_id, snmp_agent_profile_id],
+        );
+        ActivateSnmpAgentProfileOnVenue {
+            req,
+        }
+    }
+    /// Deactivate syslog server profile on venue.
+    ///
+    /// Deletes `/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `syslogServerProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateSyslogServerProfileOnVenue::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateSyslogServerProfileOnVenue).
+    #[doc(alias = "/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}"
+    )]
+    #[doc(alias = "deactivateSyslogServerProfileOnVenue")]
+    pub fn deactivate_syslog_server_profile_on_venue(
+        &self,
+        venue_id: &str,
+        syslog_server_profile_id: &str,
+    ) -> DeactivateSyslogServerProfileOnVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE,
+            &[venue_id, syslog_server_profile_id],
+        );
+        DeactivateSyslogServerProfileOnVenue {
+            req,
+        }
+    }
+    /// Activate syslog server profile on venue.
+    ///
+    /// Replaces `/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `syslogServerProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateSyslogServerProfileOnVenue::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateSyslogServerProfileOnVenue).
+    #[doc(alias = "/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(alias = "PUT /venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}")]
+    #[doc(alias = "activateSyslogServerProfileOnVenue")]
+    pub fn activate_syslog_server_profile_on_venue(
+        &self,
+        venue_id: &str,
+        syslog_server_profile_id: &str,
+    ) -> ActivateSyslogServerProfileOnVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE,
+            &[venue_id, syslog_server_profile_id],
+        );
+        ActivateSyslogServerProfileOnVenue {
+            req,
+        }
+    }
+    /// Get wifi available channels of venue.
+    ///
+    /// Reads `/venues/{venueId}/wifiAvailableChannels` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/wifiAvailableChannels` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Response 200: `WifiAvailableChannels`
+    /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `GetWifiAvailableChannelsOfVenue::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiAvailableChannelsOfVenue).
+    #[doc(alias = "/venues/{venueId}/wifiAvailableChannels")]
+    #[doc(alias = "GET /venues/{venueId}/wifiAvailableChannels")]
+    #[doc(alias = "getWifiAvailableChannelsOfVenue")]
+    pub fn get_wifi_available_channels_of_venue(
+        &self,
+        venue_id: &str,
+    ) -> GetWifiAvailableChannelsOfVenue<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE,
+            &[venue_id],
+        );
+        GetWifiAvailableChannelsOfVenue {
+            req,
+        }
+    }
+    /// Get venue wifi dhcp client leases.
+    ///
+    /// Reads `/venues/{venueId}/wifiDhcpClientLeases` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/wifiDhcpClientLeases` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Response 200: `WifiDhcpClientLeases`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueWifiDhcpClientLeases::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueWifiDhcpClientLeases).
+    #[doc(alias = "/venues/{venueId}/wifiDhcpClientLeases")]
+    #[doc(alias = "GET /venues/{venueId}/wifiDhcpClientLeases")]
+    #[doc(alias = "getVenueWifiDhcpClientLeases")]
+    pub fn get_venue_wifi_dhcp_client_leases(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueWifiDhcpClientLeases<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_WIFI_DHCP_CLIENT_LEASES,
+            &[venue_id],
+        );
+        GetVenueWifiDhcpClientLeases {
+            req,
+        }
+    }
+    /// Get venue wifi dhcp pool usages.
+    ///
+    /// Reads `/venues/{venueId}/wifiDhcpPoolUsages` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/wifiDhcpPoolUsages` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Response 200: `WifiDhcpPoolUsages`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueWifiDhcpPoolUsages::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getVenueWifiDhcpPoolUsages).
+    #[doc(alias = "/venues/{venueId}/wifiDhcpPoolUsages")]
+    #[doc(alias = "GET /venues/{venueId}/wifiDhcpPoolUsages")]
+    #[doc(alias = "getVenueWifiDhcpPoolUsages")]
+    pub fn get_venue_wifi_dhcp_pool_usages(
+        &self,
+        venue_id: &str,
+    ) -> GetVenueWifiDhcpPoolUsages<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_WIFI_DHCP_POOL_USAGES,
+            &[venue_id],
+        );
+        GetVenueWifiDhcpPoolUsages { req }
     }
 }
 static CREATE_VENUE_AP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11503,5 +12356,2167 @@ impl<'a> DeleteApFloorPosition<'a> {
         >,
     > {
         self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_VENUE_AP_AVAILABLE_LTE_BANDS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_ap_available_lte_bands",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/apAvailableLteBands",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_venue_ap_available_lte_bands`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueApAvailableLteBandsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::get_venue_ap_available_lte_bands` (Get venue ap available lte bands).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueApAvailableLteBands<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueApAvailableLteBands<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueApAvailableLteBandsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<VenueApAvailableLteBands>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<VenueApAvailableLteBands>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_AP_MODEL_CAPABILITIES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_model_capabilities",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/apModelCapabilities",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_ap_model_capabilities`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetApModelCapabilitiesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::get_ap_model_capabilities` (Get ap model capabilities).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApModelCapabilities<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApModelCapabilities<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetApModelCapabilitiesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::venue_ap_model_settings::VenueApModelCapabilities,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::venue_ap_model_settings::VenueApModelCapabilities,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_AP_LAN_PORT_OVERWRITE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_lan_port_overwrite_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_ap_lan_port_overwrite_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetApLanPortOverwriteSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::get_ap_lan_port_overwrite_settings` (Get ap lan port overwrite settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApLanPortOverwriteSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApLanPortOverwriteSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetApLanPortOverwriteSettingsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<ApLanPortSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<ApLanPortSettings>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPDATE_AP_LAN_PORT_OVERWRITE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_lan_port_overwrite_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_ap_lan_port_overwrite_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateApLanPortOverwriteSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::update_ap_lan_port_overwrite_settings` (Update ap lan port overwrite settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApLanPortOverwriteSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApLanPortOverwriteSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateApLanPortOverwriteSettingsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_dhcp_config_service_profile_on_venue",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_dhcp_config_service_profile_on_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateDhcpConfigServiceProfileOnVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::deactivate_dhcp_config_service_profile_on_venue` (Deactivate dhcp config service profile on venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateDhcpConfigServiceProfileOnVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateDhcpConfigServiceProfileOnVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateDhcpConfigServiceProfileOnVenueVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_VENUE_DHCP_CONFIG_SERVICE_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_dhcp_config_service_profile_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_venue_dhcp_config_service_profile_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueDhcpConfigServiceProfileSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::get_venue_dhcp_config_service_profile_settings` (Get venue dhcp config service profile settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueDhcpConfigServiceProfileSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueDhcpConfigServiceProfileSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetVenueDhcpConfigServiceProfileSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::VenueDhcpConfigServiceProfileSettings,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::common::VenueDhcpConfigServiceProfileSettings,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static ACTIVATE_DHCP_CONFIG_SERVICE_PROFILE_ON_VENUE_AND_UPDATE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_dhcp_config_service_profile_on_venue_and_update_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_dhcp_config_service_profile_on_venue_and_update_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::activate_dhcp_config_service_profile_on_venue_and_update_settings` (Activate dhcp config service profile on venue and update settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DISASSOCIATE_IOT_CONTROLLER_FROM_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "disassociate_iot_controller_from_venue",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/iotControllers/{iotControllerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `disassociate_iot_controller_from_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DisassociateIotControllerFromVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::disassociate_iot_controller_from_venue` (Disassociate iot controller from venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DisassociateIotControllerFromVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DisassociateIotControllerFromVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DisassociateIotControllerFromVenueVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ASSOCIATE_IOT_CONTROLLER_WITH_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "associate_iot_controller_with_venue",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/iotControllers/{iotControllerId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `associate_iot_controller_with_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum AssociateIotControllerWithVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::associate_iot_controller_with_venue` (Associate iot controller with venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct AssociateIotControllerWithVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> AssociateIotControllerWithVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: AssociateIotControllerWithVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_LBS_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_lbs_server_profile_on_venue",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_lbs_server_profile_on_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateLbsServerProfileOnVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::deactivate_lbs_server_profile_on_venue` (Deactivate lbs server profile on venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateLbsServerProfileOnVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateLbsServerProfileOnVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeactivateLbsServerProfileOnVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_LBS_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_lbs_server_profile_on_venue",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_lbs_server_profile_on_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateLbsServerProfileOnVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::activate_lbs_server_profile_on_venue` (Activate lbs server profile on venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateLbsServerProfileOnVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateLbsServerProfileOnVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ActivateLbsServerProfileOnVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_ROGUE_POLICY_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_rogue_policy_on_venue",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/roguePolicies/{roguePolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_rogue_policy_on_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateRoguePolicyOnVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::deactivate_rogue_policy_on_venue` (Deactivate rogue policy on venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateRoguePolicyOnVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateRoguePolicyOnVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeactivateRoguePolicyOnVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_ROGUE_POLICY_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_rogue_policy_on_venue",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/roguePolicies/{roguePolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_rogue_policy_on_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateRoguePolicyOnVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::activate_rogue_policy_on_venue` (Activate rogue policy on venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateRoguePolicyOnVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateRoguePolicyOnVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ActivateRoguePolicyOnVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_VENUE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_rogue_policy_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/roguePolicySettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_venue_rogue_policy_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueRoguePolicySettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::get_venue_rogue_policy_settings` (Get venue rogue policy settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueRoguePolicySettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueRoguePolicySettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueRoguePolicySettingsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::VenueRoguePolicySettings,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::VenueRoguePolicySettings>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPDATE_VENUE_ROGUE_POLICY_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_rogue_policy_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/roguePolicySettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_venue_rogue_policy_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueRoguePolicySettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::update_venue_rogue_policy_settings` (Update venue rogue policy settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueRoguePolicySettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueRoguePolicySettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueRoguePolicySettingsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_snmp_agent_profile_on_venue",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_snmp_agent_profile_on_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateSnmpAgentProfileOnVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::deactivate_snmp_agent_profile_on_venue` (Deactivate snmp agent profile on venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateSnmpAgentProfileOnVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateSnmpAgentProfileOnVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeactivateSnmpAgentProfileOnVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_SNMP_AGENT_PROFILE_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_snmp_agent_profile_on_venue",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_snmp_agent_profile_on_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateSnmpAgentProfileOnVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::activate_snmp_agent_profile_on_venue` (Activate snmp agent profile on venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateSnmpAgentProfileOnVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateSnmpAgentProfileOnVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ActivateSnmpAgentProfileOnVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_syslog_server_profile_on_venue",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_syslog_server_profile_on_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateSyslogServerProfileOnVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::deactivate_syslog_server_profile_on_venue` (Deactivate syslog server profile on venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateSyslogServerProfileOnVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateSyslogServerProfileOnVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateSyslogServerProfileOnVenueVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_SYSLOG_SERVER_PROFILE_ON_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_syslog_server_profile_on_venue",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_syslog_server_profile_on_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateSyslogServerProfileOnVenueVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::activate_syslog_server_profile_on_venue` (Activate syslog server profile on venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateSyslogServerProfileOnVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateSyslogServerProfileOnVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateSyslogServerProfileOnVenueVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_WIFI_AVAILABLE_CHANNELS_OF_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_wifi_available_channels_of_venue",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/wifiAvailableChannels",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1.1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_wifi_available_channels_of_venue`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetWifiAvailableChannelsOfVenueVersion {
+    /// `v1.1`: Accept `application/vnd.ruckus.v1.1+json` (default)
+    #[default]
+    V1_1,
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::get_wifi_available_channels_of_venue` (Get wifi available channels of venue).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetWifiAvailableChannelsOfVenue<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetWifiAvailableChannelsOfVenue<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetWifiAvailableChannelsOfVenueVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::ap_settings::WifiAvailableChannels,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::ap_settings::WifiAvailableChannels>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_VENUE_WIFI_DHCP_CLIENT_LEASES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_wifi_dhcp_client_leases",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/wifiDhcpClientLeases",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_venue_wifi_dhcp_client_leases`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueWifiDhcpClientLeasesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::get_venue_wifi_dhcp_client_leases` (Get venue wifi dhcp client leases).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueWifiDhcpClientLeases<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueWifiDhcpClientLeases<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueWifiDhcpClientLeasesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<WifiDhcpClientLeases, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiDhcpClientLeases>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_VENUE_WIFI_DHCP_POOL_USAGES: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_wifi_dhcp_pool_usages",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/wifiDhcpPoolUsages",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_venue_wifi_dhcp_pool_usages`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueWifiDhcpPoolUsagesVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessApsClient::get_venue_wifi_dhcp_pool_usages` (Get venue wifi dhcp pool usages).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueWifiDhcpPoolUsages<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueWifiDhcpPoolUsages<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueWifiDhcpPoolUsagesVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<WifiDhcpPoolUsages, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WifiDhcpPoolUsages>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
     }
 }

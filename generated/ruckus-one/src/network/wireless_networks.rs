@@ -1733,6 +1733,207 @@ impl DsaeOnboardNetwork {
         self
     }
 }
+/// External accounting radius, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAccountingRadius).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ExternalAccountingRadius {
+    /// Primary.
+    pub primary: Option<ExternalRadiusTupple>,
+    /// Secondary.
+    pub secondary: Option<ExternalRadiusTupple>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ExternalAccountingRadius {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &ExternalAccountingRadius,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("primary", &v.primary);
+            w.optional("secondary", &v.secondary);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ExternalAccountingRadius {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ExternalAccountingRadius, ruckus_one_runtime::object::FieldError> {
+            let value = ExternalAccountingRadius {
+                primary: f.optional("primary"),
+                secondary: f.optional("secondary"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ExternalAccountingRadius"))
+    }
+}
+impl ExternalAccountingRadius {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            primary: None,
+            secondary: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `primary`.
+    pub fn with_primary(mut self, value: impl Into<ExternalRadiusTupple>) -> Self {
+        self.primary = Some(value.into());
+        self
+    }
+    /// Sets `secondary`.
+    pub fn with_secondary(mut self, value: impl Into<ExternalRadiusTupple>) -> Self {
+        self.secondary = Some(value.into());
+        self
+    }
+}
+/// External auth radius, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAuthRadius).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ExternalAuthRadius {
+    /// Primary.
+    pub primary: Option<ExternalRadiusTupple>,
+    /// Secondary.
+    pub secondary: Option<ExternalRadiusTupple>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ExternalAuthRadius {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ExternalAuthRadius, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("primary", &v.primary);
+            w.optional("secondary", &v.secondary);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ExternalAuthRadius {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ExternalAuthRadius, ruckus_one_runtime::object::FieldError> {
+            let value = ExternalAuthRadius {
+                primary: f.optional("primary"),
+                secondary: f.optional("secondary"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ExternalAuthRadius"))
+    }
+}
+impl ExternalAuthRadius {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            primary: None,
+            secondary: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `primary`.
+    pub fn with_primary(mut self, value: impl Into<ExternalRadiusTupple>) -> Self {
+        self.primary = Some(value.into());
+        self
+    }
+    /// Sets `secondary`.
+    pub fn with_secondary(mut self, value: impl Into<ExternalRadiusTupple>) -> Self {
+        self.secondary = Some(value.into());
+        self
+    }
+}
+/// External radius tupple, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalRadiusTupple).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ExternalRadiusTupple {
+    /// IP.
+    pub ip: Option<String>,
+    /// Port.
+    pub port: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for ExternalRadiusTupple {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ExternalRadiusTupple, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("ip", &v.ip);
+            w.optional("port", &v.port);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for ExternalRadiusTupple {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ExternalRadiusTupple, ruckus_one_runtime::object::FieldError> {
+            let value = ExternalRadiusTupple {
+                ip: f.optional("ip"),
+                port: f.optional("port"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ExternalRadiusTupple"))
+    }
+}
+impl ExternalRadiusTupple {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ip: None,
+            port: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: impl Into<String>) -> Self {
+        self.port = Some(value.into());
+        self
+    }
+}
 /// File, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml File).
@@ -5784,6 +5985,68 @@ impl RadiusOptions {
         self
     }
 }
+/// Recovery passphrase settings, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml RecoveryPassphraseSettings).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct RecoveryPassphraseSettings {
+    /// Passphrase (secret: redacted in `Debug`).
+    pub passphrase: Option<ruckus_one_runtime::Secret>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RecoveryPassphraseSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &RecoveryPassphraseSettings,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("passphrase", &v.passphrase);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RecoveryPassphraseSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RecoveryPassphraseSettings, ruckus_one_runtime::object::FieldError> {
+            let value = RecoveryPassphraseSettings {
+                passphrase: f.optional("passphrase"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RecoveryPassphraseSettings"))
+    }
+}
+impl RecoveryPassphraseSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            passphrase: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `passphrase`.
+    pub fn with_passphrase(
+        mut self,
+        value: impl Into<ruckus_one_runtime::Secret>,
+    ) -> Self {
+        self.passphrase = Some(value.into());
+        self
+    }
+}
 /// Social identities, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml SocialIdentities).
@@ -8488,6 +8751,260 @@ impl<'de> serde::Deserialize<'de> for WifiWlanManagementFrameProtection {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Wispr providers, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WisprProviders).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct WisprProviders {
+    /// Wispr providers.
+    pub wispr_providers: Option<Vec<WisprProvidersModel>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WisprProviders {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WisprProviders, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("wisprProviders", &v.wispr_providers);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WisprProviders {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WisprProviders, ruckus_one_runtime::object::FieldError> {
+            let value = WisprProviders {
+                wispr_providers: f.optional("wisprProviders"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WisprProviders"))
+    }
+}
+impl WisprProviders {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            wispr_providers: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `wisprProviders`.
+    pub fn with_wispr_providers(
+        mut self,
+        value: impl Into<Vec<WisprProvidersModel>>,
+    ) -> Self {
+        self.wispr_providers = Some(value.into());
+        self
+    }
+}
+/// Wispr providers model, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WisprProvidersModel).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct WisprProvidersModel {
+    /// Custom external provider (default: false).
+    pub custom_external_provider: Option<bool>,
+    /// Name.
+    pub name: Option<String>,
+    /// Regions.
+    pub regions: Option<Vec<WisprProvidersRegion>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WisprProvidersModel {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WisprProvidersModel, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("customExternalProvider", &v.custom_external_provider);
+            w.optional("name", &v.name);
+            w.optional("regions", &v.regions);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WisprProvidersModel {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WisprProvidersModel, ruckus_one_runtime::object::FieldError> {
+            let value = WisprProvidersModel {
+                custom_external_provider: f.optional("customExternalProvider"),
+                name: f.optional("name"),
+                regions: f.optional("regions"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WisprProvidersModel"))
+    }
+}
+impl WisprProvidersModel {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            custom_external_provider: None,
+            name: None,
+            regions: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `customExternalProvider`.
+    pub fn with_custom_external_provider(mut self, value: impl Into<bool>) -> Self {
+        self.custom_external_provider = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `regions`.
+    pub fn with_regions(mut self, value: impl Into<Vec<WisprProvidersRegion>>) -> Self {
+        self.regions = Some(value.into());
+        self
+    }
+}
+/// Wispr providers region, with the fields the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml WisprProvidersRegion).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct WisprProvidersRegion {
+    /// Accounting RADIUS.
+    pub accounting_radius: Option<ExternalAccountingRadius>,
+    /// Auth RADIUS.
+    pub auth_radius: Option<ExternalAuthRadius>,
+    /// Captive portal URL.
+    pub captive_portal_url: Option<String>,
+    /// External provider URL.
+    pub external_provider_url: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Redirect URL.
+    pub redirect_url: Option<String>,
+    /// Show analytics data (default: false).
+    pub show_analytics_data: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for WisprProvidersRegion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &WisprProvidersRegion, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("accountingRadius", &v.accounting_radius);
+            w.optional("authRadius", &v.auth_radius);
+            w.optional("captivePortalUrl", &v.captive_portal_url);
+            w.optional("externalProviderUrl", &v.external_provider_url);
+            w.optional("name", &v.name);
+            w.optional("redirectUrl", &v.redirect_url);
+            w.optional("showAnalyticsData", &v.show_analytics_data);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for WisprProvidersRegion {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<WisprProvidersRegion, ruckus_one_runtime::object::FieldError> {
+            let value = WisprProvidersRegion {
+                accounting_radius: f.optional("accountingRadius"),
+                auth_radius: f.optional("authRadius"),
+                captive_portal_url: f.optional("captivePortalUrl"),
+                external_provider_url: f.optional("externalProviderUrl"),
+                name: f.optional("name"),
+                redirect_url: f.optional("redirectUrl"),
+                show_analytics_data: f.optional("showAnalyticsData"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("WisprProvidersRegion"))
+    }
+}
+impl WisprProvidersRegion {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            accounting_radius: None,
+            auth_radius: None,
+            captive_portal_url: None,
+            external_provider_url: None,
+            name: None,
+            redirect_url: None,
+            show_analytics_data: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `accountingRadius`.
+    pub fn with_accounting_radius(
+        mut self,
+        value: impl Into<ExternalAccountingRadius>,
+    ) -> Self {
+        self.accounting_radius = Some(value.into());
+        self
+    }
+    /// Sets `authRadius`.
+    pub fn with_auth_radius(mut self, value: impl Into<ExternalAuthRadius>) -> Self {
+        self.auth_radius = Some(value.into());
+        self
+    }
+    /// Sets `captivePortalUrl`.
+    pub fn with_captive_portal_url(mut self, value: impl Into<String>) -> Self {
+        self.captive_portal_url = Some(value.into());
+        self
+    }
+    /// Sets `externalProviderUrl`.
+    pub fn with_external_provider_url(mut self, value: impl Into<String>) -> Self {
+        self.external_provider_url = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `redirectUrl`.
+    pub fn with_redirect_url(mut self, value: impl Into<String>) -> Self {
+        self.redirect_url = Some(value.into());
+        self
+    }
+    /// Sets `showAnalyticsData`.
+    pub fn with_show_analytics_data(mut self, value: impl Into<bool>) -> Self {
+        self.show_analytics_data = Some(value.into());
+        self
+    }
+}
 /// Wlan radio customization, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization).
@@ -8864,7 +9381,7 @@ impl<'de> serde::Deserialize<'de> for WlanRadioCustomizationRfBandUsage {
         Ok(Self::from(s.as_str()))
     }
 }
-/// wireless networks: the 24 operations of this area of the Network management API.
+/// wireless networks: the 66 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().wireless_networks()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -9418,6 +9935,1312 @@ impl<'a> WirelessNetworksClient<'a> {
             &[],
         );
         ListNetworkWisprProviders { req }
+    }
+    /// Deactivate ap group on wifi network.
+    ///
+    /// Deletes `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `apGroupId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateApGroupOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateApGroupOnWifiNetwork).
+    #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}")]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}"
+    )]
+    #[doc(alias = "deactivateApGroupOnWifiNetwork")]
+    pub fn deactivate_ap_group_on_wifi_network(
+        &self,
+        venue_id: &str,
+        wifi_network_id: &str,
+        ap_group_id: &str,
+    ) -> DeactivateApGroupOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK,
+            &[venue_id, wifi_network_id, ap_group_id],
+        );
+        DeactivateApGroupOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate ap group on wifi network.
+    ///
+    /// Replaces `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `apGroupId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateApGroupOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateApGroupOnWifiNetwork).
+    #[doc(alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}")]
+    #[doc(
+        alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}"
+    )]
+    #[doc(alias = "activateApGroupOnWifiNetwork")]
+    pub fn activate_ap_group_on_wifi_network(
+        &self,
+        venue_id: &str,
+        wifi_network_id: &str,
+        ap_group_id: &str,
+    ) -> ActivateApGroupOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_AP_GROUP_ON_WIFI_NETWORK,
+            &[venue_id, wifi_network_id, ap_group_id],
+        );
+        ActivateApGroupOnWifiNetwork {
+            req,
+        }
+    }
+    /// Get ap group settings on wifi network.
+    ///
+    /// Reads `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `apGroupId`: string
+    /// - Response 200: `VenueWifiNetworkApGroupSettings`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetApGroupSettingsOnWifiNetwork::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getApGroupSettingsOnWifiNetwork).
+    #[doc(
+        alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
+    )]
+    #[doc(
+        alias = "GET /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
+    )]
+    #[doc(alias = "getApGroupSettingsOnWifiNetwork")]
+    pub fn get_ap_group_settings_on_wifi_network(
+        &self,
+        venue_id: &str,
+        wifi_network_id: &str,
+        ap_group_id: &str,
+    ) -> GetApGroupSettingsOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_AP_GROUP_SETTINGS_ON_WIFI_NETWORK,
+            &[venue_id, wifi_network_id, ap_group_id],
+        );
+        GetApGroupSettingsOnWifiNetwork {
+            req,
+        }
+    }
+    /// Update ap group settings on wifi network.
+    ///
+    /// Replaces `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `apGroupId`: string
+    /// - Request body (json, required): `VenueWifiNetworkApGroupSettings`
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateApGroupSettingsOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateApGroupSettingsOnWifiNetwork).
+    #[doc(
+        alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings"
+    )]
+    #[doc(alias = "updateApGroupSettingsOnWifiNetwork")]
+    pub fn update_ap_group_settings_on_wifi_network(
+        &self,
+        venue_id: &str,
+        wifi_network_id: &str,
+        ap_group_id: &str,
+        body: &super::common::VenueWifiNetworkApGroupSettings,
+    ) -> UpdateApGroupSettingsOnWifiNetwork<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK,
+            &[venue_id, wifi_network_id, ap_group_id],
+        );
+        req.json(body);
+        UpdateApGroupSettingsOnWifiNetwork {
+            req,
+        }
+    }
+    /// Deactivate vlan pool profile on venue wifi network ap group.
+    ///
+    /// Deletes `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `apGroupId`: string
+    /// - Path parameter `vlanPoolProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateVlanPoolProfileOnVenueWifiNetworkApGroup).
+    #[doc(
+        alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}"
+    )]
+    #[doc(alias = "deactivateVlanPoolProfileOnVenueWifiNetworkApGroup")]
+    pub fn deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group(
+        &self,
+        venue_id: &str,
+        wifi_network_id: &str,
+        ap_group_id: &str,
+        vlan_pool_profile_id: &str,
+    ) -> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP,
+            &[venue_id, wifi_network_id, ap_group_id, vlan_pool_profile_id],
+        );
+        DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup {
+            req,
+        }
+    }
+    /// Activate vlan pool profile on venue wifi network ap group.
+    ///
+    /// Replaces `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `apGroupId`: string
+    /// - Path parameter `vlanPoolProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateVlanPoolProfileOnVenueWifiNetworkApGroup::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateVlanPoolProfileOnVenueWifiNetworkApGroup).
+    #[doc(
+        alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}"
+    )]
+    #[doc(alias = "activateVlanPoolProfileOnVenueWifiNetworkApGroup")]
+    pub fn activate_vlan_pool_profile_on_venue_wifi_network_ap_group(
+        &self,
+        venue_id: &str,
+        wifi_network_id: &str,
+        ap_group_id: &str,
+        vlan_pool_profile_id: &str,
+    ) -> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP,
+            &[venue_id, wifi_network_id, ap_group_id, vlan_pool_profile_id],
+        );
+        ActivateVlanPoolProfileOnVenueWifiNetworkApGroup {
+            req,
+        }
+    }
+    /// Deactivate client isolation profile on wifi network.
+    ///
+    /// Deletes `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `clientIsolationProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateClientIsolationProfileOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateClientIsolationProfileOnWifiNetwork).
+    #[doc(
+        alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}"
+    )]
+    #[doc(alias = "deactivateClientIsolationProfileOnWifiNetwork")]
+    pub fn deactivate_client_isolation_profile_on_wifi_network(
+        &self,
+        venue_id: &str,
+        wifi_network_id: &str,
+        client_isolation_profile_id: &str,
+    ) -> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK,
+            &[venue_id, wifi_network_id, client_isolation_profile_id],
+        );
+        DeactivateClientIsolationProfileOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate client isolation profile on wifi network.
+    ///
+    /// Replaces `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `clientIsolationProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateClientIsolationProfileOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateClientIsolationProfileOnWifiNetwork).
+    #[doc(
+        alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}"
+    )]
+    #[doc(alias = "activateClientIsolationProfileOnWifiNetwork")]
+    pub fn activate_client_isolation_profile_on_wifi_network(
+        &self,
+        venue_id: &str,
+        wifi_network_id: &str,
+        client_isolation_profile_id: &str,
+    ) -> ActivateClientIsolationProfileOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK,
+            &[venue_id, wifi_network_id, client_isolation_profile_id],
+        );
+        ActivateClientIsolationProfileOnWifiNetwork {
+            req,
+        }
+    }
+    /// Deactivate soft gre profile on venue wifi network.
+    ///
+    /// Deletes `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `softGreProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateSoftGreProfileOnVenueWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateSoftGreProfileOnVenueWifiNetwork).
+    #[doc(
+        alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}"
+    )]
+    #[doc(alias = "deactivateSoftGreProfileOnVenueWifiNetwork")]
+    pub fn deactivate_soft_gre_profile_on_venue_wifi_network(
+        &self,
+        venue_id: &str,
+        wifi_network_id: &str,
+        soft_gre_profile_id: &str,
+    ) -> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK,
+            &[venue_id, wifi_network_id, soft_gre_profile_id],
+        );
+        DeactivateSoftGreProfileOnVenueWifiNetwork {
+            req,
+        }
+    }
+    /// Activate soft gre profile on venue wifi network.
+    ///
+    /// Replaces `/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `softGreProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateSoftGreProfileOnVenueWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateSoftGreProfileOnVenueWifiNetwork).
+    #[doc(
+        alias = "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}"
+    )]
+    #[doc(alias = "activateSoftGreProfileOnVenueWifiNetwork")]
+    pub fn activate_soft_gre_profile_on_venue_wifi_network(
+        &self,
+        venue_id: &str,
+        wifi_network_id: &str,
+        soft_gre_profile_id: &str,
+    ) -> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK,
+            &[venue_id, wifi_network_id, soft_gre_profile_id],
+        );
+        ActivateSoftGreProfileOnVenueWifiNetwork {
+            req,
+        }
+    }
+    /// Get wifi network predefined hotspot20 identity providers.
+    ///
+    /// Reads `/wifiNetworks/hotspot20IdentityProviders` (drafted from the official description).
+    ///
+    /// `GET /wifiNetworks/hotspot20IdentityProviders` on the `network` API.
+    ///
+    /// - Response 200: `array<IdAndName>`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetworkPredefinedHotspot20IdentityProviders::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiNetworkPredefinedHotspot20IdentityProviders).
+    #[doc(alias = "/wifiNetworks/hotspot20IdentityProviders")]
+    #[doc(alias = "GET /wifiNetworks/hotspot20IdentityProviders")]
+    #[doc(alias = "getWifiNetworkPredefinedHotspot20IdentityProviders")]
+    pub fn get_wifi_network_predefined_hotspot20_identity_providers(
+        &self,
+    ) -> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_IDENTITY_PROVIDERS,
+            &[],
+        );
+        GetWifiNetworkPredefinedHotspot20IdentityProviders {
+            req,
+        }
+    }
+    /// Get wifi network predefined hotspot20 operators.
+    ///
+    /// Reads `/wifiNetworks/hotspot20Operators` (drafted from the official description).
+    ///
+    /// `GET /wifiNetworks/hotspot20Operators` on the `network` API.
+    ///
+    /// - Response 200: `array<IdAndName>`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetworkPredefinedHotspot20Operators::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiNetworkPredefinedHotspot20Operators).
+    #[doc(alias = "/wifiNetworks/hotspot20Operators")]
+    #[doc(alias = "GET /wifiNetworks/hotspot20Operators")]
+    #[doc(alias = "getWifiNetworkPredefinedHotspot20Operators")]
+    pub fn get_wifi_network_predefined_hotspot20_operators(
+        &self,
+    ) -> GetWifiNetworkPredefinedHotspot20Operators<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS,
+            &[],
+        );
+        GetWifiNetworkPredefinedHotspot20Operators {
+            req,
+        }
+    }
+    /// Get wifi network default qos map set options.
+    ///
+    /// Reads `/wifiNetworks/qosMapSetOptions` (drafted from the official description).
+    ///
+    /// `GET /wifiNetworks/qosMapSetOptions` on the `network` API.
+    ///
+    /// - Response 200: `QosMapSetOptions`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetworkDefaultQosMapSetOptions::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiNetworkDefaultQosMapSetOptions).
+    #[doc(alias = "/wifiNetworks/qosMapSetOptions")]
+    #[doc(alias = "GET /wifiNetworks/qosMapSetOptions")]
+    #[doc(alias = "getWifiNetworkDefaultQosMapSetOptions")]
+    pub fn get_wifi_network_default_qos_map_set_options(
+        &self,
+    ) -> GetWifiNetworkDefaultQosMapSetOptions<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS,
+            &[],
+        );
+        GetWifiNetworkDefaultQosMapSetOptions {
+            req,
+        }
+    }
+    /// Get recovery passphrase settings.
+    ///
+    /// Reads `/wifiNetworks/recoveryPassphraseSettings` (drafted from the official description).
+    ///
+    /// `GET /wifiNetworks/recoveryPassphraseSettings` on the `network` API.
+    ///
+    /// - Response 200: `RecoveryPassphraseSettings`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetRecoveryPassphraseSettings::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getRecoveryPassphraseSettings).
+    #[doc(alias = "/wifiNetworks/recoveryPassphraseSettings")]
+    #[doc(alias = "GET /wifiNetworks/recoveryPassphraseSettings")]
+    #[doc(alias = "getRecoveryPassphraseSettings")]
+    pub fn get_recovery_passphrase_settings(&self) -> GetRecoveryPassphraseSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_RECOVERY_PASSPHRASE_SETTINGS,
+            &[],
+        );
+        GetRecoveryPassphraseSettings {
+            req,
+        }
+    }
+    /// Update recovery passphrase settings.
+    ///
+    /// Replaces `/wifiNetworks/recoveryPassphraseSettings` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/recoveryPassphraseSettings` on the `network` API.
+    ///
+    /// - Request body (json, required): `RecoveryPassphraseSettings`
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateRecoveryPassphraseSettings::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateRecoveryPassphraseSettings).
+    #[doc(alias = "/wifiNetworks/recoveryPassphraseSettings")]
+    #[doc(alias = "PUT /wifiNetworks/recoveryPassphraseSettings")]
+    #[doc(alias = "updateRecoveryPassphraseSettings")]
+    pub fn update_recovery_passphrase_settings(
+        &self,
+        body: &RecoveryPassphraseSettings,
+    ) -> UpdateRecoveryPassphraseSettings<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_RECOVERY_PASSPHRASE_SETTINGS,
+            &[],
+        );
+        req.json(body);
+        UpdateRecoveryPassphraseSettings {
+            req,
+        }
+    }
+    /// Get wifi network wispr providers.
+    ///
+    /// Reads `/wifiNetworks/wisprProviders` (drafted from the official description).
+    ///
+    /// `GET /wifiNetworks/wisprProviders` on the `network` API.
+    ///
+    /// - Response 200: `WisprProviders`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetworkWisprProviders::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiNetworkWisprProviders).
+    #[doc(alias = "/wifiNetworks/wisprProviders")]
+    #[doc(alias = "GET /wifiNetworks/wisprProviders")]
+    #[doc(alias = "getWifiNetworkWisprProviders")]
+    pub fn get_wifi_network_wispr_providers(&self) -> GetWifiNetworkWisprProviders<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_WIFI_NETWORK_WISPR_PROVIDERS,
+            &[],
+        );
+        GetWifiNetworkWisprProviders {
+            req,
+        }
+    }
+    /// Deactivate access control profile on wifi network.
+    ///
+    /// Deletes `/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `accessControlProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateAccessControlProfileOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateAccessControlProfileOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}"
+    )]
+    #[doc(alias = "deactivateAccessControlProfileOnWifiNetwork")]
+    pub fn deactivate_access_control_profile_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        access_control_profile_id: &str,
+    ) -> DeactivateAccessControlProfileOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK,
+            &[wifi_network_id, access_control_profile_id],
+        );
+        DeactivateAccessControlProfileOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate access control profile on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `accessControlProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateAccessControlProfileOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateAccessControlProfileOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}"
+    )]
+    #[doc(alias = "activateAccessControlProfileOnWifiNetwork")]
+    pub fn activate_access_control_profile_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        access_control_profile_id: &str,
+    ) -> ActivateAccessControlProfileOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK,
+            &[wifi_network_id, access_control_profile_id],
+        );
+        ActivateAccessControlProfileOnWifiNetwork {
+            req,
+        }
+    }
+    /// Deactivate application policy on wifi network.
+    ///
+    /// Deletes `/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}` (drafted from the official description).
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `applicationPolicyId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateApplicationPolicyOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateApplicationPolicyOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}"
+    )]
+    #[doc(
+        alias = "DELETE /wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}"
+    )]
+    #[doc(alias = "deactivateApplicationPolicyOnWifiNetwork")]
+    pub fn deactivate_application_policy_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        application_policy_id: &str,
+    ) -> DeactivateApplicationPolicyOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK,
+            &[wifi_network_id, application_policy_id],
+        );
+        DeactivateApplicationPolicyOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate application policy on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `applicationPolicyId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateApplicationPolicyOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateApplicationPolicyOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}"
+    )]
+    #[doc(
+        alias = "PUT /wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}"
+    )]
+    #[doc(alias = "activateApplicationPolicyOnWifiNetwork")]
+    pub fn activate_application_policy_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        application_policy_id: &str,
+    ) -> ActivateApplicationPolicyOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK,
+            &[wifi_network_id, application_policy_id],
+        );
+        ActivateApplicationPolicyOnWifiNetwork {
+            req,
+        }
+    }
+    /// Deactivate device policy on wifi network.
+    ///
+    /// Deletes `/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}` (drafted from the official description).
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `policyId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateDevicePolicyOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateDevicePolicyOnWifiNetwork).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}")]
+    #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}")]
+    #[doc(alias = "deactivateDevicePolicyOnWifiNetwork")]
+    pub fn deactivate_device_policy_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        policy_id: &str,
+    ) -> DeactivateDevicePolicyOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK,
+            &[wifi_network_id, policy_id],
+        );
+        DeactivateDevicePolicyOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate device policy on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `policyId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateDevicePolicyOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateDevicePolicyOnWifiNetwork).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}")]
+    #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}")]
+    #[doc(alias = "activateDevicePolicyOnWifiNetwork")]
+    pub fn activate_device_policy_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        policy_id: &str,
+    ) -> ActivateDevicePolicyOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK,
+            &[wifi_network_id, policy_id],
+        );
+        ActivateDevicePolicyOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate dpsk service on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `dpskServiceId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateDpskServiceOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateDpskServiceOnWifiNetwork).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}")]
+    #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}")]
+    #[doc(alias = "activateDpskServiceOnWifiNetwork")]
+    pub fn activate_dpsk_service_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        dpsk_service_id: &str,
+    ) -> ActivateDpskServiceOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK,
+            &[wifi_network_id, dpsk_service_id],
+        );
+        ActivateDpskServiceOnWifiNetwork {
+            req,
+        }
+    }
+    /// Deactivate hotspot20 identity provider on wifi network.
+    ///
+    /// Deletes `/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` (drafted from the official description).
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `hotspot20IdentityProviderId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateHotspot20IdentityProviderOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateHotspot20IdentityProviderOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}"
+    )]
+    #[doc(
+        alias = "DELETE /wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}"
+    )]
+    #[doc(alias = "deactivateHotspot20IdentityProviderOnWifiNetwork")]
+    pub fn deactivate_hotspot20_identity_provider_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        hotspot20_identity_provider_id: &str,
+    ) -> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK,
+            &[wifi_network_id, hotspot20_identity_provider_id],
+        );
+        DeactivateHotspot20IdentityProviderOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate hotspot20 identity provider on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `hotspot20IdentityProviderId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateHotspot20IdentityProviderOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateHotspot20IdentityProviderOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}"
+    )]
+    #[doc(
+        alias = "PUT /wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}"
+    )]
+    #[doc(alias = "activateHotspot20IdentityProviderOnWifiNetwork")]
+    pub fn activate_hotspot20_identity_provider_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        hotspot20_identity_provider_id: &str,
+    ) -> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK,
+            &[wifi_network_id, hotspot20_identity_provider_id],
+        );
+        ActivateHotspot20IdentityProviderOnWifiNetwork {
+            req,
+        }
+    }
+    /// Deactivate hotspot20 operator on wifi network.
+    ///
+    /// Deletes `/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}` (drafted from the official description).
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `hotspot20OperatorId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateHotspot20OperatorOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateHotspot20OperatorOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}"
+    )]
+    #[doc(
+        alias = "DELETE /wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}"
+    )]
+    #[doc(alias = "deactivateHotspot20OperatorOnWifiNetwork")]
+    pub fn deactivate_hotspot20_operator_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        hotspot20_operator_id: &str,
+    ) -> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK,
+            &[wifi_network_id, hotspot20_operator_id],
+        );
+        DeactivateHotspot20OperatorOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate hotspot20 operator on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `hotspot20OperatorId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateHotspot20OperatorOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateHotspot20OperatorOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}"
+    )]
+    #[doc(
+        alias = "PUT /wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}"
+    )]
+    #[doc(alias = "activateHotspot20OperatorOnWifiNetwork")]
+    pub fn activate_hotspot20_operator_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        hotspot20_operator_id: &str,
+    ) -> ActivateHotspot20OperatorOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK,
+            &[wifi_network_id, hotspot20_operator_id],
+        );
+        ActivateHotspot20OperatorOnWifiNetwork {
+            req,
+        }
+    }
+    /// Deactivate l2 acl policy on wifi network.
+    ///
+    /// Deletes `/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}` (drafted from the official description).
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `l2AclPolicyId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateL2AclPolicyOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateL2AclPolicyOnWifiNetwork).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}")]
+    #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}")]
+    #[doc(alias = "deactivateL2AclPolicyOnWifiNetwork")]
+    pub fn deactivate_l2_acl_policy_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        l2_acl_policy_id: &str,
+    ) -> DeactivateL2AclPolicyOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK,
+            &[wifi_network_id, l2_acl_policy_id],
+        );
+        DeactivateL2AclPolicyOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate l2 acl policy on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `l2AclPolicyId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateL2AclPolicyOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateL2AclPolicyOnWifiNetwork).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}")]
+    #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}")]
+    #[doc(alias = "activateL2AclPolicyOnWifiNetwork")]
+    pub fn activate_l2_acl_policy_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        l2_acl_policy_id: &str,
+    ) -> ActivateL2AclPolicyOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK,
+            &[wifi_network_id, l2_acl_policy_id],
+        );
+        ActivateL2AclPolicyOnWifiNetwork {
+            req,
+        }
+    }
+    /// Deactivate l3 acl policy on wifi network.
+    ///
+    /// Deletes `/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}` (drafted from the official description).
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `l3AclPolicyId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateL3AclPolicyOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateL3AclPolicyOnWifiNetwork).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}")]
+    #[doc(alias = "DELETE /wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}")]
+    #[doc(alias = "deactivateL3AclPolicyOnWifiNetwork")]
+    pub fn deactivate_l3_acl_policy_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        l3_acl_policy_id: &str,
+    ) -> DeactivateL3AclPolicyOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK,
+            &[wifi_network_id, l3_acl_policy_id],
+        );
+        DeactivateL3AclPolicyOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate l3 acl policy on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `l3AclPolicyId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateL3AclPolicyOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateL3AclPolicyOnWifiNetwork).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}")]
+    #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}")]
+    #[doc(alias = "activateL3AclPolicyOnWifiNetwork")]
+    pub fn activate_l3_acl_policy_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        l3_acl_policy_id: &str,
+    ) -> ActivateL3AclPolicyOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK,
+            &[wifi_network_id, l3_acl_policy_id],
+        );
+        ActivateL3AclPolicyOnWifiNetwork {
+            req,
+        }
+    }
+    /// Deactivate mac registration pool on wifi network.
+    ///
+    /// Deletes `/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}` (drafted from the official description).
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `macRegistrationPoolId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateMacRegistrationPoolOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateMacRegistrationPoolOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}"
+    )]
+    #[doc(
+        alias = "DELETE /wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}"
+    )]
+    #[doc(alias = "deactivateMacRegistrationPoolOnWifiNetwork")]
+    pub fn deactivate_mac_registration_pool_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        mac_registration_pool_id: &str,
+    ) -> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK,
+            &[wifi_network_id, mac_registration_pool_id],
+        );
+        DeactivateMacRegistrationPoolOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate mac registration pool on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `macRegistrationPoolId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateMacRegistrationPoolOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateMacRegistrationPoolOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}"
+    )]
+    #[doc(
+        alias = "PUT /wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}"
+    )]
+    #[doc(alias = "activateMacRegistrationPoolOnWifiNetwork")]
+    pub fn activate_mac_registration_pool_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        mac_registration_pool_id: &str,
+    ) -> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK,
+            &[wifi_network_id, mac_registration_pool_id],
+        );
+        ActivateMacRegistrationPoolOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate portal service profile on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/portalServiceProfiles/{portalServiceProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/portalServiceProfiles/{portalServiceProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `portalServiceProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivatePortalServiceProfileOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activatePortalServiceProfileOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/portalServiceProfiles/{portalServiceProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /wifiNetworks/{wifiNetworkId}/portalServiceProfiles/{portalServiceProfileId}"
+    )]
+    #[doc(alias = "activatePortalServiceProfileOnWifiNetwork")]
+    pub fn activate_portal_service_profile_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        portal_service_profile_id: &str,
+    ) -> ActivatePortalServiceProfileOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_PORTAL_SERVICE_PROFILE_ON_WIFI_NETWORK,
+            &[wifi_network_id, portal_service_profile_id],
+        );
+        ActivatePortalServiceProfileOnWifiNetwork {
+            req,
+        }
+    }
+    /// Get wifi network radius server profile settings.
+    ///
+    /// Reads `/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings` (drafted from the official description).
+    ///
+    /// `GET /wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Response 200: `WifiNetworkRadiusServerProfileSettings`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetWifiNetworkRadiusServerProfileSettings::version`)
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml getWifiNetworkRadiusServerProfileSettings).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings")]
+    #[doc(alias = "GET /wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings")]
+    #[doc(alias = "getWifiNetworkRadiusServerProfileSettings")]
+    pub fn get_wifi_network_radius_server_profile_settings(
+        &self,
+        wifi_network_id: &str,
+    ) -> GetWifiNetworkRadiusServerProfileSettings<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS,
+            &[wifi_network_id],
+        );
+        GetWifiNetworkRadiusServerProfileSettings {
+            req,
+        }
+    }
+    /// Update wifi network radius server profile settings.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Request body (json, required): `WifiNetworkRadiusServerProfileSettings`
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateWifiNetworkRadiusServerProfileSettings::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml updateWifiNetworkRadiusServerProfileSettings).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings")]
+    #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings")]
+    #[doc(alias = "updateWifiNetworkRadiusServerProfileSettings")]
+    pub fn update_wifi_network_radius_server_profile_settings(
+        &self,
+        wifi_network_id: &str,
+        body: &super::common::WifiNetworkRadiusServerProfileSettings,
+    ) -> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS,
+            &[wifi_network_id],
+        );
+        req.json(body);
+        UpdateWifiNetworkRadiusServerProfileSettings {
+            req,
+        }
+    }
+    /// Deactivate radius server profile on wifi network.
+    ///
+    /// Deletes `/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}` (drafted from the official description).
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `radiusId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateRadiusServerProfileOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateRadiusServerProfileOnWifiNetwork).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}")]
+    #[doc(
+        alias = "DELETE /wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}"
+    )]
+    #[doc(alias = "deactivateRadiusServerProfileOnWifiNetwork")]
+    pub fn deactivate_radius_server_profile_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        radius_id: &str,
+    ) -> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK,
+            &[wifi_network_id, radius_id],
+        );
+        DeactivateRadiusServerProfileOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate radius server profile on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `radiusId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateRadiusServerProfileOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateRadiusServerProfileOnWifiNetwork).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}")]
+    #[doc(alias = "PUT /wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}")]
+    #[doc(alias = "activateRadiusServerProfileOnWifiNetwork")]
+    pub fn activate_radius_server_profile_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        radius_id: &str,
+    ) -> ActivateRadiusServerProfileOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK,
+            &[wifi_network_id, radius_id],
+        );
+        ActivateRadiusServerProfileOnWifiNetwork {
+            req,
+        }
+    }
+    /// Deactivate vlan pool profile on wifi network.
+    ///
+    /// Deletes `/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `vlanPoolProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateVlanPoolProfileOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateVlanPoolProfileOnWifiNetwork).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}")]
+    #[doc(
+        alias = "DELETE /wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}"
+    )]
+    #[doc(alias = "deactivateVlanPoolProfileOnWifiNetwork")]
+    pub fn deactivate_vlan_pool_profile_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        vlan_pool_profile_id: &str,
+    ) -> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK,
+            &[wifi_network_id, vlan_pool_profile_id],
+        );
+        DeactivateVlanPoolProfileOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate vlan pool profile on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `vlanPoolProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateVlanPoolProfileOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateVlanPoolProfileOnWifiNetwork).
+    #[doc(alias = "/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}")]
+    #[doc(
+        alias = "PUT /wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}"
+    )]
+    #[doc(alias = "activateVlanPoolProfileOnWifiNetwork")]
+    pub fn activate_vlan_pool_profile_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        vlan_pool_profile_id: &str,
+    ) -> ActivateVlanPoolProfileOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK,
+            &[wifi_network_id, vlan_pool_profile_id],
+        );
+        ActivateVlanPoolProfileOnWifiNetwork {
+            req,
+        }
+    }
+    /// Deactivate wifi calling service profile on wifi network.
+    ///
+    /// Deletes `/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` (drafted from the official description).
+    ///
+    /// `DELETE /wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `wifiCallingServiceProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeactivateWifiCallingServiceProfileOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml deactivateWifiCallingServiceProfileOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
+    )]
+    #[doc(
+        alias = "DELETE /wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
+    )]
+    #[doc(alias = "deactivateWifiCallingServiceProfileOnWifiNetwork")]
+    pub fn deactivate_wifi_calling_service_profile_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        wifi_calling_service_profile_id: &str,
+    ) -> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK,
+            &[wifi_network_id, wifi_calling_service_profile_id],
+        );
+        DeactivateWifiCallingServiceProfileOnWifiNetwork {
+            req,
+        }
+    }
+    /// Activate wifi calling service profile on wifi network.
+    ///
+    /// Replaces `/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` (drafted from the official description).
+    ///
+    /// `PUT /wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}` on the `network` API.
+    ///
+    /// - Path parameter `wifiNetworkId`: string
+    /// - Path parameter `wifiCallingServiceProfileId`: string
+    /// - Response 202: `WifiOperationResponseRequestIdOnly`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `ActivateWifiCallingServiceProfileOnWifiNetwork::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (wifi_api-17.3.3.205.yaml activateWifiCallingServiceProfileOnWifiNetwork).
+    #[doc(
+        alias = "/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
+    )]
+    #[doc(
+        alias = "PUT /wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}"
+    )]
+    #[doc(alias = "activateWifiCallingServiceProfileOnWifiNetwork")]
+    pub fn activate_wifi_calling_service_profile_on_wifi_network(
+        &self,
+        wifi_network_id: &str,
+        wifi_calling_service_profile_id: &str,
+    ) -> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK,
+            &[wifi_network_id, wifi_calling_service_profile_id],
+        );
+        ActivateWifiCallingServiceProfileOnWifiNetwork {
+            req,
+        }
     }
 }
 static LIST_NETWORKS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -11286,5 +13109,4480 @@ impl<'a> ListNetworkWisprProviders<'a> {
         >,
     > {
         self.req.send_json_with_response()
+    }
+}
+static DEACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_ap_group_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_ap_group_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateApGroupOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_ap_group_on_wifi_network` (Deactivate ap group on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateApGroupOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeactivateApGroupOnWifiNetworkVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_AP_GROUP_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_ap_group_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_ap_group_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateApGroupOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_ap_group_on_wifi_network` (Activate ap group on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateApGroupOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateApGroupOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ActivateApGroupOnWifiNetworkVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_ap_group_settings_on_wifi_network",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_ap_group_settings_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetApGroupSettingsOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::get_ap_group_settings_on_wifi_network` (Get ap group settings on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetApGroupSettingsOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetApGroupSettingsOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetApGroupSettingsOnWifiNetworkVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::VenueWifiNetworkApGroupSettings,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::VenueWifiNetworkApGroupSettings>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPDATE_AP_GROUP_SETTINGS_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_ap_group_settings_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_ap_group_settings_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateApGroupSettingsOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::update_ap_group_settings_on_wifi_network` (Update ap group settings on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateApGroupSettingsOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateApGroupSettingsOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group` (Deactivate vlan pool profile on venue wifi network ap group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_VLAN_POOL_PROFILE_ON_VENUE_WIFI_NETWORK_AP_GROUP: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_vlan_pool_profile_on_venue_wifi_network_ap_group",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_vlan_pool_profile_on_venue_wifi_network_ap_group`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_vlan_pool_profile_on_venue_wifi_network_ap_group` (Activate vlan pool profile on venue wifi network ap group).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateVlanPoolProfileOnVenueWifiNetworkApGroupVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_client_isolation_profile_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_client_isolation_profile_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateClientIsolationProfileOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_client_isolation_profile_on_wifi_network` (Deactivate client isolation profile on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateClientIsolationProfileOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateClientIsolationProfileOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_CLIENT_ISOLATION_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_client_isolation_profile_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_client_isolation_profile_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateClientIsolationProfileOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_client_isolation_profile_on_wifi_network` (Activate client isolation profile on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateClientIsolationProfileOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateClientIsolationProfileOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_soft_gre_profile_on_venue_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_soft_gre_profile_on_venue_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateSoftGreProfileOnVenueWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_soft_gre_profile_on_venue_wifi_network` (Deactivate soft gre profile on venue wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateSoftGreProfileOnVenueWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_SOFT_GRE_PROFILE_ON_VENUE_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_soft_gre_profile_on_venue_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_soft_gre_profile_on_venue_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateSoftGreProfileOnVenueWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_soft_gre_profile_on_venue_wifi_network` (Activate soft gre profile on venue wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateSoftGreProfileOnVenueWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_IDENTITY_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_wifi_network_predefined_hotspot20_identity_providers",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/wifiNetworks/hotspot20IdentityProviders",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_wifi_network_predefined_hotspot20_identity_providers`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetWifiNetworkPredefinedHotspot20IdentityProvidersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::get_wifi_network_predefined_hotspot20_identity_providers` (Get wifi network predefined hotspot20 identity providers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetWifiNetworkPredefinedHotspot20IdentityProvidersVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            Vec<super::wireless_service_profiles::IdAndName>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                Vec<super::wireless_service_profiles::IdAndName>,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_WIFI_NETWORK_PREDEFINED_HOTSPOT20_OPERATORS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_wifi_network_predefined_hotspot20_operators",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/wifiNetworks/hotspot20Operators",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_wifi_network_predefined_hotspot20_operators`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetWifiNetworkPredefinedHotspot20OperatorsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::get_wifi_network_predefined_hotspot20_operators` (Get wifi network predefined hotspot20 operators).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetWifiNetworkPredefinedHotspot20Operators<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetWifiNetworkPredefinedHotspot20OperatorsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            Vec<super::wireless_service_profiles::IdAndName>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                Vec<super::wireless_service_profiles::IdAndName>,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_WIFI_NETWORK_DEFAULT_QOS_MAP_SET_OPTIONS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_wifi_network_default_qos_map_set_options",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/wifiNetworks/qosMapSetOptions",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_wifi_network_default_qos_map_set_options`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetWifiNetworkDefaultQosMapSetOptionsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::get_wifi_network_default_qos_map_set_options` (Get wifi network default qos map set options).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetWifiNetworkDefaultQosMapSetOptions<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetWifiNetworkDefaultQosMapSetOptionsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<QosMapSetOptions, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QosMapSetOptions>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_recovery_passphrase_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/wifiNetworks/recoveryPassphraseSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_recovery_passphrase_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetRecoveryPassphraseSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::get_recovery_passphrase_settings` (Get recovery passphrase settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetRecoveryPassphraseSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetRecoveryPassphraseSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetRecoveryPassphraseSettingsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<RecoveryPassphraseSettings, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<RecoveryPassphraseSettings>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPDATE_RECOVERY_PASSPHRASE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_recovery_passphrase_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/recoveryPassphraseSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_recovery_passphrase_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateRecoveryPassphraseSettingsVersion {
+    /// `v1`: Accept `application/json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::update_recovery_passphrase_settings` (Update recovery passphrase settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateRecoveryPassphraseSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateRecoveryPassphraseSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateRecoveryPassphraseSettingsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_WIFI_NETWORK_WISPR_PROVIDERS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_wifi_network_wispr_providers",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/wifiNetworks/wisprProviders",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_wifi_network_wispr_providers`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetWifiNetworkWisprProvidersVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::get_wifi_network_wispr_providers` (Get wifi network wispr providers).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetWifiNetworkWisprProviders<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetWifiNetworkWisprProviders<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetWifiNetworkWisprProvidersVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<WisprProviders, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<WisprProviders>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static DEACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_access_control_profile_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_access_control_profile_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateAccessControlProfileOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_access_control_profile_on_wifi_network` (Deactivate access control profile on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateAccessControlProfileOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateAccessControlProfileOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_ACCESS_CONTROL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_access_control_profile_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_access_control_profile_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateAccessControlProfileOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_access_control_profile_on_wifi_network` (Activate access control profile on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateAccessControlProfileOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateAccessControlProfileOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_application_policy_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_application_policy_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateApplicationPolicyOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_application_policy_on_wifi_network` (Deactivate application policy on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateApplicationPolicyOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateApplicationPolicyOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_APPLICATION_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_application_policy_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_application_policy_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateApplicationPolicyOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_application_policy_on_wifi_network` (Activate application policy on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateApplicationPolicyOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateApplicationPolicyOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_device_policy_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_device_policy_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateDevicePolicyOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_device_policy_on_wifi_network` (Deactivate device policy on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateDevicePolicyOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateDevicePolicyOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_DEVICE_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_device_policy_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_device_policy_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateDevicePolicyOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_device_policy_on_wifi_network` (Activate device policy on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateDevicePolicyOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ActivateDevicePolicyOnWifiNetworkVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_DPSK_SERVICE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_dpsk_service_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_dpsk_service_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateDpskServiceOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_dpsk_service_on_wifi_network` (Activate dpsk service on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateDpskServiceOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ActivateDpskServiceOnWifiNetworkVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_hotspot20_identity_provider_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_hotspot20_identity_provider_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateHotspot20IdentityProviderOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_hotspot20_identity_provider_on_wifi_network` (Deactivate hotspot20 identity provider on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateHotspot20IdentityProviderOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_HOTSPOT20_IDENTITY_PROVIDER_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_hotspot20_identity_provider_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_hotspot20_identity_provider_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateHotspot20IdentityProviderOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_hotspot20_identity_provider_on_wifi_network` (Activate hotspot20 identity provider on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateHotspot20IdentityProviderOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_hotspot20_operator_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_hotspot20_operator_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateHotspot20OperatorOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_hotspot20_operator_on_wifi_network` (Deactivate hotspot20 operator on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateHotspot20OperatorOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateHotspot20OperatorOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_HOTSPOT20_OPERATOR_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_hotspot20_operator_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_hotspot20_operator_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateHotspot20OperatorOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_hotspot20_operator_on_wifi_network` (Activate hotspot20 operator on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateHotspot20OperatorOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateHotspot20OperatorOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_l2_acl_policy_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_l2_acl_policy_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateL2AclPolicyOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_l2_acl_policy_on_wifi_network` (Deactivate l2 acl policy on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateL2AclPolicyOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateL2AclPolicyOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_L2_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_l2_acl_policy_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_l2_acl_policy_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateL2AclPolicyOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_l2_acl_policy_on_wifi_network` (Activate l2 acl policy on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateL2AclPolicyOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ActivateL2AclPolicyOnWifiNetworkVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_l3_acl_policy_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_l3_acl_policy_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateL3AclPolicyOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_l3_acl_policy_on_wifi_network` (Deactivate l3 acl policy on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateL3AclPolicyOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateL3AclPolicyOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_L3_ACL_POLICY_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_l3_acl_policy_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_l3_acl_policy_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateL3AclPolicyOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_l3_acl_policy_on_wifi_network` (Activate l3 acl policy on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateL3AclPolicyOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: ActivateL3AclPolicyOnWifiNetworkVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_mac_registration_pool_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_mac_registration_pool_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateMacRegistrationPoolOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_mac_registration_pool_on_wifi_network` (Deactivate mac registration pool on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateMacRegistrationPoolOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_MAC_REGISTRATION_POOL_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_mac_registration_pool_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_mac_registration_pool_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateMacRegistrationPoolOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_mac_registration_pool_on_wifi_network` (Activate mac registration pool on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateMacRegistrationPoolOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateMacRegistrationPoolOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_PORTAL_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_portal_service_profile_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/portalServiceProfiles/{portalServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_portal_service_profile_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivatePortalServiceProfileOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_portal_service_profile_on_wifi_network` (Activate portal service profile on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivatePortalServiceProfileOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivatePortalServiceProfileOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_wifi_network_radius_server_profile_settings",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `get_wifi_network_radius_server_profile_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetWifiNetworkRadiusServerProfileSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::get_wifi_network_radius_server_profile_settings` (Get wifi network radius server profile settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetWifiNetworkRadiusServerProfileSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetWifiNetworkRadiusServerProfileSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: GetWifiNetworkRadiusServerProfileSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            super::common::WifiNetworkRadiusServerProfileSettings,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::common::WifiNetworkRadiusServerProfileSettings,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPDATE_WIFI_NETWORK_RADIUS_SERVER_PROFILE_SETTINGS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_wifi_network_radius_server_profile_settings",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `update_wifi_network_radius_server_profile_settings`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateWifiNetworkRadiusServerProfileSettingsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::update_wifi_network_radius_server_profile_settings` (Update wifi network radius server profile settings).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateWifiNetworkRadiusServerProfileSettings<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: UpdateWifiNetworkRadiusServerProfileSettingsVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_radius_server_profile_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_radius_server_profile_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateRadiusServerProfileOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_radius_server_profile_on_wifi_network` (Deactivate radius server profile on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateRadiusServerProfileOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateRadiusServerProfileOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_RADIUS_SERVER_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_radius_server_profile_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_radius_server_profile_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateRadiusServerProfileOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_radius_server_profile_on_wifi_network` (Activate radius server profile on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateRadiusServerProfileOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateRadiusServerProfileOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_vlan_pool_profile_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_vlan_pool_profile_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateVlanPoolProfileOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_vlan_pool_profile_on_wifi_network` (Deactivate vlan pool profile on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateVlanPoolProfileOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateVlanPoolProfileOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_VLAN_POOL_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_vlan_pool_profile_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_vlan_pool_profile_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateVlanPoolProfileOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_vlan_pool_profile_on_wifi_network` (Activate vlan pool profile on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateVlanPoolProfileOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateVlanPoolProfileOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DEACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "deactivate_wifi_calling_service_profile_on_wifi_network",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `deactivate_wifi_calling_service_profile_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeactivateWifiCallingServiceProfileOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::deactivate_wifi_calling_service_profile_on_wifi_network` (Deactivate wifi calling service profile on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: DeactivateWifiCallingServiceProfileOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static ACTIVATE_WIFI_CALLING_SERVICE_PROFILE_ON_WIFI_NETWORK: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "activate_wifi_calling_service_profile_on_wifi_network",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_WIFI,
+};
+/// Representations offered by `activate_wifi_calling_service_profile_on_wifi_network`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum ActivateWifiCallingServiceProfileOnWifiNetworkVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessNetworksClient::activate_wifi_calling_service_profile_on_wifi_network` (Activate wifi calling service profile on wifi network).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(
+        mut self,
+        version: ActivateWifiCallingServiceProfileOnWifiNetworkVersion,
+    ) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
     }
 }

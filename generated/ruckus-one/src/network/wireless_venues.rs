@@ -2596,6 +2596,135 @@ impl<'de> serde::Deserialize<'de> for FloorPlanSortBy {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Floor plan view, with the fields the official description lists.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml FloorPlanView).
+///
+/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 4 required fields is not set.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct FloorPlanView {
+    /// ID.
+    pub id: Option<String>,
+    /// Venue ID.
+    pub venue_id: Option<String>,
+    /// Name.
+    pub name: String,
+    /// Floor number (format: int32).
+    pub floor_number: i64,
+    /// Image ID.
+    pub image_id: String,
+    /// Image name.
+    pub image_name: String,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for FloorPlanView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &FloorPlanView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("venueId", &v.venue_id);
+            w.field("name", &v.name);
+            w.field("floorNumber", &v.floor_number);
+            w.field("imageId", &v.image_id);
+            w.field("imageName", &v.image_name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for FloorPlanView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<FloorPlanView, ruckus_one_runtime::object::FieldError> {
+            let value = FloorPlanView {
+                id: f.optional("id"),
+                venue_id: f.optional("venueId"),
+                name: f.required("name")?,
+                floor_number: f.required("floorNumber")?,
+                image_id: f.required("imageId")?,
+                image_name: f.required("imageName")?,
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("FloorPlanView"))
+    }
+}
+impl FloorPlanView {
+    /// Starts a builder: one setter per field, then `build`.
+    pub fn builder() -> FloorPlanViewBuilder {
+        <FloorPlanViewBuilder as Default>::default()
+    }
+}
+/// Builder of [`FloorPlanView`]: set its fields, then call `build`.
+///
+/// Start one with `FloorPlanView::builder()`.
+#[derive(Debug, Clone, Default)]
+#[must_use = "a builder does nothing until `build` is called"]
+pub struct FloorPlanViewBuilder {
+    id: Option<String>,
+    venue_id: Option<String>,
+    name: Option<String>,
+    floor_number: Option<i64>,
+    image_id: Option<String>,
+    image_name: Option<String>,
+}
+impl FloorPlanViewBuilder {
+    /// Sets `id` (optional).
+    pub fn id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `venueId` (optional).
+    pub fn venue_id(mut self, value: impl Into<String>) -> Self {
+        self.venue_id = Some(value.into());
+        self
+    }
+    /// Sets `name` (required).
+    pub fn name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `floorNumber` (required).
+    pub fn floor_number(mut self, value: impl Into<i64>) -> Self {
+        self.floor_number = Some(value.into());
+        self
+    }
+    /// Sets `imageId` (required).
+    pub fn image_id(mut self, value: impl Into<String>) -> Self {
+        self.image_id = Some(value.into());
+        self
+    }
+    /// Sets `imageName` (required).
+    pub fn image_name(mut self, value: impl Into<String>) -> Self {
+        self.image_name = Some(value.into());
+        self
+    }
+    /// The value, or an error naming the first required field that is not set.
+    pub fn build(self) -> Result<FloorPlanView, ruckus_one_runtime::MissingField> {
+        let missing = |field| ruckus_one_runtime::MissingField::new(
+            "FloorPlanView",
+            field,
+        );
+        Ok(FloorPlanView {
+            id: self.id,
+            venue_id: self.venue_id,
+            name: self.name.ok_or(missing("name"))?,
+            floor_number: self.floor_number.ok_or(missing("floorNumber"))?,
+            image_id: self.image_id.ok_or(missing("imageId"))?,
+            image_name: self.image_name.ok_or(missing("imageName"))?,
+            additional_fields: std::collections::BTreeMap::new(),
+        })
+    }
+}
 /// Geo location, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml GeoLocationDto).
@@ -3256,6 +3385,78 @@ impl<'de> serde::Deserialize<'de> for NodeType {
         Ok(Self::from(s.as_str()))
     }
 }
+/// Operation response floor plan view, with the fields the official description lists.
+///
+/// Provenance: reference (venue_service_api-0.2.8.yaml OperationResponseFloorPlanView).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct OperationResponseFloorPlanView {
+    /// Request ID.
+    pub request_id: Option<String>,
+    /// Response.
+    pub response: Option<FloorPlanView>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for OperationResponseFloorPlanView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &OperationResponseFloorPlanView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("requestId", &v.request_id);
+            w.optional("response", &v.response);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for OperationResponseFloorPlanView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<
+            OperationResponseFloorPlanView,
+            ruckus_one_runtime::object::FieldError,
+        > {
+            let value = OperationResponseFloorPlanView {
+                request_id: f.optional("requestId"),
+                response: f.optional("response"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("OperationResponseFloorPlanView"))
+    }
+}
+impl OperationResponseFloorPlanView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            request_id: None,
+            response: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `requestId`.
+    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
+        self.request_id = Some(value.into());
+        self
+    }
+    /// Sets `response`.
+    pub fn with_response(mut self, value: impl Into<FloorPlanView>) -> Self {
+        self.response = Some(value.into());
+        self
+    }
+}
 /// Qos stats, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QosStatsDto).
@@ -3507,6 +3708,125 @@ impl QueryResponseQosStats {
         self
     }
 }
+/// Query response rogue ap, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRogueApDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct QueryResponseRogueAp {
+    /// Fields.
+    pub fields: Option<Vec<String>>,
+    /// Total count.
+    pub total_count: Option<i64>,
+    /// Page (format: int32).
+    pub page: Option<i64>,
+    /// Object ID.
+    pub object_id: Option<String>,
+    /// Data.
+    pub data: Option<Vec<RogueAp>>,
+    /// Error message.
+    pub error_message: Option<String>,
+    /// Subsequent queries.
+    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for QueryResponseRogueAp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &QueryResponseRogueAp, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("fields", &v.fields);
+            w.optional("totalCount", &v.total_count);
+            w.optional("page", &v.page);
+            w.optional("objectId", &v.object_id);
+            w.optional("data", &v.data);
+            w.optional("errorMessage", &v.error_message);
+            w.optional("subsequentQueries", &v.subsequent_queries);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for QueryResponseRogueAp {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<QueryResponseRogueAp, ruckus_one_runtime::object::FieldError> {
+            let value = QueryResponseRogueAp {
+                fields: f.optional("fields"),
+                total_count: f.optional("totalCount"),
+                page: f.optional("page"),
+                object_id: f.optional("objectId"),
+                data: f.optional("data"),
+                error_message: f.optional("errorMessage"),
+                subsequent_queries: f.optional("subsequentQueries"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("QueryResponseRogueAp"))
+    }
+}
+impl QueryResponseRogueAp {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            fields: None,
+            total_count: None,
+            page: None,
+            object_id: None,
+            data: None,
+            error_message: None,
+            subsequent_queries: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `fields`.
+    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.fields = Some(value.into());
+        self
+    }
+    /// Sets `totalCount`.
+    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
+        self.total_count = Some(value.into());
+        self
+    }
+    /// Sets `page`.
+    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
+        self.page = Some(value.into());
+        self
+    }
+    /// Sets `objectId`.
+    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
+        self.object_id = Some(value.into());
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(mut self, value: impl Into<Vec<RogueAp>>) -> Self {
+        self.data = Some(value.into());
+        self
+    }
+    /// Sets `errorMessage`.
+    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
+        self.error_message = Some(value.into());
+        self
+    }
+    /// Sets `subsequentQueries`.
+    pub fn with_subsequent_queries(
+        mut self,
+        value: impl Into<Vec<super::common::SubsequentQuery>>,
+    ) -> Self {
+        self.subsequent_queries = Some(value.into());
+        self
+    }
+}
 /// Query response topology response, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto).
@@ -3629,6 +3949,291 @@ impl QueryResponseTopologyResponse {
         value: impl Into<Vec<super::common::SubsequentQuery>>,
     ) -> Self {
         self.subsequent_queries = Some(value.into());
+        self
+    }
+}
+/// Rogue ap, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueApDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct RogueAp {
+    /// Rogue MAC.
+    pub rogue_mac: Option<String>,
+    /// Rogue AP MAC.
+    pub rogue_ap_mac: Option<String>,
+    /// Category.
+    pub category: Option<String>,
+    /// Classification policy name.
+    pub classification_policy_name: Option<String>,
+    /// Classification rule name.
+    pub classification_rule_name: Option<String>,
+    /// SSID.
+    pub ssid: Option<String>,
+    /// Channel (format: int32).
+    pub channel: Option<i64>,
+    /// Band.
+    pub band: Option<String>,
+    /// Closest AP.
+    pub closest_ap: Option<RogueDetectingAp>,
+    /// Detecting APs.
+    pub detecting_aps: Option<Vec<RogueDetectingAp>>,
+    /// Last detecting AP.
+    pub last_detecting_ap: Option<RogueDetectingAp>,
+    /// Number of detecting APs (format: int32).
+    pub number_of_detecting_aps: Option<i64>,
+    /// Last upd time.
+    pub last_upd_time: Option<String>,
+    /// Locatable.
+    pub locatable: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RogueAp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RogueAp, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("rogueMac", &v.rogue_mac);
+            w.optional("rogueApMac", &v.rogue_ap_mac);
+            w.optional("category", &v.category);
+            w.optional("classificationPolicyName", &v.classification_policy_name);
+            w.optional("classificationRuleName", &v.classification_rule_name);
+            w.optional("ssid", &v.ssid);
+            w.optional("channel", &v.channel);
+            w.optional("band", &v.band);
+            w.optional("closestAp", &v.closest_ap);
+            w.optional("detectingAps", &v.detecting_aps);
+            w.optional("lastDetectingAp", &v.last_detecting_ap);
+            w.optional("numberOfDetectingAps", &v.number_of_detecting_aps);
+            w.optional("lastUpdTime", &v.last_upd_time);
+            w.optional("locatable", &v.locatable);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RogueAp {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RogueAp, ruckus_one_runtime::object::FieldError> {
+            let value = RogueAp {
+                rogue_mac: f.optional("rogueMac"),
+                rogue_ap_mac: f.optional("rogueApMac"),
+                category: f.optional("category"),
+                classification_policy_name: f.optional("classificationPolicyName"),
+                classification_rule_name: f.optional("classificationRuleName"),
+                ssid: f.optional("ssid"),
+                channel: f.optional("channel"),
+                band: f.optional("band"),
+                closest_ap: f.optional("closestAp"),
+                detecting_aps: f.optional("detectingAps"),
+                last_detecting_ap: f.optional("lastDetectingAp"),
+                number_of_detecting_aps: f.optional("numberOfDetectingAps"),
+                last_upd_time: f.optional("lastUpdTime"),
+                locatable: f.optional("locatable"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RogueAp"))
+    }
+}
+impl RogueAp {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            rogue_mac: None,
+            rogue_ap_mac: None,
+            category: None,
+            classification_policy_name: None,
+            classification_rule_name: None,
+            ssid: None,
+            channel: None,
+            band: None,
+            closest_ap: None,
+            detecting_aps: None,
+            last_detecting_ap: None,
+            number_of_detecting_aps: None,
+            last_upd_time: None,
+            locatable: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `rogueMac`.
+    pub fn with_rogue_mac(mut self, value: impl Into<String>) -> Self {
+        self.rogue_mac = Some(value.into());
+        self
+    }
+    /// Sets `rogueApMac`.
+    pub fn with_rogue_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.rogue_ap_mac = Some(value.into());
+        self
+    }
+    /// Sets `category`.
+    pub fn with_category(mut self, value: impl Into<String>) -> Self {
+        self.category = Some(value.into());
+        self
+    }
+    /// Sets `classificationPolicyName`.
+    pub fn with_classification_policy_name(mut self, value: impl Into<String>) -> Self {
+        self.classification_policy_name = Some(value.into());
+        self
+    }
+    /// Sets `classificationRuleName`.
+    pub fn with_classification_rule_name(mut self, value: impl Into<String>) -> Self {
+        self.classification_rule_name = Some(value.into());
+        self
+    }
+    /// Sets `ssid`.
+    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
+        self.ssid = Some(value.into());
+        self
+    }
+    /// Sets `channel`.
+    pub fn with_channel(mut self, value: impl Into<i64>) -> Self {
+        self.channel = Some(value.into());
+        self
+    }
+    /// Sets `band`.
+    pub fn with_band(mut self, value: impl Into<String>) -> Self {
+        self.band = Some(value.into());
+        self
+    }
+    /// Sets `closestAp`.
+    pub fn with_closest_ap(mut self, value: impl Into<RogueDetectingAp>) -> Self {
+        self.closest_ap = Some(value.into());
+        self
+    }
+    /// Sets `detectingAps`.
+    pub fn with_detecting_aps(
+        mut self,
+        value: impl Into<Vec<RogueDetectingAp>>,
+    ) -> Self {
+        self.detecting_aps = Some(value.into());
+        self
+    }
+    /// Sets `lastDetectingAp`.
+    pub fn with_last_detecting_ap(mut self, value: impl Into<RogueDetectingAp>) -> Self {
+        self.last_detecting_ap = Some(value.into());
+        self
+    }
+    /// Sets `numberOfDetectingAps`.
+    pub fn with_number_of_detecting_aps(mut self, value: impl Into<i64>) -> Self {
+        self.number_of_detecting_aps = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
+        self
+    }
+    /// Sets `locatable`.
+    pub fn with_locatable(mut self, value: impl Into<bool>) -> Self {
+        self.locatable = Some(value.into());
+        self
+    }
+}
+/// Rogue detecting ap, with the fields the official description lists.
+///
+/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RogueDetectingApDto).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct RogueDetectingAp {
+    /// AP MAC.
+    pub ap_mac: Option<String>,
+    /// AP serial number.
+    pub ap_serial_number: Option<String>,
+    /// AP name.
+    pub ap_name: Option<String>,
+    /// SNR (format: int32).
+    pub snr: Option<i64>,
+    /// Last upd time.
+    pub last_upd_time: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for RogueDetectingAp {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &RogueDetectingAp, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("apMac", &v.ap_mac);
+            w.optional("apSerialNumber", &v.ap_serial_number);
+            w.optional("apName", &v.ap_name);
+            w.optional("snr", &v.snr);
+            w.optional("lastUpdTime", &v.last_upd_time);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for RogueDetectingAp {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<RogueDetectingAp, ruckus_one_runtime::object::FieldError> {
+            let value = RogueDetectingAp {
+                ap_mac: f.optional("apMac"),
+                ap_serial_number: f.optional("apSerialNumber"),
+                ap_name: f.optional("apName"),
+                snr: f.optional("snr"),
+                last_upd_time: f.optional("lastUpdTime"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("RogueDetectingAp"))
+    }
+}
+impl RogueDetectingAp {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            ap_mac: None,
+            ap_serial_number: None,
+            ap_name: None,
+            snr: None,
+            last_upd_time: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `apMac`.
+    pub fn with_ap_mac(mut self, value: impl Into<String>) -> Self {
+        self.ap_mac = Some(value.into());
+        self
+    }
+    /// Sets `apSerialNumber`.
+    pub fn with_ap_serial_number(mut self, value: impl Into<String>) -> Self {
+        self.ap_serial_number = Some(value.into());
+        self
+    }
+    /// Sets `apName`.
+    pub fn with_ap_name(mut self, value: impl Into<String>) -> Self {
+        self.ap_name = Some(value.into());
+        self
+    }
+    /// Sets `snr`.
+    pub fn with_snr(mut self, value: impl Into<i64>) -> Self {
+        self.snr = Some(value.into());
+        self
+    }
+    /// Sets `lastUpdTime`.
+    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
+        self.last_upd_time = Some(value.into());
         self
     }
 }
@@ -5432,7 +6037,7 @@ impl WlanGroup {
         self
     }
 }
-/// wireless venues: the 12 operations of this area of the Network management API.
+/// wireless venues: the 18 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().wireless_venues()`; each method returns a request builder, and nothing
 /// is sent until its `send` is awaited.
@@ -5727,6 +6332,166 @@ impl<'a> WirelessVenuesClient<'a> {
         );
         req.query("meshOnly", &mesh_only);
         ListVenueTopologies { req }
+    }
+    /// Get venue floor plan.
+    ///
+    /// Reads `/venues/{venueId}/floorplans/{floorPlanId}` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/floorplans/{floorPlanId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `floorPlanId`: string
+    /// - Response 200: `FloorPlanView`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueFloorPlan::version`)
+    /// - Provenance: reference (venue_service_api-0.2.8.yaml GetVenueFloorPlan).
+    #[doc(alias = "/venues/{venueId}/floorplans/{floorPlanId}")]
+    #[doc(alias = "GET /venues/{venueId}/floorplans/{floorPlanId}")]
+    #[doc(alias = "GetVenueFloorPlan")]
+    pub fn get_venue_floor_plan(
+        &self,
+        venue_id: &str,
+        floor_plan_id: &str,
+    ) -> GetVenueFloorPlan<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_FLOOR_PLAN,
+            &[venue_id, floor_plan_id],
+        );
+        GetVenueFloorPlan { req }
+    }
+    /// Update venue floor plan.
+    ///
+    /// Replaces `/venues/{venueId}/floorplans/{floorPlanId}` (drafted from the official description).
+    ///
+    /// `PUT /venues/{venueId}/floorplans/{floorPlanId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `floorPlanId`: string
+    /// - Request body (json, required): `FloorPlanView`
+    /// - Response 202: `OperationResponseFloorPlanView`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `UpdateVenueFloorPlan::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (venue_service_api-0.2.8.yaml UpdateVenueFloorPlan).
+    #[doc(alias = "/venues/{venueId}/floorplans/{floorPlanId}")]
+    #[doc(alias = "PUT /venues/{venueId}/floorplans/{floorPlanId}")]
+    #[doc(alias = "UpdateVenueFloorPlan")]
+    pub fn update_venue_floor_plan(
+        &self,
+        venue_id: &str,
+        floor_plan_id: &str,
+        body: &FloorPlanView,
+    ) -> UpdateVenueFloorPlan<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &UPDATE_VENUE_FLOOR_PLAN,
+            &[venue_id, floor_plan_id],
+        );
+        req.json(body);
+        UpdateVenueFloorPlan { req }
+    }
+    /// Delete venue floor plan.
+    ///
+    /// Deletes `/venues/{venueId}/floorplans/{floorPlanId}` (drafted from the official description).
+    ///
+    /// `DELETE /venues/{venueId}/floorplans/{floorPlanId}` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Path parameter `floorPlanId`: string
+    /// - Response 202: `OperationResponseVoid`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `DeleteVenueFloorPlan::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (venue_service_api-0.2.8.yaml DeleteVenueFloorPlan).
+    #[doc(alias = "/venues/{venueId}/floorplans/{floorPlanId}")]
+    #[doc(alias = "DELETE /venues/{venueId}/floorplans/{floorPlanId}")]
+    #[doc(alias = "DeleteVenueFloorPlan")]
+    pub fn delete_venue_floor_plan(
+        &self,
+        venue_id: &str,
+        floor_plan_id: &str,
+    ) -> DeleteVenueFloorPlan<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &DELETE_VENUE_FLOOR_PLAN,
+            &[venue_id, floor_plan_id],
+        );
+        DeleteVenueFloorPlan { req }
+    }
+    /// Get venue floor plans.
+    ///
+    /// Reads `/venues/{venueId}/floorplans` (drafted from the official description).
+    ///
+    /// `GET /venues/{venueId}/floorplans` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Response 200: `array<FloorPlanView>`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueFloorPlans::version`)
+    /// - Provenance: reference (venue_service_api-0.2.8.yaml GetVenueFloorPlans).
+    #[doc(alias = "/venues/{venueId}/floorplans")]
+    #[doc(alias = "GET /venues/{venueId}/floorplans")]
+    #[doc(alias = "GetVenueFloorPlans")]
+    pub fn get_venue_floor_plans(&self, venue_id: &str) -> GetVenueFloorPlans<'a> {
+        let req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_FLOOR_PLANS,
+            &[venue_id],
+        );
+        GetVenueFloorPlans { req }
+    }
+    /// Create venue floor plan.
+    ///
+    /// Posts to `/venues/{venueId}/floorplans` (drafted from the official description).
+    ///
+    /// `POST /venues/{venueId}/floorplans` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Request body (json, required): `FloorPlanView`
+    /// - Response 202: `OperationResponseFloorPlanView`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `CreateVenueFloorPlan::version`)
+    /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
+    /// - Provenance: reference (venue_service_api-0.2.8.yaml createVenueFloorPlan).
+    #[doc(alias = "/venues/{venueId}/floorplans")]
+    #[doc(alias = "POST /venues/{venueId}/floorplans")]
+    #[doc(alias = "createVenueFloorPlan")]
+    pub fn create_venue_floor_plan(
+        &self,
+        venue_id: &str,
+        body: &FloorPlanView,
+    ) -> CreateVenueFloorPlan<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &CREATE_VENUE_FLOOR_PLAN,
+            &[venue_id],
+        );
+        req.json(body);
+        CreateVenueFloorPlan { req }
+    }
+    /// Get venue rogue a ps.
+    ///
+    /// Queries `/venues/{venueId}/rogueAps/query` (drafted from the official description).
+    ///
+    /// `POST /venues/{venueId}/rogueAps/query` on the `network` API.
+    ///
+    /// - Path parameter `venueId`: string
+    /// - Request body (json, required): `DynamicQueryPayload`
+    /// - Response 200: `QueryResponseRogueAp`
+    /// - Versions: `v1`, `json` (default `v1`; choose with `GetVenueRogueAPs::version`)
+    /// - Pagination: `query_body`, items in `data`
+    /// - Provenance: reference (viewmodel_service_api-1.0.42.yaml getVenueRogueAPs).
+    #[doc(alias = "/venues/{venueId}/rogueAps/query")]
+    #[doc(alias = "POST /venues/{venueId}/rogueAps/query")]
+    #[doc(alias = "getVenueRogueAPs")]
+    pub fn get_venue_rogue_a_ps(
+        &self,
+        venue_id: &str,
+        body: &super::switches::DynamicQueryPayload,
+    ) -> GetVenueRogueAPs<'a> {
+        let mut req = ruckus_one_runtime::Request::new(
+            self.client,
+            &GET_VENUE_ROGUE_A_PS,
+            &[venue_id],
+        );
+        req.json(body);
+        GetVenueRogueAPs { req }
     }
 }
 static CREATE_VENUE: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
@@ -6763,6 +7528,578 @@ impl<'a> ListVenueTopologies<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<QueryResponseTopologyResponse>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static GET_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_floor_plan",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/floorplans/{floorPlanId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
+};
+/// Representations offered by `get_venue_floor_plan`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueFloorPlanVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessVenuesClient::get_venue_floor_plan` (Get venue floor plan).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueFloorPlan<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueFloorPlan<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueFloorPlanVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<FloorPlanView, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<FloorPlanView>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static UPDATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "update_venue_floor_plan",
+    method: ruckus_one_runtime::Method::Put,
+    path: "/venues/{venueId}/floorplans/{floorPlanId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
+};
+/// Representations offered by `update_venue_floor_plan`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum UpdateVenueFloorPlanVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessVenuesClient::update_venue_floor_plan` (Update venue floor plan).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct UpdateVenueFloorPlan<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> UpdateVenueFloorPlan<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: UpdateVenueFloorPlanVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseFloorPlanView,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseFloorPlanView>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseFloorPlanView,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static DELETE_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "delete_venue_floor_plan",
+    method: ruckus_one_runtime::Method::Delete,
+    path: "/venues/{venueId}/floorplans/{floorPlanId}",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
+};
+/// Representations offered by `delete_venue_floor_plan`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum DeleteVenueFloorPlanVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessVenuesClient::delete_venue_floor_plan` (Delete venue floor plan).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct DeleteVenueFloorPlan<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> DeleteVenueFloorPlan<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: DeleteVenueFloorPlanVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                super::common::OperationResponseVoid,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<super::common::OperationResponseVoid>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                super::common::OperationResponseVoid,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_VENUE_FLOOR_PLANS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_floor_plans",
+    method: ruckus_one_runtime::Method::Get,
+    path: "/venues/{venueId}/floorplans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: None,
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
+};
+/// Representations offered by `get_venue_floor_plans`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueFloorPlansVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`
+    Json,
+}
+/// Request builder for `WirelessVenuesClient::get_venue_floor_plans` (Get venue floor plans).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueFloorPlans<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueFloorPlans<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueFloorPlansVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<Vec<FloorPlanView>, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<Vec<FloorPlanView>>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+}
+static CREATE_VENUE_FLOOR_PLAN: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "create_venue_floor_plan",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/floorplans",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VENUE,
+};
+/// Representations offered by `create_venue_floor_plan`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum CreateVenueFloorPlanVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessVenuesClient::create_venue_floor_plan` (Create venue floor plan).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct CreateVenueFloorPlan<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> CreateVenueFloorPlan<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: CreateVenueFloorPlanVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `202` response into an `Accepted`,
+    /// which dereferences to it and remembers its `requestId` and the tenant this request acts
+    /// for: `Accepted::wait` polls the activity as that tenant.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Accepted<
+                OperationResponseFloorPlanView,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_accepted(&super::activities::GET_ACTIVITY)
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<OperationResponseFloorPlanView>,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_json_with_response()
+    }
+    /// Sends the request, then waits for the asynchronous work it started to finish: `send`,
+    /// then `Accepted::wait`.
+    ///
+    /// Polls `GET /activities/{requestId}` with the answer's `requestId`, acting for the same tenant as this request.
+    /// Returns the decoded answer (with, say, the id of what the write created) and the finished
+    /// activity; a failed activity or the timeout is `Error::Activity`, an answer without a
+    /// `requestId` an `Error::Decode` keeping the body.
+    pub fn send_and_wait(
+        self,
+        options: &ruckus_one_runtime::WaitOptions,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Completed<
+                OperationResponseFloorPlanView,
+                super::activities::Activity,
+            >,
+            ruckus_one_runtime::Error,
+        >,
+    > {
+        self.req.send_and_wait(&super::activities::GET_ACTIVITY, options)
+    }
+}
+static GET_VENUE_ROGUE_A_PS: ruckus_one_runtime::Operation = ruckus_one_runtime::Operation {
+    id: "get_venue_rogue_a_ps",
+    method: ruckus_one_runtime::Method::Post,
+    path: "/venues/{venueId}/rogueAps/query",
+    api: &super::API,
+    versions: &[
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            accept: "application/vnd.ruckus.v1+json",
+        },
+        ruckus_one_runtime::MediaTypes {
+            content_type: Some("application/json"),
+            accept: "application/json",
+        },
+    ],
+    error_family: ruckus_one_runtime::ErrorFamily::ErrorsArray,
+    service: &super::SERVICE_VIEWMODEL,
+};
+/// Representations offered by `get_venue_rogue_a_ps`; the first is the default.
+///
+/// Choose one with the builder's `version` method.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub enum GetVenueRogueAPsVersion {
+    /// `v1`: Accept `application/vnd.ruckus.v1+json`, Content-Type `application/vnd.ruckus.v1+json` (default)
+    #[default]
+    V1,
+    /// `json`: Accept `application/json`, Content-Type `application/json`
+    Json,
+}
+/// Request builder for `WirelessVenuesClient::get_venue_rogue_a_ps` (Get venue rogue a ps).
+///
+/// Set optional parameters with its methods, then call `send`.
+#[must_use = "a request does nothing until `send` is awaited"]
+pub struct GetVenueRogueAPs<'a> {
+    req: ruckus_one_runtime::Request<'a>,
+}
+impl<'a> GetVenueRogueAPs<'a> {
+    /// Acts for a delegated tenant on this call only (overrides the client's).
+    pub fn tenant(mut self, tenant_id: &str) -> Self {
+        self.req.tenant(tenant_id);
+        self
+    }
+    /// Selects the representation (media type) to send and accept.
+    pub fn version(mut self, version: GetVenueRogueAPsVersion) -> Self {
+        self.req.version(version as usize);
+        self
+    }
+    const PAGING: ruckus_one_runtime::Paging = ruckus_one_runtime::Paging {
+        style: ruckus_one_runtime::PageStyle::QueryBody,
+        items: "data",
+        first_page: 1u32,
+    };
+    /// Every page from page 1, each decoded like `send` (items in `data`).
+    ///
+    /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseRogueAp> {
+        self.req.pages(Self::PAGING)
+    }
+    /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
+    ///
+    /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, RogueAp> {
+        self.req.items(Self::PAGING)
+    }
+    /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.req.timeout(timeout);
+        self
+    }
+    /// Retries this call by `policy` instead of the client's policy.
+    pub fn retry(mut self, policy: ruckus_one_runtime::RetryPolicy) -> Self {
+        self.req.retry(policy);
+        self
+    }
+    /// Sends the request and decodes the `200` response.
+    pub fn send(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<QueryResponseRogueAp, ruckus_one_runtime::Error>,
+    > {
+        self.req.send_json()
+    }
+    /// Like `send`, also returning the answer's status, headers and request id.
+    pub fn send_with_response(
+        self,
+    ) -> impl std::future::Future<
+        Output = Result<
+            ruckus_one_runtime::Response<QueryResponseRogueAp>,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -27,8 +27,6 @@ mod analytics_users;
 mod network_activities;
 #[cfg(feature = "network-edge-services")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
-#[cfg(feature = "experimental")]
-#[cfg_attr(docsrs, doc(cfg(feature = "experimental")))]
 mod network_edge_services;
 #[cfg(feature = "network-identity")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
@@ -117,6 +115,33 @@ mod network_switches_legacy;
 #[cfg(feature = "network-events-alarms")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-events-alarms")))]
 mod network_events_alarms;
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+mod network_adaptive_policies;
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+mod network_workflows;
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+mod network_property_management;
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+mod network_message_templates;
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+mod network_enrollments;
+#[cfg(feature = "network-radius-attribute-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-radius-attribute-groups")))]
+mod network_radius_attribute_groups;
+#[cfg(feature = "network-files")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-files")))]
+mod network_files;
+#[cfg(feature = "network-wifi-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wifi-templates")))]
+mod network_wifi_templates;
+#[cfg(feature = "network-venue-wifi-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-wifi-templates")))]
+mod network_venue_wifi_templates;
 #[cfg(feature = "resident-portal-portal")]
 #[cfg_attr(docsrs, doc(cfg(feature = "resident-portal-portal")))]
 mod resident_portal_portal;

@@ -1542,4 +1542,38 @@ async fn network_access_control() {
             "patch_application_library_settings: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/accessControlProfiles",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::access_control::AccessControlProfile as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .access_control()
+            .add_access_control_profile(
+                &<ruckus_one::network::access_control::AccessControlProfile as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("add_access_control_profile")
+            .into_inner();
+        support::same_json(&out, &expect, "add_access_control_profile");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            support::Sample > ::sample(),
+            "add_access_control_profile: decoded value differs from the sample"
+        );
+    }
 }

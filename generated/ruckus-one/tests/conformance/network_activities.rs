@@ -67,4 +67,98 @@ async fn network_activities() {
             ::sample(), "query_activities: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/activities/activityId%201%2Fx/notifications",
+            accept: "application/json",
+            content_type: Some("application/json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::activities::NotificationData as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::activities::Activity as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .activities()
+            .update_activity_notification(
+                "activityId 1/x",
+                &<ruckus_one::network::activities::NotificationData as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_activity_notification");
+        support::same_json(&out, &expect, "update_activity_notification");
+        assert_eq!(
+            out, < ruckus_one::network::activities::Activity as support::Sample >
+            ::sample(),
+            "update_activity_notification: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/activities/activityId%201%2Fx/devices/query",
+            accept: "application/json",
+            content_type: Some("application/json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::activities::QueryData as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::activities::QueryResponseDevice as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .activities()
+            .find_activity_devices(
+                "activityId 1/x",
+                &<ruckus_one::network::activities::QueryData as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("find_activity_devices");
+        support::same_json(&out, &expect, "find_activity_devices");
+        assert_eq!(
+            out, < ruckus_one::network::activities::QueryResponseDevice as
+            support::Sample > ::sample(),
+            "find_activity_devices: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/private/activities/async-cleanup",
+            accept: "application/json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .activities()
+            .delete_schedule()
+            .send()
+            .await
+            .expect("delete_schedule");
+        support::same_json(&out, &expect, "delete_schedule");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_schedule: decoded value differs from the sample"
+        );
+    }
 }

@@ -1260,4 +1260,795 @@ async fn network_certificates() {
             "remove_certificate_template_from_wifi_network: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/certificateTemplates/templateId%201%2Fx/policySets/policySetId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .cert_temp_update_policy_set_id("templateId 1/x", "policySetId 1/x")
+            .send()
+            .await
+            .expect("cert_temp_update_policy_set_id")
+            .into_inner();
+        support::same_json(&out, &expect, "cert_temp_update_policy_set_id");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "cert_temp_update_policy_set_id: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/certificateTemplates/templateId%201%2Fx/policySets/policySetId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .cert_temp_remove_policy_set_id("templateId 1/x", "policySetId 1/x")
+            .send()
+            .await
+            .expect("cert_temp_remove_policy_set_id")
+            .into_inner();
+        support::same_json(&out, &expect, "cert_temp_remove_policy_set_id");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "cert_temp_remove_policy_set_id: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificates/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::CertQueryRequest as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::certificates::CertQueryResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .query_certs(
+                &<ruckus_one::network::certificates::CertQueryRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("query_certs");
+        support::same_json(&out, &expect, "query_certs");
+        assert_eq!(
+            out, < ruckus_one::network::certificates::CertQueryResponse as
+            support::Sample > ::sample(),
+            "query_certs: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificates",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("multipart/form-data"),
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .upload_cert()
+            .body(ruckus_one_runtime::Multipart::new().text("file", "sample"))
+            .send()
+            .await
+            .expect("upload_cert")
+            .into_inner();
+        support::same_json(&out, &expect, "upload_cert");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "upload_cert: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/certificateTemplates/templateId%201%2Fx/notifications",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::certificates::Page as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .get_notifications("templateId 1/x")
+            .send()
+            .await
+            .expect("get_notifications");
+        support::same_json(&out, &expect, "get_notifications");
+        assert_eq!(
+            out, < ruckus_one::network::certificates::Page as support::Sample >
+            ::sample(), "get_notifications: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificateTemplates/templateId%201%2Fx/notifications",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::Notification as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .create_notification(
+                "templateId 1/x",
+                &<ruckus_one::network::certificates::Notification as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("create_notification")
+            .into_inner();
+        support::same_json(&out, &expect, "create_notification");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_notification: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/certificateTemplates/templateId%201%2Fx/msiPackages",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::certificates::Page as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .get_msi_packages("templateId 1/x")
+            .send()
+            .await
+            .expect("get_msi_packages");
+        support::same_json(&out, &expect, "get_msi_packages");
+        assert_eq!(
+            out, < ruckus_one::network::certificates::Page as support::Sample >
+            ::sample(), "get_msi_packages: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificateTemplates/templateId%201%2Fx/msiPackages",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::MsiPackage as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .create_msi_package(
+                "templateId 1/x",
+                &<ruckus_one::network::certificates::MsiPackage as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("create_msi_package")
+            .into_inner();
+        support::same_json(&out, &expect, "create_msi_package");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_msi_package: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificateTemplates/templateId%201%2Fx/identities/identityId%201%2Fx/certificates",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::CertificateGenerateCert as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .generate_cert_to_identity(
+                "templateId 1/x",
+                "identityId 1/x",
+                &<ruckus_one::network::certificates::CertificateGenerateCert as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("generate_cert_to_identity")
+            .into_inner();
+        support::same_json(&out, &expect, "generate_cert_to_identity");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "generate_cert_to_identity: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificateTemplates/templateId%201%2Fx/certificates",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::CertificateGenerateCert as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .generate_cert(
+                "templateId 1/x",
+                &<ruckus_one::network::certificates::CertificateGenerateCert as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("generate_cert")
+            .into_inner();
+        support::same_json(&out, &expect, "generate_cert");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "generate_cert: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/certificateTemplates/templateId%201%2Fx/certificates/certId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::certificates::DeviceCertificate as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .download_cert_der("templateId 1/x", "certId 1/x")
+            .send()
+            .await
+            .expect("download_cert_der");
+        support::same_json(&out, &expect, "download_cert_der");
+        assert_eq!(
+            out, < ruckus_one::network::certificates::DeviceCertificate as
+            support::Sample > ::sample(),
+            "download_cert_der: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificateTemplates/templateId%201%2Fx/certificates/certId%201%2Fx",
+            accept: "application/x-pkcs12",
+            content_type: Some("application/json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::CertDownloadRequest as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Bytes(b"\x00binary\r\nsample"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .download_cert_p(
+                "templateId 1/x",
+                "certId 1/x",
+                &<ruckus_one::network::certificates::CertDownloadRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("download_cert_p");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_cert_p");
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/certificateTemplates/templateId%201%2Fx/certificates/certId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::UpdateCertificate as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .patch_cert(
+                "templateId 1/x",
+                "certId 1/x",
+                &<ruckus_one::network::certificates::UpdateCertificate as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("patch_cert")
+            .into_inner();
+        support::same_json(&out, &expect, "patch_cert");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_cert: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificateAuthorities/caId%201%2Fx",
+            accept: "application/x-pkcs12",
+            content_type: Some("application/json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::CertDownloadRequest as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Bytes(b"\x00binary\r\nsample"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .download_ca_p(
+                "caId 1/x",
+                &<ruckus_one::network::certificates::CertDownloadRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("download_ca_p");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_ca_p");
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/certificateAuthorities/caId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::UpdateCa as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .patch_ca(
+                "caId 1/x",
+                &<ruckus_one::network::certificates::UpdateCa as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("patch_ca")
+            .into_inner();
+        support::same_json(&out, &expect, "patch_ca");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_ca: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificateAuthorities/caId%201%2Fx/templates/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::CertTemplateQueryRequest as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::certificates::CertTemplateQueryResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .query_templates_by_ca(
+                "caId 1/x",
+                &<ruckus_one::network::certificates::CertTemplateQueryRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("query_templates_by_ca");
+        support::same_json(&out, &expect, "query_templates_by_ca");
+        assert_eq!(
+            out, < ruckus_one::network::certificates::CertTemplateQueryResponse as
+            support::Sample > ::sample(),
+            "query_templates_by_ca: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/certificateAuthorities/caId%201%2Fx/privateKeys",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("multipart/form-data"),
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .upload_ca_private_key("caId 1/x")
+            .body(ruckus_one_runtime::Multipart::new().text("file", "sample"))
+            .send()
+            .await
+            .expect("upload_ca_private_key")
+            .into_inner();
+        support::same_json(&out, &expect, "upload_ca_private_key");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "upload_ca_private_key: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/certificateAuthorities/caId%201%2Fx/privateKeys",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .delete_ca_private_key("caId 1/x")
+            .send()
+            .await
+            .expect("delete_ca_private_key")
+            .into_inner();
+        support::same_json(&out, &expect, "delete_ca_private_key");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_ca_private_key: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/certificateTemplates/templateId%201%2Fx/scepKeys/scepKeyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::ScepKey as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .patch_scep_key(
+                "templateId 1/x",
+                "scepKeyId 1/x",
+                &<ruckus_one::network::certificates::ScepKey as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("patch_scep_key")
+            .into_inner();
+        support::same_json(&out, &expect, "patch_scep_key");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_scep_key: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/certificateTemplates/templateId%201%2Fx/notifications/notificationId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::certificates::Notification as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .get_notification_by_id("templateId 1/x", "notificationId 1/x")
+            .send()
+            .await
+            .expect("get_notification_by_id");
+        support::same_json(&out, &expect, "get_notification_by_id");
+        assert_eq!(
+            out, < ruckus_one::network::certificates::Notification as support::Sample >
+            ::sample(), "get_notification_by_id: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/certificateTemplates/templateId%201%2Fx/notifications/notificationId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .delete_notification("templateId 1/x", "notificationId 1/x")
+            .send()
+            .await
+            .expect("delete_notification")
+            .into_inner();
+        support::same_json(&out, &expect, "delete_notification");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_notification: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/certificateTemplates/templateId%201%2Fx/notifications/notificationId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::Notification as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .patch_notification(
+                "templateId 1/x",
+                "notificationId 1/x",
+                &<ruckus_one::network::certificates::Notification as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("patch_notification")
+            .into_inner();
+        support::same_json(&out, &expect, "patch_notification");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_notification: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/certificateTemplates/templateId%201%2Fx/msiPackages/msiPackageId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::certificates::MsiPackage as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .get_msi_package_by_id("templateId 1/x", "msiPackageId 1/x")
+            .send()
+            .await
+            .expect("get_msi_package_by_id");
+        support::same_json(&out, &expect, "get_msi_package_by_id");
+        assert_eq!(
+            out, < ruckus_one::network::certificates::MsiPackage as support::Sample >
+            ::sample(), "get_msi_package_by_id: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/certificateTemplates/templateId%201%2Fx/msiPackages/msiPackageId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .delete_msi_package("templateId 1/x", "msiPackageId 1/x")
+            .send()
+            .await
+            .expect("delete_msi_package")
+            .into_inner();
+        support::same_json(&out, &expect, "delete_msi_package");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_msi_package: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/certificateTemplates/templateId%201%2Fx/msiPackages/msiPackageId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::certificates::MsiPackage as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .patch_msi_package(
+                "templateId 1/x",
+                "msiPackageId 1/x",
+                &<ruckus_one::network::certificates::MsiPackage as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("patch_msi_package")
+            .into_inner();
+        support::same_json(&out, &expect, "patch_msi_package");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_msi_package: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/certificateTemplates/templateId%201%2Fx/certificates/certId%201%2Fx/chains",
+            accept: "application/x-pkcs7-certificates",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Bytes(b"\x00binary\r\nsample"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .download_cert_chain_in_pkcs("templateId 1/x", "certId 1/x")
+            .send()
+            .await
+            .expect("download_cert_chain_in_pkcs");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_cert_chain_in_pkcs");
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/certificateAuthorities/caId%201%2Fx/chains",
+            accept: "application/x-pkcs7-certificates",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Bytes(b"\x00binary\r\nsample"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .certificates()
+            .download_ca_chain_pkcs("caId 1/x")
+            .send()
+            .await
+            .expect("download_ca_chain_pkcs");
+        assert_eq!(& out[..], b"\x00binary\r\nsample", "download_ca_chain_pkcs");
+    }
 }

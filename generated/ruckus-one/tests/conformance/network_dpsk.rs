@@ -782,4 +782,309 @@ async fn network_dpsk() {
             "add_dpsk_pool_to_identity_group: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/dpskServices/poolId%201%2Fx/policySets/policySetId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .dpsk()
+            .update_policy_set_id("poolId 1/x", "policySetId 1/x")
+            .send()
+            .await
+            .expect("update_policy_set_id")
+            .into_inner();
+        support::same_json(&out, &expect, "update_policy_set_id");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_policy_set_id: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/dpskServices/poolId%201%2Fx/policySets/policySetId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .dpsk()
+            .remove_policy_set_id("poolId 1/x", "policySetId 1/x")
+            .send()
+            .await
+            .expect("remove_policy_set_id")
+            .into_inner();
+        support::same_json(&out, &expect, "remove_policy_set_id");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "remove_policy_set_id: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/dpskServices/poolId%201%2Fx/passphrases/id%201%2Fx",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::dpsk::DpskPassphrase as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .dpsk()
+            .replace_dpsk_passphrase(
+                "poolId 1/x",
+                "id 1/x",
+                &<ruckus_one::network::dpsk::DpskPassphrase as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("replace_dpsk_passphrase")
+            .into_inner();
+        support::same_json(&out, &expect, "replace_dpsk_passphrase");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "replace_dpsk_passphrase: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/dpskServices/poolId%201%2Fx/passphrases/id%201%2Fx",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::dpsk::DpskPassphrase as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .dpsk()
+            .patch_dpsk_passphrase(
+                "poolId 1/x",
+                "id 1/x",
+                &<ruckus_one::network::dpsk::DpskPassphrase as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("patch_dpsk_passphrase")
+            .into_inner();
+        support::same_json(&out, &expect, "patch_dpsk_passphrase");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_dpsk_passphrase: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/templates/dpskServices/poolTemplateId%201%2Fx/cloneSettings",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::dpsk::TemplateCloneSettingsRequest as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .dpsk()
+            .clone_dpsk_pool_template(
+                "poolTemplateId 1/x",
+                &<ruckus_one::network::dpsk::TemplateCloneSettingsRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("clone_dpsk_pool_template")
+            .into_inner();
+        support::same_json(&out, &expect, "clone_dpsk_pool_template");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "clone_dpsk_pool_template: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/dpskServices/poolId%201%2Fx/passphrases",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::dpsk::DpskPassphrasesPatchRequest as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .dpsk()
+            .update_passphrases(
+                "poolId 1/x",
+                &<ruckus_one::network::dpsk::DpskPassphrasesPatchRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_passphrases")
+            .into_inner();
+        support::same_json(&out, &expect, "update_passphrases");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "update_passphrases: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/dpskServices/poolId%201%2Fx/passphrases/passphraseId%201%2Fx/devices",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::dpsk::DpskPassphraseDevice as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .dpsk()
+            .get_passphrase_devices("poolId 1/x", "passphraseId 1/x")
+            .send()
+            .await
+            .expect("get_passphrase_devices");
+        support::same_json(&out, &expect, "get_passphrase_devices");
+        assert_eq!(
+            out, < ruckus_one::network::dpsk::DpskPassphraseDevice as support::Sample >
+            ::sample(), "get_passphrase_devices: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/dpskServices/poolId%201%2Fx/passphrases/passphraseId%201%2Fx/devices",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .dpsk()
+            .create_passphrase_device(
+                "poolId 1/x",
+                "passphraseId 1/x",
+                &vec!["sample".to_owned()],
+            )
+            .send()
+            .await
+            .expect("create_passphrase_device")
+            .into_inner();
+        support::same_json(&out, &expect, "create_passphrase_device");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "create_passphrase_device: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/dpskServices/poolId%201%2Fx/passphrases/passphraseId%201%2Fx/devices",
+            accept: "application/vnd.ruckus.v2+json",
+            content_type: Some("application/vnd.ruckus.v2+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            status: 202u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .dpsk()
+            .delete_passphrase_devices(
+                "poolId 1/x",
+                "passphraseId 1/x",
+                &vec!["sample".to_owned()],
+            )
+            .send()
+            .await
+            .expect("delete_passphrase_devices")
+            .into_inner();
+        support::same_json(&out, &expect, "delete_passphrase_devices");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_passphrase_devices: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/dpskServices/poolId%201%2Fx/passphrases/query/csvFiles",
+            accept: "text/csv",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::dpsk::DpskPassphraseQueryRequest as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Bytes(b"name,id\r\nsample,1\r\n"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .dpsk()
+            .export_dpsk_passphrase(
+                "poolId 1/x",
+                &<ruckus_one::network::dpsk::DpskPassphraseQueryRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("export_dpsk_passphrase");
+        assert_eq!(out, "name,id\r\nsample,1\r\n", "export_dpsk_passphrase");
+    }
 }

@@ -1848,4 +1848,1056 @@ async fn network_edge_services() {
             "delete_venue_edge_lag_sub_interface: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/arpTerminationSettings",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::EdgeArpTerminationSettings as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .get_arp_termination_settings("venueId 1/x", "clusterId 1/x")
+            .send()
+            .await
+            .expect("get_arp_termination_settings");
+        support::same_json(&out, &expect, "get_arp_termination_settings");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::EdgeArpTerminationSettings as
+            support::Sample > ::sample(),
+            "get_arp_termination_settings: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/arpTerminationSettings",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::EdgeArpTerminationSettings as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .update_arp_termination_settings(
+                "venueId 1/x",
+                "clusterId 1/x",
+                &<ruckus_one::network::edge_services::EdgeArpTerminationSettings as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_arp_termination_settings")
+            .into_inner();
+        support::same_json(&out, &expect, "update_arp_termination_settings");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "update_arp_termination_settings: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/edgeMulticastDnsProxyProfiles/multicastDnsProxyProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::EdgeMdnsProxyProfile as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .get_mdns_proxy_profile("multicastDnsProxyProfileId 1/x")
+            .send()
+            .await
+            .expect("get_mdns_proxy_profile");
+        support::same_json(&out, &expect, "get_mdns_proxy_profile");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::EdgeMdnsProxyProfile as
+            support::Sample > ::sample(),
+            "get_mdns_proxy_profile: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/edgeMulticastDnsProxyProfiles/multicastDnsProxyProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::EdgeMdnsProxyProfile as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .update_mdns_proxy_profile(
+                "multicastDnsProxyProfileId 1/x",
+                &<ruckus_one::network::edge_services::EdgeMdnsProxyProfile as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_mdns_proxy_profile")
+            .into_inner();
+        support::same_json(&out, &expect, "update_mdns_proxy_profile");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "update_mdns_proxy_profile: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/edgeMulticastDnsProxyProfiles/multicastDnsProxyProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .delete_mdns_proxy_profile("multicastDnsProxyProfileId 1/x")
+            .send()
+            .await
+            .expect("delete_mdns_proxy_profile")
+            .into_inner();
+        support::same_json(&out, &expect, "delete_mdns_proxy_profile");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "delete_mdns_proxy_profile: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/edgeMulticastDnsProxyProfiles/multicastDnsProxyProfileId%201%2Fx/venues/venueId%201%2Fx/edgeClusters/edgeClusterId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .activate_mdns_proxy(
+                "multicastDnsProxyProfileId 1/x",
+                "venueId 1/x",
+                "edgeClusterId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_mdns_proxy");
+        support::same_json(&out, &expect, "activate_mdns_proxy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "activate_mdns_proxy: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/edgeMulticastDnsProxyProfiles/multicastDnsProxyProfileId%201%2Fx/venues/venueId%201%2Fx/edgeClusters/edgeClusterId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .deactivate_mdns_proxy(
+                "multicastDnsProxyProfileId 1/x",
+                "venueId 1/x",
+                "edgeClusterId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_mdns_proxy");
+        support::same_json(&out, &expect, "deactivate_mdns_proxy");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "deactivate_mdns_proxy: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/edgeDhcpServices/dhcpId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::EdgeDhcpProfile as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .get_dhcp_by_id("dhcpId 1/x")
+            .send()
+            .await
+            .expect("get_dhcp_by_id");
+        support::same_json(&out, &expect, "get_dhcp_by_id");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::EdgeDhcpProfile as support::Sample
+            > ::sample(), "get_dhcp_by_id: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/edgeDhcpServices/dhcpId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::UpdateEdgeDhcpProfile as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .update_dhcp(
+                "dhcpId 1/x",
+                &<ruckus_one::network::edge_services::UpdateEdgeDhcpProfile as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_dhcp");
+        support::same_json(&out, &expect, "update_dhcp");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "update_dhcp: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/edgeDhcpServices/dhcpId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .delete_dhcp_by_id("dhcpId 1/x")
+            .send()
+            .await
+            .expect("delete_dhcp_by_id");
+        support::same_json(&out, &expect, "delete_dhcp_by_id");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "delete_dhcp_by_id: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/edgeDhcpServices/dhcpId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::PatchEdgeDhcpProfile as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .patch_dhcp(
+                "dhcpId 1/x",
+                &<ruckus_one::network::edge_services::PatchEdgeDhcpProfile as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("patch_dhcp");
+        support::same_json(&out, &expect, "patch_dhcp");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "patch_dhcp: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/edgeDhcpServices/dhcpId%201%2Fx/venues/venueId%201%2Fx/edgeClusters/edgeClusterId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .activate_dhcp("dhcpId 1/x", "venueId 1/x", "edgeClusterId 1/x")
+            .send()
+            .await
+            .expect("activate_dhcp");
+        support::same_json(&out, &expect, "activate_dhcp");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "activate_dhcp: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/edgeDhcpServices/dhcpId%201%2Fx/venues/venueId%201%2Fx/edgeClusters/edgeClusterId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .deactivate_dhcp("dhcpId 1/x", "venueId 1/x", "edgeClusterId 1/x")
+            .send()
+            .await
+            .expect("deactivate_dhcp");
+        support::same_json(&out, &expect, "deactivate_dhcp");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "deactivate_dhcp: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/edgeClusters",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::PageResponseClusterResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .get_edge_clusters_by_page("venueId 1/x")
+            .send()
+            .await
+            .expect("get_edge_clusters_by_page");
+        support::same_json(&out, &expect, "get_edge_clusters_by_page");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::PageResponseClusterResponse as
+            support::Sample > ::sample(),
+            "get_edge_clusters_by_page: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/venueId%201%2Fx/edgeClusters",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::CreateCluster as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .create_edge_cluster(
+                "venueId 1/x",
+                &<ruckus_one::network::edge_services::CreateCluster as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("create_edge_cluster")
+            .into_inner();
+        support::same_json(&out, &expect, "create_edge_cluster");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "create_edge_cluster: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::CreateEdge as support::Sample>::sample_json(),
+            ),
+            status: 201u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .create_edge_device(
+                "venueId 1/x",
+                "clusterId 1/x",
+                &<ruckus_one::network::edge_services::CreateEdge as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("create_edge_device");
+        support::same_json(&out, &expect, "create_edge_device");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "create_edge_device: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/edgeCompatibilities/query",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::VenueEdgeCompatibilityRequest as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::VenueEdgeCompatibilityResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .query_venue_edge_compatibilities(
+                &<ruckus_one::network::edge_services::VenueEdgeCompatibilityRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("query_venue_edge_compatibilities");
+        support::same_json(&out, &expect, "query_venue_edge_compatibilities");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::VenueEdgeCompatibilityResponse as
+            support::Sample > ::sample(),
+            "query_venue_edge_compatibilities: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/edgeMulticastDnsProxyProfiles",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::EdgeMdnsProxyProfile as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .create_mdns_proxy_profile(
+                &<ruckus_one::network::edge_services::EdgeMdnsProxyProfile as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("create_mdns_proxy_profile")
+            .into_inner();
+        support::same_json(&out, &expect, "create_mdns_proxy_profile");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "create_mdns_proxy_profile: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/edgeFeatureSets/query",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::FeatureSetsRequest as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::FeatureSetsResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .query_edge_features_requirement(
+                &<ruckus_one::network::edge_services::FeatureSetsRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("query_edge_features_requirement");
+        support::same_json(&out, &expect, "query_edge_features_requirement");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::FeatureSetsResponse as
+            support::Sample > ::sample(),
+            "query_edge_features_requirement: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/edgeDhcpServices",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::EdgeDhcpProfile as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .create_dhcp(
+                &<ruckus_one::network::edge_services::EdgeDhcpProfile as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("create_dhcp");
+        support::same_json(&out, &expect, "create_dhcp");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "create_dhcp: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/edgeDhcpServices/edgeCompatibilities/query",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::ServiceEdgeCompatibilityRequest as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::ServiceEdgeCompatibilityResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .query_edge_dhcp_service_compatibilities(
+                &<ruckus_one::network::edge_services::ServiceEdgeCompatibilityRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("query_edge_dhcp_service_compatibilities");
+        support::same_json(&out, &expect, "query_edge_dhcp_service_compatibilities");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::ServiceEdgeCompatibilityResponse
+            as support::Sample > ::sample(),
+            "query_edge_dhcp_service_compatibilities: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/venues/venueId%201%2Fx/edgeClusters/edgeClusterId%201%2Fx/edges/serialNumber%201%2Fx/lags/lagId%201%2Fx/subInterfaces/subInterfaceId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::LagSubInterface as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .patch_edge_lag_sub_interface(
+                "venueId 1/x",
+                "edgeClusterId 1/x",
+                "serialNumber 1/x",
+                "lagId 1/x",
+                "subInterfaceId 1/x",
+                &<ruckus_one::network::edge_services::LagSubInterface as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("patch_edge_lag_sub_interface")
+            .into_inner();
+        support::same_json(&out, &expect, "patch_edge_lag_sub_interface");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "patch_edge_lag_sub_interface: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::ClusterResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .get_edge_cluster("venueId 1/x", "clusterId 1/x")
+            .send()
+            .await
+            .expect("get_edge_cluster");
+        support::same_json(&out, &expect, "get_edge_cluster");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::ClusterResponse as support::Sample
+            > ::sample(), "get_edge_cluster: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .delete_single_edge_cluster("venueId 1/x", "clusterId 1/x")
+            .send()
+            .await
+            .expect("delete_single_edge_cluster")
+            .into_inner();
+        support::same_json(&out, &expect, "delete_single_edge_cluster");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "delete_single_edge_cluster: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::PatchCluster as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .update_edge_cluster(
+                "venueId 1/x",
+                "clusterId 1/x",
+                &<ruckus_one::network::edge_services::PatchCluster as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_edge_cluster")
+            .into_inner();
+        support::same_json(&out, &expect, "update_edge_cluster");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "update_edge_cluster: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::BaseEdge as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .get_edge_device("venueId 1/x", "clusterId 1/x", "serialNumber 1/x")
+            .send()
+            .await
+            .expect("get_edge_device");
+        support::same_json(&out, &expect, "get_edge_device");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::BaseEdge as support::Sample >
+            ::sample(), "get_edge_device: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .delete_edge_device("venueId 1/x", "clusterId 1/x", "serialNumber 1/x")
+            .send()
+            .await
+            .expect("delete_edge_device");
+        support::same_json(&out, &expect, "delete_edge_device");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "delete_edge_device: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::PatchEdge as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .patch_edge_device(
+                "venueId 1/x",
+                "clusterId 1/x",
+                "serialNumber 1/x",
+                &<ruckus_one::network::edge_services::PatchEdge as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("patch_edge_device");
+        support::same_json(&out, &expect, "patch_edge_device");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "patch_edge_device: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/staticRouteConfigs",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::StaticRouteConfig as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .get_edge_static_route_config(
+                "venueId 1/x",
+                "clusterId 1/x",
+                "serialNumber 1/x",
+            )
+            .send()
+            .await
+            .expect("get_edge_static_route_config");
+        support::same_json(&out, &expect, "get_edge_static_route_config");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::StaticRouteConfig as
+            support::Sample > ::sample(),
+            "get_edge_static_route_config: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/staticRouteConfigs",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::StaticRouteConfig as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .patch_edge_static_route_config(
+                "venueId 1/x",
+                "clusterId 1/x",
+                "serialNumber 1/x",
+                &<ruckus_one::network::edge_services::StaticRouteConfig as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("patch_edge_static_route_config")
+            .into_inner();
+        support::same_json(&out, &expect, "patch_edge_static_route_config");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "patch_edge_static_route_config: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/hostDetails",
+            accept: "application/json",
+            content_type: Some("application/json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::Troubleshooting as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .trigger_edge_action(
+                "venueId 1/x",
+                "clusterId 1/x",
+                "serialNumber 1/x",
+                &<ruckus_one::network::edge_services::Troubleshooting as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("trigger_edge_action");
+        support::same_json(&out, &expect, "trigger_edge_action");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "trigger_edge_action: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/dnsServers",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::DnsServers as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .get_edge_dns_servers("venueId 1/x", "clusterId 1/x", "serialNumber 1/x")
+            .send()
+            .await
+            .expect("get_edge_dns_servers");
+        support::same_json(&out, &expect, "get_edge_dns_servers");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::DnsServers as support::Sample >
+            ::sample(), "get_edge_dns_servers: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/venues/venueId%201%2Fx/edgeClusters/clusterId%201%2Fx/edges/serialNumber%201%2Fx/dnsServers",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::edge_services::DnsServers as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::edge_services::OperationResponseObject as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .edge_services()
+            .patch_edge_dns_servers(
+                "venueId 1/x",
+                "clusterId 1/x",
+                "serialNumber 1/x",
+                &<ruckus_one::network::edge_services::DnsServers as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("patch_edge_dns_servers")
+            .into_inner();
+        support::same_json(&out, &expect, "patch_edge_dns_servers");
+        assert_eq!(
+            out, < ruckus_one::network::edge_services::OperationResponseObject as
+            support::Sample > ::sample(),
+            "patch_edge_dns_servers: decoded value differs from the sample"
+        );
+    }
 }

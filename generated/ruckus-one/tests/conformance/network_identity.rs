@@ -767,4 +767,119 @@ async fn network_identity() {
             "list_policy_template_policies: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/identityGroups/csvFile",
+            accept: "text/csv",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[("pageable", "sample")],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::identity::IdentityGroupSearch as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Bytes(b"name,id\r\nsample,1\r\n"),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .identity()
+            .export_groups_csv(
+                "sample",
+                &<ruckus_one::network::identity::IdentityGroupSearch as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("export_groups_csv");
+        assert_eq!(out, "name,id\r\nsample,1\r\n", "export_groups_csv");
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/externalIdentities/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[("pageable", "sample")],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::identity::ExternalIdentitySearch as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::identity::PageExternalIdentity as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .identity()
+            .query_external_identity(
+                "sample",
+                &<ruckus_one::network::identity::ExternalIdentitySearch as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("query_external_identity");
+        support::same_json(&out, &expect, "query_external_identity");
+        assert_eq!(
+            out, < ruckus_one::network::identity::PageExternalIdentity as support::Sample
+            > ::sample(),
+            "query_external_identity: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/identities",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[("pageable", "sample")],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::identity::PageIdentity as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .identity()
+            .list_all_identities("sample")
+            .send()
+            .await
+            .expect("list_all_identities");
+        support::same_json(&out, &expect, "list_all_identities");
+        assert_eq!(
+            out, < ruckus_one::network::identity::PageIdentity as support::Sample >
+            ::sample(), "list_all_identities: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/identityGroups/groupId%201%2Fx/identities/id%201%2Fx/vnis",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(serde_json::json!({ "sample" : true })),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .identity()
+            .allocate_identity_vni("groupId 1/x", "id 1/x")
+            .send()
+            .await
+            .expect("allocate_identity_vni");
+        support::same_json(&out, &expect, "allocate_identity_vni");
+        assert_eq!(
+            out, serde_json::json!({ "sample" : true }),
+            "allocate_identity_vni: decoded value differs from the sample"
+        );
+    }
 }

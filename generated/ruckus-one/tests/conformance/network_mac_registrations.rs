@@ -659,4 +659,110 @@ async fn network_mac_registrations() {
             "list_wifi_network_mac_registration_pools: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/macRegistrationPools/poolId%201%2Fx/registrations/csvFile",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("multipart/form-data"),
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 201u16,
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::mac_registrations::Registration as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .mac_registrations()
+            .import_registrations("poolId 1/x")
+            .body(ruckus_one_runtime::Multipart::new().text("file", "sample"))
+            .send()
+            .await
+            .expect("import_registrations")
+            .into_inner();
+        support::same_json(&out, &expect, "import_registrations");
+        assert_eq!(
+            out, vec![< ruckus_one::network::mac_registrations::Registration as
+            support::Sample > ::sample()],
+            "import_registrations: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/macRegistrationPools/poolId%201%2Fx/registrations/id%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::mac_registrations::Registration as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::mac_registrations::Registration as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .mac_registrations()
+            .update_registration(
+                "poolId 1/x",
+                "id 1/x",
+                &<ruckus_one::network::mac_registrations::Registration as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_registration")
+            .into_inner();
+        support::same_json(&out, &expect, "update_registration");
+        assert_eq!(
+            out, < ruckus_one::network::mac_registrations::Registration as
+            support::Sample > ::sample(),
+            "update_registration: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PATCH",
+            path: "/macRegistrationPools/id%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::mac_registrations::Pool as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::mac_registrations::Pool as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .mac_registrations()
+            .update_pool(
+                "id 1/x",
+                &<ruckus_one::network::mac_registrations::Pool as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_pool")
+            .into_inner();
+        support::same_json(&out, &expect, "update_pool");
+        assert_eq!(
+            out, < ruckus_one::network::mac_registrations::Pool as support::Sample >
+            ::sample(), "update_pool: decoded value differs from the sample"
+        );
+    }
 }

@@ -831,4 +831,102 @@ async fn network_msp() {
             "list_msp_label_base_urls: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/techpartners/mspecs/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::msp::QueryResponseMspEc as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .msp()
+            .get_msp_e_cs(
+                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("get_msp_e_cs");
+        support::same_json(&out, &expect, "get_msp_e_cs");
+        assert_eq!(
+            out, < ruckus_one::network::msp::QueryResponseMspEc as support::Sample >
+            ::sample(), "get_msp_e_cs: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/msps/mspTenantId%201%2Fx/ecInventories/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::msp::QueryResponseMspInventoryDevice as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .msp()
+            .get_device_inventory(
+                "mspTenantId 1/x",
+                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("get_device_inventory");
+        support::same_json(&out, &expect, "get_device_inventory");
+        assert_eq!(
+            out, < ruckus_one::network::msp::QueryResponseMspInventoryDevice as
+            support::Sample > ::sample(),
+            "get_device_inventory: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/delegations",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::msp::DelegationData as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .msp()
+            .get_delegations_for_view(
+                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("get_delegations_for_view");
+        support::same_json(&out, &expect, "get_delegations_for_view");
+        assert_eq!(
+            out, < ruckus_one::network::msp::DelegationData as support::Sample >
+            ::sample(), "get_delegations_for_view: decoded value differs from the sample"
+        );
+    }
 }

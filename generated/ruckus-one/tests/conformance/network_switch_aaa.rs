@@ -292,4 +292,32 @@ async fn network_switch_aaa() {
             "update_venue_aaa_settings: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/aaaSettings",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::AaaSettingView as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_aaa()
+            .get_aaa_settings("venueId 1/x")
+            .send()
+            .await
+            .expect("get_aaa_settings");
+        support::same_json(&out, &expect, "get_aaa_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::AaaSettingView as support::Sample >
+            ::sample(), "get_aaa_settings: decoded value differs from the sample"
+        );
+    }
 }

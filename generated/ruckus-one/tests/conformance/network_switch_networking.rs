@@ -1505,4 +1505,252 @@ async fn network_switch_networking() {
             "list_venue_trusted_ports: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/switchSettings",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::venue_templates::VenueView as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_networking()
+            .get_venue_setting("venueId 1/x")
+            .send()
+            .await
+            .expect("get_venue_setting");
+        support::same_json(&out, &expect, "get_venue_setting");
+        assert_eq!(
+            out, < ruckus_one::network::venue_templates::VenueView as support::Sample >
+            ::sample(), "get_venue_setting: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/switchSettings",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::Venue as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::venue_templates::VenueResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_networking()
+            .update_venue_setting(
+                "venueId 1/x",
+                &<ruckus_one::network::wireless_venues::Venue as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_venue_setting");
+        support::same_json(&out, &expect, "update_venue_setting");
+        assert_eq!(
+            out, < ruckus_one::network::venue_templates::VenueResponse as support::Sample
+            > ::sample(), "update_venue_setting: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/venueId%201%2Fx/vlans",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switch_networking::SwitchVlans as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            status: 201u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_networking()
+            .add_switch_vlans(
+                "venueId 1/x",
+                &vec![
+                    < ruckus_one::network::switch_networking::SwitchVlans as
+                    support::Sample > ::sample()
+                ],
+            )
+            .send()
+            .await
+            .expect("add_switch_vlans");
+        support::same_json(&out, &expect, "add_switch_vlans");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(), "add_switch_vlans: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/venueId%201%2Fx/transactions/transactionId%201%2Fx/configHistDetails",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::switch_networking::ConfigurationHistoryForVenueQueryRequest as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::switch_config_backups::ConfigurationHistoryView as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_networking()
+            .get_venue_configuration_history_detail_by_transaction(
+                "venueId 1/x",
+                "transactionId 1/x",
+                &<ruckus_one::network::switch_networking::ConfigurationHistoryForVenueQueryRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("get_venue_configuration_history_detail_by_transaction");
+        support::same_json(
+            &out,
+            &expect,
+            "get_venue_configuration_history_detail_by_transaction",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::switch_config_backups::ConfigurationHistoryView
+            as support::Sample > ::sample(),
+            "get_venue_configuration_history_detail_by_transaction: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/venueId%201%2Fx/deviceRequests",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::switches::DeviceRequestView as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_networking()
+            .sync_venue_admin_password_multiple_device_requests(
+                "venueId 1/x",
+                &<ruckus_one::network::switches::DeviceRequestView as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("sync_venue_admin_password_multiple_device_requests")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "sync_venue_admin_password_multiple_device_requests",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "sync_venue_admin_password_multiple_device_requests: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/venueId%201%2Fx/configHistories/query",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::switch_networking::ConfigurationHistoryRequest as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::switch_networking::ConfigurationHistoryVenueView as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_networking()
+            .get_configuration_history_by_venue(
+                "venueId 1/x",
+                &<ruckus_one::network::switch_networking::ConfigurationHistoryRequest as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("get_configuration_history_by_venue");
+        support::same_json(&out, &expect, "get_configuration_history_by_venue");
+        assert_eq!(
+            out, < ruckus_one::network::switch_networking::ConfigurationHistoryVenueView
+            as support::Sample > ::sample(),
+            "get_configuration_history_by_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/vlanUnions",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switch_networking::SwitchVlanView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_networking()
+            .get_vlan_union_by_venue("venueId 1/x")
+            .send()
+            .await
+            .expect("get_vlan_union_by_venue");
+        support::same_json(&out, &expect, "get_vlan_union_by_venue");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switch_networking::SwitchVlanView as
+            support::Sample > ::sample()],
+            "get_vlan_union_by_venue: decoded value differs from the sample"
+        );
+    }
 }

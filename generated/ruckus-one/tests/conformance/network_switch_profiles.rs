@@ -1495,4 +1495,140 @@ async fn network_switch_profiles() {
             "list_web_auth_page_template_switches_v1: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/webAuthPageTemplates/templateId%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::switch_profiles::WebAuthPageTemplateView as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::switch_profiles::WebAuthPageTemplateResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .put_web_auth_page_template(
+                "templateId 1/x",
+                &<ruckus_one::network::switch_profiles::WebAuthPageTemplateView as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("put_web_auth_page_template");
+        support::same_json(&out, &expect, "put_web_auth_page_template");
+        assert_eq!(
+            out, < ruckus_one::network::switch_profiles::WebAuthPageTemplateResponse as
+            support::Sample > ::sample(),
+            "put_web_auth_page_template: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/switchProfiles/switchProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::common::Profile as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .update_profile(
+                "switchProfileId 1/x",
+                &<ruckus_one::network::common::Profile as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_profile")
+            .into_inner();
+        support::same_json(&out, &expect, "update_profile");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(), "update_profile: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/switchProfiles",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::ProfileView as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .get_profiles_by_venue_id("venueId 1/x")
+            .send()
+            .await
+            .expect("get_profiles_by_venue_id");
+        support::same_json(&out, &expect, "get_profiles_by_venue_id");
+        assert_eq!(
+            out, vec![< ruckus_one::network::common::ProfileView as support::Sample >
+            ::sample()],
+            "get_profiles_by_venue_id: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/cliTemplates/examples",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switch_profiles::AcxCliTemplateSampleView
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .switch_profiles()
+            .get_cli_templates()
+            .send()
+            .await
+            .expect("get_cli_templates");
+        support::same_json(&out, &expect, "get_cli_templates");
+        assert_eq!(
+            out, vec![< ruckus_one::network::switch_profiles::AcxCliTemplateSampleView as
+            support::Sample > ::sample()],
+            "get_cli_templates: decoded value differs from the sample"
+        );
+    }
 }

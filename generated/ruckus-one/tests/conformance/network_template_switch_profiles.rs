@@ -259,4 +259,72 @@ async fn network_template_switch_profiles() {
             "delete_template_switch_profile: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/templates/switchProfiles/switchProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: Some("application/vnd.ruckus.v1.1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::common::Profile as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .template_switch_profiles()
+            .update_profile_template(
+                "switchProfileId 1/x",
+                &<ruckus_one::network::common::Profile as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_profile_template")
+            .into_inner();
+        support::same_json(&out, &expect, "update_profile_template");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(), "update_profile_template: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/templates/venues/venueId%201%2Fx/switchProfiles",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::ProfileView as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .template_switch_profiles()
+            .get_profile_templates_by_venue_id("venueId 1/x")
+            .send()
+            .await
+            .expect("get_profile_templates_by_venue_id");
+        support::same_json(&out, &expect, "get_profile_templates_by_venue_id");
+        assert_eq!(
+            out, vec![< ruckus_one::network::common::ProfileView as support::Sample >
+            ::sample()],
+            "get_profile_templates_by_venue_id: decoded value differs from the sample"
+        );
+    }
 }

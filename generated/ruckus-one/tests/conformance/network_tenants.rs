@@ -1217,4 +1217,443 @@ async fn network_tenants() {
             > ::sample(), "query_admins: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/tenants/devices/apCounts/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::tenants::MspDynamicQueryPayload as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::QueryResponseApCountSummary as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .ap_count_summary(
+                &<ruckus_one::network::tenants::MspDynamicQueryPayload as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("ap_count_summary");
+        support::same_json(&out, &expect, "ap_count_summary");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::QueryResponseApCountSummary as
+            support::Sample > ::sample(),
+            "ap_count_summary: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/tenants/userProfiles",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::UserProfile as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .get_user_profile()
+            .send()
+            .await
+            .expect("get_user_profile");
+        support::same_json(&out, &expect, "get_user_profile");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::UserProfile as support::Sample >
+            ::sample(), "get_user_profile: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/tenants/userProfiles",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::tenants::UserProfile as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::OperationResponseUserProfile as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .update_user(
+                &<ruckus_one::network::tenants::UserProfile as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_user");
+        support::same_json(&out, &expect, "update_user");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::OperationResponseUserProfile as
+            support::Sample > ::sample(),
+            "update_user: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/tenants/self",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::tenants::Tenant2 as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::ApiCallInfo as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .replace_own_tenant(
+                &<ruckus_one::network::tenants::Tenant2 as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("replace_own_tenant");
+        support::same_json(&out, &expect, "replace_own_tenant");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::ApiCallInfo as support::Sample >
+            ::sample(), "replace_own_tenant: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/tenants/delegations/delegationId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::Delegation as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .get_delegation("delegationId 1/x")
+            .send()
+            .await
+            .expect("get_delegation");
+        support::same_json(&out, &expect, "get_delegation");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::Delegation as support::Sample >
+            ::sample(), "get_delegation: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/tenants/delegations/delegationId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::tenants::DelegationAction as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::OperationResponseDelegation as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .accept_or_reject_delegation(
+                "delegationId 1/x",
+                &<ruckus_one::network::tenants::DelegationAction as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("accept_or_reject_delegation")
+            .into_inner();
+        support::same_json(&out, &expect, "accept_or_reject_delegation");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::OperationResponseDelegation as
+            support::Sample > ::sample(),
+            "accept_or_reject_delegation: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/tenants/delegations/delegationId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseVoid as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .delete_delegation("delegationId 1/x")
+            .send()
+            .await
+            .expect("delete_delegation")
+            .into_inner();
+        support::same_json(&out, &expect, "delete_delegation");
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseVoid as support::Sample
+            > ::sample(), "delete_delegation: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/tenants/supportDelegations",
+            accept: "application/json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::OperationResponseDelegation as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .invite_support()
+            .send()
+            .await
+            .expect("invite_support")
+            .into_inner();
+        support::same_json(&out, &expect, "invite_support");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::OperationResponseDelegation as
+            support::Sample > ::sample(),
+            "invite_support: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/tenants/supportDelegations",
+            accept: "application/json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseVoid as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .delete_support_delegation()
+            .send()
+            .await
+            .expect("delete_support_delegation")
+            .into_inner();
+        support::same_json(&out, &expect, "delete_support_delegation");
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseVoid as support::Sample
+            > ::sample(),
+            "delete_support_delegation: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/tenants/delegations",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::Delegation as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .get_delegations()
+            .send()
+            .await
+            .expect("get_delegations");
+        support::same_json(&out, &expect, "get_delegations");
+        assert_eq!(
+            out, vec![< ruckus_one::network::tenants::Delegation as support::Sample >
+            ::sample()], "get_delegations: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/tenants/delegations",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::tenants::TenantInviteVar as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::OperationResponseDelegation as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .invite_var(
+                &<ruckus_one::network::tenants::TenantInviteVar as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("invite_var")
+            .into_inner();
+        support::same_json(&out, &expect, "invite_var");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::OperationResponseDelegation as
+            support::Sample > ::sample(),
+            "invite_var: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/tenants/authentications",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::AuthenticationInfo as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .get_authentications()
+            .send()
+            .await
+            .expect("get_authentications");
+        support::same_json(&out, &expect, "get_authentications");
+        assert_eq!(
+            out, vec![< ruckus_one::network::tenants::AuthenticationInfo as
+            support::Sample > ::sample()],
+            "get_authentications: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/tenants/authentications",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::tenants::AuthenticationInfo as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::AuthenticationInfo as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .add_authentication(
+                &<ruckus_one::network::tenants::AuthenticationInfo as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("add_authentication");
+        support::same_json(&out, &expect, "add_authentication");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::AuthenticationInfo as support::Sample >
+            ::sample(), "add_authentication: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/tenants/accounts",
+            accept: "application/json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::tenants::AccountInfo as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .tenants()
+            .get_account_details()
+            .send()
+            .await
+            .expect("get_account_details");
+        support::same_json(&out, &expect, "get_account_details");
+        assert_eq!(
+            out, < ruckus_one::network::tenants::AccountInfo as support::Sample >
+            ::sample(), "get_account_details: decoded value differs from the sample"
+        );
+    }
 }

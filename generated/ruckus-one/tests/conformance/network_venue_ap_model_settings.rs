@@ -747,4 +747,161 @@ async fn network_venue_ap_model_settings() {
             "list_venue_ap_models: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/apModels/apModel%201%2Fx/lanPorts/portId%201%2Fx/clientIsolationProfiles/clientIsolationProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .venue_ap_model_settings()
+            .deactivate_client_isolation_profile_on_venue_ap_model_lan_port(
+                "venueId 1/x",
+                "apModel 1/x",
+                "portId 1/x",
+                "clientIsolationProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_client_isolation_profile_on_venue_ap_model_lan_port")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_client_isolation_profile_on_venue_ap_model_lan_port",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_client_isolation_profile_on_venue_ap_model_lan_port: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/apModels/apModel%201%2Fx/lanPorts/portId%201%2Fx/clientIsolationProfiles/clientIsolationProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .venue_ap_model_settings()
+            .activate_client_isolation_profile_on_venue_ap_model_lan_port(
+                "venueId 1/x",
+                "apModel 1/x",
+                "portId 1/x",
+                "clientIsolationProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_client_isolation_profile_on_venue_ap_model_lan_port")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "activate_client_isolation_profile_on_venue_ap_model_lan_port",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_client_isolation_profile_on_venue_ap_model_lan_port: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/apModels/apModel%201%2Fx/lanPorts/portId%201%2Fx/softGreProfiles/softGreProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .venue_ap_model_settings()
+            .deactivate_soft_gre_profile_on_venue_ap_model_lan_port(
+                "venueId 1/x",
+                "apModel 1/x",
+                "portId 1/x",
+                "softGreProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_soft_gre_profile_on_venue_ap_model_lan_port")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_soft_gre_profile_on_venue_ap_model_lan_port",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_soft_gre_profile_on_venue_ap_model_lan_port: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/apModels/apModel%201%2Fx/lanPorts/portId%201%2Fx/softGreProfiles/softGreProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(serde_json::json!({ "sample" : true })),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .venue_ap_model_settings()
+            .activate_soft_gre_profile_on_venue_ap_model_lan_port(
+                "venueId 1/x",
+                "apModel 1/x",
+                "portId 1/x",
+                "softGreProfileId 1/x",
+            )
+            .body(&serde_json::json!({ "sample" : true }))
+            .send()
+            .await
+            .expect("activate_soft_gre_profile_on_venue_ap_model_lan_port")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "activate_soft_gre_profile_on_venue_ap_model_lan_port",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_soft_gre_profile_on_venue_ap_model_lan_port: decoded value differs from the sample"
+        );
+    }
 }

@@ -814,4 +814,67 @@ async fn network_venue_templates() {
             ::sample(), "delete_venue_template: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/templates/venues/venueId%201%2Fx/aaaServers",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::EmptyResponse as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .venue_templates()
+            .delete_venue_template_aaa_servers("venueId 1/x", &vec!["sample".to_owned()])
+            .send()
+            .await
+            .expect("delete_venue_template_aaa_servers");
+        support::same_json(&out, &expect, "delete_venue_template_aaa_servers");
+        assert_eq!(
+            out, < ruckus_one::network::common::EmptyResponse as support::Sample >
+            ::sample(),
+            "delete_venue_template_aaa_servers: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/templates/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::venue_templates::TemplateData as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .venue_templates()
+            .get_templates(
+                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("get_templates");
+        support::same_json(&out, &expect, "get_templates");
+        assert_eq!(
+            out, < ruckus_one::network::venue_templates::TemplateData as support::Sample
+            > ::sample(), "get_templates: decoded value differs from the sample"
+        );
+    }
 }

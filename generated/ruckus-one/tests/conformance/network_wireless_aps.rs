@@ -1324,4 +1324,719 @@ async fn network_wireless_aps() {
             ::sample(), "delete_ap_floor_position: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/apAvailableLteBands",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_aps::VenueApAvailableLteBands as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .get_venue_ap_available_lte_bands()
+            .send()
+            .await
+            .expect("get_venue_ap_available_lte_bands");
+        support::same_json(&out, &expect, "get_venue_ap_available_lte_bands");
+        assert_eq!(
+            out, vec![< ruckus_one::network::wireless_aps::VenueApAvailableLteBands as
+            support::Sample > ::sample()],
+            "get_venue_ap_available_lte_bands: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/apModelCapabilities",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .get_ap_model_capabilities()
+            .send()
+            .await
+            .expect("get_ap_model_capabilities");
+        support::same_json(&out, &expect, "get_ap_model_capabilities");
+        assert_eq!(
+            out, < ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities
+            as support::Sample > ::sample(),
+            "get_ap_model_capabilities: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/lanPorts/portId%201%2Fx/settings",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::ApLanPortSettings as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .get_ap_lan_port_overwrite_settings(
+                "venueId 1/x",
+                "serialNumber 1/x",
+                "portId 1/x",
+            )
+            .send()
+            .await
+            .expect("get_ap_lan_port_overwrite_settings");
+        support::same_json(&out, &expect, "get_ap_lan_port_overwrite_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::ApLanPortSettings as
+            support::Sample > ::sample(),
+            "get_ap_lan_port_overwrite_settings: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/aps/serialNumber%201%2Fx/lanPorts/portId%201%2Fx/settings",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::wireless_aps::ApLanPortSettings as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .update_ap_lan_port_overwrite_settings(
+                "venueId 1/x",
+                "serialNumber 1/x",
+                "portId 1/x",
+                &<ruckus_one::network::wireless_aps::ApLanPortSettings as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_ap_lan_port_overwrite_settings")
+            .into_inner();
+        support::same_json(&out, &expect, "update_ap_lan_port_overwrite_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "update_ap_lan_port_overwrite_settings: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/dhcpConfigServiceProfiles/dhcpConfigServiceProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .deactivate_dhcp_config_service_profile_on_venue(
+                "venueId 1/x",
+                "dhcpConfigServiceProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_dhcp_config_service_profile_on_venue")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_dhcp_config_service_profile_on_venue",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_dhcp_config_service_profile_on_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/dhcpConfigServiceProfiles/dhcpConfigServiceProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::VenueDhcpConfigServiceProfileSettings as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .get_venue_dhcp_config_service_profile_settings(
+                "venueId 1/x",
+                "dhcpConfigServiceProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("get_venue_dhcp_config_service_profile_settings");
+        support::same_json(
+            &out,
+            &expect,
+            "get_venue_dhcp_config_service_profile_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::VenueDhcpConfigServiceProfileSettings as
+            support::Sample > ::sample(),
+            "get_venue_dhcp_config_service_profile_settings: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/dhcpConfigServiceProfiles/dhcpConfigServiceProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::common::VenueDhcpConfigServiceProfileSettings as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .activate_dhcp_config_service_profile_on_venue_and_update_settings(
+                "venueId 1/x",
+                "dhcpConfigServiceProfileId 1/x",
+                &<ruckus_one::network::common::VenueDhcpConfigServiceProfileSettings as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("activate_dhcp_config_service_profile_on_venue_and_update_settings")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "activate_dhcp_config_service_profile_on_venue_and_update_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_dhcp_config_service_profile_on_venue_and_update_settings: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/iotControllers/iotControllerId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .disassociate_iot_controller_from_venue("venueId 1/x", "iotControllerId 1/x")
+            .send()
+            .await
+            .expect("disassociate_iot_controller_from_venue")
+            .into_inner();
+        support::same_json(&out, &expect, "disassociate_iot_controller_from_venue");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "disassociate_iot_controller_from_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/iotControllers/iotControllerId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .associate_iot_controller_with_venue("venueId 1/x", "iotControllerId 1/x")
+            .send()
+            .await
+            .expect("associate_iot_controller_with_venue")
+            .into_inner();
+        support::same_json(&out, &expect, "associate_iot_controller_with_venue");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "associate_iot_controller_with_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/lbsServerProfiles/lbsServerProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .deactivate_lbs_server_profile_on_venue(
+                "venueId 1/x",
+                "lbsServerProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_lbs_server_profile_on_venue")
+            .into_inner();
+        support::same_json(&out, &expect, "deactivate_lbs_server_profile_on_venue");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_lbs_server_profile_on_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/lbsServerProfiles/lbsServerProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .activate_lbs_server_profile_on_venue(
+                "venueId 1/x",
+                "lbsServerProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_lbs_server_profile_on_venue")
+            .into_inner();
+        support::same_json(&out, &expect, "activate_lbs_server_profile_on_venue");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_lbs_server_profile_on_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/roguePolicies/roguePolicyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .deactivate_rogue_policy_on_venue("venueId 1/x", "roguePolicyId 1/x")
+            .send()
+            .await
+            .expect("deactivate_rogue_policy_on_venue")
+            .into_inner();
+        support::same_json(&out, &expect, "deactivate_rogue_policy_on_venue");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_rogue_policy_on_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/roguePolicies/roguePolicyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .activate_rogue_policy_on_venue("venueId 1/x", "roguePolicyId 1/x")
+            .send()
+            .await
+            .expect("activate_rogue_policy_on_venue")
+            .into_inner();
+        support::same_json(&out, &expect, "activate_rogue_policy_on_venue");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_rogue_policy_on_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/roguePolicySettings",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::VenueRoguePolicySettings as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .get_venue_rogue_policy_settings("venueId 1/x")
+            .send()
+            .await
+            .expect("get_venue_rogue_policy_settings");
+        support::same_json(&out, &expect, "get_venue_rogue_policy_settings");
+        assert_eq!(
+            out, < ruckus_one::network::common::VenueRoguePolicySettings as
+            support::Sample > ::sample(),
+            "get_venue_rogue_policy_settings: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/roguePolicySettings",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::common::VenueRoguePolicySettings as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .update_venue_rogue_policy_settings(
+                "venueId 1/x",
+                &<ruckus_one::network::common::VenueRoguePolicySettings as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_venue_rogue_policy_settings")
+            .into_inner();
+        support::same_json(&out, &expect, "update_venue_rogue_policy_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "update_venue_rogue_policy_settings: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/snmpAgentProfiles/snmpAgentProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .deactivate_snmp_agent_profile_on_venue(
+                "venueId 1/x",
+                "snmpAgentProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_snmp_agent_profile_on_venue")
+            .into_inner();
+        support::same_json(&out, &expect, "deactivate_snmp_agent_profile_on_venue");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_snmp_agent_profile_on_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/snmpAgentProfiles/snmpAgentProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .activate_snmp_agent_profile_on_venue(
+                "venueId 1/x",
+                "snmpAgentProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_snmp_agent_profile_on_venue")
+            .into_inner();
+        support::same_json(&out, &expect, "activate_snmp_agent_profile_on_venue");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_snmp_agent_profile_on_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/syslogServerProfiles/syslogServerProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .deactivate_syslog_server_profile_on_venue(
+                "venueId 1/x",
+                "syslogServerProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_syslog_server_profile_on_venue")
+            .into_inner();
+        support::same_json(&out, &expect, "deactivate_syslog_server_profile_on_venue");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_syslog_server_profile_on_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/syslogServerProfiles/syslogServerProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .activate_syslog_server_profile_on_venue(
+                "venueId 1/x",
+                "syslogServerProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_syslog_server_profile_on_venue")
+            .into_inner();
+        support::same_json(&out, &expect, "activate_syslog_server_profile_on_venue");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_syslog_server_profile_on_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/wifiAvailableChannels",
+            accept: "application/vnd.ruckus.v1.1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::ap_settings::WifiAvailableChannels as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .get_wifi_available_channels_of_venue("venueId 1/x")
+            .send()
+            .await
+            .expect("get_wifi_available_channels_of_venue");
+        support::same_json(&out, &expect, "get_wifi_available_channels_of_venue");
+        assert_eq!(
+            out, < ruckus_one::network::ap_settings::WifiAvailableChannels as
+            support::Sample > ::sample(),
+            "get_wifi_available_channels_of_venue: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/wifiDhcpClientLeases",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiDhcpClientLeases as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .get_venue_wifi_dhcp_client_leases("venueId 1/x")
+            .send()
+            .await
+            .expect("get_venue_wifi_dhcp_client_leases");
+        support::same_json(&out, &expect, "get_venue_wifi_dhcp_client_leases");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiDhcpClientLeases as
+            support::Sample > ::sample(),
+            "get_venue_wifi_dhcp_client_leases: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/wifiDhcpPoolUsages",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiDhcpPoolUsages as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_aps()
+            .get_venue_wifi_dhcp_pool_usages("venueId 1/x")
+            .send()
+            .await
+            .expect("get_venue_wifi_dhcp_pool_usages");
+        support::same_json(&out, &expect, "get_venue_wifi_dhcp_pool_usages");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiDhcpPoolUsages as
+            support::Sample > ::sample(),
+            "get_venue_wifi_dhcp_pool_usages: decoded value differs from the sample"
+        );
+    }
 }

@@ -720,4 +720,1490 @@ async fn network_wireless_networks() {
             "list_network_wispr_providers: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx/apGroups/apGroupId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_ap_group_on_wifi_network(
+                "venueId 1/x",
+                "wifiNetworkId 1/x",
+                "apGroupId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_ap_group_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "deactivate_ap_group_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_ap_group_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx/apGroups/apGroupId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_ap_group_on_wifi_network(
+                "venueId 1/x",
+                "wifiNetworkId 1/x",
+                "apGroupId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_ap_group_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "activate_ap_group_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_ap_group_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx/apGroups/apGroupId%201%2Fx/settings",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::VenueWifiNetworkApGroupSettings as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .get_ap_group_settings_on_wifi_network(
+                "venueId 1/x",
+                "wifiNetworkId 1/x",
+                "apGroupId 1/x",
+            )
+            .send()
+            .await
+            .expect("get_ap_group_settings_on_wifi_network");
+        support::same_json(&out, &expect, "get_ap_group_settings_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::common::VenueWifiNetworkApGroupSettings as
+            support::Sample > ::sample(),
+            "get_ap_group_settings_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx/apGroups/apGroupId%201%2Fx/settings",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::common::VenueWifiNetworkApGroupSettings as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .update_ap_group_settings_on_wifi_network(
+                "venueId 1/x",
+                "wifiNetworkId 1/x",
+                "apGroupId 1/x",
+                &<ruckus_one::network::common::VenueWifiNetworkApGroupSettings as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_ap_group_settings_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "update_ap_group_settings_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "update_ap_group_settings_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx/apGroups/apGroupId%201%2Fx/vlanPoolProfiles/vlanPoolProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group(
+                "venueId 1/x",
+                "wifiNetworkId 1/x",
+                "apGroupId 1/x",
+                "vlanPoolProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx/apGroups/apGroupId%201%2Fx/vlanPoolProfiles/vlanPoolProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_vlan_pool_profile_on_venue_wifi_network_ap_group(
+                "venueId 1/x",
+                "wifiNetworkId 1/x",
+                "apGroupId 1/x",
+                "vlanPoolProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_vlan_pool_profile_on_venue_wifi_network_ap_group")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "activate_vlan_pool_profile_on_venue_wifi_network_ap_group",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_vlan_pool_profile_on_venue_wifi_network_ap_group: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx/clientIsolationProfiles/clientIsolationProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_client_isolation_profile_on_wifi_network(
+                "venueId 1/x",
+                "wifiNetworkId 1/x",
+                "clientIsolationProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_client_isolation_profile_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_client_isolation_profile_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_client_isolation_profile_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx/clientIsolationProfiles/clientIsolationProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_client_isolation_profile_on_wifi_network(
+                "venueId 1/x",
+                "wifiNetworkId 1/x",
+                "clientIsolationProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_client_isolation_profile_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "activate_client_isolation_profile_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_client_isolation_profile_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx/softGreProfiles/softGreProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_soft_gre_profile_on_venue_wifi_network(
+                "venueId 1/x",
+                "wifiNetworkId 1/x",
+                "softGreProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_soft_gre_profile_on_venue_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_soft_gre_profile_on_venue_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_soft_gre_profile_on_venue_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/wifiNetworks/wifiNetworkId%201%2Fx/softGreProfiles/softGreProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_soft_gre_profile_on_venue_wifi_network(
+                "venueId 1/x",
+                "wifiNetworkId 1/x",
+                "softGreProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_soft_gre_profile_on_venue_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "activate_soft_gre_profile_on_venue_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_soft_gre_profile_on_venue_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/wifiNetworks/hotspot20IdentityProviders",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_service_profiles::IdAndName as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .get_wifi_network_predefined_hotspot20_identity_providers()
+            .send()
+            .await
+            .expect("get_wifi_network_predefined_hotspot20_identity_providers");
+        support::same_json(
+            &out,
+            &expect,
+            "get_wifi_network_predefined_hotspot20_identity_providers",
+        );
+        assert_eq!(
+            out, vec![< ruckus_one::network::wireless_service_profiles::IdAndName as
+            support::Sample > ::sample()],
+            "get_wifi_network_predefined_hotspot20_identity_providers: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/wifiNetworks/hotspot20Operators",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_service_profiles::IdAndName as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .get_wifi_network_predefined_hotspot20_operators()
+            .send()
+            .await
+            .expect("get_wifi_network_predefined_hotspot20_operators");
+        support::same_json(
+            &out,
+            &expect,
+            "get_wifi_network_predefined_hotspot20_operators",
+        );
+        assert_eq!(
+            out, vec![< ruckus_one::network::wireless_service_profiles::IdAndName as
+            support::Sample > ::sample()],
+            "get_wifi_network_predefined_hotspot20_operators: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/wifiNetworks/qosMapSetOptions",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::QosMapSetOptions as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .get_wifi_network_default_qos_map_set_options()
+            .send()
+            .await
+            .expect("get_wifi_network_default_qos_map_set_options");
+        support::same_json(
+            &out,
+            &expect,
+            "get_wifi_network_default_qos_map_set_options",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::QosMapSetOptions as
+            support::Sample > ::sample(),
+            "get_wifi_network_default_qos_map_set_options: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/wifiNetworks/recoveryPassphraseSettings",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::RecoveryPassphraseSettings as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .get_recovery_passphrase_settings()
+            .send()
+            .await
+            .expect("get_recovery_passphrase_settings");
+        support::same_json(&out, &expect, "get_recovery_passphrase_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::RecoveryPassphraseSettings as
+            support::Sample > ::sample(),
+            "get_recovery_passphrase_settings: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/recoveryPassphraseSettings",
+            accept: "application/json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::wireless_networks::RecoveryPassphraseSettings as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .update_recovery_passphrase_settings(
+                &<ruckus_one::network::wireless_networks::RecoveryPassphraseSettings as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_recovery_passphrase_settings")
+            .into_inner();
+        support::same_json(&out, &expect, "update_recovery_passphrase_settings");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "update_recovery_passphrase_settings: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/wifiNetworks/wisprProviders",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_networks::WisprProviders as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .get_wifi_network_wispr_providers()
+            .send()
+            .await
+            .expect("get_wifi_network_wispr_providers");
+        support::same_json(&out, &expect, "get_wifi_network_wispr_providers");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_networks::WisprProviders as
+            support::Sample > ::sample(),
+            "get_wifi_network_wispr_providers: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/accessControlProfiles/accessControlProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_access_control_profile_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "accessControlProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_access_control_profile_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_access_control_profile_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_access_control_profile_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/accessControlProfiles/accessControlProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_access_control_profile_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "accessControlProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_access_control_profile_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "activate_access_control_profile_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_access_control_profile_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/applicationPolicies/applicationPolicyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_application_policy_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "applicationPolicyId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_application_policy_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_application_policy_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_application_policy_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/applicationPolicies/applicationPolicyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_application_policy_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "applicationPolicyId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_application_policy_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "activate_application_policy_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_application_policy_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/devicePolicies/policyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_device_policy_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "policyId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_device_policy_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "deactivate_device_policy_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_device_policy_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/devicePolicies/policyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_device_policy_on_wifi_network("wifiNetworkId 1/x", "policyId 1/x")
+            .send()
+            .await
+            .expect("activate_device_policy_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "activate_device_policy_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_device_policy_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/dpskServices/dpskServiceId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_dpsk_service_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "dpskServiceId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_dpsk_service_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "activate_dpsk_service_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_dpsk_service_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/hotspot20IdentityProviders/hotspot20IdentityProviderId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_hotspot20_identity_provider_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "hotspot20IdentityProviderId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_hotspot20_identity_provider_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_hotspot20_identity_provider_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_hotspot20_identity_provider_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/hotspot20IdentityProviders/hotspot20IdentityProviderId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_hotspot20_identity_provider_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "hotspot20IdentityProviderId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_hotspot20_identity_provider_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "activate_hotspot20_identity_provider_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_hotspot20_identity_provider_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/hotspot20Operators/hotspot20OperatorId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_hotspot20_operator_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "hotspot20OperatorId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_hotspot20_operator_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_hotspot20_operator_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_hotspot20_operator_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/hotspot20Operators/hotspot20OperatorId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_hotspot20_operator_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "hotspot20OperatorId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_hotspot20_operator_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "activate_hotspot20_operator_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_hotspot20_operator_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/l2AclPolicies/l2AclPolicyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_l2_acl_policy_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "l2AclPolicyId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_l2_acl_policy_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "deactivate_l2_acl_policy_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_l2_acl_policy_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/l2AclPolicies/l2AclPolicyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_l2_acl_policy_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "l2AclPolicyId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_l2_acl_policy_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "activate_l2_acl_policy_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_l2_acl_policy_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/l3AclPolicies/l3AclPolicyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_l3_acl_policy_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "l3AclPolicyId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_l3_acl_policy_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "deactivate_l3_acl_policy_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_l3_acl_policy_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/l3AclPolicies/l3AclPolicyId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_l3_acl_policy_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "l3AclPolicyId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_l3_acl_policy_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "activate_l3_acl_policy_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_l3_acl_policy_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/macRegistrationPools/macRegistrationPoolId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_mac_registration_pool_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "macRegistrationPoolId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_mac_registration_pool_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_mac_registration_pool_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_mac_registration_pool_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/macRegistrationPools/macRegistrationPoolId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_mac_registration_pool_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "macRegistrationPoolId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_mac_registration_pool_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "activate_mac_registration_pool_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_mac_registration_pool_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/portalServiceProfiles/portalServiceProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_portal_service_profile_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "portalServiceProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_portal_service_profile_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "activate_portal_service_profile_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_portal_service_profile_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/radiusServerProfileSettings",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::WifiNetworkRadiusServerProfileSettings as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .get_wifi_network_radius_server_profile_settings("wifiNetworkId 1/x")
+            .send()
+            .await
+            .expect("get_wifi_network_radius_server_profile_settings");
+        support::same_json(
+            &out,
+            &expect,
+            "get_wifi_network_radius_server_profile_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::common::WifiNetworkRadiusServerProfileSettings as
+            support::Sample > ::sample(),
+            "get_wifi_network_radius_server_profile_settings: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/radiusServerProfileSettings",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::common::WifiNetworkRadiusServerProfileSettings as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .update_wifi_network_radius_server_profile_settings(
+                "wifiNetworkId 1/x",
+                &<ruckus_one::network::common::WifiNetworkRadiusServerProfileSettings as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_wifi_network_radius_server_profile_settings")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "update_wifi_network_radius_server_profile_settings",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "update_wifi_network_radius_server_profile_settings: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/radiusServerProfiles/radiusId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_radius_server_profile_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "radiusId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_radius_server_profile_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_radius_server_profile_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_radius_server_profile_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/radiusServerProfiles/radiusId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_radius_server_profile_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "radiusId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_radius_server_profile_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "activate_radius_server_profile_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_radius_server_profile_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/vlanPoolProfiles/vlanPoolProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_vlan_pool_profile_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "vlanPoolProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_vlan_pool_profile_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_vlan_pool_profile_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_vlan_pool_profile_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/vlanPoolProfiles/vlanPoolProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_vlan_pool_profile_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "vlanPoolProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_vlan_pool_profile_on_wifi_network")
+            .into_inner();
+        support::same_json(&out, &expect, "activate_vlan_pool_profile_on_wifi_network");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_vlan_pool_profile_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/wifiCallingServiceProfiles/wifiCallingServiceProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .deactivate_wifi_calling_service_profile_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "wifiCallingServiceProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("deactivate_wifi_calling_service_profile_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "deactivate_wifi_calling_service_profile_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "deactivate_wifi_calling_service_profile_on_wifi_network: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/wifiNetworks/wifiNetworkId%201%2Fx/wifiCallingServiceProfiles/wifiCallingServiceProfileId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_networks()
+            .activate_wifi_calling_service_profile_on_wifi_network(
+                "wifiNetworkId 1/x",
+                "wifiCallingServiceProfileId 1/x",
+            )
+            .send()
+            .await
+            .expect("activate_wifi_calling_service_profile_on_wifi_network")
+            .into_inner();
+        support::same_json(
+            &out,
+            &expect,
+            "activate_wifi_calling_service_profile_on_wifi_network",
+        );
+        assert_eq!(
+            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
+            as support::Sample > ::sample(),
+            "activate_wifi_calling_service_profile_on_wifi_network: decoded value differs from the sample"
+        );
+    }
 }

@@ -388,4 +388,201 @@ async fn network_wireless_venues() {
             "list_venue_topologies: decoded value differs from the sample"
         );
     }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/floorplans/floorPlanId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::FloorPlanView as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_venues()
+            .get_venue_floor_plan("venueId 1/x", "floorPlanId 1/x")
+            .send()
+            .await
+            .expect("get_venue_floor_plan");
+        support::same_json(&out, &expect, "get_venue_floor_plan");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::FloorPlanView as support::Sample
+            > ::sample(), "get_venue_floor_plan: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "PUT",
+            path: "/venues/venueId%201%2Fx/floorplans/floorPlanId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::FloorPlanView as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::OperationResponseFloorPlanView as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_venues()
+            .update_venue_floor_plan(
+                "venueId 1/x",
+                "floorPlanId 1/x",
+                &<ruckus_one::network::wireless_venues::FloorPlanView as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("update_venue_floor_plan")
+            .into_inner();
+        support::same_json(&out, &expect, "update_venue_floor_plan");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::OperationResponseFloorPlanView
+            as support::Sample > ::sample(),
+            "update_venue_floor_plan: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "DELETE",
+            path: "/venues/venueId%201%2Fx/floorplans/floorPlanId%201%2Fx",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::common::OperationResponseVoid as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_venues()
+            .delete_venue_floor_plan("venueId 1/x", "floorPlanId 1/x")
+            .send()
+            .await
+            .expect("delete_venue_floor_plan")
+            .into_inner();
+        support::same_json(&out, &expect, "delete_venue_floor_plan");
+        assert_eq!(
+            out, < ruckus_one::network::common::OperationResponseVoid as support::Sample
+            > ::sample(),
+            "delete_venue_floor_plan: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "GET",
+            path: "/venues/venueId%201%2Fx/floorplans",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: None,
+            query: &[],
+            headers: &[],
+            body_json: None,
+            status: 200u16,
+            answer: Answer::Json(
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::FloorPlanView as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_venues()
+            .get_venue_floor_plans("venueId 1/x")
+            .send()
+            .await
+            .expect("get_venue_floor_plans");
+        support::same_json(&out, &expect, "get_venue_floor_plans");
+        assert_eq!(
+            out, vec![< ruckus_one::network::wireless_venues::FloorPlanView as
+            support::Sample > ::sample()],
+            "get_venue_floor_plans: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/venueId%201%2Fx/floorplans",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::wireless_venues::FloorPlanView as support::Sample>::sample_json(),
+            ),
+            status: 202u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::OperationResponseFloorPlanView as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_venues()
+            .create_venue_floor_plan(
+                "venueId 1/x",
+                &<ruckus_one::network::wireless_venues::FloorPlanView as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("create_venue_floor_plan")
+            .into_inner();
+        support::same_json(&out, &expect, "create_venue_floor_plan");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::OperationResponseFloorPlanView
+            as support::Sample > ::sample(),
+            "create_venue_floor_plan: decoded value differs from the sample"
+        );
+    }
+    {
+        let expect = Expect {
+            method: "POST",
+            path: "/venues/venueId%201%2Fx/rogueAps/query",
+            accept: "application/vnd.ruckus.v1+json",
+            content_type: Some("application/vnd.ruckus.v1+json"),
+            query: &[],
+            headers: &[],
+            body_json: Some(
+                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+            ),
+            status: 200u16,
+            answer: Answer::Json(
+                <ruckus_one::network::wireless_venues::QueryResponseRogueAp as support::Sample>::sample_json(),
+            ),
+        };
+        let _mock = support::expect(&server, &expect).await;
+        let out = client
+            .network()
+            .wireless_venues()
+            .get_venue_rogue_a_ps(
+                "venueId 1/x",
+                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+            )
+            .send()
+            .await
+            .expect("get_venue_rogue_a_ps");
+        support::same_json(&out, &expect, "get_venue_rogue_a_ps");
+        assert_eq!(
+            out, < ruckus_one::network::wireless_venues::QueryResponseRogueAp as
+            support::Sample > ::sample(),
+            "get_venue_rogue_a_ps: decoded value differs from the sample"
+        );
+    }
 }

@@ -1648,6 +1648,184 @@ impl support::Sample for ruckus_one::network::common::QueryResult {
         ])
     }
 }
+#[cfg(feature = "network-activities")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
+impl support::Sample for ruckus_one::network::activities::NotificationDataType {
+    fn sample() -> Self {
+        Self::from("email")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("email")
+    }
+}
+#[cfg(feature = "network-activities")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
+impl support::Sample for ruckus_one::network::activities::NotificationData {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_enabled(true)
+                .with_endpoint("sample".to_owned())
+                .with_type(
+                    <ruckus_one::network::activities::NotificationDataType as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("enabled", serde_json::Value::from(true)),
+            ("endpoint", serde_json::Value::from("sample")),
+            (
+                "type",
+                <ruckus_one::network::activities::NotificationDataType as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::AdminQueryRequestSortOrder {
+    fn sample() -> Self {
+        Self::from("ASC")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("ASC")
+    }
+}
+#[cfg(feature = "network-activities")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
+impl support::Sample for ruckus_one::network::activities::QueryData {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_fields(vec!["sample".to_owned()])
+                .with_sort_field("sample".to_owned())
+                .with_sort_order(
+                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                )
+                .with_page(1)
+                .with_page_size(1)
+                .with_filters(
+                    std::collections::BTreeMap::from([
+                        ("k".to_owned(), serde_json::json!({ "sample" : true })),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("sortField", serde_json::Value::from("sample")),
+            (
+                "sortOrder",
+                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+            ),
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            (
+                "filters",
+                support::object([("k", serde_json::json!({ "sample" : true }))]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-activities")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
+impl support::Sample for ruckus_one::network::activities::ActivitiesDevice {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_serial_number("sample".to_owned())
+                .with_status("sample".to_owned())
+                .with_error("sample".to_owned())
+                .with_suggestion("sample".to_owned())
+                .with_device_type("sample".to_owned())
+                .with_description("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("status", serde_json::Value::from("sample")),
+            ("error", serde_json::Value::from("sample")),
+            ("suggestion", serde_json::Value::from("sample")),
+            ("deviceType", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-activities")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-activities")))]
+impl support::Sample for ruckus_one::network::activities::QueryResponseDevice {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_fields(vec!["sample".to_owned()])
+                .with_total_count(1)
+                .with_page(1)
+                .with_data(
+                    vec![
+                        < ruckus_one::network::activities::ActivitiesDevice as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("totalCount", serde_json::Value::from(1)),
+            ("page", serde_json::Value::from(1)),
+            (
+                "data",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::activities::ActivitiesDevice as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-edge-services")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
 impl support::Sample for ruckus_one::network::edge_services::PinEdgeClusterInfo {
@@ -4428,6 +4606,1678 @@ impl support::Sample for ruckus_one::network::edge_services::LagSubInterface {
         ])
     }
 }
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::EdgeArpTerminationSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(1).with_enabled(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("enabled", serde_json::Value::from(true)),
+            ("agingTimeSec", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-adaptive-policies",
+        feature = "network-edge-services",
+        feature = "network-enrollments",
+        feature = "network-identity",
+        feature = "network-mac-registrations",
+        feature = "network-message-templates",
+        feature = "network-property-management",
+        feature = "network-radius-attribute-groups",
+        feature = "network-workflows"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::Link {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_href("sample".to_owned())
+                .with_hreflang("sample".to_owned())
+                .with_title("sample".to_owned())
+                .with_type("sample".to_owned())
+                .with_deprecation("sample".to_owned())
+                .with_profile("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_templated(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("href", serde_json::Value::from("sample")),
+            ("hreflang", serde_json::Value::from("sample")),
+            ("title", serde_json::Value::from("sample")),
+            ("type", serde_json::Value::from("sample")),
+            ("deprecation", serde_json::Value::from("sample")),
+            ("profile", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("templated", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::OperationResponseObject {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(serde_json::json!({ "sample" : true }))
+                .with_links(
+                    vec![
+                        < ruckus_one::network::common::Link as support::Sample >
+                        ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            ("response", serde_json::json!({ "sample" : true })),
+            (
+                "links",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::Link as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample
+for ruckus_one::network::edge_services::EdgeMdnsProxyProfileForwardingRuleServiceType {
+    fn sample() -> Self {
+        Self::from("AIRDISK")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("AIRDISK")
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-edge-services",
+        feature = "network-wireless-policies",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample
+for ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol {
+    fn sample() -> Self {
+        Self::from("TCP")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("TCP")
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample
+for ruckus_one::network::edge_services::EdgeMdnsProxyProfileForwardingRule {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    <ruckus_one::network::edge_services::EdgeMdnsProxyProfileForwardingRuleServiceType as support::Sample>::sample(),
+                )
+                .with_mdns_name("sample".to_owned())
+                .with_mdns_protocol(
+                    <ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol as support::Sample>::sample(),
+                )
+                .with_from_vlan(1)
+                .with_to_vlan(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "serviceType",
+                <ruckus_one::network::edge_services::EdgeMdnsProxyProfileForwardingRuleServiceType as support::Sample>::sample_json(),
+            ),
+            ("mdnsName", serde_json::Value::from("sample")),
+            (
+                "mdnsProtocol",
+                <ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol as support::Sample>::sample_json(),
+            ),
+            ("fromVlan", serde_json::Value::from(1)),
+            ("toVlan", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::EdgeMdnsProxyProfile {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_forwarding_rules(
+                    vec![
+                        <
+                        ruckus_one::network::edge_services::EdgeMdnsProxyProfileForwardingRule
+                        as support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            (
+                "forwardingRules",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::edge_services::EdgeMdnsProxyProfileForwardingRule
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::RuckusDhcpPool {
+    fn sample() -> Self {
+        {
+            let mut value = Self::builder()
+                .id("sample".to_owned())
+                .pool_name("sample".to_owned())
+                .subnet_mask("sample".to_owned())
+                .gateway_ip("sample".to_owned())
+                .pool_start_ip("sample".to_owned())
+                .pool_end_ip("sample".to_owned())
+                .activated(true)
+                .build()
+                .expect("every field is set");
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("poolName", serde_json::Value::from("sample")),
+            ("subnetMask", serde_json::Value::from("sample")),
+            ("gatewayIp", serde_json::Value::from("sample")),
+            ("poolStartIp", serde_json::Value::from("sample")),
+            ("poolEndIp", serde_json::Value::from("sample")),
+            ("activated", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::DhcpOptions {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                )
+                .with_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("optionId", serde_json::Value::from("sample")),
+            ("optionName", serde_json::Value::from("sample")),
+            ("optionValue", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::Host {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                )
+                .with_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("hostName", serde_json::Value::from("sample")),
+            ("mac", serde_json::Value::from("sample")),
+            ("fixedAddress", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample
+for ruckus_one::network::edge_services::EdgeDhcpProfileLeaseTimeUnit {
+    fn sample() -> Self {
+        Self::from("MINUTES")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("MINUTES")
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::EdgeDhcpProfile {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    1,
+                    <ruckus_one::network::edge_services::EdgeDhcpProfileLeaseTimeUnit as support::Sample>::sample(),
+                )
+                .with_dhcp_relay(true)
+                .with_external_dhcp_server_fqdn_ip("sample".to_owned())
+                .with_domain_name("sample".to_owned())
+                .with_primary_dns_ip("sample".to_owned())
+                .with_secondary_dns_ip("sample".to_owned())
+                .with_dhcp_pools(
+                    vec![
+                        < ruckus_one::network::edge_services::RuckusDhcpPool as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_dhcp_options(
+                    vec![
+                        < ruckus_one::network::edge_services::DhcpOptions as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_hosts(
+                    vec![
+                        < ruckus_one::network::edge_services::Host as support::Sample >
+                        ::sample()
+                    ],
+                )
+                .with_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("dhcpRelay", serde_json::Value::from(true)),
+            ("externalDhcpServerFqdnIp", serde_json::Value::from("sample")),
+            ("domainName", serde_json::Value::from("sample")),
+            ("primaryDnsIp", serde_json::Value::from("sample")),
+            ("secondaryDnsIp", serde_json::Value::from("sample")),
+            (
+                "dhcpPools",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::RuckusDhcpPool as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "dhcpOptions",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::DhcpOptions as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "hosts",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::Host as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            ("id", serde_json::Value::from("sample")),
+            ("serviceName", serde_json::Value::from("sample")),
+            ("leaseTime", serde_json::Value::from(1)),
+            (
+                "leaseTimeUnit",
+                <ruckus_one::network::edge_services::EdgeDhcpProfileLeaseTimeUnit as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::EdgeDhcpProfileAction {
+    fn sample() -> Self {
+        Self::from("UPDATE_NOW")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("UPDATE_NOW")
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::UpdateEdgeDhcpProfile {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    1,
+                    <ruckus_one::network::edge_services::EdgeDhcpProfileLeaseTimeUnit as support::Sample>::sample(),
+                )
+                .with_dhcp_relay(true)
+                .with_external_dhcp_server_fqdn_ip("sample".to_owned())
+                .with_domain_name("sample".to_owned())
+                .with_primary_dns_ip("sample".to_owned())
+                .with_secondary_dns_ip("sample".to_owned())
+                .with_dhcp_pools(
+                    vec![
+                        < ruckus_one::network::edge_services::RuckusDhcpPool as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_dhcp_options(
+                    vec![
+                        < ruckus_one::network::edge_services::DhcpOptions as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_hosts(
+                    vec![
+                        < ruckus_one::network::edge_services::Host as support::Sample >
+                        ::sample()
+                    ],
+                )
+                .with_action(
+                    <ruckus_one::network::edge_services::EdgeDhcpProfileAction as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("dhcpRelay", serde_json::Value::from(true)),
+            ("externalDhcpServerFqdnIp", serde_json::Value::from("sample")),
+            ("domainName", serde_json::Value::from("sample")),
+            ("primaryDnsIp", serde_json::Value::from("sample")),
+            ("secondaryDnsIp", serde_json::Value::from("sample")),
+            (
+                "dhcpPools",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::RuckusDhcpPool as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "dhcpOptions",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::DhcpOptions as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "hosts",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::Host as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            ("serviceName", serde_json::Value::from("sample")),
+            ("leaseTime", serde_json::Value::from(1)),
+            (
+                "leaseTimeUnit",
+                <ruckus_one::network::edge_services::EdgeDhcpProfileLeaseTimeUnit as support::Sample>::sample_json(),
+            ),
+            (
+                "action",
+                <ruckus_one::network::edge_services::EdgeDhcpProfileAction as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::PatchEdgeDhcpProfile {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_dhcp_relay(true)
+                .with_external_dhcp_server_fqdn_ip("sample".to_owned())
+                .with_domain_name("sample".to_owned())
+                .with_primary_dns_ip("sample".to_owned())
+                .with_secondary_dns_ip("sample".to_owned())
+                .with_dhcp_pools(
+                    vec![
+                        < ruckus_one::network::edge_services::RuckusDhcpPool as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_dhcp_options(
+                    vec![
+                        < ruckus_one::network::edge_services::DhcpOptions as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_hosts(
+                    vec![
+                        < ruckus_one::network::edge_services::Host as support::Sample >
+                        ::sample()
+                    ],
+                )
+                .with_service_name("sample".to_owned())
+                .with_lease_time(1)
+                .with_lease_time_unit(
+                    <ruckus_one::network::edge_services::EdgeDhcpProfileLeaseTimeUnit as support::Sample>::sample(),
+                )
+                .with_action(
+                    <ruckus_one::network::edge_services::EdgeDhcpProfileAction as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("dhcpRelay", serde_json::Value::from(true)),
+            ("externalDhcpServerFqdnIp", serde_json::Value::from("sample")),
+            ("domainName", serde_json::Value::from("sample")),
+            ("primaryDnsIp", serde_json::Value::from("sample")),
+            ("secondaryDnsIp", serde_json::Value::from("sample")),
+            (
+                "dhcpPools",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::RuckusDhcpPool as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "dhcpOptions",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::DhcpOptions as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "hosts",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::Host as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            ("serviceName", serde_json::Value::from("sample")),
+            ("leaseTime", serde_json::Value::from(1)),
+            (
+                "leaseTimeUnit",
+                <ruckus_one::network::edge_services::EdgeDhcpProfileLeaseTimeUnit as support::Sample>::sample_json(),
+            ),
+            (
+                "action",
+                <ruckus_one::network::edge_services::EdgeDhcpProfileAction as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::HighAvailabilityMode {
+    fn sample() -> Self {
+        Self::from("ACTIVE_STANDBY")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("ACTIVE_STANDBY")
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::ClusterMember {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), "sample".to_owned())
+                .with_description("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::VirtualIpSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_virtual_ips(
+                    vec![
+                        < ruckus_one::network::edge_services::VirtualIp as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "virtualIps",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::VirtualIp as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::ClusterResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_high_availability_mode(
+                    <ruckus_one::network::edge_services::HighAvailabilityMode as support::Sample>::sample(),
+                )
+                .with_smart_edges(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterMember as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_members(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterMember as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_virtual_ip_settings(
+                    <ruckus_one::network::edge_services::VirtualIpSettings as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "highAvailabilityMode",
+                <ruckus_one::network::edge_services::HighAvailabilityMode as support::Sample>::sample_json(),
+            ),
+            (
+                "smartEdges",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterMember as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "members",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterMember as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "virtualIpSettings",
+                <ruckus_one::network::edge_services::VirtualIpSettings as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::Paging {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_page(1)
+                .with_page_size(1)
+                .with_total_count(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("totalCount", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample
+for ruckus_one::network::edge_services::PageResponseClusterResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_content(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterResponse as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_paging(
+                    <ruckus_one::network::edge_services::Paging as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterResponse as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "paging",
+                <ruckus_one::network::edge_services::Paging as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::CreateCluster {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_smart_edges(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterMember as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_members(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterMember as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_high_availability_mode(
+                    <ruckus_one::network::edge_services::HighAvailabilityMode as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "smartEdges",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterMember as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "members",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterMember as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "highAvailabilityMode",
+                <ruckus_one::network::edge_services::HighAvailabilityMode as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::CreateEdge {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), "sample".to_owned())
+                .with_description("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample
+for ruckus_one::network::edge_services::VenueEdgeCompatibilityFilter {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_venue_ids(vec!["sample".to_owned()])
+                .with_edge_ids(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "venueIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "edgeIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample
+for ruckus_one::network::edge_services::VenueEdgeCompatibilityRequest {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    <ruckus_one::network::edge_services::VenueEdgeCompatibilityFilter as support::Sample>::sample(),
+                )
+                .with_feature_names(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "featureNames",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "filters",
+                <ruckus_one::network::edge_services::VenueEdgeCompatibilityFilter as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::Requirement {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_firmware("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("firmware", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::IncompatibleDevice {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_firmware("sample".to_owned()).with_count(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("firmware", serde_json::Value::from("sample")),
+            ("count", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::IncompatibleFeature {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_feature_name("sample".to_owned())
+                .with_feature_group("sample".to_owned())
+                .with_feature_type("sample".to_owned())
+                .with_feature_level("sample".to_owned())
+                .with_requirements(
+                    vec![
+                        < ruckus_one::network::edge_services::Requirement as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_incompatible_devices(
+                    vec![
+                        < ruckus_one::network::edge_services::IncompatibleDevice as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("featureName", serde_json::Value::from("sample")),
+            ("featureGroup", serde_json::Value::from("sample")),
+            ("featureType", serde_json::Value::from("sample")),
+            ("featureLevel", serde_json::Value::from("sample")),
+            (
+                "requirements",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::Requirement as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "incompatibleDevices",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::IncompatibleDevice as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::IncompatibleInfo {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_identity_type("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_incompatible_features(
+                    vec![
+                        < ruckus_one::network::edge_services::IncompatibleFeature as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_total(1)
+                .with_incompatible(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("identityType", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            (
+                "incompatibleFeatures",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::IncompatibleFeature as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("total", serde_json::Value::from(1)),
+            ("incompatible", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample
+for ruckus_one::network::edge_services::VenueEdgeCompatibilityResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_compatibilities(
+                    vec![
+                        < ruckus_one::network::edge_services::IncompatibleInfo as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "compatibilities",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::IncompatibleInfo as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::FeatureSetsFilter {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_feature_names(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "featureNames",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::FeatureSetsRequest {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_filters(
+                    <ruckus_one::network::edge_services::FeatureSetsFilter as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "filters",
+                <ruckus_one::network::edge_services::FeatureSetsFilter as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::FeatureRequirementDetails {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_feature_name("sample".to_owned())
+                .with_feature_group("sample".to_owned())
+                .with_requirements(
+                    vec![
+                        < ruckus_one::network::edge_services::Requirement as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_feature_type("sample".to_owned())
+                .with_feature_level("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("featureName", serde_json::Value::from("sample")),
+            ("featureGroup", serde_json::Value::from("sample")),
+            (
+                "requirements",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::Requirement as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("featureType", serde_json::Value::from("sample")),
+            ("featureLevel", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::FeatureSetsResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_feature_sets(
+                    vec![
+                        < ruckus_one::network::edge_services::FeatureRequirementDetails
+                        as support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "featureSets",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::FeatureRequirementDetails
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample
+for ruckus_one::network::edge_services::ServiceEdgeCompatibilityFilter {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_service_ids(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "serviceIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample
+for ruckus_one::network::edge_services::ServiceEdgeCompatibilityRequest {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                <ruckus_one::network::edge_services::ServiceEdgeCompatibilityFilter as support::Sample>::sample(),
+            );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "filters",
+                <ruckus_one::network::edge_services::ServiceEdgeCompatibilityFilter as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::ServiceIncompatibleInfo {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_service_id("sample".to_owned())
+                .with_cluster_edge_compatibilities(
+                    vec![
+                        < ruckus_one::network::edge_services::IncompatibleInfo as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("serviceId", serde_json::Value::from("sample")),
+            (
+                "clusterEdgeCompatibilities",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::IncompatibleInfo as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample
+for ruckus_one::network::edge_services::ServiceEdgeCompatibilityResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_compatibilities(
+                    vec![
+                        < ruckus_one::network::edge_services::ServiceIncompatibleInfo as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "compatibilities",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::ServiceIncompatibleInfo as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::PatchCluster {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_smart_edges(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterMember as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_members(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterMember as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_virtual_ip_settings(
+                    <ruckus_one::network::edge_services::VirtualIpSettings as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "smartEdges",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterMember as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "members",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::ClusterMember as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "virtualIpSettings",
+                <ruckus_one::network::edge_services::VirtualIpSettings as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::BaseEdge {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_description("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::PatchEdgeOtpState {
+    fn sample() -> Self {
+        Self::from("RENEW")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("RENEW")
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::PatchEdge {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_otp_state(
+                    <ruckus_one::network::edge_services::PatchEdgeOtpState as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "otpState",
+                <ruckus_one::network::edge_services::PatchEdgeOtpState as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::StaticRoute {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                )
+                .with_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("destIp", serde_json::Value::from("sample")),
+            ("destSubnet", serde_json::Value::from("sample")),
+            ("nextHop", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::StaticRouteConfig {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_routes(
+                    vec![
+                        < ruckus_one::network::edge_services::StaticRoute as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "routes",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::edge_services::StaticRoute as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::Troubleshooting {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_target_host("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("action", serde_json::Value::from("sample")),
+            ("targetHost", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-edge-services")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-edge-services")))]
+impl support::Sample for ruckus_one::network::edge_services::DnsServers {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_primary("sample".to_owned())
+                .with_secondary("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("primary", serde_json::Value::from("sample")),
+            ("secondary", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
@@ -4621,44 +6471,6 @@ impl support::Sample for ruckus_one::network::identity::IdentityTimestamp {
     }
     fn sample_json() -> serde_json::Value {
         serde_json::Value::from("sample")
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-identity", feature = "network-mac-registrations"))]
-impl support::Sample for ruckus_one::network::common::Link {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_href("sample".to_owned())
-                .with_hreflang("sample".to_owned())
-                .with_title("sample".to_owned())
-                .with_type("sample".to_owned())
-                .with_deprecation("sample".to_owned())
-                .with_profile("sample".to_owned())
-                .with_name("sample".to_owned())
-                .with_templated(true);
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("href", serde_json::Value::from("sample")),
-            ("hreflang", serde_json::Value::from("sample")),
-            ("title", serde_json::Value::from("sample")),
-            ("type", serde_json::Value::from("sample")),
-            ("deprecation", serde_json::Value::from("sample")),
-            ("profile", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("templated", serde_json::Value::from(true)),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
     }
 }
 #[cfg(feature = "network-identity")]
@@ -5316,6 +7128,234 @@ impl support::Sample for ruckus_one::network::identity::EvaluationReport {
         ])
     }
 }
+#[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
+impl support::Sample for ruckus_one::network::identity::ExternalIdentitySearch {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_ids(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("ids", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
+impl support::Sample
+for ruckus_one::network::identity::ExternalIdentityIdentityProviderType {
+    fn sample() -> Self {
+        Self::from("SAML")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("SAML")
+    }
+}
+#[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
+impl support::Sample for ruckus_one::network::identity::ExternalIdentity {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_user_id("sample".to_owned())
+                .with_identity_provider_id("sample".to_owned())
+                .with_identity_provider_type(
+                    <ruckus_one::network::identity::ExternalIdentityIdentityProviderType as support::Sample>::sample(),
+                )
+                .with_phone_number("sample".to_owned())
+                .with_first_name("sample".to_owned())
+                .with_last_name("sample".to_owned())
+                .with_display_name("sample".to_owned())
+                .with_email("sample".to_owned())
+                .with_roles(vec!["sample".to_owned()])
+                .with_groups(vec!["sample".to_owned()])
+                .with_created_at("sample".to_owned())
+                .with_address("sample".to_owned())
+                .with_title("sample".to_owned())
+                .with_organization("sample".to_owned())
+                .with_department("sample".to_owned())
+                .with_user_principal_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("userId", serde_json::Value::from("sample")),
+            ("identityProviderId", serde_json::Value::from("sample")),
+            (
+                "identityProviderType",
+                <ruckus_one::network::identity::ExternalIdentityIdentityProviderType as support::Sample>::sample_json(),
+            ),
+            ("phoneNumber", serde_json::Value::from("sample")),
+            ("firstName", serde_json::Value::from("sample")),
+            ("lastName", serde_json::Value::from("sample")),
+            ("displayName", serde_json::Value::from("sample")),
+            ("email", serde_json::Value::from("sample")),
+            ("roles", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            (
+                "groups",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("createdAt", serde_json::Value::from("sample")),
+            ("address", serde_json::Value::from("sample")),
+            ("title", serde_json::Value::from("sample")),
+            ("organization", serde_json::Value::from("sample")),
+            ("department", serde_json::Value::from("sample")),
+            ("userPrincipalName", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
+impl support::Sample for ruckus_one::network::identity::PageExternalIdentity {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_elements(1)
+                .with_total_pages(1)
+                .with_size(1)
+                .with_content(
+                    vec![
+                        < ruckus_one::network::identity::ExternalIdentity as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_number(1)
+                .with_sort(
+                    <ruckus_one::network::common::SortObject as support::Sample>::sample(),
+                )
+                .with_pageable(
+                    <ruckus_one::network::identity::IdentityPageableObject as support::Sample>::sample(),
+                )
+                .with_number_of_elements(1)
+                .with_first(true)
+                .with_last(true)
+                .with_empty(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalElements", serde_json::Value::from(1)),
+            ("totalPages", serde_json::Value::from(1)),
+            ("size", serde_json::Value::from(1)),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::identity::ExternalIdentity as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("number", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::common::SortObject as support::Sample>::sample_json(),
+            ),
+            (
+                "pageable",
+                <ruckus_one::network::identity::IdentityPageableObject as support::Sample>::sample_json(),
+            ),
+            ("numberOfElements", serde_json::Value::from(1)),
+            ("first", serde_json::Value::from(true)),
+            ("last", serde_json::Value::from(true)),
+            ("empty", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-identity")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-identity")))]
+impl support::Sample for ruckus_one::network::identity::PageIdentity {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_elements(1)
+                .with_total_pages(1)
+                .with_size(1)
+                .with_content(
+                    vec![
+                        < ruckus_one::network::identity::Identity as support::Sample >
+                        ::sample()
+                    ],
+                )
+                .with_number(1)
+                .with_sort(
+                    <ruckus_one::network::common::SortObject as support::Sample>::sample(),
+                )
+                .with_pageable(
+                    <ruckus_one::network::identity::IdentityPageableObject as support::Sample>::sample(),
+                )
+                .with_number_of_elements(1)
+                .with_first(true)
+                .with_last(true)
+                .with_empty(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalElements", serde_json::Value::from(1)),
+            ("totalPages", serde_json::Value::from(1)),
+            ("size", serde_json::Value::from(1)),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::identity::Identity as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            ("number", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::common::SortObject as support::Sample>::sample_json(),
+            ),
+            (
+                "pageable",
+                <ruckus_one::network::identity::IdentityPageableObject as support::Sample>::sample_json(),
+            ),
+            ("numberOfElements", serde_json::Value::from(1)),
+            ("first", serde_json::Value::from(true)),
+            ("last", serde_json::Value::from(true)),
+            ("empty", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-dpsk")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
 impl support::Sample for ruckus_one::network::dpsk::DpskPoolPassphraseFormat {
@@ -5787,6 +7827,182 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPoolTemplateQueryRespons
                         > ::sample_json()
                     ],
                 ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-dpsk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+impl support::Sample for ruckus_one::network::dpsk::TemplateCloneSettingsRequest {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-dpsk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+impl support::Sample for ruckus_one::network::dpsk::DpskPassphrasesPatchRequest {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                vec!["sample".to_owned()],
+                <ruckus_one::network::dpsk::DpskPassphrase as support::Sample>::sample(),
+            );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("ids", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            (
+                "changes",
+                <ruckus_one::network::dpsk::DpskPassphrase as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-dpsk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseFiltersStatus {
+    fn sample() -> Self {
+        Self::from("ACTIVE")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("ACTIVE")
+    }
+}
+#[cfg(feature = "network-dpsk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseFilters {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_network_id(vec!["sample".to_owned()])
+                .with_vlan_id(vec![1])
+                .with_passphrase(vec!["sample".to_owned()])
+                .with_mac(vec!["sample".to_owned()])
+                .with_username(vec!["sample".to_owned()])
+                .with_email(vec!["sample".to_owned()])
+                .with_phone_number(vec!["sample".to_owned()])
+                .with_status(
+                    vec![
+                        < ruckus_one::network::dpsk::DpskPassphraseFiltersStatus as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "networkId",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("vlanId", serde_json::Value::Array(vec![serde_json::Value::from(1)])),
+            (
+                "passphrase",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("mac", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            (
+                "username",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("email", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            (
+                "phoneNumber",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "status",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::dpsk::DpskPassphraseFiltersStatus as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-dpsk")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-dpsk")))]
+impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseQueryRequest {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_fields(vec!["sample".to_owned()])
+                .with_page(1)
+                .with_page_size(1)
+                .with_sort_field("sample".to_owned())
+                .with_sort_order(
+                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                )
+                .with_search_target_fields(vec!["sample".to_owned()])
+                .with_search_string("sample".to_owned())
+                .with_filters(
+                    <ruckus_one::network::dpsk::DpskPassphraseFilters as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("sortField", serde_json::Value::from("sample")),
+            (
+                "sortOrder",
+                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+            ),
+            (
+                "searchTargetFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("searchString", serde_json::Value::from("sample")),
+            (
+                "filters",
+                <ruckus_one::network::dpsk::DpskPassphraseFilters as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -7891,6 +10107,487 @@ impl support::Sample for ruckus_one::network::certificates::SamlIdpProfileAction
             (
                 "action",
                 <ruckus_one::network::certificates::SamlIdpProfileActionAction as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::CertFilters {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_status(
+                    <ruckus_one::network::certificates::CaStatus as support::Sample>::sample(),
+                )
+                .with_extended_key_usages(
+                    vec![
+                        < ruckus_one::network::certificates::CaUsages as support::Sample
+                        > ::sample()
+                    ],
+                )
+                .with_key_usages(
+                    vec![
+                        < ruckus_one::network::certificates::KeyUsages as support::Sample
+                        > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "status",
+                <ruckus_one::network::certificates::CaStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "extendedKeyUsages",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::certificates::CaUsages as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "keyUsages",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::certificates::KeyUsages as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::CertQueryRequest {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_fields(vec!["sample".to_owned()])
+                .with_page(1)
+                .with_page_size(1)
+                .with_sort_field("sample".to_owned())
+                .with_sort_order(
+                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                )
+                .with_search_target_fields(vec!["sample".to_owned()])
+                .with_search_string("sample".to_owned())
+                .with_filters(
+                    <ruckus_one::network::certificates::CertFilters as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("sortField", serde_json::Value::from("sample")),
+            (
+                "sortOrder",
+                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+            ),
+            (
+                "searchTargetFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("searchString", serde_json::Value::from("sample")),
+            (
+                "filters",
+                <ruckus_one::network::certificates::CertFilters as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::Page {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_pages(1)
+                .with_total_elements(1)
+                .with_size(1)
+                .with_content(vec![serde_json::json!({ "sample" : true })])
+                .with_number(1)
+                .with_sort(
+                    <ruckus_one::network::common::SortObject as support::Sample>::sample(),
+                )
+                .with_pageable(
+                    <ruckus_one::network::common::PageableObject as support::Sample>::sample(),
+                )
+                .with_first(true)
+                .with_last(true)
+                .with_number_of_elements(1)
+                .with_empty(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalPages", serde_json::Value::from(1)),
+            ("totalElements", serde_json::Value::from(1)),
+            ("size", serde_json::Value::from(1)),
+            (
+                "content",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("number", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::common::SortObject as support::Sample>::sample_json(),
+            ),
+            (
+                "pageable",
+                <ruckus_one::network::common::PageableObject as support::Sample>::sample_json(),
+            ),
+            ("first", serde_json::Value::from(true)),
+            ("last", serde_json::Value::from(true)),
+            ("numberOfElements", serde_json::Value::from(1)),
+            ("empty", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample
+for ruckus_one::network::certificates::NotificationNotificationEvent {
+    fn sample() -> Self {
+        Self::from("ON_ISSUANCE")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("ON_ISSUANCE")
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample
+for ruckus_one::network::certificates::NotificationNotificationMethod {
+    fn sample() -> Self {
+        Self::from("EMAIL_ELSE_SMS")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("EMAIL_ELSE_SMS")
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::Notification {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_date_value("sample".to_owned())
+                .with_email_subject("sample".to_owned())
+                .with_email("sample".to_owned())
+                .with_email_template("sample".to_owned())
+                .with_notification_event(
+                    <ruckus_one::network::certificates::NotificationNotificationEvent as support::Sample>::sample(),
+                )
+                .with_notification_method(
+                    <ruckus_one::network::certificates::NotificationNotificationMethod as support::Sample>::sample(),
+                )
+                .with_notification_method_data("sample".to_owned())
+                .with_sms_subject("sample".to_owned())
+                .with_sms_template("sample".to_owned())
+                .with_static_derived_date_type("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("dateValue", serde_json::Value::from("sample")),
+            ("emailSubject", serde_json::Value::from("sample")),
+            ("email", serde_json::Value::from("sample")),
+            ("emailTemplate", serde_json::Value::from("sample")),
+            (
+                "notificationEvent",
+                <ruckus_one::network::certificates::NotificationNotificationEvent as support::Sample>::sample_json(),
+            ),
+            (
+                "notificationMethod",
+                <ruckus_one::network::certificates::NotificationNotificationMethod as support::Sample>::sample_json(),
+            ),
+            ("notificationMethodData", serde_json::Value::from("sample")),
+            ("smsSubject", serde_json::Value::from("sample")),
+            ("smsTemplate", serde_json::Value::from("sample")),
+            ("staticDerivedDateType", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::MsiPackageProfileType {
+    fn sample() -> Self {
+        Self::from("USER_TYPE")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("USER_TYPE")
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample
+for ruckus_one::network::certificates::MsiPackageUsernameVariableSource {
+    fn sample() -> Self {
+        Self::from("COMPUTER_NAME")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("COMPUTER_NAME")
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::MsiPackage {
+    fn sample() -> Self {
+        {
+            let mut value = Self::builder()
+                .id("sample".to_owned())
+                .description("sample".to_owned())
+                .enabled(true)
+                .name("sample".to_owned())
+                .allowed_subnets("sample".to_owned())
+                .blocked_subnets("sample".to_owned())
+                .expiration_date("sample".to_owned())
+                .passphrase(ruckus_one_runtime::Secret::from("sample"))
+                .product_id("sample".to_owned())
+                .product_name("sample".to_owned())
+                .profile_type(
+                    <ruckus_one::network::certificates::MsiPackageProfileType as support::Sample>::sample(),
+                )
+                .username_variable_source(
+                    <ruckus_one::network::certificates::MsiPackageUsernameVariableSource as support::Sample>::sample(),
+                )
+                .build()
+                .expect("every field is set");
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("enabled", serde_json::Value::from(true)),
+            ("name", serde_json::Value::from("sample")),
+            ("allowedSubnets", serde_json::Value::from("sample")),
+            ("blockedSubnets", serde_json::Value::from("sample")),
+            ("expirationDate", serde_json::Value::from("sample")),
+            ("passphrase", serde_json::Value::from("sample")),
+            ("productId", serde_json::Value::from("sample")),
+            ("productName", serde_json::Value::from("sample")),
+            (
+                "profileType",
+                <ruckus_one::network::certificates::MsiPackageProfileType as support::Sample>::sample_json(),
+            ),
+            (
+                "usernameVariableSource",
+                <ruckus_one::network::certificates::MsiPackageUsernameVariableSource as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::CertificateGenerateCert {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_csr_string("sample".to_owned())
+                .with_user_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_variable_values(
+                    std::collections::BTreeMap::from([
+                        ("k".to_owned(), "sample".to_owned()),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("csrString", serde_json::Value::from("sample")),
+            ("userName", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "variableValues",
+                support::object([("k", serde_json::Value::from("sample"))]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::UpdateCertificate {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_revocation_reason("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("revocationReason", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::UpdateCa {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::TemplateFilters {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_ca_id(vec!["sample".to_owned()])
+                .with_network_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("caId", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            ("networkId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-certificates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-certificates")))]
+impl support::Sample for ruckus_one::network::certificates::CertTemplateQueryRequest {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_fields(vec!["sample".to_owned()])
+                .with_page(1)
+                .with_page_size(1)
+                .with_sort_field("sample".to_owned())
+                .with_sort_order(
+                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                )
+                .with_search_target_fields(vec!["sample".to_owned()])
+                .with_search_string("sample".to_owned())
+                .with_filters(
+                    <ruckus_one::network::certificates::TemplateFilters as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("sortField", serde_json::Value::from("sample")),
+            (
+                "sortOrder",
+                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+            ),
+            (
+                "searchTargetFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("searchString", serde_json::Value::from("sample")),
+            (
+                "filters",
+                <ruckus_one::network::certificates::TemplateFilters as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -11453,16 +14150,6 @@ impl support::Sample for ruckus_one::network::tenants::AdminQueryRequestSortFiel
 }
 #[cfg(feature = "network-tenants")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::AdminQueryRequestSortOrder {
-    fn sample() -> Self {
-        Self::from("ASC")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("ASC")
-    }
-}
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
 impl support::Sample
 for ruckus_one::network::tenants::AdminQueryRequestSearchTargetFields {
     fn sample() -> Self {
@@ -11540,6 +14227,910 @@ impl support::Sample for ruckus_one::network::tenants::AdminQueryRequest {
                 "filters",
                 support::object([("k", serde_json::json!({ "sample" : true }))]),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::QosMatchField {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_field("sample".to_owned())
+                .with_value("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("field", serde_json::Value::from("sample")),
+            ("value", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switches")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
+impl support::Sample for ruckus_one::network::switches::RangeFilter {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_field("sample".to_owned())
+                .with_gte(1)
+                .with_lte(1)
+                .with_lt(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("field", serde_json::Value::from("sample")),
+            ("gte", serde_json::Value::from(1)),
+            ("lte", serde_json::Value::from(1)),
+            ("lt", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switches")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
+impl support::Sample for ruckus_one::network::switches::MustNotMatchField {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_field("sample".to_owned())
+                .with_value("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("field", serde_json::Value::from("sample")),
+            ("value", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switches")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
+impl support::Sample for ruckus_one::network::switches::DynamicQueryPayloadPageByDate {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_value("sample".to_owned())
+                .with_key("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("value", serde_json::Value::from("sample")),
+            ("key", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-events-alarms",
+        feature = "network-switches",
+        feature = "network-tenants"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::TermField {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_field("sample".to_owned())
+                .with_value("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("field", serde_json::Value::from("sample")),
+            ("value", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::MspDynamicQueryPayload {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_multi_sort_fields(vec!["sample".to_owned()])
+                .with_match_fields(
+                    vec![
+                        < ruckus_one::network::common::QosMatchField as support::Sample >
+                        ::sample()
+                    ],
+                )
+                .with_range_filter(
+                    <ruckus_one::network::switches::RangeFilter as support::Sample>::sample(),
+                )
+                .with_range_date_filter(
+                    <ruckus_one::network::switches::RangeFilter as support::Sample>::sample(),
+                )
+                .with_must_not_match_field(
+                    vec![
+                        < ruckus_one::network::switches::MustNotMatchField as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_sort_field("sample".to_owned())
+                .with_sort_order("sample".to_owned())
+                .with_page(1)
+                .with_page_by_date(
+                    <ruckus_one::network::switches::DynamicQueryPayloadPageByDate as support::Sample>::sample(),
+                )
+                .with_page_size(1)
+                .with_fields(vec!["sample".to_owned()])
+                .with_search_after(vec!["sample".to_owned()])
+                .with_search_target_fields(vec!["sample".to_owned()])
+                .with_search_string("sample".to_owned())
+                .with_filters(
+                    std::collections::BTreeMap::from([
+                        ("k".to_owned(), vec!["sample".to_owned()]),
+                    ]),
+                )
+                .with_must_have_fields(vec!["sample".to_owned()])
+                .with_must_not_have_fields(vec!["sample".to_owned()])
+                .with_term_field(
+                    <ruckus_one::network::common::TermField as support::Sample>::sample(),
+                )
+                .with_terms(
+                    std::collections::BTreeMap::from([
+                        ("k".to_owned(), vec!["sample".to_owned()]),
+                    ]),
+                )
+                .with_exists("sample".to_owned())
+                .with_group_by("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "multiSortFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "matchFields",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::QosMatchField as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "rangeFilter",
+                <ruckus_one::network::switches::RangeFilter as support::Sample>::sample_json(),
+            ),
+            (
+                "rangeDateFilter",
+                <ruckus_one::network::switches::RangeFilter as support::Sample>::sample_json(),
+            ),
+            (
+                "mustNotMatchField",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::MustNotMatchField as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("sortField", serde_json::Value::from("sample")),
+            ("sortOrder", serde_json::Value::from("sample")),
+            ("page", serde_json::Value::from(1)),
+            (
+                "pageByDate",
+                <ruckus_one::network::switches::DynamicQueryPayloadPageByDate as support::Sample>::sample_json(),
+            ),
+            ("pageSize", serde_json::Value::from(1)),
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "search_after",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "searchTargetFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("searchString", serde_json::Value::from("sample")),
+            (
+                "filters",
+                support::object([
+                    (
+                        "k",
+                        serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+                    ),
+                ]),
+            ),
+            (
+                "mustHaveFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "mustNotHaveFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "termField",
+                <ruckus_one::network::common::TermField as support::Sample>::sample_json(),
+            ),
+            (
+                "terms",
+                support::object([
+                    (
+                        "k",
+                        serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+                    ),
+                ]),
+            ),
+            ("exists", serde_json::Value::from("sample")),
+            ("groupBy", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::MspApCountSummary {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_ap_count(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("apCount", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::MspSubsequentQuery {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_fields(vec!["sample".to_owned()])
+                .with_url("sample".to_owned())
+                .with_http_method(serde_json::json!({ "sample" : true }))
+                .with_payload(serde_json::json!({ "sample" : true }));
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("url", serde_json::Value::from("sample")),
+            ("httpMethod", serde_json::json!({ "sample" : true })),
+            ("payload", serde_json::json!({ "sample" : true })),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::QueryResponseApCountSummary {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_fields(vec!["sample".to_owned()])
+                .with_total_count(1)
+                .with_page(1)
+                .with_object_id("sample".to_owned())
+                .with_data(
+                    vec![
+                        < ruckus_one::network::tenants::MspApCountSummary as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_error_message("sample".to_owned())
+                .with_subsequent_queries(
+                    vec![
+                        < ruckus_one::network::tenants::MspSubsequentQuery as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("totalCount", serde_json::Value::from(1)),
+            ("page", serde_json::Value::from(1)),
+            ("objectId", serde_json::Value::from("sample")),
+            (
+                "data",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::MspApCountSummary as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("errorMessage", serde_json::Value::from("sample")),
+            (
+                "subsequentQueries",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::MspSubsequentQuery as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::Region {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_link("sample".to_owned())
+                .with_current(true)
+                .with_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("link", serde_json::Value::from("sample")),
+            ("current", serde_json::Value::from(true)),
+            ("id", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::PreferredNotifications {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_email_preferences(true)
+                .with_sms_preferences(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("emailPreferences", serde_json::Value::from(true)),
+            ("smsPreferences", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::UserProfile {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample(),
+                    <ruckus_one::network::tenants::AdminDateFormat as support::Sample>::sample(),
+                )
+                .with_region("sample".to_owned())
+                .with_allowed_regions(
+                    vec![
+                        < ruckus_one::network::tenants::Region as support::Sample >
+                        ::sample()
+                    ],
+                )
+                .with_external_id("sample".to_owned())
+                .with_pver("sample".to_owned())
+                .with_company_name("sample".to_owned())
+                .with_delegated_dogfood(true)
+                .with_first_name("sample".to_owned())
+                .with_last_name("sample".to_owned())
+                .with_username("sample".to_owned())
+                .with_role("sample".to_owned())
+                .with_roles(vec!["sample".to_owned()])
+                .with_new_date_format("sample".to_owned())
+                .with_email("sample".to_owned())
+                .with_var(true)
+                .with_tenant_id("sample".to_owned())
+                .with_var_tenant_id("sample".to_owned())
+                .with_admin_id("sample".to_owned())
+                .with_support(true)
+                .with_dogfood(true)
+                .with_edge_beta("sample".to_owned())
+                .with_alpha_status("sample".to_owned())
+                .with_phone_number("sample".to_owned())
+                .with_custom_role_name("sample".to_owned())
+                .with_custom_role_type("sample".to_owned())
+                .with_privilege_group_name("sample".to_owned())
+                .with_privilege_group_type("sample".to_owned())
+                .with_scopes(vec!["sample".to_owned()])
+                .with_preferred_language("sample".to_owned())
+                .with_preferred_notifications(
+                    <ruckus_one::network::tenants::PreferredNotifications as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("region", serde_json::Value::from("sample")),
+            (
+                "allowedRegions",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::tenants::Region as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            ("externalId", serde_json::Value::from("sample")),
+            ("pver", serde_json::Value::from("sample")),
+            ("companyName", serde_json::Value::from("sample")),
+            ("delegatedDogfood", serde_json::Value::from(true)),
+            ("firstName", serde_json::Value::from("sample")),
+            ("lastName", serde_json::Value::from("sample")),
+            ("username", serde_json::Value::from("sample")),
+            ("role", serde_json::Value::from("sample")),
+            ("roles", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            (
+                "detailLevel",
+                <ruckus_one::network::tenants::DetailLevel as support::Sample>::sample_json(),
+            ),
+            (
+                "dateFormat",
+                <ruckus_one::network::tenants::AdminDateFormat as support::Sample>::sample_json(),
+            ),
+            ("newDateFormat", serde_json::Value::from("sample")),
+            ("email", serde_json::Value::from("sample")),
+            ("var", serde_json::Value::from(true)),
+            ("tenantId", serde_json::Value::from("sample")),
+            ("varTenantId", serde_json::Value::from("sample")),
+            ("adminId", serde_json::Value::from("sample")),
+            ("support", serde_json::Value::from(true)),
+            ("dogfood", serde_json::Value::from(true)),
+            ("edgeBeta", serde_json::Value::from("sample")),
+            ("alphaStatus", serde_json::Value::from("sample")),
+            ("phoneNumber", serde_json::Value::from("sample")),
+            ("customRoleName", serde_json::Value::from("sample")),
+            ("customRoleType", serde_json::Value::from("sample")),
+            ("privilegeGroupName", serde_json::Value::from("sample")),
+            ("privilegeGroupType", serde_json::Value::from("sample")),
+            (
+                "scopes",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("preferredLanguage", serde_json::Value::from("sample")),
+            (
+                "preferredNotifications",
+                <ruckus_one::network::tenants::PreferredNotifications as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::OperationResponseUserProfile {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::tenants::UserProfile as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::tenants::UserProfile as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::Tenant2 {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_new_idm_id("sample".to_owned())
+                .with_var(true)
+                .with_tenant_name("sample".to_owned())
+                .with_enable_mfa("sample".to_owned())
+                .with_enable_sa(true)
+                .with_enable_beta(true)
+                .with_enable_alpha(true)
+                .with_entitlement_id("sample".to_owned())
+                .with_subscribes("sample".to_owned())
+                .with_request_id("sample".to_owned())
+                .with_response("sample".to_owned())
+                .with_user_name("sample".to_owned())
+                .with_missing_admin_ids(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("newIdmId", serde_json::Value::from("sample")),
+            ("var", serde_json::Value::from(true)),
+            ("tenantName", serde_json::Value::from("sample")),
+            ("enableMfa", serde_json::Value::from("sample")),
+            ("enableSa", serde_json::Value::from(true)),
+            ("enableBeta", serde_json::Value::from(true)),
+            ("enableAlpha", serde_json::Value::from(true)),
+            ("entitlementId", serde_json::Value::from("sample")),
+            ("subscribes", serde_json::Value::from("sample")),
+            ("requestId", serde_json::Value::from("sample")),
+            ("response", serde_json::Value::from("sample")),
+            ("userName", serde_json::Value::from("sample")),
+            (
+                "missingAdminIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::ApiCallInfo {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_request_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::DelegationAction {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(true, "sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("accept", serde_json::Value::from(true)),
+            ("fromTenantId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::OperationResponseDelegation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::tenants::Delegation as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::tenants::Delegation as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-tenants", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::OperationResponseVoid {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(serde_json::json!({ "sample" : true }));
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            ("response", serde_json::json!({ "sample" : true })),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::TenantInviteVar {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_username("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("username", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::AuthenticationInfo {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    <ruckus_one::network::tenants::AuthenticationAuthenticationType as support::Sample>::sample(),
+                    "sample".to_owned(),
+                )
+                .with_id("sample".to_owned())
+                .with_client_id("sample".to_owned())
+                .with_client_secret(ruckus_one_runtime::Secret::from("sample"))
+                .with_scopes("sample".to_owned())
+                .with_token_url("sample".to_owned())
+                .with_authorization_url("sample".to_owned())
+                .with_saml_file_url("sample".to_owned())
+                .with_client_id_status(
+                    <ruckus_one::network::tenants::AuthenticationClientIdStatus as support::Sample>::sample(),
+                )
+                .with_saml_file_type(
+                    <ruckus_one::network::tenants::AuthenticationSamlFileType as support::Sample>::sample(),
+                )
+                .with_domains(vec!["sample".to_owned()])
+                .with_saml_signature_enabled(true)
+                .with_saml_encryption_certificate_id("sample".to_owned())
+                .with_parent_tenant_id("sample".to_owned())
+                .with_saml_encryption_public_certificate("sample".to_owned())
+                .with_saml_encryption_private_key(
+                    ruckus_one_runtime::Secret::from("sample"),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("clientID", serde_json::Value::from("sample")),
+            ("clientSecret", serde_json::Value::from("sample")),
+            ("scopes", serde_json::Value::from("sample")),
+            ("tokenURL", serde_json::Value::from("sample")),
+            ("authorizationURL", serde_json::Value::from("sample")),
+            (
+                "authenticationType",
+                <ruckus_one::network::tenants::AuthenticationAuthenticationType as support::Sample>::sample_json(),
+            ),
+            ("samlFileURL", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            (
+                "clientIDStatus",
+                <ruckus_one::network::tenants::AuthenticationClientIdStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "samlFileType",
+                <ruckus_one::network::tenants::AuthenticationSamlFileType as support::Sample>::sample_json(),
+            ),
+            (
+                "domains",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("samlSignatureEnabled", serde_json::Value::from(true)),
+            ("samlEncryptionCertificateId", serde_json::Value::from("sample")),
+            ("parentTenantId", serde_json::Value::from("sample")),
+            ("samlEncryptionPublicCertificate", serde_json::Value::from("sample")),
+            ("samlEncryptionPrivateKey", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-tenants")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
+impl support::Sample for ruckus_one::network::tenants::AccountInfo {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_user_full_name("sample".to_owned())
+                .with_user_email("sample".to_owned())
+                .with_account_name("sample".to_owned())
+                .with_account_sap_id("sample".to_owned())
+                .with_asset_serial_number("sample".to_owned())
+                .with_organization("sample".to_owned())
+                .with_address("sample".to_owned())
+                .with_city("sample".to_owned())
+                .with_state_or_province("sample".to_owned())
+                .with_zip("sample".to_owned())
+                .with_country("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("userFullName", serde_json::Value::from("sample")),
+            ("userEmail", serde_json::Value::from("sample")),
+            ("accountName", serde_json::Value::from("sample")),
+            ("accountSapId", serde_json::Value::from("sample")),
+            ("assetSerialNumber", serde_json::Value::from("sample")),
+            ("organization", serde_json::Value::from("sample")),
+            ("address", serde_json::Value::from("sample")),
+            ("city", serde_json::Value::from("sample")),
+            ("stateOrProvince", serde_json::Value::from("sample")),
+            ("zip", serde_json::Value::from("sample")),
+            ("country", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -12207,6 +15798,1494 @@ impl support::Sample for ruckus_one::network::msp::MspLegacyBody {
             ("parentId", serde_json::Value::from("sample")),
             ("tenantId", serde_json::Value::from("sample")),
             ("requestId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switches")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
+impl support::Sample for ruckus_one::network::switches::DynamicQueryPayload {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_multi_sort_fields(vec!["sample".to_owned()])
+                .with_match_fields(
+                    vec![
+                        < ruckus_one::network::common::QosMatchField as support::Sample >
+                        ::sample()
+                    ],
+                )
+                .with_range_filter(
+                    <ruckus_one::network::switches::RangeFilter as support::Sample>::sample(),
+                )
+                .with_range_date_filter(
+                    <ruckus_one::network::switches::RangeFilter as support::Sample>::sample(),
+                )
+                .with_must_not_match_field(
+                    vec![
+                        < ruckus_one::network::switches::MustNotMatchField as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_sort_field("sample".to_owned())
+                .with_sort_order("sample".to_owned())
+                .with_page(1)
+                .with_page_by_date(
+                    <ruckus_one::network::switches::DynamicQueryPayloadPageByDate as support::Sample>::sample(),
+                )
+                .with_page_size(1)
+                .with_fields(vec!["sample".to_owned()])
+                .with_search_target_fields(vec!["sample".to_owned()])
+                .with_search_string("sample".to_owned())
+                .with_filters(
+                    std::collections::BTreeMap::from([
+                        ("k".to_owned(), vec!["sample".to_owned()]),
+                    ]),
+                )
+                .with_must_have_fields(vec!["sample".to_owned()])
+                .with_must_not_have_fields(vec!["sample".to_owned()])
+                .with_term_field(
+                    <ruckus_one::network::common::TermField as support::Sample>::sample(),
+                )
+                .with_terms(
+                    std::collections::BTreeMap::from([
+                        ("k".to_owned(), vec!["sample".to_owned()]),
+                    ]),
+                )
+                .with_exists("sample".to_owned())
+                .with_group_by("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "multiSortFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "matchFields",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::QosMatchField as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "rangeFilter",
+                <ruckus_one::network::switches::RangeFilter as support::Sample>::sample_json(),
+            ),
+            (
+                "rangeDateFilter",
+                <ruckus_one::network::switches::RangeFilter as support::Sample>::sample_json(),
+            ),
+            (
+                "mustNotMatchField",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switches::MustNotMatchField as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("sortField", serde_json::Value::from("sample")),
+            ("sortOrder", serde_json::Value::from("sample")),
+            ("page", serde_json::Value::from(1)),
+            (
+                "pageByDate",
+                <ruckus_one::network::switches::DynamicQueryPayloadPageByDate as support::Sample>::sample_json(),
+            ),
+            ("pageSize", serde_json::Value::from(1)),
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "searchTargetFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("searchString", serde_json::Value::from("sample")),
+            (
+                "filters",
+                support::object([
+                    (
+                        "k",
+                        serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+                    ),
+                ]),
+            ),
+            (
+                "mustHaveFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "mustNotHaveFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "termField",
+                <ruckus_one::network::common::TermField as support::Sample>::sample_json(),
+            ),
+            (
+                "terms",
+                support::object([
+                    (
+                        "k",
+                        serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+                    ),
+                ]),
+            ),
+            ("exists", serde_json::Value::from("sample")),
+            ("groupBy", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::ApRadio {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_tx_power("sample".to_owned())
+                .with_channel(1)
+                .with_actual_tx_power(1)
+                .with_calibration_tx_power(1)
+                .with_band("sample".to_owned())
+                .with_rssi(1)
+                .with_operative_channel_bandwidth("sample".to_owned())
+                .with_radio_id(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("txPower", serde_json::Value::from("sample")),
+            ("channel", serde_json::Value::from(1)),
+            ("actualTxPower", serde_json::Value::from(1)),
+            ("calibrationTxPower", serde_json::Value::from(1)),
+            ("band", serde_json::Value::from("sample")),
+            ("Rssi", serde_json::Value::from(1)),
+            ("operativeChannelBandwidth", serde_json::Value::from("sample")),
+            ("radioId", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::ApSystem {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_uptime(1)
+                .with_ip_type("sample".to_owned())
+                .with_netmask("sample".to_owned())
+                .with_gateway("sample".to_owned())
+                .with_primary_dns_server("sample".to_owned())
+                .with_secondary_dns_server("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("uptime", serde_json::Value::from(1)),
+            ("ipType", serde_json::Value::from("sample")),
+            ("netmask", serde_json::Value::from("sample")),
+            ("gateway", serde_json::Value::from("sample")),
+            ("primaryDnsServer", serde_json::Value::from("sample")),
+            ("secondaryDnsServer", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::CellularInfo {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_cellular_active_sim("sample".to_owned())
+                .with_cellular_connection_status("sample".to_owned())
+                .with_cellular_wan_interface("sample".to_owned())
+                .with_cellular_signal_strength("sample".to_owned())
+                .with_cellular_default_gateway("sample".to_owned())
+                .with_cellular3_g4g_channel(1)
+                .with_cellular_country("sample".to_owned())
+                .with_cellular_roaming_status("sample".to_owned())
+                .with_cellular_radio_uptime(1)
+                .with_cellular_imei("sample".to_owned())
+                .with_cellular_lte_firmware("sample".to_owned())
+                .with_cellular_i_paddress("sample".to_owned())
+                .with_cellular_subnet_mask("sample".to_owned())
+                .with_cellular_operator("sample".to_owned())
+                .with_cellular_band("sample".to_owned())
+                .with_cellular_uplink_bandwidth("sample".to_owned())
+                .with_cellular_downlink_bandwidth("sample".to_owned())
+                .with_cellular_rsrp(1)
+                .with_cellular_rsrq(1)
+                .with_cellular_sinr(1)
+                .with_cellular_ecio(1)
+                .with_cellular_rscp(1)
+                .with_cellular_is_sim0_present("sample".to_owned())
+                .with_cellular_imsisim0("sample".to_owned())
+                .with_cellular_iccidsim0("sample".to_owned())
+                .with_cellular_tx_bytes_sim0("sample".to_owned())
+                .with_cellular_rx_bytes_sim0("sample".to_owned())
+                .with_cellular_switch_count_sim0("sample".to_owned())
+                .with_cellular_nw_lost_count_sim0("sample".to_owned())
+                .with_cellular_card_removal_count_sim0("sample".to_owned())
+                .with_cellular_dhcp_timeout_count_sim0("sample".to_owned())
+                .with_cellular_is_sim1_present("sample".to_owned())
+                .with_cellular_imsisim1("sample".to_owned())
+                .with_cellular_iccidsim1("sample".to_owned())
+                .with_cellular_tx_bytes_sim1("sample".to_owned())
+                .with_cellular_rx_bytes_sim1("sample".to_owned())
+                .with_cellular_switch_count_sim1("sample".to_owned())
+                .with_cellular_nw_lost_count_sim1("sample".to_owned())
+                .with_cellular_card_removal_count_sim1("sample".to_owned())
+                .with_cellular_dhcp_timeout_count_sim1("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("cellularActiveSim", serde_json::Value::from("sample")),
+            ("cellularConnectionStatus", serde_json::Value::from("sample")),
+            ("cellularWanInterface", serde_json::Value::from("sample")),
+            ("cellularSignalStrength", serde_json::Value::from("sample")),
+            ("cellularDefaultGateway", serde_json::Value::from("sample")),
+            ("cellular3G4GChannel", serde_json::Value::from(1)),
+            ("cellularCountry", serde_json::Value::from("sample")),
+            ("cellularRoamingStatus", serde_json::Value::from("sample")),
+            ("cellularRadioUptime", serde_json::Value::from(1)),
+            ("cellularIMEI", serde_json::Value::from("sample")),
+            ("cellularLTEFirmware", serde_json::Value::from("sample")),
+            ("cellularIPaddress", serde_json::Value::from("sample")),
+            ("cellularSubnetMask", serde_json::Value::from("sample")),
+            ("cellularOperator", serde_json::Value::from("sample")),
+            ("cellularBand", serde_json::Value::from("sample")),
+            ("cellularUplinkBandwidth", serde_json::Value::from("sample")),
+            ("cellularDownlinkBandwidth", serde_json::Value::from("sample")),
+            ("cellularRSRP", serde_json::Value::from(1)),
+            ("cellularRSRQ", serde_json::Value::from(1)),
+            ("cellularSINR", serde_json::Value::from(1)),
+            ("cellularECIO", serde_json::Value::from(1)),
+            ("cellularRSCP", serde_json::Value::from(1)),
+            ("cellularIsSIM0Present", serde_json::Value::from("sample")),
+            ("cellularIMSISIM0", serde_json::Value::from("sample")),
+            ("cellularICCIDSIM0", serde_json::Value::from("sample")),
+            ("cellularTxBytesSIM0", serde_json::Value::from("sample")),
+            ("cellularRxBytesSIM0", serde_json::Value::from("sample")),
+            ("cellularSwitchCountSIM0", serde_json::Value::from("sample")),
+            ("cellularNWLostCountSIM0", serde_json::Value::from("sample")),
+            ("cellularCardRemovalCountSIM0", serde_json::Value::from("sample")),
+            ("cellularDHCPTimeoutCountSIM0", serde_json::Value::from("sample")),
+            ("cellularIsSIM1Present", serde_json::Value::from("sample")),
+            ("cellularIMSISIM1", serde_json::Value::from("sample")),
+            ("cellularICCIDSIM1", serde_json::Value::from("sample")),
+            ("cellularTxBytesSIM1", serde_json::Value::from("sample")),
+            ("cellularRxBytesSIM1", serde_json::Value::from("sample")),
+            ("cellularSwitchCountSIM1", serde_json::Value::from("sample")),
+            ("cellularNWLostCountSIM1", serde_json::Value::from("sample")),
+            ("cellularCardRemovalCountSIM1", serde_json::Value::from("sample")),
+            ("cellularDHCPTimeoutCountSIM1", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::GeoLocation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_vertical_uncertainty(1.5)
+                .with_lateral_uncertainty(1.5)
+                .with_latitude(1.5)
+                .with_longitude(1.5)
+                .with_height(1.5)
+                .with_source("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("verticalUncertainty", serde_json::Value::from(1.5)),
+            ("lateralUncertainty", serde_json::Value::from(1.5)),
+            ("latitude", serde_json::Value::from(1.5)),
+            ("longitude", serde_json::Value::from(1.5)),
+            ("height", serde_json::Value::from(1.5)),
+            ("source", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::AfcInfo {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_min_power_dbm(1)
+                .with_max_power_dbm(1)
+                .with_available_channel(1)
+                .with_available_channels(vec![1])
+                .with_afc_status("sample".to_owned())
+                .with_power_mode("sample".to_owned())
+                .with_geo_location(
+                    <ruckus_one::network::wireless_venues::GeoLocation as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("minPowerDbm", serde_json::Value::from(1)),
+            ("maxPowerDbm", serde_json::Value::from(1)),
+            ("availableChannel", serde_json::Value::from(1)),
+            (
+                "availableChannels",
+                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
+            ),
+            ("afcStatus", serde_json::Value::from("sample")),
+            ("powerMode", serde_json::Value::from("sample")),
+            (
+                "geoLocation",
+                <ruckus_one::network::wireless_venues::GeoLocation as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::LanPortStatus {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_port("sample".to_owned())
+                .with_phy_link("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("port", serde_json::Value::from("sample")),
+            ("phyLink", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::ApStatusData {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_ap_radio(
+                    vec![
+                        < ruckus_one::network::wireless_venues::ApRadio as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_ap_system(
+                    <ruckus_one::network::wireless_venues::ApSystem as support::Sample>::sample(),
+                )
+                .with_cellular_info(
+                    <ruckus_one::network::wireless_venues::CellularInfo as support::Sample>::sample(),
+                )
+                .with_afc_info(
+                    <ruckus_one::network::wireless_venues::AfcInfo as support::Sample>::sample(),
+                )
+                .with_lan_port_status(
+                    vec![
+                        < ruckus_one::network::wireless_venues::LanPortStatus as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "APRadio",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::ApRadio as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "APSystem",
+                <ruckus_one::network::wireless_venues::ApSystem as support::Sample>::sample_json(),
+            ),
+            (
+                "cellularInfo",
+                <ruckus_one::network::wireless_venues::CellularInfo as support::Sample>::sample_json(),
+            ),
+            (
+                "afcInfo",
+                <ruckus_one::network::wireless_venues::AfcInfo as support::Sample>::sample_json(),
+            ),
+            (
+                "lanPortStatus",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::LanPortStatus as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::WlanGroup {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_wlan_group_id("sample".to_owned())
+                .with_wlan_group_name("sample".to_owned())
+                .with_radio_id(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("wlanGroupId", serde_json::Value::from("sample")),
+            ("wlanGroupName", serde_json::Value::from("sample")),
+            ("radioId", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::Neighbor {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_rssi(1)
+                .with_mac("sample".to_owned())
+                .with_ap_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("rssi", serde_json::Value::from(1)),
+            ("mac", serde_json::Value::from("sample")),
+            ("apName", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::UpLink {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_is_mesh_enable(true)
+                .with_down_link_count(1)
+                .with_serial_number("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_crt_time("sample".to_owned())
+                .with_last_upd_time("sample".to_owned())
+                .with_last_seen_time("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_model("sample".to_owned())
+                .with_fw_version("sample".to_owned())
+                .with_venue_id("sample".to_owned())
+                .with_venue_name("sample".to_owned())
+                .with_ap_group_id("sample".to_owned())
+                .with_ap_group_name("sample".to_owned())
+                .with_wlan_group24_g_id("sample".to_owned())
+                .with_wlan_group5_g_id("sample".to_owned())
+                .with_wlan_groups(
+                    vec![
+                        < ruckus_one::network::wireless_venues::WlanGroup as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_config_status("sample".to_owned())
+                .with_connection_status("sample".to_owned())
+                .with_device_status("sample".to_owned())
+                .with_device_status_severity("sample".to_owned())
+                .with_ip("sample".to_owned())
+                .with_ext_ip("sample".to_owned())
+                .with_external_port("sample".to_owned())
+                .with_ap_mac("sample".to_owned())
+                .with_ap_status_data(
+                    <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample(),
+                )
+                .with_downlink_down_mac(vec!["sample".to_owned()])
+                .with_downlink_rssi(vec![1])
+                .with_downlink_type(vec![1])
+                .with_uplink_up_mac("sample".to_owned())
+                .with_uplink_rssi(1)
+                .with_uplink_type(vec![1])
+                .with_mesh_role("sample".to_owned())
+                .with_hops(1)
+                .with_device_group_id("sample".to_owned())
+                .with_floorplan_id("sample".to_owned())
+                .with_x_percent(1.5)
+                .with_y_percent(1.5)
+                .with_clients(1)
+                .with_downlink_count(1)
+                .with_tags("sample".to_owned())
+                .with_device_group_name("sample".to_owned())
+                .with_device_model_type("sample".to_owned())
+                .with_switch_name("sample".to_owned())
+                .with_switch_serial_number("sample".to_owned())
+                .with_switch_id("sample".to_owned())
+                .with_switch_port("sample".to_owned())
+                .with_latitude("sample".to_owned())
+                .with_longitude("sample".to_owned())
+                .with_poe_port("sample".to_owned())
+                .with_rogue_category(
+                    std::collections::BTreeMap::from([("k".to_owned(), 1)]),
+                )
+                .with_device_session_cache_weight(1)
+                .with_health_status("sample".to_owned())
+                .with_downlink_channel("sample".to_owned())
+                .with_uplink_channel("sample".to_owned())
+                .with_geolocation_source("sample".to_owned())
+                .with_ap_radio_deploy("sample".to_owned())
+                .with_reboot(true)
+                .with_ap_neighbor_macs(vec!["sample".to_owned()])
+                .with_ap_neighbor_rssis(vec![1])
+                .with_neighbors(
+                    vec![
+                        < ruckus_one::network::wireless_venues::Neighbor as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_tx_frames("sample".to_owned())
+                .with_rssi(1)
+                .with_rx_bytes("sample".to_owned())
+                .with_tx_bytes("sample".to_owned())
+                .with_rx_frames("sample".to_owned())
+                .with_type(1)
+                .with_up_mac("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("isMeshEnable", serde_json::Value::from(true)),
+            ("downLinkCount", serde_json::Value::from(1)),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
+            ("crtTime", serde_json::Value::from("sample")),
+            ("lastUpdTime", serde_json::Value::from("sample")),
+            ("lastSeenTime", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("model", serde_json::Value::from("sample")),
+            ("fwVersion", serde_json::Value::from("sample")),
+            ("venueId", serde_json::Value::from("sample")),
+            ("venueName", serde_json::Value::from("sample")),
+            ("apGroupId", serde_json::Value::from("sample")),
+            ("apGroupName", serde_json::Value::from("sample")),
+            ("wlanGroup24GId", serde_json::Value::from("sample")),
+            ("wlanGroup5GId", serde_json::Value::from("sample")),
+            (
+                "wlanGroups",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::WlanGroup as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("configStatus", serde_json::Value::from("sample")),
+            ("connectionStatus", serde_json::Value::from("sample")),
+            ("deviceStatus", serde_json::Value::from("sample")),
+            ("deviceStatusSeverity", serde_json::Value::from("sample")),
+            ("IP", serde_json::Value::from("sample")),
+            ("extIp", serde_json::Value::from("sample")),
+            ("externalPort", serde_json::Value::from("sample")),
+            ("apMac", serde_json::Value::from("sample")),
+            (
+                "apStatusData",
+                <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample_json(),
+            ),
+            (
+                "downlink.downMac",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "downlink.rssi",
+                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
+            ),
+            (
+                "downlink.type",
+                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
+            ),
+            ("uplink.upMac", serde_json::Value::from("sample")),
+            ("uplink.rssi", serde_json::Value::from(1)),
+            ("uplink.type", serde_json::Value::Array(vec![serde_json::Value::from(1)])),
+            ("meshRole", serde_json::Value::from("sample")),
+            ("hops", serde_json::Value::from(1)),
+            ("deviceGroupId", serde_json::Value::from("sample")),
+            ("floorplanId", serde_json::Value::from("sample")),
+            ("xPercent", serde_json::Value::from(1.5)),
+            ("yPercent", serde_json::Value::from(1.5)),
+            ("clients", serde_json::Value::from(1)),
+            ("downlinkCount", serde_json::Value::from(1)),
+            ("tags", serde_json::Value::from("sample")),
+            ("deviceGroupName", serde_json::Value::from("sample")),
+            ("deviceModelType", serde_json::Value::from("sample")),
+            ("switchName", serde_json::Value::from("sample")),
+            ("switchSerialNumber", serde_json::Value::from("sample")),
+            ("switchId", serde_json::Value::from("sample")),
+            ("switchPort", serde_json::Value::from("sample")),
+            ("latitude", serde_json::Value::from("sample")),
+            ("longitude", serde_json::Value::from("sample")),
+            ("poePort", serde_json::Value::from("sample")),
+            ("rogueCategory", support::object([("k", serde_json::Value::from(1))])),
+            ("deviceSessionCacheWeight", serde_json::Value::from(1)),
+            ("healthStatus", serde_json::Value::from("sample")),
+            ("downlinkChannel", serde_json::Value::from("sample")),
+            ("uplinkChannel", serde_json::Value::from("sample")),
+            ("geolocationSource", serde_json::Value::from("sample")),
+            ("apRadioDeploy", serde_json::Value::from("sample")),
+            ("reboot", serde_json::Value::from(true)),
+            (
+                "apNeighborMacs",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "apNeighborRssis",
+                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
+            ),
+            (
+                "neighbors",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::Neighbor as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("txFrames", serde_json::Value::from("sample")),
+            ("rssi", serde_json::Value::from(1)),
+            ("rxBytes", serde_json::Value::from("sample")),
+            ("txBytes", serde_json::Value::from("sample")),
+            ("rxFrames", serde_json::Value::from("sample")),
+            ("type", serde_json::Value::from(1)),
+            ("upMac", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::ViewmodelDevice {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_is_mesh_enable(true)
+                .with_down_link_count(1)
+                .with_serial_number("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_crt_time("sample".to_owned())
+                .with_last_upd_time("sample".to_owned())
+                .with_last_seen_time("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_model("sample".to_owned())
+                .with_fw_version("sample".to_owned())
+                .with_venue_id("sample".to_owned())
+                .with_venue_name("sample".to_owned())
+                .with_ap_group_id("sample".to_owned())
+                .with_ap_group_name("sample".to_owned())
+                .with_wlan_group24_g_id("sample".to_owned())
+                .with_wlan_group5_g_id("sample".to_owned())
+                .with_wlan_groups(
+                    vec![
+                        < ruckus_one::network::wireless_venues::WlanGroup as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_config_status("sample".to_owned())
+                .with_connection_status("sample".to_owned())
+                .with_device_status("sample".to_owned())
+                .with_device_status_severity("sample".to_owned())
+                .with_ip("sample".to_owned())
+                .with_ext_ip("sample".to_owned())
+                .with_external_port("sample".to_owned())
+                .with_ap_mac("sample".to_owned())
+                .with_ap_status_data(
+                    <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample(),
+                )
+                .with_uplink(
+                    vec![
+                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
+                        > ::sample()
+                    ],
+                )
+                .with_downlink_down_mac(vec!["sample".to_owned()])
+                .with_downlink_rssi(vec![1])
+                .with_downlink_type(vec![1])
+                .with_uplink_up_mac("sample".to_owned())
+                .with_uplink_rssi(1)
+                .with_uplink_type(vec![1])
+                .with_mesh_role("sample".to_owned())
+                .with_hops(1)
+                .with_device_group_id("sample".to_owned())
+                .with_floorplan_id("sample".to_owned())
+                .with_x_percent(1.5)
+                .with_y_percent(1.5)
+                .with_clients(1)
+                .with_downlink_count(1)
+                .with_tags("sample".to_owned())
+                .with_device_group_name("sample".to_owned())
+                .with_device_model_type("sample".to_owned())
+                .with_switch_name("sample".to_owned())
+                .with_switch_serial_number("sample".to_owned())
+                .with_switch_id("sample".to_owned())
+                .with_switch_port("sample".to_owned())
+                .with_latitude("sample".to_owned())
+                .with_longitude("sample".to_owned())
+                .with_poe_port("sample".to_owned())
+                .with_rogue_category(
+                    std::collections::BTreeMap::from([("k".to_owned(), 1)]),
+                )
+                .with_device_session_cache_weight(1)
+                .with_health_status("sample".to_owned())
+                .with_downlink_channel("sample".to_owned())
+                .with_uplink_channel("sample".to_owned())
+                .with_geolocation_source("sample".to_owned())
+                .with_ap_radio_deploy("sample".to_owned())
+                .with_reboot(true)
+                .with_ap_neighbor_macs(vec!["sample".to_owned()])
+                .with_ap_neighbor_rssis(vec![1])
+                .with_neighbors(
+                    vec![
+                        < ruckus_one::network::wireless_venues::Neighbor as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("isMeshEnable", serde_json::Value::from(true)),
+            ("downLinkCount", serde_json::Value::from(1)),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
+            ("crtTime", serde_json::Value::from("sample")),
+            ("lastUpdTime", serde_json::Value::from("sample")),
+            ("lastSeenTime", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("model", serde_json::Value::from("sample")),
+            ("fwVersion", serde_json::Value::from("sample")),
+            ("venueId", serde_json::Value::from("sample")),
+            ("venueName", serde_json::Value::from("sample")),
+            ("apGroupId", serde_json::Value::from("sample")),
+            ("apGroupName", serde_json::Value::from("sample")),
+            ("wlanGroup24GId", serde_json::Value::from("sample")),
+            ("wlanGroup5GId", serde_json::Value::from("sample")),
+            (
+                "wlanGroups",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::WlanGroup as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("configStatus", serde_json::Value::from("sample")),
+            ("connectionStatus", serde_json::Value::from("sample")),
+            ("deviceStatus", serde_json::Value::from("sample")),
+            ("deviceStatusSeverity", serde_json::Value::from("sample")),
+            ("IP", serde_json::Value::from("sample")),
+            ("extIp", serde_json::Value::from("sample")),
+            ("externalPort", serde_json::Value::from("sample")),
+            ("apMac", serde_json::Value::from("sample")),
+            (
+                "apStatusData",
+                <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample_json(),
+            ),
+            (
+                "uplink",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "downlink.downMac",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "downlink.rssi",
+                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
+            ),
+            (
+                "downlink.type",
+                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
+            ),
+            ("uplink.upMac", serde_json::Value::from("sample")),
+            ("uplink.rssi", serde_json::Value::from(1)),
+            ("uplink.type", serde_json::Value::Array(vec![serde_json::Value::from(1)])),
+            ("meshRole", serde_json::Value::from("sample")),
+            ("hops", serde_json::Value::from(1)),
+            ("deviceGroupId", serde_json::Value::from("sample")),
+            ("floorplanId", serde_json::Value::from("sample")),
+            ("xPercent", serde_json::Value::from(1.5)),
+            ("yPercent", serde_json::Value::from(1.5)),
+            ("clients", serde_json::Value::from(1)),
+            ("downlinkCount", serde_json::Value::from(1)),
+            ("tags", serde_json::Value::from("sample")),
+            ("deviceGroupName", serde_json::Value::from("sample")),
+            ("deviceModelType", serde_json::Value::from("sample")),
+            ("switchName", serde_json::Value::from("sample")),
+            ("switchSerialNumber", serde_json::Value::from("sample")),
+            ("switchId", serde_json::Value::from("sample")),
+            ("switchPort", serde_json::Value::from("sample")),
+            ("latitude", serde_json::Value::from("sample")),
+            ("longitude", serde_json::Value::from("sample")),
+            ("poePort", serde_json::Value::from("sample")),
+            ("rogueCategory", support::object([("k", serde_json::Value::from(1))])),
+            ("deviceSessionCacheWeight", serde_json::Value::from(1)),
+            ("healthStatus", serde_json::Value::from("sample")),
+            ("downlinkChannel", serde_json::Value::from("sample")),
+            ("uplinkChannel", serde_json::Value::from("sample")),
+            ("geolocationSource", serde_json::Value::from("sample")),
+            ("apRadioDeploy", serde_json::Value::from("sample")),
+            ("reboot", serde_json::Value::from(true)),
+            (
+                "apNeighborMacs",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "apNeighborRssis",
+                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
+            ),
+            (
+                "neighbors",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::Neighbor as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::DownLink {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_is_mesh_enable(true)
+                .with_device_dto(
+                    <ruckus_one::network::wireless_venues::ViewmodelDevice as support::Sample>::sample(),
+                )
+                .with_down_link_count(1)
+                .with_serial_number("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_crt_time("sample".to_owned())
+                .with_last_upd_time("sample".to_owned())
+                .with_last_seen_time("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_model("sample".to_owned())
+                .with_fw_version("sample".to_owned())
+                .with_venue_id("sample".to_owned())
+                .with_venue_name("sample".to_owned())
+                .with_ap_group_id("sample".to_owned())
+                .with_ap_group_name("sample".to_owned())
+                .with_wlan_group24_g_id("sample".to_owned())
+                .with_wlan_group5_g_id("sample".to_owned())
+                .with_wlan_groups(
+                    vec![
+                        < ruckus_one::network::wireless_venues::WlanGroup as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_config_status("sample".to_owned())
+                .with_connection_status("sample".to_owned())
+                .with_device_status("sample".to_owned())
+                .with_device_status_severity("sample".to_owned())
+                .with_ip("sample".to_owned())
+                .with_ext_ip("sample".to_owned())
+                .with_external_port("sample".to_owned())
+                .with_ap_mac("sample".to_owned())
+                .with_ap_status_data(
+                    <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample(),
+                )
+                .with_uplink(
+                    vec![
+                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
+                        > ::sample()
+                    ],
+                )
+                .with_downlink_down_mac(vec!["sample".to_owned()])
+                .with_downlink_rssi(vec![1])
+                .with_downlink_type(vec![1])
+                .with_uplink_up_mac("sample".to_owned())
+                .with_uplink_rssi(1)
+                .with_uplink_type(vec![1])
+                .with_mesh_role("sample".to_owned())
+                .with_hops(1)
+                .with_device_group_id("sample".to_owned())
+                .with_floorplan_id("sample".to_owned())
+                .with_x_percent(1.5)
+                .with_y_percent(1.5)
+                .with_clients(1)
+                .with_downlink_count(1)
+                .with_tags("sample".to_owned())
+                .with_device_group_name("sample".to_owned())
+                .with_device_model_type("sample".to_owned())
+                .with_switch_name("sample".to_owned())
+                .with_switch_serial_number("sample".to_owned())
+                .with_switch_id("sample".to_owned())
+                .with_switch_port("sample".to_owned())
+                .with_latitude("sample".to_owned())
+                .with_longitude("sample".to_owned())
+                .with_poe_port("sample".to_owned())
+                .with_rogue_category(
+                    std::collections::BTreeMap::from([("k".to_owned(), 1)]),
+                )
+                .with_device_session_cache_weight(1)
+                .with_health_status("sample".to_owned())
+                .with_downlink_channel("sample".to_owned())
+                .with_uplink_channel("sample".to_owned())
+                .with_geolocation_source("sample".to_owned())
+                .with_ap_radio_deploy("sample".to_owned())
+                .with_reboot(true)
+                .with_ap_neighbor_macs(vec!["sample".to_owned()])
+                .with_ap_neighbor_rssis(vec![1])
+                .with_neighbors(
+                    vec![
+                        < ruckus_one::network::wireless_venues::Neighbor as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_tx_frames("sample".to_owned())
+                .with_rssi(1)
+                .with_rx_bytes("sample".to_owned())
+                .with_tx_bytes("sample".to_owned())
+                .with_rx_frames("sample".to_owned())
+                .with_type(1)
+                .with_down_mac("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("isMeshEnable", serde_json::Value::from(true)),
+            (
+                "deviceDto",
+                <ruckus_one::network::wireless_venues::ViewmodelDevice as support::Sample>::sample_json(),
+            ),
+            ("downLinkCount", serde_json::Value::from(1)),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
+            ("crtTime", serde_json::Value::from("sample")),
+            ("lastUpdTime", serde_json::Value::from("sample")),
+            ("lastSeenTime", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("model", serde_json::Value::from("sample")),
+            ("fwVersion", serde_json::Value::from("sample")),
+            ("venueId", serde_json::Value::from("sample")),
+            ("venueName", serde_json::Value::from("sample")),
+            ("apGroupId", serde_json::Value::from("sample")),
+            ("apGroupName", serde_json::Value::from("sample")),
+            ("wlanGroup24GId", serde_json::Value::from("sample")),
+            ("wlanGroup5GId", serde_json::Value::from("sample")),
+            (
+                "wlanGroups",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::WlanGroup as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("configStatus", serde_json::Value::from("sample")),
+            ("connectionStatus", serde_json::Value::from("sample")),
+            ("deviceStatus", serde_json::Value::from("sample")),
+            ("deviceStatusSeverity", serde_json::Value::from("sample")),
+            ("IP", serde_json::Value::from("sample")),
+            ("extIp", serde_json::Value::from("sample")),
+            ("externalPort", serde_json::Value::from("sample")),
+            ("apMac", serde_json::Value::from("sample")),
+            (
+                "apStatusData",
+                <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample_json(),
+            ),
+            (
+                "uplink",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "downlink.downMac",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "downlink.rssi",
+                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
+            ),
+            (
+                "downlink.type",
+                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
+            ),
+            ("uplink.upMac", serde_json::Value::from("sample")),
+            ("uplink.rssi", serde_json::Value::from(1)),
+            ("uplink.type", serde_json::Value::Array(vec![serde_json::Value::from(1)])),
+            ("meshRole", serde_json::Value::from("sample")),
+            ("hops", serde_json::Value::from(1)),
+            ("deviceGroupId", serde_json::Value::from("sample")),
+            ("floorplanId", serde_json::Value::from("sample")),
+            ("xPercent", serde_json::Value::from(1.5)),
+            ("yPercent", serde_json::Value::from(1.5)),
+            ("clients", serde_json::Value::from(1)),
+            ("downlinkCount", serde_json::Value::from(1)),
+            ("tags", serde_json::Value::from("sample")),
+            ("deviceGroupName", serde_json::Value::from("sample")),
+            ("deviceModelType", serde_json::Value::from("sample")),
+            ("switchName", serde_json::Value::from("sample")),
+            ("switchSerialNumber", serde_json::Value::from("sample")),
+            ("switchId", serde_json::Value::from("sample")),
+            ("switchPort", serde_json::Value::from("sample")),
+            ("latitude", serde_json::Value::from("sample")),
+            ("longitude", serde_json::Value::from("sample")),
+            ("poePort", serde_json::Value::from("sample")),
+            ("rogueCategory", support::object([("k", serde_json::Value::from(1))])),
+            ("deviceSessionCacheWeight", serde_json::Value::from(1)),
+            ("healthStatus", serde_json::Value::from("sample")),
+            ("downlinkChannel", serde_json::Value::from("sample")),
+            ("uplinkChannel", serde_json::Value::from("sample")),
+            ("geolocationSource", serde_json::Value::from("sample")),
+            ("apRadioDeploy", serde_json::Value::from("sample")),
+            ("reboot", serde_json::Value::from(true)),
+            (
+                "apNeighborMacs",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "apNeighborRssis",
+                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
+            ),
+            (
+                "neighbors",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::Neighbor as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("txFrames", serde_json::Value::from("sample")),
+            ("rssi", serde_json::Value::from(1)),
+            ("rxBytes", serde_json::Value::from("sample")),
+            ("txBytes", serde_json::Value::from("sample")),
+            ("rxFrames", serde_json::Value::from("sample")),
+            ("type", serde_json::Value::from(1)),
+            ("downMac", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-msp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-msp")))]
+impl support::Sample for ruckus_one::network::msp::MspInventoryDevice {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_is_mesh_enable(true)
+                .with_serial_number("sample".to_owned())
+                .with_crt_time("sample".to_owned())
+                .with_last_upd_time("sample".to_owned())
+                .with_last_seen_time("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_model("sample".to_owned())
+                .with_fw_version("sample".to_owned())
+                .with_venue_id("sample".to_owned())
+                .with_venue_name("sample".to_owned())
+                .with_ap_group_id("sample".to_owned())
+                .with_ap_group_name("sample".to_owned())
+                .with_wlan_group24_g_id("sample".to_owned())
+                .with_wlan_group5_g_id("sample".to_owned())
+                .with_config_status("sample".to_owned())
+                .with_connection_status("sample".to_owned())
+                .with_device_status("sample".to_owned())
+                .with_device_status_severity("sample".to_owned())
+                .with_ip("sample".to_owned())
+                .with_ext_ip("sample".to_owned())
+                .with_external_port("sample".to_owned())
+                .with_ap_mac("sample".to_owned())
+                .with_ap_status_data(
+                    <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample(),
+                )
+                .with_downlink(
+                    vec![
+                        < ruckus_one::network::wireless_venues::DownLink as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_uplink(
+                    vec![
+                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
+                        > ::sample()
+                    ],
+                )
+                .with_downlink_down_mac(vec!["sample".to_owned()])
+                .with_downlink_rssi(vec![1])
+                .with_downlink_type(vec![1])
+                .with_uplink_up_mac("sample".to_owned())
+                .with_uplink_rssi(1)
+                .with_mesh_role("sample".to_owned())
+                .with_hops(1)
+                .with_device_group_id("sample".to_owned())
+                .with_floorplan_id("sample".to_owned())
+                .with_x_percent(1.5)
+                .with_y_percent(1.5)
+                .with_clients(1)
+                .with_tags("sample".to_owned())
+                .with_device_group_name("sample".to_owned())
+                .with_device_model_type("sample".to_owned())
+                .with_switch_name("sample".to_owned())
+                .with_switch_serial_number("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_device_type("sample".to_owned())
+                .with_switch_mac("sample".to_owned())
+                .with_customer_name("sample".to_owned())
+                .with_managed_as("sample".to_owned())
+                .with_rogue_category(
+                    std::collections::BTreeMap::from([("k".to_owned(), 1)]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("isMeshEnable", serde_json::Value::from(true)),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("crtTime", serde_json::Value::from("sample")),
+            ("lastUpdTime", serde_json::Value::from("sample")),
+            ("lastSeenTime", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("model", serde_json::Value::from("sample")),
+            ("fwVersion", serde_json::Value::from("sample")),
+            ("venueId", serde_json::Value::from("sample")),
+            ("venueName", serde_json::Value::from("sample")),
+            ("apGroupId", serde_json::Value::from("sample")),
+            ("apGroupName", serde_json::Value::from("sample")),
+            ("wlanGroup24GId", serde_json::Value::from("sample")),
+            ("wlanGroup5GId", serde_json::Value::from("sample")),
+            ("configStatus", serde_json::Value::from("sample")),
+            ("connectionStatus", serde_json::Value::from("sample")),
+            ("deviceStatus", serde_json::Value::from("sample")),
+            ("deviceStatusSeverity", serde_json::Value::from("sample")),
+            ("IP", serde_json::Value::from("sample")),
+            ("extIp", serde_json::Value::from("sample")),
+            ("externalPort", serde_json::Value::from("sample")),
+            ("apMac", serde_json::Value::from("sample")),
+            (
+                "apStatusData",
+                <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample_json(),
+            ),
+            (
+                "downlink",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::DownLink as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "uplink",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "downlink.downMac",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "downlink.rssi",
+                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
+            ),
+            (
+                "downlink.type",
+                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
+            ),
+            ("uplink.upMac", serde_json::Value::from("sample")),
+            ("uplink.rssi", serde_json::Value::from(1)),
+            ("meshRole", serde_json::Value::from("sample")),
+            ("hops", serde_json::Value::from(1)),
+            ("deviceGroupId", serde_json::Value::from("sample")),
+            ("floorplanId", serde_json::Value::from("sample")),
+            ("xPercent", serde_json::Value::from(1.5)),
+            ("yPercent", serde_json::Value::from(1.5)),
+            ("clients", serde_json::Value::from(1)),
+            ("tags", serde_json::Value::from("sample")),
+            ("deviceGroupName", serde_json::Value::from("sample")),
+            ("deviceModelType", serde_json::Value::from("sample")),
+            ("switchName", serde_json::Value::from("sample")),
+            ("switchSerialNumber", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
+            ("deviceType", serde_json::Value::from("sample")),
+            ("switchMac", serde_json::Value::from("sample")),
+            ("customerName", serde_json::Value::from("sample")),
+            ("managedAs", serde_json::Value::from("sample")),
+            ("rogueCategory", support::object([("k", serde_json::Value::from(1))])),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-msp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-msp")))]
+impl support::Sample for ruckus_one::network::msp::QueryResponseMspInventoryDevice {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_fields(vec!["sample".to_owned()])
+                .with_total_count(1)
+                .with_page(1)
+                .with_object_id("sample".to_owned())
+                .with_data(
+                    vec![
+                        < ruckus_one::network::msp::MspInventoryDevice as support::Sample
+                        > ::sample()
+                    ],
+                )
+                .with_error_message("sample".to_owned())
+                .with_subsequent_queries(
+                    vec![
+                        < ruckus_one::network::common::SubsequentQuery as support::Sample
+                        > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("totalCount", serde_json::Value::from(1)),
+            ("page", serde_json::Value::from(1)),
+            ("objectId", serde_json::Value::from("sample")),
+            (
+                "data",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::msp::MspInventoryDevice as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
+            ("errorMessage", serde_json::Value::from("sample")),
+            (
+                "subsequentQueries",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::SubsequentQuery as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-msp")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-msp")))]
+impl support::Sample for ruckus_one::network::msp::DelegationData {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_priority_incidents(
+                    <ruckus_one::network::msp::PriorityIncidents as support::Sample>::sample(),
+                )
+                .with_wifi_licenses(1)
+                .with_switch_licenses(1)
+                .with_early_expiration_date("sample".to_owned())
+                .with_alarm_count(1)
+                .with_tenant_email("sample".to_owned())
+                .with_delegated_to_email("sample".to_owned())
+                .with_delegation_type("sample".to_owned())
+                .with_tenant_name("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_crt_time("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_delegated_to_id("sample".to_owned())
+                .with_type("sample".to_owned())
+                .with_delegated_to_name("sample".to_owned())
+                .with_last_upd_time("sample".to_owned())
+                .with_status("sample".to_owned())
+                .with_entitlements(
+                    vec![
+                        < ruckus_one::network::msp::ViewmodelEntitlement as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "priorityIncidents",
+                <ruckus_one::network::msp::PriorityIncidents as support::Sample>::sample_json(),
+            ),
+            ("wifiLicenses", serde_json::Value::from(1)),
+            ("switchLicenses", serde_json::Value::from(1)),
+            ("earlyExpirationDate", serde_json::Value::from("sample")),
+            ("alarmCount", serde_json::Value::from(1)),
+            ("tenantEmail", serde_json::Value::from("sample")),
+            ("delegatedToEmail", serde_json::Value::from("sample")),
+            ("delegationType", serde_json::Value::from("sample")),
+            ("tenantName", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
+            ("crtTime", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("delegatedToId", serde_json::Value::from("sample")),
+            ("type", serde_json::Value::from("sample")),
+            ("delegatedToName", serde_json::Value::from("sample")),
+            ("lastUpdTime", serde_json::Value::from("sample")),
+            ("status", serde_json::Value::from("sample")),
+            (
+                "entitlements",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::msp::ViewmodelEntitlement as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -13252,6 +18331,384 @@ impl support::Sample for ruckus_one::network::wireless_networks::WifiFeatureSetP
             ),
             ("page", serde_json::Value::from(1)),
             ("totalCount", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample
+for ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_request_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+impl support::Sample for ruckus_one::network::common::VenueWifiNetworkApGroupSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_radio_types(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_networks::VenueWifiNetworkSettingsAllApGroupsRadioTypes
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_vlan_id(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "radioTypes",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::wireless_networks::VenueWifiNetworkSettingsAllApGroupsRadioTypes
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("vlanId", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-service-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+impl support::Sample for ruckus_one::network::wireless_service_profiles::IdAndName {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample
+for ruckus_one::network::wireless_networks::RecoveryPassphraseSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_passphrase(ruckus_one_runtime::Secret::from("sample"));
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("passphrase", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample for ruckus_one::network::wireless_networks::ExternalRadiusTupple {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_ip("sample".to_owned())
+                .with_port("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("ip", serde_json::Value::from("sample")),
+            ("port", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample
+for ruckus_one::network::wireless_networks::ExternalAccountingRadius {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_primary(
+                    <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample(),
+                )
+                .with_secondary(
+                    <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "primary",
+                <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample_json(),
+            ),
+            (
+                "secondary",
+                <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample for ruckus_one::network::wireless_networks::ExternalAuthRadius {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_primary(
+                    <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample(),
+                )
+                .with_secondary(
+                    <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "primary",
+                <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample_json(),
+            ),
+            (
+                "secondary",
+                <ruckus_one::network::wireless_networks::ExternalRadiusTupple as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample for ruckus_one::network::wireless_networks::WisprProvidersRegion {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_accounting_radius(
+                    <ruckus_one::network::wireless_networks::ExternalAccountingRadius as support::Sample>::sample(),
+                )
+                .with_auth_radius(
+                    <ruckus_one::network::wireless_networks::ExternalAuthRadius as support::Sample>::sample(),
+                )
+                .with_captive_portal_url("sample".to_owned())
+                .with_external_provider_url("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_redirect_url("sample".to_owned())
+                .with_show_analytics_data(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "accountingRadius",
+                <ruckus_one::network::wireless_networks::ExternalAccountingRadius as support::Sample>::sample_json(),
+            ),
+            (
+                "authRadius",
+                <ruckus_one::network::wireless_networks::ExternalAuthRadius as support::Sample>::sample_json(),
+            ),
+            ("captivePortalUrl", serde_json::Value::from("sample")),
+            ("externalProviderUrl", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("redirectUrl", serde_json::Value::from("sample")),
+            ("showAnalyticsData", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample for ruckus_one::network::wireless_networks::WisprProvidersModel {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_custom_external_provider(true)
+                .with_name("sample".to_owned())
+                .with_regions(
+                    vec![
+                        < ruckus_one::network::wireless_networks::WisprProvidersRegion as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("customExternalProvider", serde_json::Value::from(true)),
+            ("name", serde_json::Value::from("sample")),
+            (
+                "regions",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_networks::WisprProvidersRegion as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample for ruckus_one::network::wireless_networks::WisprProviders {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_wispr_providers(
+                    vec![
+                        < ruckus_one::network::wireless_networks::WisprProvidersModel as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "wisprProviders",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_networks::WisprProvidersModel as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample
+for ruckus_one::network::common::WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat {
+    fn sample() -> Self {
+        Self::from("Lower")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("Lower")
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample
+for ruckus_one::network::common::WifiNetworkRadiusServerProfileSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_enable_accounting_proxy(true)
+                .with_enable_auth_proxy(true)
+                .with_mac_auth_mac_format(
+                    <ruckus_one::network::common::WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("enableAccountingProxy", serde_json::Value::from(true)),
+            ("enableAuthProxy", serde_json::Value::from(true)),
+            (
+                "macAuthMacFormat",
+                <ruckus_one::network::common::WifiNetworkRadiusServerProfileSettingsMacAuthMacFormat as support::Sample>::sample_json(),
+            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -14700,24 +20157,6 @@ for ruckus_one::network::wireless_policies::QueryResponseLbsServerProfileQueryDa
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-access-control",
-        feature = "network-wireless-policies",
-        feature = "network-wireless-service-profiles"
-    )
-)]
-impl support::Sample
-for ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol {
-    fn sample() -> Self {
-        Self::from("TCP")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("TCP")
     }
 }
 #[cfg(feature = "network-common")]
@@ -17927,6 +23366,37 @@ for ruckus_one::network::access_control::ApplicationLibrarySettings {
         ])
     }
 }
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample
+for ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::common::EntityId as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::common::EntityId as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-wireless-service-profiles")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
 impl support::Sample
@@ -18900,31 +24370,6 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfile {
                 "secondary",
                 <ruckus_one::network::wireless_service_profiles::SyslogServer as support::Sample>::sample_json(),
             ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample for ruckus_one::network::wireless_service_profiles::IdAndName {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_id("sample".to_owned())
-                .with_name("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("id", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -20228,32 +25673,6 @@ impl support::Sample for ruckus_one::network::wireless_venues::FloorPlanPage {
         ])
     }
 }
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-switches", feature = "network-wireless-venues"))]
-impl support::Sample for ruckus_one::network::common::QosMatchField {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_field("sample".to_owned())
-                .with_value("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("field", serde_json::Value::from("sample")),
-            ("value", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
 #[cfg(feature = "network-wireless-venues")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
 impl support::Sample for ruckus_one::network::wireless_venues::QosStats {
@@ -20575,1042 +25994,6 @@ impl support::Sample for ruckus_one::network::wireless_venues::NodeStatus {
 }
 #[cfg(feature = "network-wireless-venues")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::WlanGroup {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_wlan_group_id("sample".to_owned())
-                .with_wlan_group_name("sample".to_owned())
-                .with_radio_id(1);
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("wlanGroupId", serde_json::Value::from("sample")),
-            ("wlanGroupName", serde_json::Value::from("sample")),
-            ("radioId", serde_json::Value::from(1)),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::ApRadio {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_tx_power("sample".to_owned())
-                .with_channel(1)
-                .with_actual_tx_power(1)
-                .with_calibration_tx_power(1)
-                .with_band("sample".to_owned())
-                .with_rssi(1)
-                .with_operative_channel_bandwidth("sample".to_owned())
-                .with_radio_id(1);
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("txPower", serde_json::Value::from("sample")),
-            ("channel", serde_json::Value::from(1)),
-            ("actualTxPower", serde_json::Value::from(1)),
-            ("calibrationTxPower", serde_json::Value::from(1)),
-            ("band", serde_json::Value::from("sample")),
-            ("Rssi", serde_json::Value::from(1)),
-            ("operativeChannelBandwidth", serde_json::Value::from("sample")),
-            ("radioId", serde_json::Value::from(1)),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::ApSystem {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_uptime(1)
-                .with_ip_type("sample".to_owned())
-                .with_netmask("sample".to_owned())
-                .with_gateway("sample".to_owned())
-                .with_primary_dns_server("sample".to_owned())
-                .with_secondary_dns_server("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("uptime", serde_json::Value::from(1)),
-            ("ipType", serde_json::Value::from("sample")),
-            ("netmask", serde_json::Value::from("sample")),
-            ("gateway", serde_json::Value::from("sample")),
-            ("primaryDnsServer", serde_json::Value::from("sample")),
-            ("secondaryDnsServer", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::CellularInfo {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_cellular_active_sim("sample".to_owned())
-                .with_cellular_connection_status("sample".to_owned())
-                .with_cellular_wan_interface("sample".to_owned())
-                .with_cellular_signal_strength("sample".to_owned())
-                .with_cellular_default_gateway("sample".to_owned())
-                .with_cellular3_g4g_channel(1)
-                .with_cellular_country("sample".to_owned())
-                .with_cellular_roaming_status("sample".to_owned())
-                .with_cellular_radio_uptime(1)
-                .with_cellular_imei("sample".to_owned())
-                .with_cellular_lte_firmware("sample".to_owned())
-                .with_cellular_i_paddress("sample".to_owned())
-                .with_cellular_subnet_mask("sample".to_owned())
-                .with_cellular_operator("sample".to_owned())
-                .with_cellular_band("sample".to_owned())
-                .with_cellular_uplink_bandwidth("sample".to_owned())
-                .with_cellular_downlink_bandwidth("sample".to_owned())
-                .with_cellular_rsrp(1)
-                .with_cellular_rsrq(1)
-                .with_cellular_sinr(1)
-                .with_cellular_ecio(1)
-                .with_cellular_rscp(1)
-                .with_cellular_is_sim0_present("sample".to_owned())
-                .with_cellular_imsisim0("sample".to_owned())
-                .with_cellular_iccidsim0("sample".to_owned())
-                .with_cellular_tx_bytes_sim0("sample".to_owned())
-                .with_cellular_rx_bytes_sim0("sample".to_owned())
-                .with_cellular_switch_count_sim0("sample".to_owned())
-                .with_cellular_nw_lost_count_sim0("sample".to_owned())
-                .with_cellular_card_removal_count_sim0("sample".to_owned())
-                .with_cellular_dhcp_timeout_count_sim0("sample".to_owned())
-                .with_cellular_is_sim1_present("sample".to_owned())
-                .with_cellular_imsisim1("sample".to_owned())
-                .with_cellular_iccidsim1("sample".to_owned())
-                .with_cellular_tx_bytes_sim1("sample".to_owned())
-                .with_cellular_rx_bytes_sim1("sample".to_owned())
-                .with_cellular_switch_count_sim1("sample".to_owned())
-                .with_cellular_nw_lost_count_sim1("sample".to_owned())
-                .with_cellular_card_removal_count_sim1("sample".to_owned())
-                .with_cellular_dhcp_timeout_count_sim1("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("cellularActiveSim", serde_json::Value::from("sample")),
-            ("cellularConnectionStatus", serde_json::Value::from("sample")),
-            ("cellularWanInterface", serde_json::Value::from("sample")),
-            ("cellularSignalStrength", serde_json::Value::from("sample")),
-            ("cellularDefaultGateway", serde_json::Value::from("sample")),
-            ("cellular3G4GChannel", serde_json::Value::from(1)),
-            ("cellularCountry", serde_json::Value::from("sample")),
-            ("cellularRoamingStatus", serde_json::Value::from("sample")),
-            ("cellularRadioUptime", serde_json::Value::from(1)),
-            ("cellularIMEI", serde_json::Value::from("sample")),
-            ("cellularLTEFirmware", serde_json::Value::from("sample")),
-            ("cellularIPaddress", serde_json::Value::from("sample")),
-            ("cellularSubnetMask", serde_json::Value::from("sample")),
-            ("cellularOperator", serde_json::Value::from("sample")),
-            ("cellularBand", serde_json::Value::from("sample")),
-            ("cellularUplinkBandwidth", serde_json::Value::from("sample")),
-            ("cellularDownlinkBandwidth", serde_json::Value::from("sample")),
-            ("cellularRSRP", serde_json::Value::from(1)),
-            ("cellularRSRQ", serde_json::Value::from(1)),
-            ("cellularSINR", serde_json::Value::from(1)),
-            ("cellularECIO", serde_json::Value::from(1)),
-            ("cellularRSCP", serde_json::Value::from(1)),
-            ("cellularIsSIM0Present", serde_json::Value::from("sample")),
-            ("cellularIMSISIM0", serde_json::Value::from("sample")),
-            ("cellularICCIDSIM0", serde_json::Value::from("sample")),
-            ("cellularTxBytesSIM0", serde_json::Value::from("sample")),
-            ("cellularRxBytesSIM0", serde_json::Value::from("sample")),
-            ("cellularSwitchCountSIM0", serde_json::Value::from("sample")),
-            ("cellularNWLostCountSIM0", serde_json::Value::from("sample")),
-            ("cellularCardRemovalCountSIM0", serde_json::Value::from("sample")),
-            ("cellularDHCPTimeoutCountSIM0", serde_json::Value::from("sample")),
-            ("cellularIsSIM1Present", serde_json::Value::from("sample")),
-            ("cellularIMSISIM1", serde_json::Value::from("sample")),
-            ("cellularICCIDSIM1", serde_json::Value::from("sample")),
-            ("cellularTxBytesSIM1", serde_json::Value::from("sample")),
-            ("cellularRxBytesSIM1", serde_json::Value::from("sample")),
-            ("cellularSwitchCountSIM1", serde_json::Value::from("sample")),
-            ("cellularNWLostCountSIM1", serde_json::Value::from("sample")),
-            ("cellularCardRemovalCountSIM1", serde_json::Value::from("sample")),
-            ("cellularDHCPTimeoutCountSIM1", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::GeoLocation {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_vertical_uncertainty(1.5)
-                .with_lateral_uncertainty(1.5)
-                .with_latitude(1.5)
-                .with_longitude(1.5)
-                .with_height(1.5)
-                .with_source("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("verticalUncertainty", serde_json::Value::from(1.5)),
-            ("lateralUncertainty", serde_json::Value::from(1.5)),
-            ("latitude", serde_json::Value::from(1.5)),
-            ("longitude", serde_json::Value::from(1.5)),
-            ("height", serde_json::Value::from(1.5)),
-            ("source", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::AfcInfo {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_min_power_dbm(1)
-                .with_max_power_dbm(1)
-                .with_available_channel(1)
-                .with_available_channels(vec![1])
-                .with_afc_status("sample".to_owned())
-                .with_power_mode("sample".to_owned())
-                .with_geo_location(
-                    <ruckus_one::network::wireless_venues::GeoLocation as support::Sample>::sample(),
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("minPowerDbm", serde_json::Value::from(1)),
-            ("maxPowerDbm", serde_json::Value::from(1)),
-            ("availableChannel", serde_json::Value::from(1)),
-            (
-                "availableChannels",
-                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
-            ),
-            ("afcStatus", serde_json::Value::from("sample")),
-            ("powerMode", serde_json::Value::from("sample")),
-            (
-                "geoLocation",
-                <ruckus_one::network::wireless_venues::GeoLocation as support::Sample>::sample_json(),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::LanPortStatus {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_port("sample".to_owned())
-                .with_phy_link("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("port", serde_json::Value::from("sample")),
-            ("phyLink", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::ApStatusData {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_ap_radio(
-                    vec![
-                        < ruckus_one::network::wireless_venues::ApRadio as
-                        support::Sample > ::sample()
-                    ],
-                )
-                .with_ap_system(
-                    <ruckus_one::network::wireless_venues::ApSystem as support::Sample>::sample(),
-                )
-                .with_cellular_info(
-                    <ruckus_one::network::wireless_venues::CellularInfo as support::Sample>::sample(),
-                )
-                .with_afc_info(
-                    <ruckus_one::network::wireless_venues::AfcInfo as support::Sample>::sample(),
-                )
-                .with_lan_port_status(
-                    vec![
-                        < ruckus_one::network::wireless_venues::LanPortStatus as
-                        support::Sample > ::sample()
-                    ],
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            (
-                "APRadio",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::wireless_venues::ApRadio as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "APSystem",
-                <ruckus_one::network::wireless_venues::ApSystem as support::Sample>::sample_json(),
-            ),
-            (
-                "cellularInfo",
-                <ruckus_one::network::wireless_venues::CellularInfo as support::Sample>::sample_json(),
-            ),
-            (
-                "afcInfo",
-                <ruckus_one::network::wireless_venues::AfcInfo as support::Sample>::sample_json(),
-            ),
-            (
-                "lanPortStatus",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::wireless_venues::LanPortStatus as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::Neighbor {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_rssi(1)
-                .with_mac("sample".to_owned())
-                .with_ap_name("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("rssi", serde_json::Value::from(1)),
-            ("mac", serde_json::Value::from("sample")),
-            ("apName", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::ViewmodelDevice {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_is_mesh_enable(true)
-                .with_down_link_count(1)
-                .with_serial_number("sample".to_owned())
-                .with_tenant_id("sample".to_owned())
-                .with_crt_time("sample".to_owned())
-                .with_last_upd_time("sample".to_owned())
-                .with_last_seen_time("sample".to_owned())
-                .with_name("sample".to_owned())
-                .with_description("sample".to_owned())
-                .with_model("sample".to_owned())
-                .with_fw_version("sample".to_owned())
-                .with_venue_id("sample".to_owned())
-                .with_venue_name("sample".to_owned())
-                .with_ap_group_id("sample".to_owned())
-                .with_ap_group_name("sample".to_owned())
-                .with_wlan_group24_g_id("sample".to_owned())
-                .with_wlan_group5_g_id("sample".to_owned())
-                .with_wlan_groups(
-                    vec![
-                        < ruckus_one::network::wireless_venues::WlanGroup as
-                        support::Sample > ::sample()
-                    ],
-                )
-                .with_config_status("sample".to_owned())
-                .with_connection_status("sample".to_owned())
-                .with_device_status("sample".to_owned())
-                .with_device_status_severity("sample".to_owned())
-                .with_ip("sample".to_owned())
-                .with_ext_ip("sample".to_owned())
-                .with_external_port("sample".to_owned())
-                .with_ap_mac("sample".to_owned())
-                .with_ap_status_data(
-                    <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample(),
-                )
-                .with_uplink(Vec::new())
-                .with_downlink_down_mac(vec!["sample".to_owned()])
-                .with_downlink_rssi(vec![1])
-                .with_downlink_type(vec![1])
-                .with_uplink_up_mac("sample".to_owned())
-                .with_uplink_rssi(1)
-                .with_uplink_type(vec![1])
-                .with_mesh_role("sample".to_owned())
-                .with_hops(1)
-                .with_device_group_id("sample".to_owned())
-                .with_floorplan_id("sample".to_owned())
-                .with_x_percent(1.5)
-                .with_y_percent(1.5)
-                .with_clients(1)
-                .with_downlink_count(1)
-                .with_tags("sample".to_owned())
-                .with_device_group_name("sample".to_owned())
-                .with_device_model_type("sample".to_owned())
-                .with_switch_name("sample".to_owned())
-                .with_switch_serial_number("sample".to_owned())
-                .with_switch_id("sample".to_owned())
-                .with_switch_port("sample".to_owned())
-                .with_latitude("sample".to_owned())
-                .with_longitude("sample".to_owned())
-                .with_poe_port("sample".to_owned())
-                .with_rogue_category(
-                    std::collections::BTreeMap::from([("k".to_owned(), 1)]),
-                )
-                .with_device_session_cache_weight(1)
-                .with_health_status("sample".to_owned())
-                .with_downlink_channel("sample".to_owned())
-                .with_uplink_channel("sample".to_owned())
-                .with_geolocation_source("sample".to_owned())
-                .with_ap_radio_deploy("sample".to_owned())
-                .with_reboot(true)
-                .with_ap_neighbor_macs(vec!["sample".to_owned()])
-                .with_ap_neighbor_rssis(vec![1])
-                .with_neighbors(
-                    vec![
-                        < ruckus_one::network::wireless_venues::Neighbor as
-                        support::Sample > ::sample()
-                    ],
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("isMeshEnable", serde_json::Value::from(true)),
-            ("downLinkCount", serde_json::Value::from(1)),
-            ("serialNumber", serde_json::Value::from("sample")),
-            ("tenantId", serde_json::Value::from("sample")),
-            ("crtTime", serde_json::Value::from("sample")),
-            ("lastUpdTime", serde_json::Value::from("sample")),
-            ("lastSeenTime", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("description", serde_json::Value::from("sample")),
-            ("model", serde_json::Value::from("sample")),
-            ("fwVersion", serde_json::Value::from("sample")),
-            ("venueId", serde_json::Value::from("sample")),
-            ("venueName", serde_json::Value::from("sample")),
-            ("apGroupId", serde_json::Value::from("sample")),
-            ("apGroupName", serde_json::Value::from("sample")),
-            ("wlanGroup24GId", serde_json::Value::from("sample")),
-            ("wlanGroup5GId", serde_json::Value::from("sample")),
-            (
-                "wlanGroups",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::wireless_venues::WlanGroup as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("configStatus", serde_json::Value::from("sample")),
-            ("connectionStatus", serde_json::Value::from("sample")),
-            ("deviceStatus", serde_json::Value::from("sample")),
-            ("deviceStatusSeverity", serde_json::Value::from("sample")),
-            ("IP", serde_json::Value::from("sample")),
-            ("extIp", serde_json::Value::from("sample")),
-            ("externalPort", serde_json::Value::from("sample")),
-            ("apMac", serde_json::Value::from("sample")),
-            (
-                "apStatusData",
-                <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample_json(),
-            ),
-            ("uplink", serde_json::Value::Array(Vec::new())),
-            (
-                "downlink.downMac",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            (
-                "downlink.rssi",
-                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
-            ),
-            (
-                "downlink.type",
-                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
-            ),
-            ("uplink.upMac", serde_json::Value::from("sample")),
-            ("uplink.rssi", serde_json::Value::from(1)),
-            ("uplink.type", serde_json::Value::Array(vec![serde_json::Value::from(1)])),
-            ("meshRole", serde_json::Value::from("sample")),
-            ("hops", serde_json::Value::from(1)),
-            ("deviceGroupId", serde_json::Value::from("sample")),
-            ("floorplanId", serde_json::Value::from("sample")),
-            ("xPercent", serde_json::Value::from(1.5)),
-            ("yPercent", serde_json::Value::from(1.5)),
-            ("clients", serde_json::Value::from(1)),
-            ("downlinkCount", serde_json::Value::from(1)),
-            ("tags", serde_json::Value::from("sample")),
-            ("deviceGroupName", serde_json::Value::from("sample")),
-            ("deviceModelType", serde_json::Value::from("sample")),
-            ("switchName", serde_json::Value::from("sample")),
-            ("switchSerialNumber", serde_json::Value::from("sample")),
-            ("switchId", serde_json::Value::from("sample")),
-            ("switchPort", serde_json::Value::from("sample")),
-            ("latitude", serde_json::Value::from("sample")),
-            ("longitude", serde_json::Value::from("sample")),
-            ("poePort", serde_json::Value::from("sample")),
-            ("rogueCategory", support::object([("k", serde_json::Value::from(1))])),
-            ("deviceSessionCacheWeight", serde_json::Value::from(1)),
-            ("healthStatus", serde_json::Value::from("sample")),
-            ("downlinkChannel", serde_json::Value::from("sample")),
-            ("uplinkChannel", serde_json::Value::from("sample")),
-            ("geolocationSource", serde_json::Value::from("sample")),
-            ("apRadioDeploy", serde_json::Value::from("sample")),
-            ("reboot", serde_json::Value::from(true)),
-            (
-                "apNeighborMacs",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            (
-                "apNeighborRssis",
-                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
-            ),
-            (
-                "neighbors",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::wireless_venues::Neighbor as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::UpLink {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_is_mesh_enable(true)
-                .with_device_dto(
-                    <ruckus_one::network::wireless_venues::ViewmodelDevice as support::Sample>::sample(),
-                )
-                .with_down_link_count(1)
-                .with_serial_number("sample".to_owned())
-                .with_tenant_id("sample".to_owned())
-                .with_crt_time("sample".to_owned())
-                .with_last_upd_time("sample".to_owned())
-                .with_last_seen_time("sample".to_owned())
-                .with_name("sample".to_owned())
-                .with_description("sample".to_owned())
-                .with_model("sample".to_owned())
-                .with_fw_version("sample".to_owned())
-                .with_venue_id("sample".to_owned())
-                .with_venue_name("sample".to_owned())
-                .with_ap_group_id("sample".to_owned())
-                .with_ap_group_name("sample".to_owned())
-                .with_wlan_group24_g_id("sample".to_owned())
-                .with_wlan_group5_g_id("sample".to_owned())
-                .with_wlan_groups(
-                    vec![
-                        < ruckus_one::network::wireless_venues::WlanGroup as
-                        support::Sample > ::sample()
-                    ],
-                )
-                .with_config_status("sample".to_owned())
-                .with_connection_status("sample".to_owned())
-                .with_device_status("sample".to_owned())
-                .with_device_status_severity("sample".to_owned())
-                .with_ip("sample".to_owned())
-                .with_ext_ip("sample".to_owned())
-                .with_external_port("sample".to_owned())
-                .with_ap_mac("sample".to_owned())
-                .with_ap_status_data(
-                    <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample(),
-                )
-                .with_downlink_down_mac(vec!["sample".to_owned()])
-                .with_downlink_rssi(vec![1])
-                .with_downlink_type(vec![1])
-                .with_uplink_up_mac("sample".to_owned())
-                .with_uplink_rssi(1)
-                .with_uplink_type(vec![1])
-                .with_mesh_role("sample".to_owned())
-                .with_hops(1)
-                .with_device_group_id("sample".to_owned())
-                .with_floorplan_id("sample".to_owned())
-                .with_x_percent(1.5)
-                .with_y_percent(1.5)
-                .with_clients(1)
-                .with_downlink_count(1)
-                .with_tags("sample".to_owned())
-                .with_device_group_name("sample".to_owned())
-                .with_device_model_type("sample".to_owned())
-                .with_switch_name("sample".to_owned())
-                .with_switch_serial_number("sample".to_owned())
-                .with_switch_id("sample".to_owned())
-                .with_switch_port("sample".to_owned())
-                .with_latitude("sample".to_owned())
-                .with_longitude("sample".to_owned())
-                .with_poe_port("sample".to_owned())
-                .with_rogue_category(
-                    std::collections::BTreeMap::from([("k".to_owned(), 1)]),
-                )
-                .with_device_session_cache_weight(1)
-                .with_health_status("sample".to_owned())
-                .with_downlink_channel("sample".to_owned())
-                .with_uplink_channel("sample".to_owned())
-                .with_geolocation_source("sample".to_owned())
-                .with_ap_radio_deploy("sample".to_owned())
-                .with_reboot(true)
-                .with_ap_neighbor_macs(vec!["sample".to_owned()])
-                .with_ap_neighbor_rssis(vec![1])
-                .with_neighbors(
-                    vec![
-                        < ruckus_one::network::wireless_venues::Neighbor as
-                        support::Sample > ::sample()
-                    ],
-                )
-                .with_tx_frames("sample".to_owned())
-                .with_rssi(1)
-                .with_rx_bytes("sample".to_owned())
-                .with_tx_bytes("sample".to_owned())
-                .with_rx_frames("sample".to_owned())
-                .with_type(1)
-                .with_up_mac("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("isMeshEnable", serde_json::Value::from(true)),
-            (
-                "deviceDto",
-                <ruckus_one::network::wireless_venues::ViewmodelDevice as support::Sample>::sample_json(),
-            ),
-            ("downLinkCount", serde_json::Value::from(1)),
-            ("serialNumber", serde_json::Value::from("sample")),
-            ("tenantId", serde_json::Value::from("sample")),
-            ("crtTime", serde_json::Value::from("sample")),
-            ("lastUpdTime", serde_json::Value::from("sample")),
-            ("lastSeenTime", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("description", serde_json::Value::from("sample")),
-            ("model", serde_json::Value::from("sample")),
-            ("fwVersion", serde_json::Value::from("sample")),
-            ("venueId", serde_json::Value::from("sample")),
-            ("venueName", serde_json::Value::from("sample")),
-            ("apGroupId", serde_json::Value::from("sample")),
-            ("apGroupName", serde_json::Value::from("sample")),
-            ("wlanGroup24GId", serde_json::Value::from("sample")),
-            ("wlanGroup5GId", serde_json::Value::from("sample")),
-            (
-                "wlanGroups",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::wireless_venues::WlanGroup as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("configStatus", serde_json::Value::from("sample")),
-            ("connectionStatus", serde_json::Value::from("sample")),
-            ("deviceStatus", serde_json::Value::from("sample")),
-            ("deviceStatusSeverity", serde_json::Value::from("sample")),
-            ("IP", serde_json::Value::from("sample")),
-            ("extIp", serde_json::Value::from("sample")),
-            ("externalPort", serde_json::Value::from("sample")),
-            ("apMac", serde_json::Value::from("sample")),
-            (
-                "apStatusData",
-                <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample_json(),
-            ),
-            (
-                "downlink.downMac",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            (
-                "downlink.rssi",
-                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
-            ),
-            (
-                "downlink.type",
-                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
-            ),
-            ("uplink.upMac", serde_json::Value::from("sample")),
-            ("uplink.rssi", serde_json::Value::from(1)),
-            ("uplink.type", serde_json::Value::Array(vec![serde_json::Value::from(1)])),
-            ("meshRole", serde_json::Value::from("sample")),
-            ("hops", serde_json::Value::from(1)),
-            ("deviceGroupId", serde_json::Value::from("sample")),
-            ("floorplanId", serde_json::Value::from("sample")),
-            ("xPercent", serde_json::Value::from(1.5)),
-            ("yPercent", serde_json::Value::from(1.5)),
-            ("clients", serde_json::Value::from(1)),
-            ("downlinkCount", serde_json::Value::from(1)),
-            ("tags", serde_json::Value::from("sample")),
-            ("deviceGroupName", serde_json::Value::from("sample")),
-            ("deviceModelType", serde_json::Value::from("sample")),
-            ("switchName", serde_json::Value::from("sample")),
-            ("switchSerialNumber", serde_json::Value::from("sample")),
-            ("switchId", serde_json::Value::from("sample")),
-            ("switchPort", serde_json::Value::from("sample")),
-            ("latitude", serde_json::Value::from("sample")),
-            ("longitude", serde_json::Value::from("sample")),
-            ("poePort", serde_json::Value::from("sample")),
-            ("rogueCategory", support::object([("k", serde_json::Value::from(1))])),
-            ("deviceSessionCacheWeight", serde_json::Value::from(1)),
-            ("healthStatus", serde_json::Value::from("sample")),
-            ("downlinkChannel", serde_json::Value::from("sample")),
-            ("uplinkChannel", serde_json::Value::from("sample")),
-            ("geolocationSource", serde_json::Value::from("sample")),
-            ("apRadioDeploy", serde_json::Value::from("sample")),
-            ("reboot", serde_json::Value::from(true)),
-            (
-                "apNeighborMacs",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            (
-                "apNeighborRssis",
-                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
-            ),
-            (
-                "neighbors",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::wireless_venues::Neighbor as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("txFrames", serde_json::Value::from("sample")),
-            ("rssi", serde_json::Value::from(1)),
-            ("rxBytes", serde_json::Value::from("sample")),
-            ("txBytes", serde_json::Value::from("sample")),
-            ("rxFrames", serde_json::Value::from("sample")),
-            ("type", serde_json::Value::from(1)),
-            ("upMac", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::DownLink {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_is_mesh_enable(true)
-                .with_device_dto(
-                    <ruckus_one::network::wireless_venues::ViewmodelDevice as support::Sample>::sample(),
-                )
-                .with_down_link_count(1)
-                .with_serial_number("sample".to_owned())
-                .with_tenant_id("sample".to_owned())
-                .with_crt_time("sample".to_owned())
-                .with_last_upd_time("sample".to_owned())
-                .with_last_seen_time("sample".to_owned())
-                .with_name("sample".to_owned())
-                .with_description("sample".to_owned())
-                .with_model("sample".to_owned())
-                .with_fw_version("sample".to_owned())
-                .with_venue_id("sample".to_owned())
-                .with_venue_name("sample".to_owned())
-                .with_ap_group_id("sample".to_owned())
-                .with_ap_group_name("sample".to_owned())
-                .with_wlan_group24_g_id("sample".to_owned())
-                .with_wlan_group5_g_id("sample".to_owned())
-                .with_wlan_groups(
-                    vec![
-                        < ruckus_one::network::wireless_venues::WlanGroup as
-                        support::Sample > ::sample()
-                    ],
-                )
-                .with_config_status("sample".to_owned())
-                .with_connection_status("sample".to_owned())
-                .with_device_status("sample".to_owned())
-                .with_device_status_severity("sample".to_owned())
-                .with_ip("sample".to_owned())
-                .with_ext_ip("sample".to_owned())
-                .with_external_port("sample".to_owned())
-                .with_ap_mac("sample".to_owned())
-                .with_ap_status_data(
-                    <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample(),
-                )
-                .with_uplink(
-                    vec![
-                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
-                        > ::sample()
-                    ],
-                )
-                .with_downlink_down_mac(vec!["sample".to_owned()])
-                .with_downlink_rssi(vec![1])
-                .with_downlink_type(vec![1])
-                .with_uplink_up_mac("sample".to_owned())
-                .with_uplink_rssi(1)
-                .with_uplink_type(vec![1])
-                .with_mesh_role("sample".to_owned())
-                .with_hops(1)
-                .with_device_group_id("sample".to_owned())
-                .with_floorplan_id("sample".to_owned())
-                .with_x_percent(1.5)
-                .with_y_percent(1.5)
-                .with_clients(1)
-                .with_downlink_count(1)
-                .with_tags("sample".to_owned())
-                .with_device_group_name("sample".to_owned())
-                .with_device_model_type("sample".to_owned())
-                .with_switch_name("sample".to_owned())
-                .with_switch_serial_number("sample".to_owned())
-                .with_switch_id("sample".to_owned())
-                .with_switch_port("sample".to_owned())
-                .with_latitude("sample".to_owned())
-                .with_longitude("sample".to_owned())
-                .with_poe_port("sample".to_owned())
-                .with_rogue_category(
-                    std::collections::BTreeMap::from([("k".to_owned(), 1)]),
-                )
-                .with_device_session_cache_weight(1)
-                .with_health_status("sample".to_owned())
-                .with_downlink_channel("sample".to_owned())
-                .with_uplink_channel("sample".to_owned())
-                .with_geolocation_source("sample".to_owned())
-                .with_ap_radio_deploy("sample".to_owned())
-                .with_reboot(true)
-                .with_ap_neighbor_macs(vec!["sample".to_owned()])
-                .with_ap_neighbor_rssis(vec![1])
-                .with_neighbors(
-                    vec![
-                        < ruckus_one::network::wireless_venues::Neighbor as
-                        support::Sample > ::sample()
-                    ],
-                )
-                .with_tx_frames("sample".to_owned())
-                .with_rssi(1)
-                .with_rx_bytes("sample".to_owned())
-                .with_tx_bytes("sample".to_owned())
-                .with_rx_frames("sample".to_owned())
-                .with_type(1)
-                .with_down_mac("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("isMeshEnable", serde_json::Value::from(true)),
-            (
-                "deviceDto",
-                <ruckus_one::network::wireless_venues::ViewmodelDevice as support::Sample>::sample_json(),
-            ),
-            ("downLinkCount", serde_json::Value::from(1)),
-            ("serialNumber", serde_json::Value::from("sample")),
-            ("tenantId", serde_json::Value::from("sample")),
-            ("crtTime", serde_json::Value::from("sample")),
-            ("lastUpdTime", serde_json::Value::from("sample")),
-            ("lastSeenTime", serde_json::Value::from("sample")),
-            ("name", serde_json::Value::from("sample")),
-            ("description", serde_json::Value::from("sample")),
-            ("model", serde_json::Value::from("sample")),
-            ("fwVersion", serde_json::Value::from("sample")),
-            ("venueId", serde_json::Value::from("sample")),
-            ("venueName", serde_json::Value::from("sample")),
-            ("apGroupId", serde_json::Value::from("sample")),
-            ("apGroupName", serde_json::Value::from("sample")),
-            ("wlanGroup24GId", serde_json::Value::from("sample")),
-            ("wlanGroup5GId", serde_json::Value::from("sample")),
-            (
-                "wlanGroups",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::wireless_venues::WlanGroup as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("configStatus", serde_json::Value::from("sample")),
-            ("connectionStatus", serde_json::Value::from("sample")),
-            ("deviceStatus", serde_json::Value::from("sample")),
-            ("deviceStatusSeverity", serde_json::Value::from("sample")),
-            ("IP", serde_json::Value::from("sample")),
-            ("extIp", serde_json::Value::from("sample")),
-            ("externalPort", serde_json::Value::from("sample")),
-            ("apMac", serde_json::Value::from("sample")),
-            (
-                "apStatusData",
-                <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample_json(),
-            ),
-            (
-                "uplink",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
-                        > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "downlink.downMac",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            (
-                "downlink.rssi",
-                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
-            ),
-            (
-                "downlink.type",
-                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
-            ),
-            ("uplink.upMac", serde_json::Value::from("sample")),
-            ("uplink.rssi", serde_json::Value::from(1)),
-            ("uplink.type", serde_json::Value::Array(vec![serde_json::Value::from(1)])),
-            ("meshRole", serde_json::Value::from("sample")),
-            ("hops", serde_json::Value::from(1)),
-            ("deviceGroupId", serde_json::Value::from("sample")),
-            ("floorplanId", serde_json::Value::from("sample")),
-            ("xPercent", serde_json::Value::from(1.5)),
-            ("yPercent", serde_json::Value::from(1.5)),
-            ("clients", serde_json::Value::from(1)),
-            ("downlinkCount", serde_json::Value::from(1)),
-            ("tags", serde_json::Value::from("sample")),
-            ("deviceGroupName", serde_json::Value::from("sample")),
-            ("deviceModelType", serde_json::Value::from("sample")),
-            ("switchName", serde_json::Value::from("sample")),
-            ("switchSerialNumber", serde_json::Value::from("sample")),
-            ("switchId", serde_json::Value::from("sample")),
-            ("switchPort", serde_json::Value::from("sample")),
-            ("latitude", serde_json::Value::from("sample")),
-            ("longitude", serde_json::Value::from("sample")),
-            ("poePort", serde_json::Value::from("sample")),
-            ("rogueCategory", support::object([("k", serde_json::Value::from(1))])),
-            ("deviceSessionCacheWeight", serde_json::Value::from(1)),
-            ("healthStatus", serde_json::Value::from("sample")),
-            ("downlinkChannel", serde_json::Value::from("sample")),
-            ("uplinkChannel", serde_json::Value::from("sample")),
-            ("geolocationSource", serde_json::Value::from("sample")),
-            ("apRadioDeploy", serde_json::Value::from("sample")),
-            ("reboot", serde_json::Value::from(true)),
-            (
-                "apNeighborMacs",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            (
-                "apNeighborRssis",
-                serde_json::Value::Array(vec![serde_json::Value::from(1)]),
-            ),
-            (
-                "neighbors",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::wireless_venues::Neighbor as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("txFrames", serde_json::Value::from("sample")),
-            ("rssi", serde_json::Value::from(1)),
-            ("rxBytes", serde_json::Value::from("sample")),
-            ("txBytes", serde_json::Value::from("sample")),
-            ("rxFrames", serde_json::Value::from("sample")),
-            ("type", serde_json::Value::from(1)),
-            ("downMac", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
 impl support::Sample for ruckus_one::network::wireless_venues::Node {
     fn sample() -> Self {
         {
@@ -21808,6 +26191,239 @@ for ruckus_one::network::wireless_venues::QueryResponseTopologyResponse {
                 serde_json::Value::Array(
                     vec![
                         < ruckus_one::network::wireless_venues::TopologyResponse as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("errorMessage", serde_json::Value::from("sample")),
+            (
+                "subsequentQueries",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::SubsequentQuery as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::FloorPlanView {
+    fn sample() -> Self {
+        {
+            let mut value = Self::builder()
+                .id("sample".to_owned())
+                .venue_id("sample".to_owned())
+                .name("sample".to_owned())
+                .floor_number(1)
+                .image_id("sample".to_owned())
+                .image_name("sample".to_owned())
+                .build()
+                .expect("every field is set");
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("venueId", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("floorNumber", serde_json::Value::from(1)),
+            ("imageId", serde_json::Value::from("sample")),
+            ("imageName", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample
+for ruckus_one::network::wireless_venues::OperationResponseFloorPlanView {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::wireless_venues::FloorPlanView as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::wireless_venues::FloorPlanView as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::RogueDetectingAp {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_ap_mac("sample".to_owned())
+                .with_ap_serial_number("sample".to_owned())
+                .with_ap_name("sample".to_owned())
+                .with_snr(1)
+                .with_last_upd_time("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("apMac", serde_json::Value::from("sample")),
+            ("apSerialNumber", serde_json::Value::from("sample")),
+            ("apName", serde_json::Value::from("sample")),
+            ("snr", serde_json::Value::from(1)),
+            ("lastUpdTime", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::RogueAp {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_rogue_mac("sample".to_owned())
+                .with_rogue_ap_mac("sample".to_owned())
+                .with_category("sample".to_owned())
+                .with_classification_policy_name("sample".to_owned())
+                .with_classification_rule_name("sample".to_owned())
+                .with_ssid("sample".to_owned())
+                .with_channel(1)
+                .with_band("sample".to_owned())
+                .with_closest_ap(
+                    <ruckus_one::network::wireless_venues::RogueDetectingAp as support::Sample>::sample(),
+                )
+                .with_detecting_aps(
+                    vec![
+                        < ruckus_one::network::wireless_venues::RogueDetectingAp as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_last_detecting_ap(
+                    <ruckus_one::network::wireless_venues::RogueDetectingAp as support::Sample>::sample(),
+                )
+                .with_number_of_detecting_aps(1)
+                .with_last_upd_time("sample".to_owned())
+                .with_locatable(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("rogueMac", serde_json::Value::from("sample")),
+            ("rogueApMac", serde_json::Value::from("sample")),
+            ("category", serde_json::Value::from("sample")),
+            ("classificationPolicyName", serde_json::Value::from("sample")),
+            ("classificationRuleName", serde_json::Value::from("sample")),
+            ("ssid", serde_json::Value::from("sample")),
+            ("channel", serde_json::Value::from(1)),
+            ("band", serde_json::Value::from("sample")),
+            (
+                "closestAp",
+                <ruckus_one::network::wireless_venues::RogueDetectingAp as support::Sample>::sample_json(),
+            ),
+            (
+                "detectingAps",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::RogueDetectingAp as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "lastDetectingAp",
+                <ruckus_one::network::wireless_venues::RogueDetectingAp as support::Sample>::sample_json(),
+            ),
+            ("numberOfDetectingAps", serde_json::Value::from(1)),
+            ("lastUpdTime", serde_json::Value::from("sample")),
+            ("locatable", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-venues")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
+impl support::Sample for ruckus_one::network::wireless_venues::QueryResponseRogueAp {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_fields(vec!["sample".to_owned()])
+                .with_total_count(1)
+                .with_page(1)
+                .with_object_id("sample".to_owned())
+                .with_data(
+                    vec![
+                        < ruckus_one::network::wireless_venues::RogueAp as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_error_message("sample".to_owned())
+                .with_subsequent_queries(
+                    vec![
+                        < ruckus_one::network::common::SubsequentQuery as support::Sample
+                        > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("totalCount", serde_json::Value::from(1)),
+            ("page", serde_json::Value::from(1)),
+            ("objectId", serde_json::Value::from("sample")),
+            (
+                "data",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_venues::RogueAp as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -24291,6 +28907,82 @@ impl support::Sample for ruckus_one::network::common::ProfileV1 {
         ])
     }
 }
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles",
+        feature = "network-venue-templates"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::EmptyView {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-switch-aaa",
+        feature = "network-switch-config-backups",
+        feature = "network-switch-firmware",
+        feature = "network-switch-networking",
+        feature = "network-switch-profiles",
+        feature = "network-switches",
+        feature = "network-template-switch-profiles",
+        feature = "network-venue-templates"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::EmptyResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_response(
+                    <ruckus_one::network::common::EmptyView as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "response",
+                <ruckus_one::network::common::EmptyView as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-venue-templates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
 impl support::Sample for ruckus_one::network::venue_templates::VenueTemplateView {
@@ -25015,80 +29707,6 @@ impl support::Sample for ruckus_one::network::common::AaaServerV1 {
         ])
     }
 }
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-aaa",
-        feature = "network-switch-config-backups",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switch-profiles",
-        feature = "network-switches",
-        feature = "network-venue-templates"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::EmptyView {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new().with_id("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("id", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(
-        feature = "network-switch-aaa",
-        feature = "network-switch-config-backups",
-        feature = "network-switch-firmware",
-        feature = "network-switch-networking",
-        feature = "network-switch-profiles",
-        feature = "network-switches",
-        feature = "network-venue-templates"
-    )
-)]
-impl support::Sample for ruckus_one::network::common::EmptyResponse {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_request_id("sample".to_owned())
-                .with_response(
-                    <ruckus_one::network::common::EmptyView as support::Sample>::sample(),
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("requestId", serde_json::Value::from("sample")),
-            (
-                "response",
-                <ruckus_one::network::common::EmptyView as support::Sample>::sample_json(),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
 #[cfg(feature = "network-venue-templates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
 impl support::Sample
@@ -25478,9 +30096,72 @@ impl support::Sample for ruckus_one::network::venue_templates::VenueTemplateView
         ])
     }
 }
+#[cfg(feature = "network-venue-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
+impl support::Sample for ruckus_one::network::venue_templates::TemplateData {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_type("sample".to_owned())
+                .with_tenant_id("sample".to_owned())
+                .with_applied_on_tenants(vec!["sample".to_owned()])
+                .with_tags("sample".to_owned())
+                .with_created_by("sample".to_owned())
+                .with_created_on(1)
+                .with_last_modified(1)
+                .with_last_applied(1)
+                .with_version(1)
+                .with_drift_status("sample".to_owned())
+                .with_is_enforced(true)
+                .with_template_context("sample".to_owned())
+                .with_applied_on_instances(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("type", serde_json::Value::from("sample")),
+            ("tenantId", serde_json::Value::from("sample")),
+            (
+                "appliedOnTenants",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("tags", serde_json::Value::from("sample")),
+            ("createdBy", serde_json::Value::from("sample")),
+            ("createdOn", serde_json::Value::from(1)),
+            ("lastModified", serde_json::Value::from(1)),
+            ("lastApplied", serde_json::Value::from(1)),
+            ("version", serde_json::Value::from(1)),
+            ("driftStatus", serde_json::Value::from("sample")),
+            ("isEnforced", serde_json::Value::from(true)),
+            ("templateContext", serde_json::Value::from("sample")),
+            (
+                "appliedOnInstances",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-venue-ap-groups", feature = "network-wireless-aps"))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-groups",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::VenueApGroup {
     fn sample() -> Self {
         {
@@ -26109,7 +30790,13 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::LanPortSpecificSettingsPoeMode {
     fn sample() -> Self {
         Self::from("Auto")
@@ -28012,37 +32699,6 @@ for ruckus_one::network::venue_ap_settings::VenueApTlsKeyEnhancedModeSettings {
 }
 #[cfg(feature = "network-wireless-aps")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
-impl support::Sample
-for ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_request_id("sample".to_owned())
-                .with_response(
-                    <ruckus_one::network::common::EntityId as support::Sample>::sample(),
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("requestId", serde_json::Value::from("sample")),
-            (
-                "response",
-                <ruckus_one::network::common::EntityId as support::Sample>::sample_json(),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-wireless-aps")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
 impl support::Sample for ruckus_one::network::wireless_aps::CreateVenueApResponse {
     fn sample() -> Self {
         Self::WifiEntityIdOperationResponse(
@@ -29285,6 +33941,735 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApFloorPosition {
         ])
     }
 }
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample for ruckus_one::network::wireless_aps::VenueApAvailableLteBands {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_band3_g(vec!["sample".to_owned()])
+                .with_band4_g(vec!["sample".to_owned()])
+                .with_country_codes(vec!["sample".to_owned()])
+                .with_region(
+                    <ruckus_one::network::venue_ap_settings::LteBandLockChannelRegion as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "band3G",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "band4G",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "countryCodes",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "region",
+                <ruckus_one::network::venue_ap_settings::LteBandLockChannelRegion as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-aps")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+impl support::Sample for ruckus_one::network::wireless_aps::ApLanPortSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_client_isolation_enabled(true)
+                .with_client_isolation_settings(
+                    <ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettings as support::Sample>::sample(),
+                )
+                .with_dhcp_option82_enabled(true)
+                .with_dhcp_option82_settings(
+                    <ruckus_one::network::venue_ap_model_settings::DhcpOption82Settings as support::Sample>::sample(),
+                )
+                .with_enabled(true)
+                .with_overwrite_untag_id(1)
+                .with_overwrite_vlan_members("sample".to_owned())
+                .with_soft_gre_enabled(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("clientIsolationEnabled", serde_json::Value::from(true)),
+            (
+                "clientIsolationSettings",
+                <ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettings as support::Sample>::sample_json(),
+            ),
+            ("dhcpOption82Enabled", serde_json::Value::from(true)),
+            (
+                "dhcpOption82Settings",
+                <ruckus_one::network::venue_ap_model_settings::DhcpOption82Settings as support::Sample>::sample_json(),
+            ),
+            ("enabled", serde_json::Value::from(true)),
+            ("overwriteUntagId", serde_json::Value::from(1)),
+            ("overwriteVlanMembers", serde_json::Value::from("sample")),
+            ("softGreEnabled", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
+impl support::Sample for ruckus_one::network::ap_settings::ApDhcpSettingsDhcpApRole {
+    fn sample() -> Self {
+        Self::from("PrimaryServer")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("PrimaryServer")
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl support::Sample for ruckus_one::network::common::DhcpServiceAp {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_dhcp_ips(vec!["sample".to_owned()])
+                .with_role(
+                    <ruckus_one::network::ap_settings::ApDhcpSettingsDhcpApRole as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "dhcpIps",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "role",
+                <ruckus_one::network::ap_settings::ApDhcpSettingsDhcpApRole as support::Sample>::sample_json(),
+            ),
+            ("serialNumber", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl support::Sample
+for ruckus_one::network::common::VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode {
+    fn sample() -> Self {
+        Self::from("Dynamic")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("Dynamic")
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl support::Sample
+for ruckus_one::network::common::VenueDhcpConfigServiceProfileSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_active_dhcp_pool_names(vec!["sample".to_owned()])
+                .with_dhcp_service_aps(
+                    vec![
+                        < ruckus_one::network::common::DhcpServiceAp as support::Sample >
+                        ::sample()
+                    ],
+                )
+                .with_wan_port_selection_mode(
+                    <ruckus_one::network::common::VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "activeDhcpPoolNames",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "dhcpServiceAps",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::common::DhcpServiceAp as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "wanPortSelectionMode",
+                <ruckus_one::network::common::VenueDhcpConfigServiceProfileSettingsWanPortSelectionMode as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl support::Sample for ruckus_one::network::common::VenueRoguePolicySettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_report_threshold(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("reportThreshold", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
+impl support::Sample for ruckus_one::network::ap_settings::Channels24G {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_n_20m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_n_40m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_auto(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "20MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "40MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "auto",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
+impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdoor {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_n_160m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_n_20m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_n_40m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_n_80m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_auto(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
+                        as support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "160MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "20MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "40MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "80MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "auto",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
+impl support::Sample for ruckus_one::network::ap_settings::Channels5G {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_dfs(
+                    <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample(),
+                )
+                .with_indoor(
+                    <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample(),
+                )
+                .with_indoor_for_outdoor_ap(
+                    <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample(),
+                )
+                .with_outdoor(
+                    <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "dfs",
+                <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
+            ),
+            (
+                "indoor",
+                <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
+            ),
+            (
+                "indoorForOutdoorAp",
+                <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
+            ),
+            (
+                "outdoor",
+                <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
+impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdoor {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_n_160m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_n_20m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_n_40m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_n_80m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_auto(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "160MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "20MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "40MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "80MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "auto",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
+impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11 {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_n_160m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_n_20m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_n_40m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_n_80m_hz(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_auto(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_indoor(
+                    <ruckus_one::network::ap_settings::Channels6GIndoorOutdoor as support::Sample>::sample(),
+                )
+                .with_outdoor(
+                    <ruckus_one::network::ap_settings::Channels6GIndoorOutdoor as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "160MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "20MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "40MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "80MHz",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "auto",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "indoor",
+                <ruckus_one::network::ap_settings::Channels6GIndoorOutdoor as support::Sample>::sample_json(),
+            ),
+            (
+                "outdoor",
+                <ruckus_one::network::ap_settings::Channels6GIndoorOutdoor as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-ap-settings")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
+impl support::Sample for ruckus_one::network::ap_settings::WifiAvailableChannels {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_n_2_4g_channels(
+                    <ruckus_one::network::ap_settings::Channels24G as support::Sample>::sample(),
+                )
+                .with_n_5g_channels(
+                    <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample(),
+                )
+                .with_n_5g_lower_channels(
+                    <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample(),
+                )
+                .with_n_5g_upper_channels(
+                    <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample(),
+                )
+                .with_n_6g_channels(
+                    <ruckus_one::network::ap_settings::Channels6Gv11 as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "2.4GChannels",
+                <ruckus_one::network::ap_settings::Channels24G as support::Sample>::sample_json(),
+            ),
+            (
+                "5GChannels",
+                <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample_json(),
+            ),
+            (
+                "5GLowerChannels",
+                <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample_json(),
+            ),
+            (
+                "5GUpperChannels",
+                <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample_json(),
+            ),
+            (
+                "6GChannels",
+                <ruckus_one::network::ap_settings::Channels6Gv11 as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
 impl support::Sample for ruckus_one::network::ap_settings::ApAntennaTypeSettings {
@@ -30223,16 +35608,6 @@ impl support::Sample for ruckus_one::network::ap_settings::ApCapabilities {
 }
 #[cfg(feature = "network-ap-settings")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::ApDhcpSettingsDhcpApRole {
-    fn sample() -> Self {
-        Self::from("PrimaryServer")
-    }
-    fn sample_json() -> serde_json::Value {
-        serde_json::Value::from("PrimaryServer")
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
 impl support::Sample for ruckus_one::network::ap_settings::ApDhcpSettings {
     fn sample() -> Self {
         {
@@ -30256,515 +35631,6 @@ impl support::Sample for ruckus_one::network::ap_settings::ApDhcpSettings {
                 <ruckus_one::network::ap_settings::ApDhcpSettingsDhcpApRole as support::Sample>::sample_json(),
             ),
             ("serialNumber", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels24G {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_n_20m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_n_40m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_auto(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            (
-                "20MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "40MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "auto",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdoor {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_n_160m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_n_20m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_n_40m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_n_80m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_auto(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample()
-                    ],
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            (
-                "160MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "20MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "40MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "80MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "auto",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels5G {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_dfs(
-                    <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample(),
-                )
-                .with_indoor(
-                    <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample(),
-                )
-                .with_indoor_for_outdoor_ap(
-                    <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample(),
-                )
-                .with_outdoor(
-                    <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample(),
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            (
-                "dfs",
-                <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
-            ),
-            (
-                "indoor",
-                <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
-            ),
-            (
-                "indoorForOutdoorAp",
-                <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
-            ),
-            (
-                "outdoor",
-                <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdoor {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_n_160m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_n_20m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_n_40m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_n_80m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_auto(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            (
-                "160MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "20MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "40MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "80MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "auto",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11 {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_n_160m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_n_20m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_n_40m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_n_80m_hz(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_auto(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample()
-                    ],
-                )
-                .with_indoor(
-                    <ruckus_one::network::ap_settings::Channels6GIndoorOutdoor as support::Sample>::sample(),
-                )
-                .with_outdoor(
-                    <ruckus_one::network::ap_settings::Channels6GIndoorOutdoor as support::Sample>::sample(),
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            (
-                "160MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "20MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "40MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "80MHz",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "auto",
-                serde_json::Value::Array(
-                    vec![
-                        <
-                        ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels
-                        as support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "indoor",
-                <ruckus_one::network::ap_settings::Channels6GIndoorOutdoor as support::Sample>::sample_json(),
-            ),
-            (
-                "outdoor",
-                <ruckus_one::network::ap_settings::Channels6GIndoorOutdoor as support::Sample>::sample_json(),
-            ),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::WifiAvailableChannels {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_n_2_4g_channels(
-                    <ruckus_one::network::ap_settings::Channels24G as support::Sample>::sample(),
-                )
-                .with_n_5g_channels(
-                    <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample(),
-                )
-                .with_n_5g_lower_channels(
-                    <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample(),
-                )
-                .with_n_5g_upper_channels(
-                    <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample(),
-                )
-                .with_n_6g_channels(
-                    <ruckus_one::network::ap_settings::Channels6Gv11 as support::Sample>::sample(),
-                );
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            (
-                "2.4GChannels",
-                <ruckus_one::network::ap_settings::Channels24G as support::Sample>::sample_json(),
-            ),
-            (
-                "5GChannels",
-                <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample_json(),
-            ),
-            (
-                "5GLowerChannels",
-                <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample_json(),
-            ),
-            (
-                "5GUpperChannels",
-                <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample_json(),
-            ),
-            (
-                "6GChannels",
-                <ruckus_one::network::ap_settings::Channels6Gv11 as support::Sample>::sample_json(),
-            ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
@@ -32746,257 +37612,6 @@ impl support::Sample for ruckus_one::network::common::SwitchClientQueryResult {
 }
 #[cfg(feature = "network-switches")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::RangeFilter {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_field("sample".to_owned())
-                .with_gte(1)
-                .with_lte(1)
-                .with_lt(1);
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("field", serde_json::Value::from("sample")),
-            ("gte", serde_json::Value::from(1)),
-            ("lte", serde_json::Value::from(1)),
-            ("lt", serde_json::Value::from(1)),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::MustNotMatchField {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_field("sample".to_owned())
-                .with_value("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("field", serde_json::Value::from("sample")),
-            ("value", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::DynamicQueryPayloadPageByDate {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_value("sample".to_owned())
-                .with_key("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("value", serde_json::Value::from("sample")),
-            ("key", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-events-alarms", feature = "network-switches"))]
-impl support::Sample for ruckus_one::network::common::TermField {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_field("sample".to_owned())
-                .with_value("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            ("field", serde_json::Value::from("sample")),
-            ("value", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::DynamicQueryPayload {
-    fn sample() -> Self {
-        {
-            let mut value = Self::new()
-                .with_multi_sort_fields(vec!["sample".to_owned()])
-                .with_match_fields(
-                    vec![
-                        < ruckus_one::network::common::QosMatchField as support::Sample >
-                        ::sample()
-                    ],
-                )
-                .with_range_filter(
-                    <ruckus_one::network::switches::RangeFilter as support::Sample>::sample(),
-                )
-                .with_range_date_filter(
-                    <ruckus_one::network::switches::RangeFilter as support::Sample>::sample(),
-                )
-                .with_must_not_match_field(
-                    vec![
-                        < ruckus_one::network::switches::MustNotMatchField as
-                        support::Sample > ::sample()
-                    ],
-                )
-                .with_sort_field("sample".to_owned())
-                .with_sort_order("sample".to_owned())
-                .with_page(1)
-                .with_page_by_date(
-                    <ruckus_one::network::switches::DynamicQueryPayloadPageByDate as support::Sample>::sample(),
-                )
-                .with_page_size(1)
-                .with_fields(vec!["sample".to_owned()])
-                .with_search_target_fields(vec!["sample".to_owned()])
-                .with_search_string("sample".to_owned())
-                .with_filters(
-                    std::collections::BTreeMap::from([
-                        ("k".to_owned(), vec!["sample".to_owned()]),
-                    ]),
-                )
-                .with_must_have_fields(vec!["sample".to_owned()])
-                .with_must_not_have_fields(vec!["sample".to_owned()])
-                .with_term_field(
-                    <ruckus_one::network::common::TermField as support::Sample>::sample(),
-                )
-                .with_terms(
-                    std::collections::BTreeMap::from([
-                        ("k".to_owned(), vec!["sample".to_owned()]),
-                    ]),
-                )
-                .with_exists("sample".to_owned())
-                .with_group_by("sample".to_owned());
-            value
-                .additional_fields
-                .insert(
-                    "conformanceExtra".to_owned(),
-                    serde_json::json!({ "sample" : true }),
-                );
-            value
-        }
-    }
-    fn sample_json() -> serde_json::Value {
-        support::object([
-            (
-                "multiSortFields",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            (
-                "matchFields",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::common::QosMatchField as support::Sample >
-                        ::sample_json()
-                    ],
-                ),
-            ),
-            (
-                "rangeFilter",
-                <ruckus_one::network::switches::RangeFilter as support::Sample>::sample_json(),
-            ),
-            (
-                "rangeDateFilter",
-                <ruckus_one::network::switches::RangeFilter as support::Sample>::sample_json(),
-            ),
-            (
-                "mustNotMatchField",
-                serde_json::Value::Array(
-                    vec![
-                        < ruckus_one::network::switches::MustNotMatchField as
-                        support::Sample > ::sample_json()
-                    ],
-                ),
-            ),
-            ("sortField", serde_json::Value::from("sample")),
-            ("sortOrder", serde_json::Value::from("sample")),
-            ("page", serde_json::Value::from(1)),
-            (
-                "pageByDate",
-                <ruckus_one::network::switches::DynamicQueryPayloadPageByDate as support::Sample>::sample_json(),
-            ),
-            ("pageSize", serde_json::Value::from(1)),
-            (
-                "fields",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            (
-                "searchTargetFields",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            ("searchString", serde_json::Value::from("sample")),
-            (
-                "filters",
-                support::object([
-                    (
-                        "k",
-                        serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-                    ),
-                ]),
-            ),
-            (
-                "mustHaveFields",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            (
-                "mustNotHaveFields",
-                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-            ),
-            (
-                "termField",
-                <ruckus_one::network::common::TermField as support::Sample>::sample_json(),
-            ),
-            (
-                "terms",
-                support::object([
-                    (
-                        "k",
-                        serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
-                    ),
-                ]),
-            ),
-            ("exists", serde_json::Value::from("sample")),
-            ("groupBy", serde_json::Value::from("sample")),
-            ("conformanceExtra", serde_json::json!({ "sample" : true })),
-        ])
-    }
-}
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
 impl support::Sample for ruckus_one::network::switches::GroupedSwitch {
     fn sample() -> Self {
         {
@@ -34053,17 +38668,31 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanOverv
         ])
     }
 }
-#[cfg(feature = "network-common")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(
-    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
-)]
-impl support::Sample for ruckus_one::network::common::SwitchConfigHistoryPage {
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+impl support::Sample for ruckus_one::network::switch_networking::SwitchVlans {
     fn sample() -> Self {
         {
-            let mut value = Self::new()
-                .with_total_count(1)
-                .with_list(vec![serde_json::json!({ "sample" : true })]);
+            let mut value = Self::new("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_vlan_id(1)
+                .with_vlan_name("sample".to_owned())
+                .with_ipv4_dhcp_snooping(true)
+                .with_arp_inspection(true)
+                .with_igmp_snooping(
+                    <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample(),
+                )
+                .with_multicast_version(1)
+                .with_spanning_tree_protocol(
+                    <ruckus_one::network::common::SpanningTreeProtocol as support::Sample>::sample(),
+                )
+                .with_switch_vlan_port_models(
+                    vec![
+                        < ruckus_one::network::switch_networking::SwitchVlanPortModelView
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_enable_as_default_vlan(true);
             value
                 .additional_fields
                 .insert(
@@ -34075,10 +38704,125 @@ impl support::Sample for ruckus_one::network::common::SwitchConfigHistoryPage {
     }
     fn sample_json() -> serde_json::Value {
         support::object([
-            ("totalCount", serde_json::Value::from(1)),
+            ("id", serde_json::Value::from("sample")),
+            ("vlanId", serde_json::Value::from(1)),
+            ("vlanName", serde_json::Value::from("sample")),
+            ("ipv4DhcpSnooping", serde_json::Value::from(true)),
+            ("arpInspection", serde_json::Value::from(true)),
             (
-                "list",
-                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+                "igmpSnooping",
+                <ruckus_one::network::common::IgmpSnooping as support::Sample>::sample_json(),
+            ),
+            ("multicastVersion", serde_json::Value::from(1)),
+            (
+                "spanningTreeProtocol",
+                <ruckus_one::network::common::SpanningTreeProtocol as support::Sample>::sample_json(),
+            ),
+            (
+                "switchVlanPortModels",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switch_networking::SwitchVlanPortModelView
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("enableAsDefaultVlan", serde_json::Value::from(true)),
+            ("switchId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+impl support::Sample for ruckus_one::network::switch_networking::FilterByStatus {
+    fn sample() -> Self {
+        Self::from("ALL")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("ALL")
+    }
+}
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+impl support::Sample
+for ruckus_one::network::switch_networking::ConfigurationHistoryDetailSortInfoSortColumn {
+    fn sample() -> Self {
+        Self::from("startTime")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("startTime")
+    }
+}
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+impl support::Sample
+for ruckus_one::network::switch_networking::ConfigurationHistoryDetailSortInfo {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_sort_column(
+                    <ruckus_one::network::switch_networking::ConfigurationHistoryDetailSortInfoSortColumn as support::Sample>::sample(),
+                )
+                .with_dir(
+                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "sortColumn",
+                <ruckus_one::network::switch_networking::ConfigurationHistoryDetailSortInfoSortColumn as support::Sample>::sample_json(),
+            ),
+            (
+                "dir",
+                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+impl support::Sample
+for ruckus_one::network::switch_networking::ConfigurationHistoryForVenueQueryRequest {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_filter_by_status(
+                    <ruckus_one::network::switch_networking::FilterByStatus as support::Sample>::sample(),
+                )
+                .with_limit(1)
+                .with_sort_info(
+                    <ruckus_one::network::switch_networking::ConfigurationHistoryDetailSortInfo as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "filterByStatus",
+                <ruckus_one::network::switch_networking::FilterByStatus as support::Sample>::sample_json(),
+            ),
+            ("limit", serde_json::Value::from(1)),
+            (
+                "sortInfo",
+                <ruckus_one::network::switch_networking::ConfigurationHistoryDetailSortInfo as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -34237,6 +38981,276 @@ for ruckus_one::network::switch_config_backups::ConfigurationHistoryView {
                         as support::Sample > ::sample_json()
                     ],
                 ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+impl support::Sample for ruckus_one::network::switch_networking::SortInfoSortColumn {
+    fn sample() -> Self {
+        Self::from("startTime")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("startTime")
+    }
+}
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+impl support::Sample for ruckus_one::network::switch_networking::SortInfo {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_sort_column(
+                    <ruckus_one::network::switch_networking::SortInfoSortColumn as support::Sample>::sample(),
+                )
+                .with_dir(
+                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "sortColumn",
+                <ruckus_one::network::switch_networking::SortInfoSortColumn as support::Sample>::sample_json(),
+            ),
+            (
+                "dir",
+                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+impl support::Sample
+for ruckus_one::network::switch_networking::ConfigurationHistoryFilter {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_filter_by_status(
+                    vec![
+                        < ruckus_one::network::switch_networking::FilterByStatus as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_config_type(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "filterByStatus",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::switch_networking::FilterByStatus as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "configType",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+impl support::Sample
+for ruckus_one::network::switch_networking::ConfigurationHistoryRequest {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_sort_info(
+                    <ruckus_one::network::switch_networking::SortInfo as support::Sample>::sample(),
+                )
+                .with_filter_by_config_type("sample".to_owned())
+                .with_page(1)
+                .with_limit(1)
+                .with_page_size(1)
+                .with_sort_field(
+                    <ruckus_one::network::switch_networking::SortInfoSortColumn as support::Sample>::sample(),
+                )
+                .with_sort_order(
+                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                )
+                .with_filters(
+                    <ruckus_one::network::switch_networking::ConfigurationHistoryFilter as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "sortInfo",
+                <ruckus_one::network::switch_networking::SortInfo as support::Sample>::sample_json(),
+            ),
+            ("filterByConfigType", serde_json::Value::from("sample")),
+            ("page", serde_json::Value::from(1)),
+            ("limit", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            (
+                "sortField",
+                <ruckus_one::network::switch_networking::SortInfoSortColumn as support::Sample>::sample_json(),
+            ),
+            (
+                "sortOrder",
+                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+            ),
+            (
+                "filters",
+                <ruckus_one::network::switch_networking::ConfigurationHistoryFilter as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+impl support::Sample
+for ruckus_one::network::switch_networking::ConfigurationHistoryVenueInfoView {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_config_type(
+                    vec![
+                        <
+                        ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoViewConfigType
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_number_of_failed(1)
+                .with_number_of_success(1)
+                .with_number_of_switches(1)
+                .with_number_of_notify_success(1)
+                .with_transaction_id("sample".to_owned())
+                .with_start_time("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "configType",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoViewConfigType
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("numberOfFailed", serde_json::Value::from(1)),
+            ("numberOfSuccess", serde_json::Value::from(1)),
+            ("numberOfSwitches", serde_json::Value::from(1)),
+            ("numberOfNotifySuccess", serde_json::Value::from(1)),
+            ("transactionId", serde_json::Value::from("sample")),
+            ("startTime", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+impl support::Sample
+for ruckus_one::network::switch_networking::ConfigurationHistoryVenueView {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_total_count(1)
+                .with_list(
+                    vec![
+                        <
+                        ruckus_one::network::switch_networking::ConfigurationHistoryVenueInfoView
+                        as support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("totalCount", serde_json::Value::from(1)),
+            (
+                "list",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::switch_networking::ConfigurationHistoryVenueInfoView
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
+)]
+impl support::Sample for ruckus_one::network::common::SwitchConfigHistoryPage {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_count(1)
+                .with_list(vec![serde_json::json!({ "sample" : true })]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalCount", serde_json::Value::from(1)),
+            (
+                "list",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -36023,6 +41037,35 @@ impl support::Sample for ruckus_one::network::switch_profiles::WebAuthPageTempla
         ])
     }
 }
+#[cfg(feature = "network-switch-profiles")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-profiles")))]
+impl support::Sample for ruckus_one::network::switch_profiles::AcxCliTemplateSampleView {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_cli("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_version("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("cli", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("version", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
 #[cfg(feature = "network-events-alarms")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-events-alarms")))]
 impl support::Sample for ruckus_one::network::events_alarms::EventsError {
@@ -36446,6 +41489,5713 @@ impl support::Sample for ruckus_one::network::events_alarms::AlarmData {
                     ],
                 ),
             ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample for ruckus_one::network::adaptive_policies::PrioritizedPolicy {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_policy_id("sample".to_owned())
+                .with_priority(1)
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("policyId", serde_json::Value::from("sample")),
+            ("priority", serde_json::Value::from(1)),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample for ruckus_one::network::adaptive_policies::PageData {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_count(1)
+                .with_page(1)
+                .with_page_size(1)
+                .with_page_count(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalCount", serde_json::Value::from(1)),
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("pageCount", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample for ruckus_one::network::adaptive_policies::PolicyPolicyType {
+    fn sample() -> Self {
+        Self::from("RADIUS")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("RADIUS")
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample for ruckus_one::network::adaptive_policies::Policy {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    <ruckus_one::network::adaptive_policies::PolicyPolicyType as support::Sample>::sample(),
+                )
+                .with_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_on_match_response("sample".to_owned())
+                .with_policy_set_count(1)
+                .with_conditions_count(1)
+                .with_policy_set_names(vec!["sample".to_owned()])
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "policyType",
+                <ruckus_one::network::adaptive_policies::PolicyPolicyType as support::Sample>::sample_json(),
+            ),
+            ("onMatchResponse", serde_json::Value::from("sample")),
+            ("policySetCount", serde_json::Value::from(1)),
+            ("conditionsCount", serde_json::Value::from(1)),
+            (
+                "policySetNames",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample
+for ruckus_one::network::adaptive_policies::PagedResponseResourcePolicy {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::adaptive_policies::Policy as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::adaptive_policies::Policy as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample
+for ruckus_one::network::adaptive_policies::DynamicPolicyTemplateAttributeAttributeType {
+    fn sample() -> Self {
+        Self::from("STRING")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("STRING")
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample
+for ruckus_one::network::adaptive_policies::DynamicPolicyTemplateAttribute {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    1,
+                    "sample".to_owned(),
+                    <ruckus_one::network::adaptive_policies::DynamicPolicyTemplateAttributeAttributeType as support::Sample>::sample(),
+                )
+                .with_description("sample".to_owned())
+                .with_attribute_text_match("sample".to_owned())
+                .with_category("sample".to_owned())
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from(1)),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("attributeTextMatch", serde_json::Value::from("sample")),
+            (
+                "attributeType",
+                <ruckus_one::network::adaptive_policies::DynamicPolicyTemplateAttributeAttributeType as support::Sample>::sample_json(),
+            ),
+            ("category", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample for ruckus_one::network::adaptive_policies::BooleanCriteria {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("booleanCriteria", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample
+for ruckus_one::network::adaptive_policies::AdaptiveEvaluationCriteria {
+    fn sample() -> Self {
+        Self::Unknown(serde_json::json!({ "sample" : true }))
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::json!({ "sample" : true })
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample for ruckus_one::network::adaptive_policies::PolicyCondition {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), 1)
+                .with_id("sample".to_owned())
+                .with_template_attribute(
+                    <ruckus_one::network::adaptive_policies::DynamicPolicyTemplateAttribute as support::Sample>::sample(),
+                )
+                .with_evaluation_rule(
+                    <ruckus_one::network::adaptive_policies::AdaptiveEvaluationCriteria as support::Sample>::sample(),
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("policyId", serde_json::Value::from("sample")),
+            ("templateAttributeId", serde_json::Value::from(1)),
+            (
+                "templateAttribute",
+                <ruckus_one::network::adaptive_policies::DynamicPolicyTemplateAttribute as support::Sample>::sample_json(),
+            ),
+            (
+                "evaluationRule",
+                <ruckus_one::network::adaptive_policies::AdaptiveEvaluationCriteria as support::Sample>::sample_json(),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample
+for ruckus_one::network::adaptive_policies::PagedResponseResourcePolicyCondition {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::adaptive_policies::PolicyCondition as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::adaptive_policies::PolicyCondition as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-adaptive-policies",
+        feature = "network-radius-attribute-groups",
+        feature = "network-workflows"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::AdaptiveRadiusWorkflowQueryData {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_sort_field("sample".to_owned())
+                .with_sort_order(
+                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                )
+                .with_page(1)
+                .with_page_size(1)
+                .with_filters(
+                    std::collections::BTreeMap::from([
+                        ("k".to_owned(), serde_json::json!({ "sample" : true })),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("sortField", serde_json::Value::from("sample")),
+            (
+                "sortOrder",
+                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+            ),
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            (
+                "filters",
+                support::object([("k", serde_json::json!({ "sample" : true }))]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample
+for ruckus_one::network::adaptive_policies::PagedResponseResourceDynamicPolicyTemplateAttribute {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        <
+                        ruckus_one::network::adaptive_policies::DynamicPolicyTemplateAttribute
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::adaptive_policies::DynamicPolicyTemplateAttribute
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample
+for ruckus_one::network::adaptive_policies::DynamicPolicyTemplateReturnType {
+    fn sample() -> Self {
+        Self::from("RADIUS_ATTRIB_GROUP")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("RADIUS_ATTRIB_GROUP")
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample for ruckus_one::network::adaptive_policies::DynamicPolicyTemplate {
+    fn sample() -> Self {
+        {
+            let mut value = Self::builder()
+                .id(1)
+                .name("sample".to_owned())
+                .description("sample".to_owned())
+                .return_type(
+                    <ruckus_one::network::adaptive_policies::DynamicPolicyTemplateReturnType as support::Sample>::sample(),
+                )
+                .rule_type(
+                    <ruckus_one::network::adaptive_policies::PolicyPolicyType as support::Sample>::sample(),
+                )
+                .links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                )
+                .build()
+                .expect("every field is set");
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from(1)),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "returnType",
+                <ruckus_one::network::adaptive_policies::DynamicPolicyTemplateReturnType as support::Sample>::sample_json(),
+            ),
+            (
+                "ruleType",
+                <ruckus_one::network::adaptive_policies::PolicyPolicyType as support::Sample>::sample_json(),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample
+for ruckus_one::network::adaptive_policies::PagedResponseResourceDynamicPolicyTemplate {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::adaptive_policies::DynamicPolicyTemplate
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::adaptive_policies::DynamicPolicyTemplate
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample
+for ruckus_one::network::adaptive_policies::PolicySetAssignmentGroups {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), vec!["sample".to_owned()])
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("identityName", serde_json::Value::from("sample")),
+            (
+                "identityId",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample for ruckus_one::network::adaptive_policies::PolicySet {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), "sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_mapped_policy_count(1)
+                .with_assignment_count(1)
+                .with_policy_names(vec!["sample".to_owned()])
+                .with_external_assignments(
+                    vec![
+                        <
+                        ruckus_one::network::adaptive_policies::PolicySetAssignmentGroups
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_policy_override_enabled(true)
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("mappedPolicyCount", serde_json::Value::from(1)),
+            ("assignmentCount", serde_json::Value::from(1)),
+            (
+                "policyNames",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "externalAssignments",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::adaptive_policies::PolicySetAssignmentGroups
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("policyOverrideEnabled", serde_json::Value::from(true)),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample for ruckus_one::network::adaptive_policies::PolicySetAssignment {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                    "sample".to_owned(),
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("identityId", serde_json::Value::from("sample")),
+            ("identityName", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample
+for ruckus_one::network::adaptive_policies::PagedResponseResourcePolicySetAssignment {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::adaptive_policies::PolicySetAssignment as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::adaptive_policies::PolicySetAssignment as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample
+for ruckus_one::network::adaptive_policies::PagedResponseResourcePolicySet {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::adaptive_policies::PolicySet as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::adaptive_policies::PolicySet as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample for ruckus_one::network::adaptive_policies::PolicyUpdate {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_on_match_response("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("onMatchResponse", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample for ruckus_one::network::adaptive_policies::PolicyConditionUpdate {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_template_attribute_id(1)
+                .with_evaluation_rule(
+                    <ruckus_one::network::adaptive_policies::AdaptiveEvaluationCriteria as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("templateAttributeId", serde_json::Value::from(1)),
+            (
+                "evaluationRule",
+                <ruckus_one::network::adaptive_policies::AdaptiveEvaluationCriteria as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-adaptive-policies")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-adaptive-policies")))]
+impl support::Sample
+for ruckus_one::network::adaptive_policies::PagedResponseResourcePrioritizedPolicy {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::adaptive_policies::PrioritizedPolicy as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::adaptive_policies::PageData as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::adaptive_policies::PrioritizedPolicy as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::ActionType {
+    fn sample() -> Self {
+        Self::from("AUP")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("AUP")
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::Action {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    <ruckus_one::network::workflows::ActionType as support::Sample>::sample(),
+                )
+                .with_description("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_parent_action_id("sample".to_owned())
+                .with_version(1)
+                .with_valid(true)
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "actionType",
+                <ruckus_one::network::workflows::ActionType as support::Sample>::sample_json(),
+            ),
+            ("id", serde_json::Value::from("sample")),
+            ("parentActionId", serde_json::Value::from("sample")),
+            ("version", serde_json::Value::from(1)),
+            ("valid", serde_json::Value::from(true)),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::PageEntityModelAction {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_elements(1)
+                .with_total_pages(1)
+                .with_pageable(
+                    <ruckus_one::network::tenants::TenantPageableObject as support::Sample>::sample(),
+                )
+                .with_first(true)
+                .with_last(true)
+                .with_size(1)
+                .with_content(
+                    vec![
+                        < ruckus_one::network::workflows::Action as support::Sample >
+                        ::sample()
+                    ],
+                )
+                .with_number(1)
+                .with_sort(
+                    <ruckus_one::network::tenants::TenantSortObject as support::Sample>::sample(),
+                )
+                .with_number_of_elements(1)
+                .with_empty(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalElements", serde_json::Value::from(1)),
+            ("totalPages", serde_json::Value::from(1)),
+            (
+                "pageable",
+                <ruckus_one::network::tenants::TenantPageableObject as support::Sample>::sample_json(),
+            ),
+            ("first", serde_json::Value::from(true)),
+            ("last", serde_json::Value::from(true)),
+            ("size", serde_json::Value::from(1)),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::workflows::Action as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            ("number", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::tenants::TenantSortObject as support::Sample>::sample_json(),
+            ),
+            ("numberOfElements", serde_json::Value::from(1)),
+            ("empty", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::WorkflowAcceptedResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::ActionQueryCriteria {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_sort_direction(
+                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                )
+                .with_page(1)
+                .with_page_size(1)
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_action_type(
+                    <ruckus_one::network::workflows::ActionType as support::Sample>::sample(),
+                )
+                .with_version("sample".to_owned())
+                .with_parent_action_id("sample".to_owned())
+                .with_sort_fields(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "sortDirection",
+                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+            ),
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "actionType",
+                <ruckus_one::network::workflows::ActionType as support::Sample>::sample_json(),
+            ),
+            ("version", serde_json::Value::from("sample")),
+            ("parentActionId", serde_json::Value::from("sample")),
+            (
+                "sortFields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::FileUploadResponseType {
+    fn sample() -> Self {
+        Self::from("AUP_FILE")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("AUP_FILE")
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::FileUploadResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                "sample".to_owned(),
+                "sample".to_owned(),
+                <ruckus_one::network::workflows::FileUploadResponseType as support::Sample>::sample(),
+            );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("url", serde_json::Value::from("sample")),
+            (
+                "type",
+                <ruckus_one::network::workflows::FileUploadResponseType as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::AcceptedResponse3 {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-enrollments", feature = "network-workflows"))]
+impl support::Sample for ruckus_one::network::common::FileResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("url", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::PublishedDetailsStatus {
+    fn sample() -> Self {
+        Self::from("WORK_IN_PROGRESS")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("WORK_IN_PROGRESS")
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::PublishedDetails {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    <ruckus_one::network::workflows::PublishedDetailsStatus as support::Sample>::sample(),
+                )
+                .with_parent_workflow_id("sample".to_owned())
+                .with_version(1)
+                .with_published_date("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("parentWorkflowId", serde_json::Value::from("sample")),
+            ("version", serde_json::Value::from(1)),
+            ("publishedDate", serde_json::Value::from("sample")),
+            (
+                "status",
+                <ruckus_one::network::workflows::PublishedDetailsStatus as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::Workflow {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_allowed_ips(vec!["sample".to_owned()])
+                .with_dis_allowed_ips(vec!["sample".to_owned()])
+                .with_published_details(
+                    <ruckus_one::network::workflows::PublishedDetails as support::Sample>::sample(),
+                )
+                .with_start_step_id("sample".to_owned())
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "allowedIps",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "disAllowedIps",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "publishedDetails",
+                <ruckus_one::network::workflows::PublishedDetails as support::Sample>::sample_json(),
+            ),
+            ("startStepId", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::AsycRequestResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::WorkflowPage {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_count(1)
+                .with_page(1)
+                .with_page_size(1)
+                .with_page_count(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalCount", serde_json::Value::from(1)),
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("pageCount", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::PagedResponseResourceWorkflow {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::workflows::WorkflowPage as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::workflows::Workflow as support::Sample >
+                        ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::workflows::WorkflowPage as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::workflows::Workflow as support::Sample >
+                        ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::UiColorSchema {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_background_color("sample".to_owned())
+                .with_line_color("sample".to_owned())
+                .with_font_color("sample".to_owned())
+                .with_font_header_color("sample".to_owned())
+                .with_header_bar_background_color("sample".to_owned())
+                .with_start_over_font_color("sample".to_owned())
+                .with_button_color("sample".to_owned())
+                .with_button_font_color("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("backgroundColor", serde_json::Value::from("sample")),
+            ("lineColor", serde_json::Value::from("sample")),
+            ("fontColor", serde_json::Value::from("sample")),
+            ("fontHeaderColor", serde_json::Value::from("sample")),
+            ("headerBarBackgroundColor", serde_json::Value::from("sample")),
+            ("startOverFontColor", serde_json::Value::from("sample")),
+            ("buttonColor", serde_json::Value::from("sample")),
+            ("buttonFontColor", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::UiStyleSchemaLogoSize {
+    fn sample() -> Self {
+        Self::from("SMALL")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("SMALL")
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::UiStyleSchema {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_logo_image_file_name("sample".to_owned())
+                .with_background_image_name("sample".to_owned())
+                .with_icon_image_name("sample".to_owned())
+                .with_font_name("sample".to_owned())
+                .with_logo_size(
+                    <ruckus_one::network::workflows::UiStyleSchemaLogoSize as support::Sample>::sample(),
+                )
+                .with_wifi4_eu_network_id("sample".to_owned())
+                .with_disable_powered_by(true)
+                .with_header_font_size(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("logoImageFileName", serde_json::Value::from("sample")),
+            ("backgroundImageName", serde_json::Value::from("sample")),
+            ("iconImageName", serde_json::Value::from("sample")),
+            ("fontName", serde_json::Value::from("sample")),
+            (
+                "logoSize",
+                <ruckus_one::network::workflows::UiStyleSchemaLogoSize as support::Sample>::sample_json(),
+            ),
+            ("wifi4EuNetworkId", serde_json::Value::from("sample")),
+            ("disablePoweredBy", serde_json::Value::from(true)),
+            ("headerFontSize", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::UiConfiguration {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_welcome_name("sample".to_owned())
+                .with_ui_color_schema(
+                    <ruckus_one::network::workflows::UiColorSchema as support::Sample>::sample(),
+                )
+                .with_ui_style_schema(
+                    <ruckus_one::network::workflows::UiStyleSchema as support::Sample>::sample(),
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("welcomeTitle", serde_json::Value::from("sample")),
+            ("welcomeName", serde_json::Value::from("sample")),
+            (
+                "uiColorSchema",
+                <ruckus_one::network::workflows::UiColorSchema as support::Sample>::sample_json(),
+            ),
+            (
+                "uiStyleSchema",
+                <ruckus_one::network::workflows::UiStyleSchema as support::Sample>::sample_json(),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::SplitStepOption {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_option_name("sample".to_owned())
+                .with_action_definition_id("sample".to_owned())
+                .with_action_type("sample".to_owned())
+                .with_next_step_id("sample".to_owned())
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("optionName", serde_json::Value::from("sample")),
+            ("enrollmentActionId", serde_json::Value::from("sample")),
+            ("actionDefinitionId", serde_json::Value::from("sample")),
+            ("actionType", serde_json::Value::from("sample")),
+            ("nextStepId", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample
+for ruckus_one::network::workflows::PagedResponseResourceSplitStepOption {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::workflows::WorkflowPage as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::workflows::SplitStepOption as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::workflows::WorkflowPage as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::workflows::SplitStepOption as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::AbstractActionStep {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_action_definition_id("sample".to_owned())
+                .with_action_type("sample".to_owned())
+                .with_prior_step_id("sample".to_owned())
+                .with_split_option_id("sample".to_owned())
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("actionDefinitionId", serde_json::Value::from("sample")),
+            ("actionType", serde_json::Value::from("sample")),
+            ("priorStepId", serde_json::Value::from("sample")),
+            ("splitOptionId", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::EndStep {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                )
+                .with_prior_step_id("sample".to_owned())
+                .with_split_option_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("priorStepId", serde_json::Value::from("sample")),
+            ("splitOptionId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::AbstractBaseStep {
+    fn sample() -> Self {
+        Self::Unknown(serde_json::json!({ "sample" : true }))
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::json!({ "sample" : true })
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample
+for ruckus_one::network::workflows::PagedResponseResourceAbstractBaseStep {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::workflows::WorkflowPage as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::workflows::AbstractBaseStep as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::workflows::WorkflowPage as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::workflows::AbstractBaseStep as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::ActionDefinitionDependencyType {
+    fn sample() -> Self {
+        Self::from("NONE")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("NONE")
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::ActionDefinition {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_localization_description_id("sample".to_owned())
+                .with_is_split(true)
+                .with_action_type("sample".to_owned())
+                .with_category("sample".to_owned())
+                .with_dependency_type(
+                    <ruckus_one::network::workflows::ActionDefinitionDependencyType as support::Sample>::sample(),
+                )
+                .with_has_end_actions(true)
+                .with_split(true)
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("localizationDescriptionId", serde_json::Value::from("sample")),
+            ("isSplit", serde_json::Value::from(true)),
+            ("actionType", serde_json::Value::from("sample")),
+            ("category", serde_json::Value::from("sample")),
+            (
+                "dependencyType",
+                <ruckus_one::network::workflows::ActionDefinitionDependencyType as support::Sample>::sample_json(),
+            ),
+            ("hasEndActions", serde_json::Value::from(true)),
+            ("split", serde_json::Value::from(true)),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample
+for ruckus_one::network::workflows::PagedResponseResourceActionDefinition {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::workflows::WorkflowPage as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::workflows::ActionDefinition as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::workflows::WorkflowPage as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::workflows::ActionDefinition as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-workflows")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-workflows")))]
+impl support::Sample for ruckus_one::network::workflows::UiConfigImage {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_file_url("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("fileUrl", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::PersonaPersonaType {
+    fn sample() -> Self {
+        Self::from("UNIT")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("UNIT")
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::Persona {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                "sample".to_owned(),
+                <ruckus_one::network::property_management::PersonaPersonaType as support::Sample>::sample(),
+                "sample".to_owned(),
+            );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("unitId", serde_json::Value::from("sample")),
+            (
+                "personaType",
+                <ruckus_one::network::property_management::PersonaPersonaType as support::Sample>::sample_json(),
+            ),
+            ("personaId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::QoSProfileAssignment {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(vec!["sample".to_owned()], "sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "unitIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("profileExpiry", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample
+for ruckus_one::network::property_management::PropertyAcceptedResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_request_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::Address {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), "sample".to_owned())
+                .with_address_line("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("country", serde_json::Value::from("sample")),
+            ("city", serde_json::Value::from("sample")),
+            ("addressLine", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::PropertyStatus {
+    fn sample() -> Self {
+        Self::from("DISABLED")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("DISABLED")
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::UnitConfig {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_type("sample".to_owned())
+                .with_resident_portal_allowed(true)
+                .with_resident_api_allowed(true)
+                .with_use_max_unit_count(true)
+                .with_max_unit_count(1)
+                .with_guest_allowed(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("type", serde_json::Value::from("sample")),
+            ("residentPortalAllowed", serde_json::Value::from(true)),
+            ("residentApiAllowed", serde_json::Value::from(true)),
+            ("useMaxUnitCount", serde_json::Value::from(true)),
+            ("maxUnitCount", serde_json::Value::from(1)),
+            ("guestAllowed", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::CommunicationConfig {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_type("sample".to_owned())
+                .with_send_email(true)
+                .with_send_sms(true)
+                .with_notify_on_unit_suspend(true)
+                .with_unit_assignment_html_reg_id("sample".to_owned())
+                .with_unit_assignment_text_reg_id("sample".to_owned())
+                .with_unit_passphrase_change_html_reg_id(
+                    ruckus_one_runtime::Secret::from("sample"),
+                )
+                .with_unit_passphrase_change_text_reg_id(
+                    ruckus_one_runtime::Secret::from("sample"),
+                )
+                .with_guest_passphrase_change_html_reg_id(
+                    ruckus_one_runtime::Secret::from("sample"),
+                )
+                .with_guest_passphrase_change_text_reg_id(
+                    ruckus_one_runtime::Secret::from("sample"),
+                )
+                .with_portal_access_reset_html_reg_id("sample".to_owned())
+                .with_portal_access_reset_text_reg_id("sample".to_owned())
+                .with_port_assignment_html_reg_id("sample".to_owned())
+                .with_port_assignment_text_reg_id("sample".to_owned())
+                .with_unit_suspend_html_reg_id("sample".to_owned())
+                .with_unit_suspend_text_reg_id("sample".to_owned())
+                .with_unit_user_suspend_html_reg_id("sample".to_owned())
+                .with_unit_user_suspend_text_reg_id("sample".to_owned())
+                .with_unit_reactivate_html_reg_id("sample".to_owned())
+                .with_unit_reactivate_text_reg_id("sample".to_owned())
+                .with_unit_user_reactivate_html_reg_id("sample".to_owned())
+                .with_unit_user_reactivate_text_reg_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("type", serde_json::Value::from("sample")),
+            ("sendEmail", serde_json::Value::from(true)),
+            ("sendSms", serde_json::Value::from(true)),
+            ("notifyOnUnitSuspend", serde_json::Value::from(true)),
+            ("unitAssignmentHtmlRegId", serde_json::Value::from("sample")),
+            ("unitAssignmentTextRegId", serde_json::Value::from("sample")),
+            ("unitPassphraseChangeHtmlRegId", serde_json::Value::from("sample")),
+            ("unitPassphraseChangeTextRegId", serde_json::Value::from("sample")),
+            ("guestPassphraseChangeHtmlRegId", serde_json::Value::from("sample")),
+            ("guestPassphraseChangeTextRegId", serde_json::Value::from("sample")),
+            ("portalAccessResetHtmlRegId", serde_json::Value::from("sample")),
+            ("portalAccessResetTextRegId", serde_json::Value::from("sample")),
+            ("portAssignmentHtmlRegId", serde_json::Value::from("sample")),
+            ("portAssignmentTextRegId", serde_json::Value::from("sample")),
+            ("unitSuspendHtmlRegId", serde_json::Value::from("sample")),
+            ("unitSuspendTextRegId", serde_json::Value::from("sample")),
+            ("unitUserSuspendHtmlRegId", serde_json::Value::from("sample")),
+            ("unitUserSuspendTextRegId", serde_json::Value::from("sample")),
+            ("unitReactivateHtmlRegId", serde_json::Value::from("sample")),
+            ("unitReactivateTextRegId", serde_json::Value::from("sample")),
+            ("unitUserReactivateHtmlRegId", serde_json::Value::from("sample")),
+            ("unitUserReactivateTextRegId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::Property {
+    fn sample() -> Self {
+        {
+            let mut value = Self::builder()
+                .venue_id("sample".to_owned())
+                .venue_name("sample".to_owned())
+                .address(
+                    <ruckus_one::network::property_management::Address as support::Sample>::sample(),
+                )
+                .description("sample".to_owned())
+                .venue(serde_json::json!({ "sample" : true }))
+                .persona_group_id("sample".to_owned())
+                .resident_portal_id("sample".to_owned())
+                .status(
+                    <ruckus_one::network::property_management::PropertyStatus as support::Sample>::sample(),
+                )
+                .unit_config(
+                    <ruckus_one::network::property_management::UnitConfig as support::Sample>::sample(),
+                )
+                .communication_config(
+                    <ruckus_one::network::property_management::CommunicationConfig as support::Sample>::sample(),
+                )
+                .links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                )
+                .build()
+                .expect("every field is set");
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("venueId", serde_json::Value::from("sample")),
+            ("venueName", serde_json::Value::from("sample")),
+            (
+                "address",
+                <ruckus_one::network::property_management::Address as support::Sample>::sample_json(),
+            ),
+            ("description", serde_json::Value::from("sample")),
+            ("venue", serde_json::json!({ "sample" : true })),
+            ("personaGroupId", serde_json::Value::from("sample")),
+            ("residentPortalId", serde_json::Value::from("sample")),
+            (
+                "status",
+                <ruckus_one::network::property_management::PropertyStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "unitConfig",
+                <ruckus_one::network::property_management::UnitConfig as support::Sample>::sample_json(),
+            ),
+            (
+                "communicationConfig",
+                <ruckus_one::network::property_management::CommunicationConfig as support::Sample>::sample_json(),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::Property2 {
+    fn sample() -> Self {
+        {
+            let mut value = Self::builder()
+                .venue_id("sample".to_owned())
+                .venue_name("sample".to_owned())
+                .address(
+                    <ruckus_one::network::property_management::Address as support::Sample>::sample(),
+                )
+                .description("sample".to_owned())
+                .venue(serde_json::json!({ "sample" : true }))
+                .persona_group_id("sample".to_owned())
+                .resident_portal_id("sample".to_owned())
+                .status(
+                    <ruckus_one::network::property_management::PropertyStatus as support::Sample>::sample(),
+                )
+                .unit_config(
+                    <ruckus_one::network::property_management::UnitConfig as support::Sample>::sample(),
+                )
+                .communication_config(
+                    <ruckus_one::network::property_management::CommunicationConfig as support::Sample>::sample(),
+                )
+                .build()
+                .expect("every field is set");
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("venueId", serde_json::Value::from("sample")),
+            ("venueName", serde_json::Value::from("sample")),
+            (
+                "address",
+                <ruckus_one::network::property_management::Address as support::Sample>::sample_json(),
+            ),
+            ("description", serde_json::Value::from("sample")),
+            ("venue", serde_json::json!({ "sample" : true })),
+            ("personaGroupId", serde_json::Value::from("sample")),
+            ("residentPortalId", serde_json::Value::from("sample")),
+            (
+                "status",
+                <ruckus_one::network::property_management::PropertyStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "unitConfig",
+                <ruckus_one::network::property_management::UnitConfig as support::Sample>::sample_json(),
+            ),
+            (
+                "communicationConfig",
+                <ruckus_one::network::property_management::CommunicationConfig as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::AcceptedResponse2 {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample
+for ruckus_one::network::property_management::PropertyResidentPortalAssignment {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_venue_id("sample".to_owned())
+                .with_resident_portal_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("venueId", serde_json::Value::from("sample")),
+            ("residentPortalId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::PropertySortObject {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_sorted(true)
+                .with_unsorted(true)
+                .with_empty(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("sorted", serde_json::Value::from(true)),
+            ("unsorted", serde_json::Value::from(true)),
+            ("empty", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample
+for ruckus_one::network::property_management::PropertyPageableObject {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paged(true)
+                .with_page_number(1)
+                .with_page_size(1)
+                .with_unpaged(true)
+                .with_offset(1)
+                .with_sort(
+                    <ruckus_one::network::property_management::PropertySortObject as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("paged", serde_json::Value::from(true)),
+            ("pageNumber", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("unpaged", serde_json::Value::from(true)),
+            ("offset", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::property_management::PropertySortObject as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::PropertyPage {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_elements(1)
+                .with_total_pages(1)
+                .with_pageable(
+                    <ruckus_one::network::property_management::PropertyPageableObject as support::Sample>::sample(),
+                )
+                .with_first(true)
+                .with_last(true)
+                .with_size(1)
+                .with_content(vec![serde_json::json!({ "sample" : true })])
+                .with_number(1)
+                .with_sort(
+                    <ruckus_one::network::property_management::PropertySortObject as support::Sample>::sample(),
+                )
+                .with_number_of_elements(1)
+                .with_empty(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalElements", serde_json::Value::from(1)),
+            ("totalPages", serde_json::Value::from(1)),
+            (
+                "pageable",
+                <ruckus_one::network::property_management::PropertyPageableObject as support::Sample>::sample_json(),
+            ),
+            ("first", serde_json::Value::from(true)),
+            ("last", serde_json::Value::from(true)),
+            ("size", serde_json::Value::from(1)),
+            (
+                "content",
+                serde_json::Value::Array(vec![serde_json::json!({ "sample" : true })]),
+            ),
+            ("number", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::property_management::PropertySortObject as support::Sample>::sample_json(),
+            ),
+            ("numberOfElements", serde_json::Value::from(1)),
+            ("empty", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::Resident {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_email("sample".to_owned())
+                .with_phone_number("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("email", serde_json::Value::from("sample")),
+            ("phoneNumber", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::DpskSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    <ruckus_one::network::property_management::PersonaPersonaType as support::Sample>::sample(),
+                )
+                .with_passphrase(ruckus_one_runtime::Secret::from("sample"))
+                .with_vlan(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "type",
+                <ruckus_one::network::property_management::PersonaPersonaType as support::Sample>::sample_json(),
+            ),
+            ("passphrase", serde_json::Value::from("sample")),
+            ("vlan", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::LanPort {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), 1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("macAddress", serde_json::Value::from("sample")),
+            ("portIndex", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::UnitAp {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_selected_ports(
+                    vec![
+                        < ruckus_one::network::property_management::LanPort as
+                        support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            (
+                "selectedPorts",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::property_management::LanPort as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::TrafficControl {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), "sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("meteringProfileId", serde_json::Value::from("sample")),
+            ("profileExpiry", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::Unit {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    <ruckus_one::network::property_management::Resident as support::Sample>::sample(),
+                )
+                .with_id("sample".to_owned())
+                .with_status(
+                    <ruckus_one::network::property_management::PropertyStatus as support::Sample>::sample(),
+                )
+                .with_dpsks(
+                    vec![
+                        < ruckus_one::network::property_management::DpskSettings as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_access_point(
+                    <ruckus_one::network::property_management::UnitAp as support::Sample>::sample(),
+                )
+                .with_traffic_control(
+                    <ruckus_one::network::property_management::TrafficControl as support::Sample>::sample(),
+                )
+                .with_persona_id("sample".to_owned())
+                .with_guest_persona_id("sample".to_owned())
+                .with_identity_count(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            (
+                "resident",
+                <ruckus_one::network::property_management::Resident as support::Sample>::sample_json(),
+            ),
+            (
+                "status",
+                <ruckus_one::network::property_management::PropertyStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "dpsks",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::property_management::DpskSettings as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "accessPoint",
+                <ruckus_one::network::property_management::UnitAp as support::Sample>::sample_json(),
+            ),
+            (
+                "trafficControl",
+                <ruckus_one::network::property_management::TrafficControl as support::Sample>::sample_json(),
+            ),
+            ("personaId", serde_json::Value::from("sample")),
+            ("guestPersonaId", serde_json::Value::from("sample")),
+            ("identityCount", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::PropertyQueryData {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    1,
+                    1,
+                )
+                .with_fields(vec!["sample".to_owned()])
+                .with_sort_field("sample".to_owned())
+                .with_keyword("sample".to_owned())
+                .with_filters(serde_json::json!({ "sample" : true }));
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "fields",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("sortField", serde_json::Value::from("sample")),
+            ("keyword", serde_json::Value::from("sample")),
+            (
+                "sortOrder",
+                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+            ),
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("filters", serde_json::json!({ "sample" : true })),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::PropertyUnit {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    <ruckus_one::network::property_management::Resident as support::Sample>::sample(),
+                )
+                .with_id("sample".to_owned())
+                .with_status(
+                    <ruckus_one::network::property_management::PropertyStatus as support::Sample>::sample(),
+                )
+                .with_dpsks(
+                    vec![
+                        < ruckus_one::network::property_management::DpskSettings as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_access_point(
+                    <ruckus_one::network::property_management::UnitAp as support::Sample>::sample(),
+                )
+                .with_traffic_control(
+                    <ruckus_one::network::property_management::TrafficControl as support::Sample>::sample(),
+                )
+                .with_persona_id("sample".to_owned())
+                .with_guest_persona_id("sample".to_owned())
+                .with_identity_count(1)
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            (
+                "resident",
+                <ruckus_one::network::property_management::Resident as support::Sample>::sample_json(),
+            ),
+            (
+                "status",
+                <ruckus_one::network::property_management::PropertyStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "dpsks",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::property_management::DpskSettings as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "accessPoint",
+                <ruckus_one::network::property_management::UnitAp as support::Sample>::sample_json(),
+            ),
+            (
+                "trafficControl",
+                <ruckus_one::network::property_management::TrafficControl as support::Sample>::sample_json(),
+            ),
+            ("personaId", serde_json::Value::from("sample")),
+            ("guestPersonaId", serde_json::Value::from("sample")),
+            ("identityCount", serde_json::Value::from(1)),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::PageEntityModelUnit {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_elements(1)
+                .with_total_pages(1)
+                .with_pageable(
+                    <ruckus_one::network::property_management::PropertyPageableObject as support::Sample>::sample(),
+                )
+                .with_first(true)
+                .with_last(true)
+                .with_size(1)
+                .with_content(
+                    vec![
+                        < ruckus_one::network::property_management::PropertyUnit as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_number(1)
+                .with_sort(
+                    <ruckus_one::network::property_management::PropertySortObject as support::Sample>::sample(),
+                )
+                .with_number_of_elements(1)
+                .with_empty(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalElements", serde_json::Value::from(1)),
+            ("totalPages", serde_json::Value::from(1)),
+            (
+                "pageable",
+                <ruckus_one::network::property_management::PropertyPageableObject as support::Sample>::sample_json(),
+            ),
+            ("first", serde_json::Value::from(true)),
+            ("last", serde_json::Value::from(true)),
+            ("size", serde_json::Value::from(1)),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::property_management::PropertyUnit as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("number", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::property_management::PropertySortObject as support::Sample>::sample_json(),
+            ),
+            ("numberOfElements", serde_json::Value::from(1)),
+            ("empty", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::PropertyPersona {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    <ruckus_one::network::property_management::PersonaPersonaType as support::Sample>::sample(),
+                    "sample".to_owned(),
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("unitId", serde_json::Value::from("sample")),
+            (
+                "personaType",
+                <ruckus_one::network::property_management::PersonaPersonaType as support::Sample>::sample_json(),
+            ),
+            ("personaId", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample
+for ruckus_one::network::property_management::PageEntityModelPersona {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_elements(1)
+                .with_total_pages(1)
+                .with_pageable(
+                    <ruckus_one::network::property_management::PropertyPageableObject as support::Sample>::sample(),
+                )
+                .with_first(true)
+                .with_last(true)
+                .with_size(1)
+                .with_content(
+                    vec![
+                        < ruckus_one::network::property_management::PropertyPersona as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_number(1)
+                .with_sort(
+                    <ruckus_one::network::property_management::PropertySortObject as support::Sample>::sample(),
+                )
+                .with_number_of_elements(1)
+                .with_empty(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalElements", serde_json::Value::from(1)),
+            ("totalPages", serde_json::Value::from(1)),
+            (
+                "pageable",
+                <ruckus_one::network::property_management::PropertyPageableObject as support::Sample>::sample_json(),
+            ),
+            ("first", serde_json::Value::from(true)),
+            ("last", serde_json::Value::from(true)),
+            ("size", serde_json::Value::from(1)),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::property_management::PropertyPersona as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("number", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::property_management::PropertySortObject as support::Sample>::sample_json(),
+            ),
+            ("numberOfElements", serde_json::Value::from(1)),
+            ("empty", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample
+for ruckus_one::network::property_management::ResidentPortalAccessConfig {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_tenant_set_dpsk(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("tenantSetDpsk", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample
+for ruckus_one::network::property_management::ResidentPortalColorConfig {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_main_color("sample".to_owned())
+                .with_accent_color("sample".to_owned())
+                .with_separator_color("sample".to_owned())
+                .with_text_color("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("mainColor", serde_json::Value::from("sample")),
+            ("accentColor", serde_json::Value::from("sample")),
+            ("separatorColor", serde_json::Value::from("sample")),
+            ("textColor", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample
+for ruckus_one::network::property_management::ResidentPortalFileConfig {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_logo_file_name("sample".to_owned())
+                .with_fav_icon_file_name("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("logoFileName", serde_json::Value::from("sample")),
+            ("favIconFileName", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample
+for ruckus_one::network::property_management::ResidentPortalTextConfig {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_login_text("sample".to_owned())
+                .with_title("sample".to_owned())
+                .with_sub_title("sample".to_owned())
+                .with_announcements("sample".to_owned())
+                .with_help_text("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("loginText", serde_json::Value::from("sample")),
+            ("title", serde_json::Value::from("sample")),
+            ("subTitle", serde_json::Value::from("sample")),
+            ("announcements", serde_json::Value::from("sample")),
+            ("helpText", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample
+for ruckus_one::network::property_management::ResidentPortalUiConfigs {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_access(
+                    <ruckus_one::network::property_management::ResidentPortalAccessConfig as support::Sample>::sample(),
+                )
+                .with_color(
+                    <ruckus_one::network::property_management::ResidentPortalColorConfig as support::Sample>::sample(),
+                )
+                .with_files(
+                    <ruckus_one::network::property_management::ResidentPortalFileConfig as support::Sample>::sample(),
+                )
+                .with_text(
+                    <ruckus_one::network::property_management::ResidentPortalTextConfig as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "access",
+                <ruckus_one::network::property_management::ResidentPortalAccessConfig as support::Sample>::sample_json(),
+            ),
+            (
+                "color",
+                <ruckus_one::network::property_management::ResidentPortalColorConfig as support::Sample>::sample_json(),
+            ),
+            (
+                "files",
+                <ruckus_one::network::property_management::ResidentPortalFileConfig as support::Sample>::sample_json(),
+            ),
+            (
+                "text",
+                <ruckus_one::network::property_management::ResidentPortalTextConfig as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::ResidentPortalConfig {
+    fn sample() -> Self {
+        Self::Unknown(serde_json::json!({ "sample" : true }))
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::json!({ "sample" : true })
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample for ruckus_one::network::property_management::ResidentPortal {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    <ruckus_one::network::property_management::ResidentPortalConfig as support::Sample>::sample(),
+                )
+                .with_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_portal_status(
+                    <ruckus_one::network::property_management::PropertyStatus as support::Sample>::sample(),
+                )
+                .with_venue_count(1)
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "portalStatus",
+                <ruckus_one::network::property_management::PropertyStatus as support::Sample>::sample_json(),
+            ),
+            ("venueCount", serde_json::Value::from(1)),
+            (
+                "uiConfiguration",
+                <ruckus_one::network::property_management::ResidentPortalConfig as support::Sample>::sample_json(),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-property-management")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-property-management")))]
+impl support::Sample
+for ruckus_one::network::property_management::PageEntityModelResidentPortal {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_elements(1)
+                .with_total_pages(1)
+                .with_pageable(
+                    <ruckus_one::network::property_management::PropertyPageableObject as support::Sample>::sample(),
+                )
+                .with_first(true)
+                .with_last(true)
+                .with_size(1)
+                .with_content(
+                    vec![
+                        < ruckus_one::network::property_management::ResidentPortal as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_number(1)
+                .with_sort(
+                    <ruckus_one::network::property_management::PropertySortObject as support::Sample>::sample(),
+                )
+                .with_number_of_elements(1)
+                .with_empty(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalElements", serde_json::Value::from(1)),
+            ("totalPages", serde_json::Value::from(1)),
+            (
+                "pageable",
+                <ruckus_one::network::property_management::PropertyPageableObject as support::Sample>::sample_json(),
+            ),
+            ("first", serde_json::Value::from(true)),
+            ("last", serde_json::Value::from(true)),
+            ("size", serde_json::Value::from(1)),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::property_management::ResidentPortal as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("number", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::property_management::PropertySortObject as support::Sample>::sample_json(),
+            ),
+            ("numberOfElements", serde_json::Value::from(1)),
+            ("empty", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+impl support::Sample for ruckus_one::network::message_templates::PageInformation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_count(1)
+                .with_page(1)
+                .with_page_size(1)
+                .with_page_count(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalCount", serde_json::Value::from(1)),
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("pageCount", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+impl support::Sample
+for ruckus_one::network::message_templates::TemplateScopeMessageType {
+    fn sample() -> Self {
+        Self::from("EMAIL")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("EMAIL")
+    }
+}
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+impl support::Sample for ruckus_one::network::message_templates::MessageRegistration {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), "sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_usage_description_field_one("sample".to_owned())
+                .with_usage_description_field_two("sample".to_owned())
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("templateId", serde_json::Value::from("sample")),
+            ("usageLocalizationKey", serde_json::Value::from("sample")),
+            ("usageDescriptionFieldOne", serde_json::Value::from("sample")),
+            ("usageDescriptionFieldTwo", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+impl support::Sample for ruckus_one::network::message_templates::TemplateScope {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_message_type(
+                    <ruckus_one::network::message_templates::TemplateScopeMessageType as support::Sample>::sample(),
+                )
+                .with_name_localization_key("sample".to_owned())
+                .with_default_template_id("sample".to_owned())
+                .with_registrations(
+                    vec![
+                        < ruckus_one::network::message_templates::MessageRegistration as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            (
+                "messageType",
+                <ruckus_one::network::message_templates::TemplateScopeMessageType as support::Sample>::sample_json(),
+            ),
+            ("nameLocalizationKey", serde_json::Value::from("sample")),
+            ("defaultTemplateId", serde_json::Value::from("sample")),
+            (
+                "registrations",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::message_templates::MessageRegistration as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+impl support::Sample
+for ruckus_one::network::message_templates::PagedTemplateScopesRestResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::message_templates::PageInformation as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::message_templates::TemplateScope as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::message_templates::PageInformation as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::message_templates::TemplateScope as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+impl support::Sample for ruckus_one::network::message_templates::Variable {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_variable_key("sample".to_owned())
+                .with_name_localization_key("sample".to_owned())
+                .with_default_value("sample".to_owned())
+                .with_file(true)
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("variableKey", serde_json::Value::from("sample")),
+            ("nameLocalizationKey", serde_json::Value::from("sample")),
+            ("defaultValue", serde_json::Value::from("sample")),
+            ("file", serde_json::Value::from(true)),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+impl support::Sample
+for ruckus_one::network::message_templates::PagedVariablesRestResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::message_templates::PageInformation as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::message_templates::Variable as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::message_templates::PageInformation as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::message_templates::Variable as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+impl support::Sample for ruckus_one::network::message_templates::Template {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), "sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_name_localization_key("sample".to_owned())
+                .with_extra_field_one_template("sample".to_owned())
+                .with_editable(true)
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("nameLocalizationKey", serde_json::Value::from("sample")),
+            ("userProvidedName", serde_json::Value::from("sample")),
+            ("messageTemplate", serde_json::Value::from("sample")),
+            ("extraFieldOneTemplate", serde_json::Value::from("sample")),
+            ("editable", serde_json::Value::from(true)),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+impl support::Sample
+for ruckus_one::network::message_templates::PagedTemplatesRestResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::message_templates::PageInformation as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::message_templates::Template as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::message_templates::PageInformation as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::message_templates::Template as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-message-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-message-templates")))]
+impl support::Sample
+for ruckus_one::network::message_templates::PagedRegistrationsRestResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_paging(
+                    <ruckus_one::network::message_templates::PageInformation as support::Sample>::sample(),
+                )
+                .with_content(
+                    vec![
+                        < ruckus_one::network::message_templates::MessageRegistration as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "paging",
+                <ruckus_one::network::message_templates::PageInformation as support::Sample>::sample_json(),
+            ),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::message_templates::MessageRegistration as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample
+for ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus {
+    fn sample() -> Self {
+        Self::from("STARTED")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("STARTED")
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample
+for ruckus_one::network::enrollments::EnrollmentQueryCriteriaSortFields {
+    fn sample() -> Self {
+        Self::from("workflowId")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("workflowId")
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::EnrollmentQueryCriteria {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_sort_direction(
+                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                )
+                .with_page(1)
+                .with_page_size(1)
+                .with_workflow_id("sample".to_owned())
+                .with_enrollment_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_mac_address("sample".to_owned())
+                .with_ip_address("sample".to_owned())
+                .with_status(
+                    <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample(),
+                )
+                .with_sort_fields(
+                    vec![
+                        <
+                        ruckus_one::network::enrollments::EnrollmentQueryCriteriaSortFields
+                        as support::Sample > ::sample()
+                    ],
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "sortDirection",
+                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+            ),
+            ("page", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("workflowId", serde_json::Value::from("sample")),
+            ("enrollmentId", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("macAddress", serde_json::Value::from("sample")),
+            ("ipAddress", serde_json::Value::from("sample")),
+            (
+                "status",
+                <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "sortFields",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::enrollments::EnrollmentQueryCriteriaSortFields
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::AdminAuthenticationAuthType {
+    fn sample() -> Self {
+        Self::from("DPSK")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("DPSK")
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::AdminAuthentication {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_auth_type(
+                    <ruckus_one::network::enrollments::AdminAuthenticationAuthType as support::Sample>::sample(),
+                )
+                .with_identity("sample".to_owned())
+                .with_group_id("sample".to_owned())
+                .with_network_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "authType",
+                <ruckus_one::network::enrollments::AdminAuthenticationAuthType as support::Sample>::sample_json(),
+            ),
+            ("identity", serde_json::Value::from("sample")),
+            ("groupId", serde_json::Value::from("sample")),
+            ("networkId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::Revocation {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_revoked_date("sample".to_owned())
+                .with_revoked_reason("sample".to_owned())
+                .with_revoked_by("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("revokedDate", serde_json::Value::from("sample")),
+            ("revokedReason", serde_json::Value::from("sample")),
+            ("revokedBy", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::EnrollmentRegistration {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_registration_id("sample".to_owned())
+                .with_enrollment_id("sample".to_owned())
+                .with_status(
+                    <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample(),
+                )
+                .with_mac_address("sample".to_owned())
+                .with_workflow_id("sample".to_owned())
+                .with_authentication(
+                    <ruckus_one::network::enrollments::AdminAuthentication as support::Sample>::sample(),
+                )
+                .with_revocation(
+                    <ruckus_one::network::enrollments::Revocation as support::Sample>::sample(),
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("registrationId", serde_json::Value::from("sample")),
+            ("enrollmentId", serde_json::Value::from("sample")),
+            (
+                "status",
+                <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample_json(),
+            ),
+            ("macAddress", serde_json::Value::from("sample")),
+            ("workflowId", serde_json::Value::from("sample")),
+            (
+                "authentication",
+                <ruckus_one::network::enrollments::AdminAuthentication as support::Sample>::sample_json(),
+            ),
+            (
+                "revocation",
+                <ruckus_one::network::enrollments::Revocation as support::Sample>::sample_json(),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::AdminSortObject {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_empty(true)
+                .with_unsorted(true)
+                .with_sorted(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("empty", serde_json::Value::from(true)),
+            ("unsorted", serde_json::Value::from(true)),
+            ("sorted", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::AdminPageableObject {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_offset(1)
+                .with_sort(
+                    <ruckus_one::network::enrollments::AdminSortObject as support::Sample>::sample(),
+                )
+                .with_paged(true)
+                .with_unpaged(true)
+                .with_page_number(1)
+                .with_page_size(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("offset", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::enrollments::AdminSortObject as support::Sample>::sample_json(),
+            ),
+            ("paged", serde_json::Value::from(true)),
+            ("unpaged", serde_json::Value::from(true)),
+            ("pageNumber", serde_json::Value::from(1)),
+            ("pageSize", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample
+for ruckus_one::network::enrollments::PageEntityModelEnrollmentRegistration {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_pages(1)
+                .with_total_elements(1)
+                .with_first(true)
+                .with_last(true)
+                .with_size(1)
+                .with_content(
+                    vec![
+                        < ruckus_one::network::enrollments::EnrollmentRegistration as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_number(1)
+                .with_sort(
+                    <ruckus_one::network::enrollments::AdminSortObject as support::Sample>::sample(),
+                )
+                .with_pageable(
+                    <ruckus_one::network::enrollments::AdminPageableObject as support::Sample>::sample(),
+                )
+                .with_number_of_elements(1)
+                .with_empty(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalPages", serde_json::Value::from(1)),
+            ("totalElements", serde_json::Value::from(1)),
+            ("first", serde_json::Value::from(true)),
+            ("last", serde_json::Value::from(true)),
+            ("size", serde_json::Value::from(1)),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::enrollments::EnrollmentRegistration as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("number", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::enrollments::AdminSortObject as support::Sample>::sample_json(),
+            ),
+            (
+                "pageable",
+                <ruckus_one::network::enrollments::AdminPageableObject as support::Sample>::sample_json(),
+            ),
+            ("numberOfElements", serde_json::Value::from(1)),
+            ("empty", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::Enrollment {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_workflow_id("sample".to_owned())
+                .with_enrollment_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_mac_address("sample".to_owned())
+                .with_ip_address("sample".to_owned())
+                .with_status(
+                    <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample(),
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("workflowId", serde_json::Value::from("sample")),
+            ("enrollmentId", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("macAddress", serde_json::Value::from("sample")),
+            ("ipAddress", serde_json::Value::from("sample")),
+            (
+                "status",
+                <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::PageEntityModelEnrollment {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_total_pages(1)
+                .with_total_elements(1)
+                .with_first(true)
+                .with_last(true)
+                .with_size(1)
+                .with_content(
+                    vec![
+                        < ruckus_one::network::enrollments::Enrollment as support::Sample
+                        > ::sample()
+                    ],
+                )
+                .with_number(1)
+                .with_sort(
+                    <ruckus_one::network::enrollments::AdminSortObject as support::Sample>::sample(),
+                )
+                .with_pageable(
+                    <ruckus_one::network::enrollments::AdminPageableObject as support::Sample>::sample(),
+                )
+                .with_number_of_elements(1)
+                .with_empty(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("totalPages", serde_json::Value::from(1)),
+            ("totalElements", serde_json::Value::from(1)),
+            ("first", serde_json::Value::from(true)),
+            ("last", serde_json::Value::from(true)),
+            ("size", serde_json::Value::from(1)),
+            (
+                "content",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::enrollments::Enrollment as support::Sample
+                        > ::sample_json()
+                    ],
+                ),
+            ),
+            ("number", serde_json::Value::from(1)),
+            (
+                "sort",
+                <ruckus_one::network::enrollments::AdminSortObject as support::Sample>::sample_json(),
+            ),
+            (
+                "pageable",
+                <ruckus_one::network::enrollments::AdminPageableObject as support::Sample>::sample_json(),
+            ),
+            ("numberOfElements", serde_json::Value::from(1)),
+            ("empty", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::EnrollmentVariable {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_name("sample".to_owned())
+                .with_value("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("value", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::EnrollmentDetails {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_workflow_id("sample".to_owned())
+                .with_enrollment_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_mac_address("sample".to_owned())
+                .with_ip_address("sample".to_owned())
+                .with_status(
+                    <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample(),
+                )
+                .with_user_agent_name("sample".to_owned())
+                .with_variables(
+                    vec![
+                        < ruckus_one::network::enrollments::EnrollmentVariable as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("workflowId", serde_json::Value::from("sample")),
+            ("enrollmentId", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("macAddress", serde_json::Value::from("sample")),
+            ("ipAddress", serde_json::Value::from("sample")),
+            (
+                "status",
+                <ruckus_one::network::enrollments::EnrollmentQueryCriteriaStatus as support::Sample>::sample_json(),
+            ),
+            ("userAgentName", serde_json::Value::from("sample")),
+            (
+                "variables",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::enrollments::EnrollmentVariable as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::EnrollmentStepStatus {
+    fn sample() -> Self {
+        Self::from("IN_PROGRESS")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("IN_PROGRESS")
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::ActionInput {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new().with_action_type("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("actionType", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::EnrollmentStep {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_action_id("sample".to_owned())
+                .with_status(
+                    <ruckus_one::network::enrollments::EnrollmentStepStatus as support::Sample>::sample(),
+                )
+                .with_failure_reason("sample".to_owned())
+                .with_variables(
+                    std::collections::BTreeMap::from([
+                        ("k".to_owned(), "sample".to_owned()),
+                    ]),
+                )
+                .with_execution(serde_json::json!({ "sample" : true }))
+                .with_input(
+                    <ruckus_one::network::enrollments::ActionInput as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("actionId", serde_json::Value::from("sample")),
+            (
+                "status",
+                <ruckus_one::network::enrollments::EnrollmentStepStatus as support::Sample>::sample_json(),
+            ),
+            ("failureReason", serde_json::Value::from("sample")),
+            ("variables", support::object([("k", serde_json::Value::from("sample"))])),
+            ("execution", serde_json::json!({ "sample" : true })),
+            (
+                "input",
+                <ruckus_one::network::enrollments::ActionInput as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::StepConfig {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_step_id("sample".to_owned())
+                .with_step_type("sample".to_owned())
+                .with_action_type("sample".to_owned())
+                .with_action_id("sample".to_owned())
+                .with_action_configuration("sample".to_owned())
+                .with_options(serde_json::json!({ "sample" : true }))
+                .with_option_name("sample".to_owned())
+                .with_provided_enrollment_variables(vec!["sample".to_owned()])
+                .with_required_enrollment_variables(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("stepId", serde_json::Value::from("sample")),
+            ("stepType", serde_json::Value::from("sample")),
+            ("actionType", serde_json::Value::from("sample")),
+            ("actionId", serde_json::Value::from("sample")),
+            ("actionConfiguration", serde_json::Value::from("sample")),
+            ("options", serde_json::json!({ "sample" : true })),
+            ("optionName", serde_json::Value::from("sample")),
+            (
+                "providedEnrollmentVariables",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            (
+                "requiredEnrollmentVariables",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::EnrollmentStepConfig {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_step(
+                    <ruckus_one::network::enrollments::EnrollmentStep as support::Sample>::sample(),
+                )
+                .with_config(
+                    <ruckus_one::network::enrollments::StepConfig as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "step",
+                <ruckus_one::network::enrollments::EnrollmentStep as support::Sample>::sample_json(),
+            ),
+            (
+                "config",
+                <ruckus_one::network::enrollments::StepConfig as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::AupInput {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_action_type("sample".to_owned())
+                .with_accept_aup(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("actionType", serde_json::Value::from("sample")),
+            ("acceptAup", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::UpdateStepRequest {
+    fn sample() -> Self {
+        Self::AupInput(
+            <ruckus_one::network::enrollments::AupInput as support::Sample>::sample(),
+        )
+    }
+    fn sample_json() -> serde_json::Value {
+        <ruckus_one::network::enrollments::AupInput as support::Sample>::sample_json()
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::AcceptedResponse {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_request_id("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("requestId", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::CaptivePortalArgs {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_ssid("sample".to_owned())
+                .with_redirect_url("sample".to_owned())
+                .with_client_mac("sample".to_owned())
+                .with_uip("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("ssid", serde_json::Value::from("sample")),
+            ("redirectUrl", serde_json::Value::from("sample")),
+            ("clientMac", serde_json::Value::from("sample")),
+            ("uip", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::LoginPayload {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned())
+                .with_enrollment_id("sample".to_owned())
+                .with_cp_args(
+                    <ruckus_one::network::enrollments::CaptivePortalArgs as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("accessToken", serde_json::Value::from("sample")),
+            ("enrollmentId", serde_json::Value::from("sample")),
+            (
+                "cpArgs",
+                <ruckus_one::network::enrollments::CaptivePortalArgs as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::DeviceEnrollmentStatus {
+    fn sample() -> Self {
+        Self::from("CREATED")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("CREATED")
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::DeviceEnrollment {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_status(
+                    <ruckus_one::network::enrollments::DeviceEnrollmentStatus as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "status",
+                <ruckus_one::network::enrollments::DeviceEnrollmentStatus as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::EnrollmentToken {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_workflow_id("sample".to_owned())
+                .with_published_workflow_id("sample".to_owned())
+                .with_token("sample".to_owned())
+                .with_enrollment(
+                    <ruckus_one::network::enrollments::DeviceEnrollment as support::Sample>::sample(),
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("workflowId", serde_json::Value::from("sample")),
+            ("publishedWorkflowId", serde_json::Value::from("sample")),
+            ("token", serde_json::Value::from("sample")),
+            (
+                "enrollment",
+                <ruckus_one::network::enrollments::DeviceEnrollment as support::Sample>::sample_json(),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::RedisColorSchema {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_background_color("sample".to_owned())
+                .with_line_color("sample".to_owned())
+                .with_font_color("sample".to_owned())
+                .with_font_header_color("sample".to_owned())
+                .with_header_background_color("sample".to_owned())
+                .with_start_over_font_color("sample".to_owned())
+                .with_button_color("sample".to_owned())
+                .with_button_font_color("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("backgroundColor", serde_json::Value::from("sample")),
+            ("lineColor", serde_json::Value::from("sample")),
+            ("fontColor", serde_json::Value::from("sample")),
+            ("fontHeaderColor", serde_json::Value::from("sample")),
+            ("headerBackgroundColor", serde_json::Value::from("sample")),
+            ("startOverFontColor", serde_json::Value::from("sample")),
+            ("buttonColor", serde_json::Value::from("sample")),
+            ("buttonFontColor", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::StyleSchema {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_welcome_title("sample".to_owned())
+                .with_welcome_sub_title("sample".to_owned())
+                .with_logo_image("sample".to_owned())
+                .with_background_image("sample".to_owned())
+                .with_icon_image("sample".to_owned())
+                .with_font_name("sample".to_owned())
+                .with_wifi4_eu_network_id("sample".to_owned())
+                .with_logo_size("sample".to_owned())
+                .with_disable_powered_by(true)
+                .with_header_font_size(1);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("welcomeTitle", serde_json::Value::from("sample")),
+            ("welcomeSubTitle", serde_json::Value::from("sample")),
+            ("logoImage", serde_json::Value::from("sample")),
+            ("backgroundImage", serde_json::Value::from("sample")),
+            ("iconImage", serde_json::Value::from("sample")),
+            ("fontName", serde_json::Value::from("sample")),
+            ("wifi4EuNetworkId", serde_json::Value::from("sample")),
+            ("logoSize", serde_json::Value::from("sample")),
+            ("disablePoweredBy", serde_json::Value::from(true)),
+            ("headerFontSize", serde_json::Value::from(1)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::WorkflowConfig {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_color(
+                    <ruckus_one::network::enrollments::RedisColorSchema as support::Sample>::sample(),
+                )
+                .with_styles(
+                    <ruckus_one::network::enrollments::StyleSchema as support::Sample>::sample(),
+                )
+                .with_start_step_id("sample".to_owned())
+                .with_first_action_step_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            (
+                "color",
+                <ruckus_one::network::enrollments::RedisColorSchema as support::Sample>::sample_json(),
+            ),
+            (
+                "styles",
+                <ruckus_one::network::enrollments::StyleSchema as support::Sample>::sample_json(),
+            ),
+            ("startStepId", serde_json::Value::from("sample")),
+            ("firstActionStepId", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-enrollments")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-enrollments")))]
+impl support::Sample for ruckus_one::network::enrollments::Enrollment2 {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_status(
+                    <ruckus_one::network::enrollments::DeviceEnrollmentStatus as support::Sample>::sample(),
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "status",
+                <ruckus_one::network::enrollments::DeviceEnrollmentStatus as support::Sample>::sample_json(),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-radius-attribute-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-radius-attribute-groups")))]
+impl support::Sample for ruckus_one::network::radius_attribute_groups::DataType {
+    fn sample() -> Self {
+        Self::from("ABINARY")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("ABINARY")
+    }
+}
+#[cfg(feature = "network-radius-attribute-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-radius-attribute-groups")))]
+impl support::Sample for ruckus_one::network::radius_attribute_groups::RadiusAttribute {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(1, "sample".to_owned())
+                .with_vendor_name("sample".to_owned())
+                .with_data_type(
+                    <ruckus_one::network::radius_attribute_groups::DataType as support::Sample>::sample(),
+                )
+                .with_show_on_default(true)
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from(1)),
+            ("name", serde_json::Value::from("sample")),
+            ("vendorName", serde_json::Value::from("sample")),
+            (
+                "dataType",
+                <ruckus_one::network::radius_attribute_groups::DataType as support::Sample>::sample_json(),
+            ),
+            ("showOnDefault", serde_json::Value::from(true)),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-radius-attribute-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-radius-attribute-groups")))]
+impl support::Sample
+for ruckus_one::network::radius_attribute_groups::AttributeAssignmentOperator {
+    fn sample() -> Self {
+        Self::from("ADD")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("ADD")
+    }
+}
+#[cfg(feature = "network-radius-attribute-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-radius-attribute-groups")))]
+impl support::Sample
+for ruckus_one::network::radius_attribute_groups::AttributeAssignment {
+    fn sample() -> Self {
+        {
+            let mut value = Self::builder()
+                .attribute_name("sample".to_owned())
+                .operator(
+                    <ruckus_one::network::radius_attribute_groups::AttributeAssignmentOperator as support::Sample>::sample(),
+                )
+                .attribute_value("sample".to_owned())
+                .data_type(
+                    <ruckus_one::network::radius_attribute_groups::DataType as support::Sample>::sample(),
+                )
+                .build()
+                .expect("every field is set");
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("attributeName", serde_json::Value::from("sample")),
+            (
+                "operator",
+                <ruckus_one::network::radius_attribute_groups::AttributeAssignmentOperator as support::Sample>::sample_json(),
+            ),
+            ("attributeValue", serde_json::Value::from("sample")),
+            (
+                "dataType",
+                <ruckus_one::network::radius_attribute_groups::DataType as support::Sample>::sample_json(),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-radius-attribute-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-radius-attribute-groups")))]
+impl support::Sample
+for ruckus_one::network::radius_attribute_groups::ExternalAssignmentServiceGroup {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("serviceName", serde_json::Value::from("sample")),
+            (
+                "externalAssignmentIdentifier",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-radius-attribute-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-radius-attribute-groups")))]
+impl support::Sample
+for ruckus_one::network::radius_attribute_groups::RadiusAttributeGroup {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(
+                    "sample".to_owned(),
+                    vec![
+                        <
+                        ruckus_one::network::radius_attribute_groups::AttributeAssignment
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_id("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_attribute_count(1)
+                .with_external_assignments_count(1)
+                .with_external_service_assignments(
+                    vec![
+                        <
+                        ruckus_one::network::radius_attribute_groups::ExternalAssignmentServiceGroup
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            (
+                "attributeAssignments",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::radius_attribute_groups::AttributeAssignment
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("attributeCount", serde_json::Value::from(1)),
+            ("externalAssignmentsCount", serde_json::Value::from(1)),
+            (
+                "externalServiceAssignments",
+                serde_json::Value::Array(
+                    vec![
+                        <
+                        ruckus_one::network::radius_attribute_groups::ExternalAssignmentServiceGroup
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-radius-attribute-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-radius-attribute-groups")))]
+impl support::Sample
+for ruckus_one::network::radius_attribute_groups::AttributeGroupAssignment {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned(), "sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_links(
+                    std::collections::BTreeMap::from([
+                        (
+                            "k".to_owned(),
+                            <ruckus_one::network::common::Link as support::Sample>::sample(),
+                        ),
+                    ]),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("externalAssignmentIdentifier", serde_json::Value::from("sample")),
+            ("serviceName", serde_json::Value::from("sample")),
+            (
+                "_links",
+                support::object([
+                    (
+                        "k",
+                        <ruckus_one::network::common::Link as support::Sample>::sample_json(),
+                    ),
+                ]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-radius-attribute-groups")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-radius-attribute-groups")))]
+impl support::Sample
+for ruckus_one::network::radius_attribute_groups::RadiusAttributeVendors {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_supported_vendors(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "supportedVendors",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample for ruckus_one::network::wireless_networks::VlanPoolData {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_name("sample".to_owned())
+                .with_vlan_members(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            (
+                "vlanMembers",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample for ruckus_one::network::wireless_networks::DsaeOnboardNetwork {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_name("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_nw_sub_type("sample".to_owned())
+                .with_vlan(1)
+                .with_vlan_pool(
+                    <ruckus_one::network::wireless_networks::VlanPoolData as support::Sample>::sample(),
+                )
+                .with_security_protocol("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("nwSubType", serde_json::Value::from("sample")),
+            ("vlan", serde_json::Value::from(1)),
+            (
+                "vlanPool",
+                <ruckus_one::network::wireless_networks::VlanPoolData as support::Sample>::sample_json(),
+            ),
+            ("securityProtocol", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample for ruckus_one::network::wireless_networks::VenueApGroupQueryData {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_venue_id("sample".to_owned())
+                .with_ap_group_ids(vec!["sample".to_owned()])
+                .with_is_all_ap_groups(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("venueId", serde_json::Value::from("sample")),
+            (
+                "apGroupIds",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("isAllApGroups", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-wireless-networks")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+impl support::Sample for ruckus_one::network::wireless_networks::WifiNetworkRow {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_name("sample".to_owned())
+                .with_id("sample".to_owned())
+                .with_vlan(1)
+                .with_nw_type("sample".to_owned())
+                .with_nw_sub_type("sample".to_owned())
+                .with_captive_type("sample".to_owned())
+                .with_crt_time("sample".to_owned())
+                .with_last_upd_time("sample".to_owned())
+                .with_ssid("sample".to_owned())
+                .with_ancillary_ssid("sample".to_owned())
+                .with_description("sample".to_owned())
+                .with_client_count(1)
+                .with_default_guest_country("sample".to_owned())
+                .with_enable_dhcp(true)
+                .with_tunnel_wlan_enable(true)
+                .with_security_protocol("sample".to_owned())
+                .with_dsae_onboard_network(
+                    <ruckus_one::network::wireless_networks::DsaeOnboardNetwork as support::Sample>::sample(),
+                )
+                .with_is_owe_master(true)
+                .with_owe_pair_network_id("sample".to_owned())
+                .with_venue_ap_groups(
+                    vec![
+                        < ruckus_one::network::wireless_networks::VenueApGroupQueryData
+                        as support::Sample > ::sample()
+                    ],
+                )
+                .with_ap_count(1)
+                .with_is_enforced(true)
+                .with_is_managed_by_template(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("name", serde_json::Value::from("sample")),
+            ("id", serde_json::Value::from("sample")),
+            ("vlan", serde_json::Value::from(1)),
+            ("nwType", serde_json::Value::from("sample")),
+            ("nwSubType", serde_json::Value::from("sample")),
+            ("captiveType", serde_json::Value::from("sample")),
+            ("crtTime", serde_json::Value::from("sample")),
+            ("lastUpdTime", serde_json::Value::from("sample")),
+            ("ssid", serde_json::Value::from("sample")),
+            ("ancillarySsid", serde_json::Value::from("sample")),
+            ("description", serde_json::Value::from("sample")),
+            ("clientCount", serde_json::Value::from(1)),
+            ("defaultGuestCountry", serde_json::Value::from("sample")),
+            ("enableDhcp", serde_json::Value::from(true)),
+            ("tunnelWlanEnable", serde_json::Value::from(true)),
+            ("securityProtocol", serde_json::Value::from("sample")),
+            (
+                "dsaeOnboardNetwork",
+                <ruckus_one::network::wireless_networks::DsaeOnboardNetwork as support::Sample>::sample_json(),
+            ),
+            ("isOweMaster", serde_json::Value::from(true)),
+            ("owePairNetworkId", serde_json::Value::from("sample")),
+            (
+                "venueApGroups",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::wireless_networks::VenueApGroupQueryData
+                        as support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("apCount", serde_json::Value::from(1)),
+            ("isEnforced", serde_json::Value::from(true)),
+            ("isManagedByTemplate", serde_json::Value::from(true)),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::CloneSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new("sample".to_owned()).with_id("sample".to_owned());
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("name", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-venue-wifi-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-wifi-templates")))]
+impl support::Sample for ruckus_one::network::venue_wifi_templates::VenueLanPortType {
+    fn sample() -> Self {
+        Self::from("ACCESS")
+    }
+    fn sample_json() -> serde_json::Value {
+        serde_json::Value::from("ACCESS")
+    }
+}
+#[cfg(feature = "network-venue-wifi-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-wifi-templates")))]
+impl support::Sample for ruckus_one::network::venue_wifi_templates::VenueLanPort {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new(1, "sample".to_owned())
+                .with_enabled(true)
+                .with_port_id("sample".to_owned())
+                .with_type(
+                    <ruckus_one::network::venue_wifi_templates::VenueLanPortType as support::Sample>::sample(),
+                );
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("enabled", serde_json::Value::from(true)),
+            ("portId", serde_json::Value::from("sample")),
+            (
+                "type",
+                <ruckus_one::network::venue_wifi_templates::VenueLanPortType as support::Sample>::sample_json(),
+            ),
+            ("untagId", serde_json::Value::from(1)),
+            ("vlanMembers", serde_json::Value::from("sample")),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-venue-wifi-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-wifi-templates")))]
+impl support::Sample
+for ruckus_one::network::venue_wifi_templates::WifiVenueApModelLanPortSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_lan_ports(
+                    vec![
+                        < ruckus_one::network::venue_wifi_templates::VenueLanPort as
+                        support::Sample > ::sample()
+                    ],
+                )
+                .with_model("sample".to_owned())
+                .with_poe_mode(
+                    <ruckus_one::network::common::LanPortSpecificSettingsPoeMode as support::Sample>::sample(),
+                )
+                .with_poe_out(true);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            (
+                "lanPorts",
+                serde_json::Value::Array(
+                    vec![
+                        < ruckus_one::network::venue_wifi_templates::VenueLanPort as
+                        support::Sample > ::sample_json()
+                    ],
+                ),
+            ),
+            ("model", serde_json::Value::from("sample")),
+            (
+                "poeMode",
+                <ruckus_one::network::common::LanPortSpecificSettingsPoeMode as support::Sample>::sample_json(),
+            ),
+            ("poeOut", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }

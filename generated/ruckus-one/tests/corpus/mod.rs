@@ -40,6 +40,15 @@ mod network_switch_aaa;
 mod network_switch_profiles;
 mod network_switches_legacy;
 mod network_events_alarms;
+mod network_adaptive_policies;
+mod network_workflows;
+mod network_property_management;
+mod network_message_templates;
+mod network_enrollments;
+mod network_radius_attribute_groups;
+mod network_files;
+mod network_wifi_templates;
+mod network_venue_wifi_templates;
 mod resident_portal_portal;
 /// Decodes a JSON body into a typed body and writes it back as JSON.
 pub type Decode = fn(&[u8]) -> Result<serde_json::Value, String>;
@@ -107,6 +116,15 @@ pub fn operations() -> Vec<Op> {
     network_switch_profiles::push(&mut ops);
     network_switches_legacy::push(&mut ops);
     network_events_alarms::push(&mut ops);
+    network_adaptive_policies::push(&mut ops);
+    network_workflows::push(&mut ops);
+    network_property_management::push(&mut ops);
+    network_message_templates::push(&mut ops);
+    network_enrollments::push(&mut ops);
+    network_radius_attribute_groups::push(&mut ops);
+    network_files::push(&mut ops);
+    network_wifi_templates::push(&mut ops);
+    network_venue_wifi_templates::push(&mut ops);
     resident_portal_portal::push(&mut ops);
     ops
 }

@@ -648,4 +648,24 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ),
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "add_access_control_profile",
+        method: "POST",
+        path: "/accessControlProfiles",
+        status: 202,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::access_control::AccessControlProfile> as Decode,
+        ),
+        items: None,
+    });
 }

@@ -29,4 +29,41 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         items: Some(round::<ruckus_one::network::activities::Activity> as Decode)
             .map(|d| ("data", d)),
     });
+    ops.push(Op {
+        api: "network",
+        id: "update_activity_notification",
+        method: "PUT",
+        path: "/activities/{activityId}/notifications",
+        status: 200,
+        accepts: &["application/json"],
+        response: Some(round::<ruckus_one::network::activities::Activity> as Decode),
+        request: Some(
+            round::<ruckus_one::network::activities::NotificationData> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "find_activity_devices",
+        method: "POST",
+        path: "/activities/{activityId}/devices/query",
+        status: 200,
+        accepts: &["application/json"],
+        response: Some(
+            round::<ruckus_one::network::activities::QueryResponseDevice> as Decode,
+        ),
+        request: Some(round::<ruckus_one::network::activities::QueryData> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "delete_schedule",
+        method: "DELETE",
+        path: "/private/activities/async-cleanup",
+        status: 200,
+        accepts: &["application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
 }

@@ -527,4 +527,329 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "cert_temp_update_policy_set_id",
+        method: "PUT",
+        path: "/certificateTemplates/{templateId}/policySets/{policySetId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "cert_temp_remove_policy_set_id",
+        method: "DELETE",
+        path: "/certificateTemplates/{templateId}/policySets/{policySetId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "query_certs",
+        method: "POST",
+        path: "/certificates/query",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::certificates::CertQueryResponse> as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::certificates::CertQueryRequest> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "upload_cert",
+        method: "POST",
+        path: "/certificates",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_notifications",
+        method: "GET",
+        path: "/certificateTemplates/{templateId}/notifications",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::certificates::Page> as Decode),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "create_notification",
+        method: "POST",
+        path: "/certificateTemplates/{templateId}/notifications",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: Some(
+            round::<ruckus_one::network::certificates::Notification> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_msi_packages",
+        method: "GET",
+        path: "/certificateTemplates/{templateId}/msiPackages",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::certificates::Page> as Decode),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "create_msi_package",
+        method: "POST",
+        path: "/certificateTemplates/{templateId}/msiPackages",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: Some(round::<ruckus_one::network::certificates::MsiPackage> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "generate_cert_to_identity",
+        method: "POST",
+        path: "/certificateTemplates/{templateId}/identities/{identityId}/certificates",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: Some(
+            round::<ruckus_one::network::certificates::CertificateGenerateCert> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "generate_cert",
+        method: "POST",
+        path: "/certificateTemplates/{templateId}/certificates",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: Some(
+            round::<ruckus_one::network::certificates::CertificateGenerateCert> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "download_cert_der",
+        method: "GET",
+        path: "/certificateTemplates/{templateId}/certificates/{certId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::certificates::DeviceCertificate> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "download_cert_p",
+        method: "POST",
+        path: "/certificateTemplates/{templateId}/certificates/{certId}",
+        status: 200,
+        accepts: &[],
+        response: None,
+        request: Some(
+            round::<ruckus_one::network::certificates::CertDownloadRequest> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "patch_cert",
+        method: "PATCH",
+        path: "/certificateTemplates/{templateId}/certificates/{certId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: Some(
+            round::<ruckus_one::network::certificates::UpdateCertificate> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "download_ca_p",
+        method: "POST",
+        path: "/certificateAuthorities/{caId}",
+        status: 200,
+        accepts: &[],
+        response: None,
+        request: Some(
+            round::<ruckus_one::network::certificates::CertDownloadRequest> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "patch_ca",
+        method: "PATCH",
+        path: "/certificateAuthorities/{caId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: Some(round::<ruckus_one::network::certificates::UpdateCa> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "query_templates_by_ca",
+        method: "POST",
+        path: "/certificateAuthorities/{caId}/templates/query",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::certificates::CertTemplateQueryResponse>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::certificates::CertTemplateQueryRequest>
+                as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "upload_ca_private_key",
+        method: "POST",
+        path: "/certificateAuthorities/{caId}/privateKeys",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "delete_ca_private_key",
+        method: "DELETE",
+        path: "/certificateAuthorities/{caId}/privateKeys",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "patch_scep_key",
+        method: "PATCH",
+        path: "/certificateTemplates/{templateId}/scepKeys/{scepKeyId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: Some(round::<ruckus_one::network::certificates::ScepKey> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_notification_by_id",
+        method: "GET",
+        path: "/certificateTemplates/{templateId}/notifications/{notificationId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::certificates::Notification> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "delete_notification",
+        method: "DELETE",
+        path: "/certificateTemplates/{templateId}/notifications/{notificationId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "patch_notification",
+        method: "PATCH",
+        path: "/certificateTemplates/{templateId}/notifications/{notificationId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: Some(
+            round::<ruckus_one::network::certificates::Notification> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_msi_package_by_id",
+        method: "GET",
+        path: "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::certificates::MsiPackage> as Decode),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "delete_msi_package",
+        method: "DELETE",
+        path: "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "patch_msi_package",
+        method: "PATCH",
+        path: "/certificateTemplates/{templateId}/msiPackages/{msiPackageId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: Some(round::<ruckus_one::network::certificates::MsiPackage> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "download_cert_chain_in_pkcs",
+        method: "GET",
+        path: "/certificateTemplates/{templateId}/certificates/{certId}/chains",
+        status: 200,
+        accepts: &[],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "download_ca_chain_pkcs",
+        method: "GET",
+        path: "/certificateAuthorities/{caId}/chains",
+        status: 200,
+        accepts: &[],
+        response: None,
+        request: None,
+        items: None,
+    });
 }

@@ -343,4 +343,146 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "update_policy_set_id",
+        method: "PUT",
+        path: "/dpskServices/{poolId}/policySets/{policySetId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "remove_policy_set_id",
+        method: "DELETE",
+        path: "/dpskServices/{poolId}/policySets/{policySetId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "replace_dpsk_passphrase",
+        method: "PUT",
+        path: "/dpskServices/{poolId}/passphrases/{id}",
+        status: 202,
+        accepts: &[
+            "application/vnd.ruckus.v2+json",
+            "application/vnd.ruckus.v1.1+json",
+            "application/json",
+        ],
+        response: None,
+        request: Some(round::<ruckus_one::network::dpsk::DpskPassphrase> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "patch_dpsk_passphrase",
+        method: "PATCH",
+        path: "/dpskServices/{poolId}/passphrases/{id}",
+        status: 202,
+        accepts: &[
+            "application/vnd.ruckus.v2+json",
+            "application/vnd.ruckus.v1.1+json",
+            "application/json",
+        ],
+        response: None,
+        request: Some(round::<ruckus_one::network::dpsk::DpskPassphrase> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "clone_dpsk_pool_template",
+        method: "POST",
+        path: "/templates/dpskServices/{poolTemplateId}/cloneSettings",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json"],
+        response: None,
+        request: Some(
+            round::<ruckus_one::network::dpsk::TemplateCloneSettingsRequest> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_passphrases",
+        method: "PATCH",
+        path: "/dpskServices/{poolId}/passphrases",
+        status: 202,
+        accepts: &[
+            "application/vnd.ruckus.v2+json",
+            "application/vnd.ruckus.v1.1+json",
+            "application/json",
+        ],
+        response: None,
+        request: Some(
+            round::<ruckus_one::network::dpsk::DpskPassphrasesPatchRequest> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_passphrase_devices",
+        method: "GET",
+        path: "/dpskServices/{poolId}/passphrases/{passphraseId}/devices",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v2+json",
+            "application/vnd.ruckus.v1.1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::dpsk::DpskPassphraseDevice> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "create_passphrase_device",
+        method: "POST",
+        path: "/dpskServices/{poolId}/passphrases/{passphraseId}/devices",
+        status: 202,
+        accepts: &[
+            "application/vnd.ruckus.v2+json",
+            "application/vnd.ruckus.v1.1+json",
+            "application/json",
+        ],
+        response: None,
+        request: Some(round::<Vec<String>> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "delete_passphrase_devices",
+        method: "DELETE",
+        path: "/dpskServices/{poolId}/passphrases/{passphraseId}/devices",
+        status: 202,
+        accepts: &[
+            "application/vnd.ruckus.v2+json",
+            "application/vnd.ruckus.v1.1+json",
+            "application/json",
+        ],
+        response: None,
+        request: Some(round::<Vec<String>> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "export_dpsk_passphrase",
+        method: "POST",
+        path: "/dpskServices/{poolId}/passphrases/query/csvFiles",
+        status: 200,
+        accepts: &[],
+        response: None,
+        request: Some(
+            round::<ruckus_one::network::dpsk::DpskPassphraseQueryRequest> as Decode,
+        ),
+        items: None,
+    });
 }

@@ -737,4 +737,498 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "get_arp_termination_settings",
+        method: "GET",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::EdgeArpTerminationSettings>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_arp_termination_settings",
+        method: "PUT",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}/arpTerminationSettings",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::EdgeArpTerminationSettings>
+                as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_mdns_proxy_profile",
+        method: "GET",
+        path: "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::EdgeMdnsProxyProfile> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_mdns_proxy_profile",
+        method: "PUT",
+        path: "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::EdgeMdnsProxyProfile> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "delete_mdns_proxy_profile",
+        method: "DELETE",
+        path: "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_mdns_proxy",
+        method: "PUT",
+        path: "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_mdns_proxy",
+        method: "DELETE",
+        path: "/edgeMulticastDnsProxyProfiles/{multicastDnsProxyProfileId}/venues/{venueId}/edgeClusters/{edgeClusterId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_dhcp_by_id",
+        method: "GET",
+        path: "/edgeDhcpServices/{dhcpId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::EdgeDhcpProfile> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_dhcp",
+        method: "PUT",
+        path: "/edgeDhcpServices/{dhcpId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::UpdateEdgeDhcpProfile> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "delete_dhcp_by_id",
+        method: "DELETE",
+        path: "/edgeDhcpServices/{dhcpId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "patch_dhcp",
+        method: "PATCH",
+        path: "/edgeDhcpServices/{dhcpId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: Some(
+            round::<ruckus_one::network::edge_services::PatchEdgeDhcpProfile> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_dhcp",
+        method: "PUT",
+        path: "/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_dhcp",
+        method: "DELETE",
+        path: "/edgeDhcpServices/{dhcpId}/venues/{venueId}/edgeClusters/{edgeClusterId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_edge_clusters_by_page",
+        method: "GET",
+        path: "/venues/{venueId}/edgeClusters",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::edge_services::PageResponseClusterResponse>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "create_edge_cluster",
+        method: "POST",
+        path: "/venues/{venueId}/edgeClusters",
+        status: 202,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::CreateCluster> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "create_edge_device",
+        method: "POST",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}/edges",
+        status: 201,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(round::<ruckus_one::network::edge_services::CreateEdge> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "query_venue_edge_compatibilities",
+        method: "POST",
+        path: "/venues/edgeCompatibilities/query",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::edge_services::VenueEdgeCompatibilityResponse>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::VenueEdgeCompatibilityRequest>
+                as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "create_mdns_proxy_profile",
+        method: "POST",
+        path: "/edgeMulticastDnsProxyProfiles",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::EdgeMdnsProxyProfile> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "query_edge_features_requirement",
+        method: "POST",
+        path: "/edgeFeatureSets/query",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::edge_services::FeatureSetsResponse> as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::FeatureSetsRequest> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "create_dhcp",
+        method: "POST",
+        path: "/edgeDhcpServices",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::EdgeDhcpProfile> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "query_edge_dhcp_service_compatibilities",
+        method: "POST",
+        path: "/edgeDhcpServices/edgeCompatibilities/query",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::edge_services::ServiceEdgeCompatibilityResponse>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::ServiceEdgeCompatibilityRequest>
+                as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "patch_edge_lag_sub_interface",
+        method: "PATCH",
+        path: "/venues/{venueId}/edgeClusters/{edgeClusterId}/edges/{serialNumber}/lags/{lagId}/subInterfaces/{subInterfaceId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::LagSubInterface> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_edge_cluster",
+        method: "GET",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::edge_services::ClusterResponse> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "delete_single_edge_cluster",
+        method: "DELETE",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_edge_cluster",
+        method: "PATCH",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}",
+        status: 202,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::PatchCluster> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_edge_device",
+        method: "GET",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::edge_services::BaseEdge> as Decode),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "delete_edge_device",
+        method: "DELETE",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "patch_edge_device",
+        method: "PATCH",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(round::<ruckus_one::network::edge_services::PatchEdge> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_edge_static_route_config",
+        method: "GET",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::StaticRouteConfig> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "patch_edge_static_route_config",
+        method: "PATCH",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/staticRouteConfigs",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::StaticRouteConfig> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "trigger_edge_action",
+        method: "PATCH",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/hostDetails",
+        status: 200,
+        accepts: &["application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::edge_services::Troubleshooting> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_edge_dns_servers",
+        method: "GET",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::DnsServers> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "patch_edge_dns_servers",
+        method: "PATCH",
+        path: "/venues/{venueId}/edgeClusters/{clusterId}/edges/{serialNumber}/dnsServers",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::edge_services::OperationResponseObject>
+                as Decode,
+        ),
+        request: Some(round::<ruckus_one::network::edge_services::DnsServers> as Decode),
+        items: None,
+    });
 }

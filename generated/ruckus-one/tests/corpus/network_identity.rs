@@ -306,4 +306,54 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "export_groups_csv",
+        method: "POST",
+        path: "/identityGroups/csvFile",
+        status: 200,
+        accepts: &[],
+        response: None,
+        request: Some(
+            round::<ruckus_one::network::identity::IdentityGroupSearch> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "query_external_identity",
+        method: "POST",
+        path: "/externalIdentities/query",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::identity::PageExternalIdentity> as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::identity::ExternalIdentitySearch> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "list_all_identities",
+        method: "GET",
+        path: "/identities",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::identity::PageIdentity> as Decode),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "allocate_identity_vni",
+        method: "DELETE",
+        path: "/identityGroups/{groupId}/identities/{id}/vnis",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: None,
+        request: None,
+        items: None,
+    });
 }

@@ -289,4 +289,55 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "import_registrations",
+        method: "POST",
+        path: "/macRegistrationPools/{poolId}/registrations/csvFile",
+        status: 201,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<Vec<ruckus_one::network::mac_registrations::Registration>> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_registration",
+        method: "PATCH",
+        path: "/macRegistrationPools/{poolId}/registrations/{id}",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::mac_registrations::Registration> as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::mac_registrations::Registration> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_pool",
+        method: "PATCH",
+        path: "/macRegistrationPools/{id}",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(round::<ruckus_one::network::mac_registrations::Pool> as Decode),
+        request: Some(round::<ruckus_one::network::mac_registrations::Pool> as Decode),
+        items: None,
+    });
 }

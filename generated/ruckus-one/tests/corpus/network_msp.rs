@@ -325,4 +325,45 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "get_msp_e_cs",
+        method: "POST",
+        path: "/techpartners/mspecs/query",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::msp::QueryResponseMspEc> as Decode),
+        request: Some(
+            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_device_inventory",
+        method: "POST",
+        path: "/msps/{mspTenantId}/ecInventories/query",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::msp::QueryResponseMspInventoryDevice> as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_delegations_for_view",
+        method: "POST",
+        path: "/delegations",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::msp::DelegationData> as Decode),
+        request: Some(
+            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+        ),
+        items: None,
+    });
 }

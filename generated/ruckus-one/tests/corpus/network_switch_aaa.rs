@@ -114,4 +114,19 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: Some(round::<ruckus_one::network::common::AaaSettingView> as Decode),
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "get_aaa_settings",
+        method: "GET",
+        path: "/venues/{venueId}/aaaSettings",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(round::<ruckus_one::network::common::AaaSettingView> as Decode),
+        request: None,
+        items: None,
+    });
 }

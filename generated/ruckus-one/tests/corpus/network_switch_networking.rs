@@ -593,4 +593,126 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "get_venue_setting",
+        method: "GET",
+        path: "/venues/{venueId}/switchSettings",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::venue_templates::VenueView> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_venue_setting",
+        method: "PUT",
+        path: "/venues/{venueId}/switchSettings",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::venue_templates::VenueResponse> as Decode,
+        ),
+        request: Some(round::<ruckus_one::network::wireless_venues::Venue> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "add_switch_vlans",
+        method: "POST",
+        path: "/venues/{venueId}/vlans",
+        status: 201,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
+        request: Some(
+            round::<Vec<ruckus_one::network::switch_networking::SwitchVlans>> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_venue_configuration_history_detail_by_transaction",
+        method: "POST",
+        path: "/venues/{venueId}/transactions/{transactionId}/configHistDetails",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::switch_config_backups::ConfigurationHistoryView>
+                as Decode,
+        ),
+        request: Some(
+            round::<
+                ruckus_one::network::switch_networking::ConfigurationHistoryForVenueQueryRequest,
+            > as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "sync_venue_admin_password_multiple_device_requests",
+        method: "POST",
+        path: "/venues/{venueId}/deviceRequests",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
+        request: Some(
+            round::<ruckus_one::network::switches::DeviceRequestView> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_configuration_history_by_venue",
+        method: "POST",
+        path: "/venues/{venueId}/configHistories/query",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<
+                ruckus_one::network::switch_networking::ConfigurationHistoryVenueView,
+            > as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::switch_networking::ConfigurationHistoryRequest>
+                as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_vlan_union_by_venue",
+        method: "GET",
+        path: "/venues/{venueId}/vlanUnions",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<Vec<ruckus_one::network::switch_networking::SwitchVlanView>>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
 }

@@ -634,4 +634,73 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "put_web_auth_page_template",
+        method: "PUT",
+        path: "/webAuthPageTemplates/{templateId}",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::switch_profiles::WebAuthPageTemplateResponse>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::switch_profiles::WebAuthPageTemplateView>
+                as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_profile",
+        method: "PUT",
+        path: "/switchProfiles/{switchProfileId}",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
+        request: Some(round::<ruckus_one::network::common::Profile> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_profiles_by_venue_id",
+        method: "GET",
+        path: "/venues/{venueId}/switchProfiles",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(round::<Vec<ruckus_one::network::common::ProfileView>> as Decode),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_cli_templates",
+        method: "GET",
+        path: "/cliTemplates/examples",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<Vec<ruckus_one::network::switch_profiles::AcxCliTemplateSampleView>>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
 }

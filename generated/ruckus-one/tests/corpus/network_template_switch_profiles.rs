@@ -103,4 +103,34 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "update_profile_template",
+        method: "PUT",
+        path: "/templates/switchProfiles/{switchProfileId}",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
+        request: Some(round::<ruckus_one::network::common::Profile> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_profile_templates_by_venue_id",
+        method: "GET",
+        path: "/templates/venues/{venueId}/switchProfiles",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(round::<Vec<ruckus_one::network::common::ProfileView>> as Decode),
+        request: None,
+        items: None,
+    });
 }

@@ -496,4 +496,180 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         items: Some(round::<ruckus_one::network::tenants::AdminView> as Decode)
             .map(|d| ("content", d)),
     });
+    ops.push(Op {
+        api: "network",
+        id: "ap_count_summary",
+        method: "POST",
+        path: "/tenants/devices/apCounts/query",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::tenants::QueryResponseApCountSummary> as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::tenants::MspDynamicQueryPayload> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_user_profile",
+        method: "GET",
+        path: "/tenants/userProfiles",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::tenants::UserProfile> as Decode),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_user",
+        method: "PUT",
+        path: "/tenants/userProfiles",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::tenants::OperationResponseUserProfile> as Decode,
+        ),
+        request: Some(round::<ruckus_one::network::tenants::UserProfile> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "replace_own_tenant",
+        method: "PUT",
+        path: "/tenants/self",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::tenants::ApiCallInfo> as Decode),
+        request: Some(round::<ruckus_one::network::tenants::Tenant2> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_delegation",
+        method: "GET",
+        path: "/tenants/delegations/{delegationId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::tenants::Delegation> as Decode),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "accept_or_reject_delegation",
+        method: "PUT",
+        path: "/tenants/delegations/{delegationId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::tenants::OperationResponseDelegation> as Decode,
+        ),
+        request: Some(round::<ruckus_one::network::tenants::DelegationAction> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "delete_delegation",
+        method: "DELETE",
+        path: "/tenants/delegations/{delegationId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::common::OperationResponseVoid> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "invite_support",
+        method: "POST",
+        path: "/tenants/supportDelegations",
+        status: 202,
+        accepts: &["application/json"],
+        response: Some(
+            round::<ruckus_one::network::tenants::OperationResponseDelegation> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "delete_support_delegation",
+        method: "DELETE",
+        path: "/tenants/supportDelegations",
+        status: 202,
+        accepts: &["application/json"],
+        response: Some(
+            round::<ruckus_one::network::common::OperationResponseVoid> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_delegations",
+        method: "GET",
+        path: "/tenants/delegations",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<Vec<ruckus_one::network::tenants::Delegation>> as Decode),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "invite_var",
+        method: "POST",
+        path: "/tenants/delegations",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::tenants::OperationResponseDelegation> as Decode,
+        ),
+        request: Some(round::<ruckus_one::network::tenants::TenantInviteVar> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_authentications",
+        method: "GET",
+        path: "/tenants/authentications",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<Vec<ruckus_one::network::tenants::AuthenticationInfo>> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "add_authentication",
+        method: "POST",
+        path: "/tenants/authentications",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::tenants::AuthenticationInfo> as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::tenants::AuthenticationInfo> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_account_details",
+        method: "GET",
+        path: "/tenants/accounts",
+        status: 200,
+        accepts: &["application/json"],
+        response: Some(round::<ruckus_one::network::tenants::AccountInfo> as Decode),
+        request: None,
+        items: None,
+    });
 }

@@ -306,4 +306,64 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_client_isolation_profile_on_venue_ap_model_lan_port",
+        method: "DELETE",
+        path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_client_isolation_profile_on_venue_ap_model_lan_port",
+        method: "PUT",
+        path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/clientIsolationProfiles/{clientIsolationProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_soft_gre_profile_on_venue_ap_model_lan_port",
+        method: "DELETE",
+        path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_soft_gre_profile_on_venue_ap_model_lan_port",
+        method: "PUT",
+        path: "/venues/{venueId}/apModels/{apModel}/lanPorts/{portId}/softGreProfiles/{softGreProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
 }

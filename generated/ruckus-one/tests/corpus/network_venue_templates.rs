@@ -331,4 +331,30 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "delete_venue_template_aaa_servers",
+        method: "DELETE",
+        path: "/templates/venues/{venueId}/aaaServers",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
+        request: Some(round::<Vec<String>> as Decode),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_templates",
+        method: "POST",
+        path: "/templates/query",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::venue_templates::TemplateData> as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+        ),
+        items: None,
+    });
 }

@@ -483,4 +483,333 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "get_venue_ap_available_lte_bands",
+        method: "GET",
+        path: "/venues/apAvailableLteBands",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<Vec<ruckus_one::network::wireless_aps::VenueApAvailableLteBands>>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_ap_model_capabilities",
+        method: "GET",
+        path: "/venues/apModelCapabilities",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_ap_lan_port_overwrite_settings",
+        method: "GET",
+        path: "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::wireless_aps::ApLanPortSettings> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_ap_lan_port_overwrite_settings",
+        method: "PUT",
+        path: "/venues/{venueId}/aps/{serialNumber}/lanPorts/{portId}/settings",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::wireless_aps::ApLanPortSettings> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_dhcp_config_service_profile_on_venue",
+        method: "DELETE",
+        path: "/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_venue_dhcp_config_service_profile_settings",
+        method: "GET",
+        path: "/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::common::VenueDhcpConfigServiceProfileSettings>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_dhcp_config_service_profile_on_venue_and_update_settings",
+        method: "PUT",
+        path: "/venues/{venueId}/dhcpConfigServiceProfiles/{dhcpConfigServiceProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::common::VenueDhcpConfigServiceProfileSettings>
+                as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "disassociate_iot_controller_from_venue",
+        method: "DELETE",
+        path: "/venues/{venueId}/iotControllers/{iotControllerId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "associate_iot_controller_with_venue",
+        method: "PUT",
+        path: "/venues/{venueId}/iotControllers/{iotControllerId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_lbs_server_profile_on_venue",
+        method: "DELETE",
+        path: "/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_lbs_server_profile_on_venue",
+        method: "PUT",
+        path: "/venues/{venueId}/lbsServerProfiles/{lbsServerProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_rogue_policy_on_venue",
+        method: "DELETE",
+        path: "/venues/{venueId}/roguePolicies/{roguePolicyId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_rogue_policy_on_venue",
+        method: "PUT",
+        path: "/venues/{venueId}/roguePolicies/{roguePolicyId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_venue_rogue_policy_settings",
+        method: "GET",
+        path: "/venues/{venueId}/roguePolicySettings",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::common::VenueRoguePolicySettings> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_venue_rogue_policy_settings",
+        method: "PUT",
+        path: "/venues/{venueId}/roguePolicySettings",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::common::VenueRoguePolicySettings> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_snmp_agent_profile_on_venue",
+        method: "DELETE",
+        path: "/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_snmp_agent_profile_on_venue",
+        method: "PUT",
+        path: "/venues/{venueId}/snmpAgentProfiles/{snmpAgentProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_syslog_server_profile_on_venue",
+        method: "DELETE",
+        path: "/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_syslog_server_profile_on_venue",
+        method: "PUT",
+        path: "/venues/{venueId}/syslogServerProfiles/{syslogServerProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_wifi_available_channels_of_venue",
+        method: "GET",
+        path: "/venues/{venueId}/wifiAvailableChannels",
+        status: 200,
+        accepts: &[
+            "application/vnd.ruckus.v1.1+json",
+            "application/vnd.ruckus.v1+json",
+            "application/json",
+        ],
+        response: Some(
+            round::<ruckus_one::network::ap_settings::WifiAvailableChannels> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_venue_wifi_dhcp_client_leases",
+        method: "GET",
+        path: "/venues/{venueId}/wifiDhcpClientLeases",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::wireless_aps::WifiDhcpClientLeases> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_venue_wifi_dhcp_pool_usages",
+        method: "GET",
+        path: "/venues/{venueId}/wifiDhcpPoolUsages",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::wireless_aps::WifiDhcpPoolUsages> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
 }

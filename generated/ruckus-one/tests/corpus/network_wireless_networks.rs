@@ -307,4 +307,634 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_ap_group_on_wifi_network",
+        method: "DELETE",
+        path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_ap_group_on_wifi_network",
+        method: "PUT",
+        path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_ap_group_settings_on_wifi_network",
+        method: "GET",
+        path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::common::VenueWifiNetworkApGroupSettings>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_ap_group_settings_on_wifi_network",
+        method: "PUT",
+        path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/settings",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::common::VenueWifiNetworkApGroupSettings>
+                as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group",
+        method: "DELETE",
+        path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_vlan_pool_profile_on_venue_wifi_network_ap_group",
+        method: "PUT",
+        path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/apGroups/{apGroupId}/vlanPoolProfiles/{vlanPoolProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_client_isolation_profile_on_wifi_network",
+        method: "DELETE",
+        path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_client_isolation_profile_on_wifi_network",
+        method: "PUT",
+        path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/clientIsolationProfiles/{clientIsolationProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_soft_gre_profile_on_venue_wifi_network",
+        method: "DELETE",
+        path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_soft_gre_profile_on_venue_wifi_network",
+        method: "PUT",
+        path: "/venues/{venueId}/wifiNetworks/{wifiNetworkId}/softGreProfiles/{softGreProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_wifi_network_predefined_hotspot20_identity_providers",
+        method: "GET",
+        path: "/wifiNetworks/hotspot20IdentityProviders",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<Vec<ruckus_one::network::wireless_service_profiles::IdAndName>>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_wifi_network_predefined_hotspot20_operators",
+        method: "GET",
+        path: "/wifiNetworks/hotspot20Operators",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<Vec<ruckus_one::network::wireless_service_profiles::IdAndName>>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_wifi_network_default_qos_map_set_options",
+        method: "GET",
+        path: "/wifiNetworks/qosMapSetOptions",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::wireless_networks::QosMapSetOptions> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_recovery_passphrase_settings",
+        method: "GET",
+        path: "/wifiNetworks/recoveryPassphraseSettings",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::wireless_networks::RecoveryPassphraseSettings>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_recovery_passphrase_settings",
+        method: "PUT",
+        path: "/wifiNetworks/recoveryPassphraseSettings",
+        status: 202,
+        accepts: &["application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::wireless_networks::RecoveryPassphraseSettings>
+                as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_wifi_network_wispr_providers",
+        method: "GET",
+        path: "/wifiNetworks/wisprProviders",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::wireless_networks::WisprProviders> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_access_control_profile_on_wifi_network",
+        method: "DELETE",
+        path: "/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_access_control_profile_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/accessControlProfiles/{accessControlProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_application_policy_on_wifi_network",
+        method: "DELETE",
+        path: "/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_application_policy_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/applicationPolicies/{applicationPolicyId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_device_policy_on_wifi_network",
+        method: "DELETE",
+        path: "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_device_policy_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/devicePolicies/{policyId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_dpsk_service_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/dpskServices/{dpskServiceId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_hotspot20_identity_provider_on_wifi_network",
+        method: "DELETE",
+        path: "/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_hotspot20_identity_provider_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/hotspot20IdentityProviders/{hotspot20IdentityProviderId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_hotspot20_operator_on_wifi_network",
+        method: "DELETE",
+        path: "/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_hotspot20_operator_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/hotspot20Operators/{hotspot20OperatorId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_l2_acl_policy_on_wifi_network",
+        method: "DELETE",
+        path: "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_l2_acl_policy_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/l2AclPolicies/{l2AclPolicyId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_l3_acl_policy_on_wifi_network",
+        method: "DELETE",
+        path: "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_l3_acl_policy_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/l3AclPolicies/{l3AclPolicyId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_mac_registration_pool_on_wifi_network",
+        method: "DELETE",
+        path: "/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_mac_registration_pool_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/macRegistrationPools/{macRegistrationPoolId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_portal_service_profile_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/portalServiceProfiles/{portalServiceProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_wifi_network_radius_server_profile_settings",
+        method: "GET",
+        path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::common::WifiNetworkRadiusServerProfileSettings>
+                as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_wifi_network_radius_server_profile_settings",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfileSettings",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::common::WifiNetworkRadiusServerProfileSettings>
+                as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_radius_server_profile_on_wifi_network",
+        method: "DELETE",
+        path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_radius_server_profile_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/radiusServerProfiles/{radiusId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_vlan_pool_profile_on_wifi_network",
+        method: "DELETE",
+        path: "/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_vlan_pool_profile_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/vlanPoolProfiles/{vlanPoolProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "deactivate_wifi_calling_service_profile_on_wifi_network",
+        method: "DELETE",
+        path: "/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "activate_wifi_calling_service_profile_on_wifi_network",
+        method: "PUT",
+        path: "/wifiNetworks/{wifiNetworkId}/wifiCallingServiceProfiles/{wifiCallingServiceProfileId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<
+                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
+            > as Decode,
+        ),
+        request: None,
+        items: None,
+    });
 }

@@ -163,4 +163,90 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         request: None,
         items: None,
     });
+    ops.push(Op {
+        api: "network",
+        id: "get_venue_floor_plan",
+        method: "GET",
+        path: "/venues/{venueId}/floorplans/{floorPlanId}",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::wireless_venues::FloorPlanView> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "update_venue_floor_plan",
+        method: "PUT",
+        path: "/venues/{venueId}/floorplans/{floorPlanId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::wireless_venues::OperationResponseFloorPlanView>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::wireless_venues::FloorPlanView> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "delete_venue_floor_plan",
+        method: "DELETE",
+        path: "/venues/{venueId}/floorplans/{floorPlanId}",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::common::OperationResponseVoid> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_venue_floor_plans",
+        method: "GET",
+        path: "/venues/{venueId}/floorplans",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<Vec<ruckus_one::network::wireless_venues::FloorPlanView>> as Decode,
+        ),
+        request: None,
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "create_venue_floor_plan",
+        method: "POST",
+        path: "/venues/{venueId}/floorplans",
+        status: 202,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::wireless_venues::OperationResponseFloorPlanView>
+                as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::wireless_venues::FloorPlanView> as Decode,
+        ),
+        items: None,
+    });
+    ops.push(Op {
+        api: "network",
+        id: "get_venue_rogue_a_ps",
+        method: "POST",
+        path: "/venues/{venueId}/rogueAps/query",
+        status: 200,
+        accepts: &["application/vnd.ruckus.v1+json", "application/json"],
+        response: Some(
+            round::<ruckus_one::network::wireless_venues::QueryResponseRogueAp> as Decode,
+        ),
+        request: Some(
+            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+        ),
+        items: None,
+    });
 }

@@ -44,7 +44,8 @@ impl Converter<'_> {
     /// keeps the first owner's name. Names the curated spec gives are kept. References follow.
     /// Run once, after every root is converted; the order is the drafts' name order, so the
     /// result is deterministic.
-    pub fn name_shared(&mut self) {
+    /// Returns the renames (old name -> new name), for references held outside the drafts.
+    pub fn name_shared(&mut self) -> BTreeMap<String, String> {
         let merges = self.merges_into_roots();
         let mut renames: BTreeMap<String, String> = merges.clone();
         let owners = std::mem::take(&mut self.owners);
@@ -67,7 +68,7 @@ impl Converter<'_> {
             renames.insert(from, to);
         }
         if renames.is_empty() {
-            return;
+            return renames;
         }
         let drafts = std::mem::take(&mut self.drafts);
         for (name, mut d) in drafts {
@@ -90,6 +91,14 @@ impl Converter<'_> {
                 }
             }
         }
+        renames
+    }
+
+    /// Keeps the name of every draft so far: what later roots share with them does not rename
+    /// them (the operations the import drafts come after the curated roots, whose types keep
+    /// the names they had without them).
+    pub fn freeze(&mut self) {
+        self.root_names.extend(self.drafts.keys().cloned());
     }
 
     /// Inline shapes met before a root the curated spec names, identical to it: they become
