@@ -88,6 +88,9 @@ fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded
         let mut renames = std::collections::BTreeMap::new();
         let mut replacements = Vec::new();
         let mut listed = std::collections::BTreeSet::new();
+        let mut pool = Vec::new();
+        // Areas without an imported file: their overrides were reported already.
+        let mut no_file = std::collections::BTreeSet::new();
         if !is_file_name(&api.name) {
             // The validator reports the name; no file is read through it.
             areas.push(api_areas);
@@ -121,14 +124,12 @@ fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded
                             .join(&api.name)
                             .join(IMPORTED_DIR)
                             .join(format!("{area}.yaml"));
-                        let applied = merge_imported(&path, &file, &mut parsed, limits, &mut diags);
-                        renames.extend(applied.renames);
-                        replacements.extend(
-                            applied
-                                .replacements
-                                .into_iter()
-                                .map(|(with, line)| (with, file.path.clone(), line)),
-                        );
+                        match merge_imported(&path, &file, &mut parsed, limits, &mut diags) {
+                            Some(types) => pool.extend(types),
+                            None => {
+                                no_file.insert(parsed.area.clone());
+                            }
+                        }
                     }
                     api_areas.push((file, parsed));
                 }
@@ -136,6 +137,10 @@ fn load_files(top_path: &Path, limits: &Limits, imported: bool) -> Result<Loaded
             }
         }
         if imported {
+            let (r, mut replaced) =
+                apply_type_overrides(&mut api_areas, pool, &no_file, &mut diags);
+            renames.extend(r);
+            replacements.append(&mut replaced);
             crate::op_overrides::apply(&mut api_areas, &mut diags);
         }
         resolve_overrides(
@@ -239,15 +244,56 @@ fn resolve_overrides(
 /// The directory beside an API's area files that holds the imported ones (tool-owned).
 pub const IMPORTED_DIR: &str = "imported";
 
-/// Reads an area's imported file, when there is one, applies the area's overrides to its types
-/// and appends them to the area's types (each remembering its file). Returns the renames.
+/// The renames of imported types, and the `replace_with` targets with their file and line.
+type Renamed = (
+    std::collections::BTreeMap<String, String>,
+    Vec<(String, std::path::PathBuf, usize)>,
+);
+
+/// Applies every area's type overrides to the imported types of the whole API (a type may sit in
+/// another area's imported file than the one its overrides were written beside: the import
+/// moves a type to `common` when drafted operations of other areas use it too), then gives each
+/// type to the area whose imported file holds it.
+fn apply_type_overrides(
+    api_areas: &mut [(SourceFile, Area)],
+    mut pool: Vec<crate::spec::TypeDef>,
+    no_file: &std::collections::BTreeSet<String>,
+    diags: &mut Diagnostics,
+) -> Renamed {
+    let mut renames = std::collections::BTreeMap::new();
+    let mut replacements = Vec::new();
+    for (file, area) in api_areas.iter().filter(|(_, a)| !no_file.contains(&a.area)) {
+        let applied: Applied = crate::overrides::apply(file, &area.overrides, &mut pool, diags);
+        renames.extend(applied.renames);
+        replacements.extend(
+            applied
+                .replacements
+                .into_iter()
+                .map(|(with, line)| (with, file.path.clone(), line)),
+        );
+    }
+    for t in pool {
+        let home = t.origin.as_ref().and_then(|o| {
+            let stem = o.file.path.file_stem()?.to_str()?;
+            api_areas.iter().position(|(_, a)| a.area == stem)
+        });
+        if let Some(k) = home {
+            api_areas[k].1.types.push(t);
+        }
+    }
+    (renames, replacements)
+}
+
+/// Reads an area's imported file, when there is one: appends its operations to the area's and
+/// returns its types (each remembering its file), to which the overrides are applied once every
+/// area is read; `None` when there is no file.
 fn merge_imported(
     path: &Path,
     curated: &SourceFile,
     area: &mut Area,
     limits: &Input<'_>,
     diags: &mut Diagnostics,
-) -> Applied {
+) -> Option<Vec<crate::spec::TypeDef>> {
     if !path.is_file() {
         if area.overrides.iter().any(|o| o.operation.is_none()) {
             diags.push_with(|| {
@@ -260,7 +306,7 @@ fn merge_imported(
                 )
             });
         }
-        return Default::default();
+        return None;
     }
     let parsed = limits.ahead.borrow_mut().imported.remove(path);
     let parsed = parsed.map_or_else(
@@ -271,7 +317,7 @@ fn merge_imported(
         Ok(v) => v,
         Err(d) => {
             diags.push(d);
-            return Default::default();
+            return Some(Vec::new());
         }
     };
     let stem = path
@@ -297,8 +343,6 @@ fn merge_imported(
             name: t.name.clone(),
         });
     }
-    let applied = crate::overrides::apply(curated, &area.overrides, &mut types, diags);
-    area.types.extend(types);
     let mut operations = imported.operations;
     for op in &mut operations {
         op.origin = Some(Origin {
@@ -307,7 +351,7 @@ fn merge_imported(
         });
     }
     area.operations.extend(operations);
-    applied
+    Some(types)
 }
 
 /// Whether an API or area name can be used as a file name under the spec directory: ASCII

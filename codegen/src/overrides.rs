@@ -1,5 +1,5 @@
 //! Curated corrections of imported types (`overrides:` of an area file), applied to the types of
-//! the area's imported file when the spec is loaded.
+//! the imported files of its API when the spec is loaded.
 //!
 //! The importer writes `imported/<area>.yaml` whole and never reads the overrides back into it,
 //! so a correction survives every re-import; a correction whose target the import no longer
@@ -63,7 +63,7 @@ pub fn apply(
                 diags,
                 &[],
                 format!(
-                    "override of `{}`: the area's imported file has no such type (run `cargo xtask import`, or remove the override)",
+                    "override of `{}`: no imported file of the API has such a type (run `cargo xtask import`, or remove the override)",
                     o.target
                 ),
             );

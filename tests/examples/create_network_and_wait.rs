@@ -18,9 +18,7 @@ mod support;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use ruckus_one::WaitOptions;
-use ruckus_one::network::wireless_networks::{
-    PskWifiNetwork, PskWifiWlan, PskWifiWlanWlanSecurity, WifiNetwork,
-};
+use ruckus_one::network::{PskWifiNetwork, PskWifiWlan, PskWifiWlanWlanSecurity, WifiNetwork};
 use serde_json::json;
 use support::Target;
 use wiremock::matchers::{body_partial_json, header, method, path};

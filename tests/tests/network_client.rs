@@ -233,7 +233,7 @@ async fn certificate_private_key_downloads_as_pkcs12_bytes() {
         .certificates()
         .download_certificate_private_key(
             "c-1",
-            &ruckus_one::network::certificates::CertDownloadRequest::new().with_password("p"),
+            &ruckus_one::network::CertDownloadRequest::new().with_password("p"),
         )
         .send()
         .await

@@ -74,7 +74,7 @@ fn assert_sent_back<T: Serialize>(decoded: &T, body: &Value, added_at: &str, new
 // activities: `get_activity` -> `Activity` (activities_api-0.0.1.yaml ActivityDto).
 #[tokio::test]
 async fn activities_get_activity_decodes_an_activity() {
-    use ruckus_one::network::activities::ActivityStatus;
+    use ruckus_one::network::ActivityStatus;
     let (server, client) = network().await;
     let body = json!({
         "requestId": "9f4c2a1e-5b7d-4e8a-b6c3-2d1f0e9a8b7c",
@@ -125,7 +125,7 @@ async fn activities_get_activity_decodes_an_activity() {
 #[cfg(feature = "experimental")]
 #[tokio::test]
 async fn edge_services_get_venue_edge_lag_decodes_a_link_aggregation_group() {
-    use ruckus_one::network::edge_services::{
+    use ruckus_one::network::{
         LinkAggregationGroupLacpMode, LinkAggregationGroupLacpTimeout, LinkAggregationGroupLagType,
         PortType,
     };
@@ -197,7 +197,7 @@ async fn edge_services_get_venue_edge_lag_decodes_a_link_aggregation_group() {
 // identity_management-0.0.2.yaml EthernetPort).
 #[tokio::test]
 async fn identity_get_identity_decodes_an_identity() {
-    use ruckus_one::network::identity::{IdentityDeviceAccessStatus, IdentityDeviceAuthType};
+    use ruckus_one::network::{IdentityDeviceAccessStatus, IdentityDeviceAuthType};
     let (server, client) = network().await;
     let body = json!({
         "id": "5d2e8f4a-7b1c-4d3e-9a6f-0b8c2d4e6f1a",
@@ -285,7 +285,7 @@ async fn identity_get_identity_decodes_an_identity() {
 // (entitlement_assignment_endpoints-0.2.0.yaml Assignment).
 #[tokio::test]
 async fn entitlements_list_entitlement_assignments_decodes_assignments() {
-    use ruckus_one::network::entitlements::{AssignmentStatus, DeviceType};
+    use ruckus_one::network::{AssignmentStatus, DeviceType};
     let (server, client) = network().await;
     let body = json!([
         {
@@ -345,7 +345,7 @@ async fn entitlements_list_entitlement_assignments_decodes_assignments() {
 // AdminAppSettings).
 #[tokio::test]
 async fn tenants_get_self_tenant_decodes_a_tenant() {
-    use ruckus_one::network::tenants::{
+    use ruckus_one::network::{
         AdminAppSettingsAppType, AdminAppSettingsProductType, AdminDateFormat, DetailLevel,
         TenantStatus, TenantTenantType,
     };
@@ -423,7 +423,7 @@ async fn tenants_get_self_tenant_decodes_a_tenant() {
 // (wifi_api-17.3.3.205.yaml PskWifiNetwork, PskWifiWlan, PskWifiWlanAdvancedCustomization).
 #[tokio::test]
 async fn wireless_networks_get_wifi_network_decodes_a_psk_network() {
-    use ruckus_one::network::wireless_networks::{
+    use ruckus_one::network::{
         PskWifiWlanWlanSecurity, WifiNetwork, WifiWlanAdvancedCustomizationBssPriority,
         WifiWlanManagementFrameProtection, WlanRadioCustomizationRfBandUsage,
     };
@@ -507,7 +507,7 @@ async fn wireless_networks_get_wifi_network_decodes_a_psk_network() {
 // (wifi_api-17.3.3.205.yaml RadiusServerProfile, RadiusServerV1_1).
 #[tokio::test]
 async fn wireless_service_profiles_get_radius_server_profile_decodes_a_profile() {
-    use ruckus_one::network::wireless_service_profiles::RadiusServerProfileType;
+    use ruckus_one::network::RadiusServerProfileType;
     let (server, client) = network().await;
     let body = json!({
         "id": "4e1a7c3b9d5f4a2e8b6c0d1f3a5e7c9b",
@@ -561,8 +561,8 @@ async fn wireless_service_profiles_get_radius_server_profile_decodes_a_profile()
 // VenueApMulticastDnsFencingSettings, MulticastDnsFencingRule, MulticastDnsFencingWiredRule).
 #[tokio::test]
 async fn venue_ap_settings_get_venue_ap_multicast_dns_fencing_settings_decodes_rules() {
-    use ruckus_one::network::common::RuleService;
-    use ruckus_one::network::venue_ap_settings::RuleFencingRange;
+    use ruckus_one::network::RuleFencingRange;
+    use ruckus_one::network::RuleService;
     let (server, client) = network().await;
     let body = json!({
         "enabled": true,
@@ -645,7 +645,7 @@ async fn venue_ap_settings_get_venue_ap_multicast_dns_fencing_settings_decodes_r
 // ApRadioSettings, ApRadio24GHzSettings, ApRadio5GHzSettings).
 #[tokio::test]
 async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
-    use ruckus_one::network::common::{
+    use ruckus_one::network::{
         ApRadio24GHzSettingsChannelBandwidth, ChannelBandwidth, SettingsTxPower,
         VenueApRadio5GHzSettingsAllowedIndoorChannels, VenueApRadio24GHzSettingsAllowedChannels,
         VenueApRadio24GHzSettingsMethod,
@@ -744,9 +744,7 @@ async fn ap_settings_get_ap_radio_settings_decodes_per_band_settings() {
 // SwitchVlanViewV1001, SwitchVlanPortModelViewV1001).
 #[tokio::test]
 async fn switch_networking_get_venue_switch_vlan_decodes_a_vlan() {
-    use ruckus_one::network::common::{
-        IgmpSnooping, SpanningTreeProtocol, SwitchFamilyModelViewModel,
-    };
+    use ruckus_one::network::{IgmpSnooping, SpanningTreeProtocol, SwitchFamilyModelViewModel};
     let (server, client) = network().await;
     let body = json!({
         "id": "e2c4a6b8d0f24e1a9c3b5d7f9a1c3e5b",
@@ -829,7 +827,7 @@ async fn switch_networking_get_venue_switch_vlan_decodes_a_vlan() {
 // ProfileViewV1001, ProfileAclViewV1001, ProfileAclRuleViewV1001, ProfileVlanViewV1001).
 #[tokio::test]
 async fn switch_profiles_get_switch_profile_decodes_a_profile() {
-    use ruckus_one::network::common::{
+    use ruckus_one::network::{
         AclType, IgmpSnooping, ProfileAclRuleViewAction, ProfileAclRuleViewProtocol, ProfileType,
         SpanningTreeProtocol,
     };
@@ -1133,7 +1131,7 @@ macro_rules! decoded {
 // RogueClassificationPolicyRule).
 #[tokio::test]
 async fn wireless_policies_get_rogue_policy_decodes_rules() {
-    use ruckus_one::network::wireless_policies::{
+    use ruckus_one::network::{
         RogueClassificationPolicyRuleClassification as Classification,
         RogueClassificationPolicyRuleType as RuleType,
     };
@@ -1167,7 +1165,7 @@ async fn wireless_policies_get_rogue_policy_decodes_rules() {
 // access_control: `get_l2_acl_policy` -> `L2AclPolicy` (wifi_api-17.3.3.205.yaml L2AclPolicy).
 #[tokio::test]
 async fn access_control_get_l2_acl_policy_decodes_a_policy() {
-    use ruckus_one::network::access_control::DevicePolicyRuleAction;
+    use ruckus_one::network::DevicePolicyRuleAction;
     let body = json!({
         "id": "0b1c2d3e4f5a46b7c8d9e0f1a2b3c4d5",
         "name": "Block cameras",
@@ -1193,7 +1191,7 @@ async fn access_control_get_l2_acl_policy_decodes_a_policy() {
 // (viewmodel_service_api-1.0.42.yaml QueryResponseTopologyResponseDto and the types it holds).
 #[tokio::test]
 async fn wireless_venues_list_venue_topologies_decodes_nodes_and_edges() {
-    use ruckus_one::network::wireless_venues::{EdgeConnectionType, NodeType};
+    use ruckus_one::network::{EdgeConnectionType, NodeType};
     let body = json!({
         "totalCount": 1,
         "page": 1,
@@ -1239,7 +1237,7 @@ async fn wireless_venues_list_venue_topologies_decodes_nodes_and_edges() {
 // (viewmodel_service_api-1.0.42.yaml); its one enum is the subsequent query's HTTP method.
 #[tokio::test]
 async fn venue_ap_groups_query_venue_ap_groups_decodes_a_page() {
-    use ruckus_one::network::common::{QueryRequest, SubsequentQueryHttpMethod};
+    use ruckus_one::network::{QueryRequest, SubsequentQueryHttpMethod};
     let body = json!({
         "totalCount": 1,
         "page": 1,
@@ -1275,7 +1273,7 @@ async fn venue_ap_groups_query_venue_ap_groups_decodes_a_page() {
 // wireless_aps: `get_ap_packets` -> `ApPackets` (wifi_api-17.3.3.205.yaml ApPackets).
 #[tokio::test]
 async fn wireless_aps_get_ap_packets_decodes_a_capture_state() {
-    use ruckus_one::network::wireless_aps::ApPacketsState;
+    use ruckus_one::network::ApPacketsState;
     let body = json!({
         "sessionId": "s-42",
         "state": "SOMETHING_NEW",
@@ -1303,7 +1301,7 @@ async fn wireless_aps_get_ap_packets_decodes_a_capture_state() {
 // IcxSwitchViewV1001, StackMembersViewV1001).
 #[tokio::test]
 async fn switches_list_venue_switches_decodes_switches() {
-    use ruckus_one::network::common::{IcxSwitchViewIpAddressType, IgmpSnooping};
+    use ruckus_one::network::{IcxSwitchViewIpAddressType, IgmpSnooping};
     let body = json!([
         {
             "id": "FEK3224R0AB",
@@ -1348,7 +1346,7 @@ async fn switches_list_venue_switches_decodes_switches() {
 // description adds).
 #[tokio::test]
 async fn dpsk_get_dpsk_service_decodes_a_pool() {
-    use ruckus_one::network::dpsk::{DpskPoolExpirationType, DpskPoolPassphraseFormat};
+    use ruckus_one::network::{DpskPoolExpirationType, DpskPoolPassphraseFormat};
     let body = json!({
         "id": "p-1",
         "name": "Residents",
@@ -1390,7 +1388,7 @@ async fn dpsk_get_dpsk_service_decodes_a_pool() {
 // (mac_registration_api-0.0.1.yaml PagePool, Pool).
 #[tokio::test]
 async fn mac_registrations_list_wifi_network_pools_decodes_a_page_of_pools() {
-    use ruckus_one::network::mac_registrations::{PoolDefaultAccess, PoolExpirationType};
+    use ruckus_one::network::{PoolDefaultAccess, PoolExpirationType};
     let body = json!({
         "content": [{
             "id": "m-1",
@@ -1437,7 +1435,7 @@ async fn mac_registrations_list_wifi_network_pools_decodes_a_page_of_pools() {
 // certificate authority with the fields the official description adds).
 #[tokio::test]
 async fn certificates_get_certificate_authority_decodes_an_authority() {
-    use ruckus_one::network::certificates::{CertificateKeyUsage, CertificateStatus};
+    use ruckus_one::network::{CertificateKeyUsage, CertificateStatus};
     let body = json!({
         "commonName": "Example Residences Root CA",
         "status": ["VALID", "SOMETHING_NEW"],
@@ -1472,7 +1470,7 @@ async fn certificates_get_certificate_authority_decodes_an_authority() {
 // enum is the subsequent query's HTTP method.
 #[tokio::test]
 async fn msp_query_msp_ecs_decodes_customers() {
-    use ruckus_one::network::common::{QueryRequest, SubsequentQueryHttpMethod};
+    use ruckus_one::network::{QueryRequest, SubsequentQueryHttpMethod};
     let body = json!({
         "totalCount": 1,
         "page": 1,
@@ -1519,7 +1517,7 @@ async fn msp_query_msp_ecs_decodes_customers() {
 // fields the official description adds).
 #[tokio::test]
 async fn guest_users_get_wifi_network_guest_user_decodes_a_guest() {
-    use ruckus_one::network::guest_users::{GuestUserDeliveryMethods, GuestUserExpirationUnit};
+    use ruckus_one::network::{GuestUserDeliveryMethods, GuestUserExpirationUnit};
     let body = json!({
         "id": "u-1",
         "name": "Visitor 12",
@@ -1565,7 +1563,7 @@ async fn guest_users_get_wifi_network_guest_user_decodes_a_guest() {
 // is the subsequent query's HTTP method.
 #[tokio::test]
 async fn portal_service_profiles_query_decodes_profiles() {
-    use ruckus_one::network::common::{QueryRequest, SubsequentQueryHttpMethod};
+    use ruckus_one::network::{QueryRequest, SubsequentQueryHttpMethod};
     let body = json!({
         "totalCount": 1,
         "data": [{"id": "ps-1", "name": "Lobby portal", "fieldAddedLater": {"x": 1}}],
@@ -1600,7 +1598,7 @@ async fn portal_service_profiles_query_decodes_profiles() {
 // (switch_service_api-0.4.0.yaml VenueTemplateAaaServerViewV1001).
 #[tokio::test]
 async fn venue_templates_get_aaa_server_decodes_a_server() {
-    use ruckus_one::network::common::{AaaServerPurpose as Purpose, ServerType};
+    use ruckus_one::network::{AaaServerPurpose as Purpose, ServerType};
     let body = json!({
         "id": "s-1",
         "name": "radius-1",
@@ -1640,7 +1638,7 @@ async fn venue_templates_get_aaa_server_decodes_a_server() {
 // (switch_service_api-0.4.0.yaml ProfileViewV1001, ProfileVlanViewV1001).
 #[tokio::test]
 async fn template_switch_profiles_get_decodes_a_profile() {
-    use ruckus_one::network::common::{ProfileType, SpanningTreeProtocol};
+    use ruckus_one::network::{ProfileType, SpanningTreeProtocol};
     let body = json!({
         "id": "tp-1",
         "name": "Template access",
@@ -1675,7 +1673,7 @@ async fn template_switch_profiles_get_decodes_a_profile() {
 // `VenueApModelLanPortSpecificSettings` (wifi_api-17.3.3.205.yaml).
 #[tokio::test]
 async fn venue_ap_model_settings_get_lan_port_specific_settings_decodes() {
-    use ruckus_one::network::common::LanPortSpecificSettingsPoeMode as PoeMode;
+    use ruckus_one::network::LanPortSpecificSettingsPoeMode as PoeMode;
     let body = json!({"poeMode": "SOMETHING_NEW", "poeOut": true, "fieldAddedLater": {"x": 1}});
     let settings = decoded!(
         "GET",
@@ -1697,7 +1695,7 @@ async fn venue_ap_model_settings_get_lan_port_specific_settings_decodes() {
 // `ConfigurationHistoryView` (switch_service_api-0.4.0.yaml ConfigurationHistoryViewV1001).
 #[tokio::test]
 async fn switch_config_backups_history_details_decode() {
-    use ruckus_one::network::switch_config_backups::{
+    use ruckus_one::network::{
         ConfigurationHistoryInfoViewConfigType as ConfigType,
         ConfigurationHistoryInfoViewDispatchStatus as DispatchStatus,
     };
@@ -1741,7 +1739,7 @@ async fn switch_config_backups_history_details_decode() {
 // (switch_service_api-0.4.0.yaml VenueCurrentVersionViewV1001).
 #[tokio::test]
 async fn switch_firmware_current_versions_decode() {
-    use ruckus_one::network::switch_firmware::ModelGroup;
+    use ruckus_one::network::ModelGroup;
     let body = json!({
         "id": "v-7",
         "currentVersions": [
@@ -1775,7 +1773,7 @@ async fn switch_firmware_current_versions_decode() {
 // AaaServerViewV1001).
 #[tokio::test]
 async fn switch_aaa_get_venue_aaa_server_decodes_a_server() {
-    use ruckus_one::network::common::{AaaServerLevel, ServerType};
+    use ruckus_one::network::{AaaServerLevel, ServerType};
     let body = json!({
         "id": "s-2",
         "name": "tacacs-1",

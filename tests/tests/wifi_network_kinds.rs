@@ -3,7 +3,7 @@
 //! vendor's own UI answers and Postman bodies carry), and goes back byte for byte: the union
 //! writes the tag, the variant holds no copy of it, and unknown fields are kept.
 
-use ruckus_one::network::wireless_networks::WifiNetwork;
+use ruckus_one::network::WifiNetwork;
 
 /// Compact JSON in the order the client writes it: the tag, the model's fields, then the
 /// fields the spec does not name (sorted).
@@ -71,7 +71,7 @@ fn a_kind_this_client_does_not_know_is_kept_and_its_secrets_are_not_shown() {
 
 #[test]
 fn the_variant_names_its_kind_on_the_wire_whatever_was_set() {
-    use ruckus_one::network::wireless_networks::{OpenWifiNetwork, OpenWifiWlan};
+    use ruckus_one::network::{OpenWifiNetwork, OpenWifiWlan};
     let network =
         WifiNetwork::from(OpenWifiNetwork::new(OpenWifiWlan::new("cafe".into())).with_name("Cafe"));
     let value = serde_json::to_value(&network).expect("serialise");

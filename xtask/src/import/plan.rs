@@ -529,17 +529,15 @@ fn ref_of(schema: &Schema) -> Option<&str> {
         })
 }
 
-/// For each draft some root reaches, its home: the one area that reaches it, else `common`.
-/// A type the curated roots reach keeps the home they give it (where drafted operations also
-/// use it, their area uses that one), so its overrides stay where they are.
+/// For each draft some root reaches, its home: the one area that reaches it (curated and
+/// drafted roots alike), else `common`; a type of `common` thus never needs an area's type.
 fn homes(
     conv: &Converter<'_>,
     curated: &[(String, String)],
     drafted: &[(String, String)],
 ) -> BTreeMap<String, String> {
-    let mut out = reach_homes(conv, drafted);
-    out.extend(reach_homes(conv, curated));
-    out
+    let all: Vec<(String, String)> = curated.iter().chain(drafted).cloned().collect();
+    reach_homes(conv, &all)
 }
 
 fn reach_homes(conv: &Converter<'_>, roots: &[(String, String)]) -> BTreeMap<String, String> {

@@ -5,269 +5,6 @@
 //! Access control profiles and the policies they combine (application, device, layer 2 and layer 3 ACL policies), with the application library, its categories and settings. Split from the wireless policies area so each can be compiled alone.
 //!
 //! Spec: `spec/network/access_control.yaml`.
-/// Access control profile, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct AccessControlProfile {
-    /// Description (max_length: 64; min_length: 0).
-    pub description: Option<String>,
-    /// ID.
-    pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
-    pub name: String,
-    /// Rate limiting.
-    pub rate_limiting: Option<RateLimiting>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for AccessControlProfile {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AccessControlProfile, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("rateLimiting", &v.rate_limiting);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for AccessControlProfile {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AccessControlProfile, ruckus_one_runtime::object::FieldError> {
-            let value = AccessControlProfile {
-                description: f.optional("description"),
-                id: f.optional("id"),
-                name: f.required("name")?,
-                rate_limiting: f.optional("rateLimiting"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessControlProfile"))
-    }
-}
-impl AccessControlProfile {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String) -> Self {
-        Self {
-            description: None,
-            id: None,
-            name,
-            rate_limiting: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `rateLimiting`.
-    pub fn with_rate_limiting(mut self, value: impl Into<RateLimiting>) -> Self {
-        self.rate_limiting = Some(value.into());
-        self
-    }
-}
-/// Access control profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct AccessControlProfileQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// L2 ACL policy name.
-    pub l2_acl_policy_name: Option<String>,
-    /// L2 ACL policy ID.
-    pub l2_acl_policy_id: Option<String>,
-    /// L3 ACL policy name.
-    pub l3_acl_policy_name: Option<String>,
-    /// L3 ACL policy ID.
-    pub l3_acl_policy_id: Option<String>,
-    /// Device policy name.
-    pub device_policy_name: Option<String>,
-    /// Device policy ID.
-    pub device_policy_id: Option<String>,
-    /// Application policy name.
-    pub application_policy_name: Option<String>,
-    /// Application policy ID.
-    pub application_policy_id: Option<String>,
-    /// Client rate up link limit (format: int32).
-    pub client_rate_up_link_limit: Option<i64>,
-    /// Client rate down link limit (format: int32).
-    pub client_rate_down_link_limit: Option<i64>,
-    /// Wifi network IDs.
-    pub wifi_network_ids: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for AccessControlProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &AccessControlProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("l2AclPolicyName", &v.l2_acl_policy_name);
-            w.optional("l2AclPolicyId", &v.l2_acl_policy_id);
-            w.optional("l3AclPolicyName", &v.l3_acl_policy_name);
-            w.optional("l3AclPolicyId", &v.l3_acl_policy_id);
-            w.optional("devicePolicyName", &v.device_policy_name);
-            w.optional("devicePolicyId", &v.device_policy_id);
-            w.optional("applicationPolicyName", &v.application_policy_name);
-            w.optional("applicationPolicyId", &v.application_policy_id);
-            w.optional("clientRateUpLinkLimit", &v.client_rate_up_link_limit);
-            w.optional("clientRateDownLinkLimit", &v.client_rate_down_link_limit);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            AccessControlProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = AccessControlProfileQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                l2_acl_policy_name: f.optional("l2AclPolicyName"),
-                l2_acl_policy_id: f.optional("l2AclPolicyId"),
-                l3_acl_policy_name: f.optional("l3AclPolicyName"),
-                l3_acl_policy_id: f.optional("l3AclPolicyId"),
-                device_policy_name: f.optional("devicePolicyName"),
-                device_policy_id: f.optional("devicePolicyId"),
-                application_policy_name: f.optional("applicationPolicyName"),
-                application_policy_id: f.optional("applicationPolicyId"),
-                client_rate_up_link_limit: f.optional("clientRateUpLinkLimit"),
-                client_rate_down_link_limit: f.optional("clientRateDownLinkLimit"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AccessControlProfileQueryData"))
-    }
-}
-impl AccessControlProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            l2_acl_policy_name: None,
-            l2_acl_policy_id: None,
-            l3_acl_policy_name: None,
-            l3_acl_policy_id: None,
-            device_policy_name: None,
-            device_policy_id: None,
-            application_policy_name: None,
-            application_policy_id: None,
-            client_rate_up_link_limit: None,
-            client_rate_down_link_limit: None,
-            wifi_network_ids: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `l2AclPolicyName`.
-    pub fn with_l2_acl_policy_name(mut self, value: impl Into<String>) -> Self {
-        self.l2_acl_policy_name = Some(value.into());
-        self
-    }
-    /// Sets `l2AclPolicyId`.
-    pub fn with_l2_acl_policy_id(mut self, value: impl Into<String>) -> Self {
-        self.l2_acl_policy_id = Some(value.into());
-        self
-    }
-    /// Sets `l3AclPolicyName`.
-    pub fn with_l3_acl_policy_name(mut self, value: impl Into<String>) -> Self {
-        self.l3_acl_policy_name = Some(value.into());
-        self
-    }
-    /// Sets `l3AclPolicyId`.
-    pub fn with_l3_acl_policy_id(mut self, value: impl Into<String>) -> Self {
-        self.l3_acl_policy_id = Some(value.into());
-        self
-    }
-    /// Sets `devicePolicyName`.
-    pub fn with_device_policy_name(mut self, value: impl Into<String>) -> Self {
-        self.device_policy_name = Some(value.into());
-        self
-    }
-    /// Sets `devicePolicyId`.
-    pub fn with_device_policy_id(mut self, value: impl Into<String>) -> Self {
-        self.device_policy_id = Some(value.into());
-        self
-    }
-    /// Sets `applicationPolicyName`.
-    pub fn with_application_policy_name(mut self, value: impl Into<String>) -> Self {
-        self.application_policy_name = Some(value.into());
-        self
-    }
-    /// Sets `applicationPolicyId`.
-    pub fn with_application_policy_id(mut self, value: impl Into<String>) -> Self {
-        self.application_policy_id = Some(value.into());
-        self
-    }
-    /// Sets `clientRateUpLinkLimit`.
-    pub fn with_client_rate_up_link_limit(mut self, value: impl Into<i64>) -> Self {
-        self.client_rate_up_link_limit = Some(value.into());
-        self
-    }
-    /// Sets `clientRateDownLinkLimit`.
-    pub fn with_client_rate_down_link_limit(mut self, value: impl Into<i64>) -> Self {
-        self.client_rate_down_link_limit = Some(value.into());
-        self
-    }
-    /// Sets `wifiNetworkIds`.
-    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.wifi_network_ids = Some(value.into());
-        self
-    }
-}
 /// Access control profile v1, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfile).
@@ -291,7 +28,7 @@ pub struct AccessControlProfileV1 {
     /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Rate limiting.
-    pub rate_limiting: Option<RateLimiting>,
+    pub rate_limiting: Option<super::common::RateLimiting>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -387,7 +124,10 @@ impl AccessControlProfileV1 {
         self
     }
     /// Sets `rateLimiting`.
-    pub fn with_rate_limiting(mut self, value: impl Into<RateLimiting>) -> Self {
+    pub fn with_rate_limiting(
+        mut self,
+        value: impl Into<super::common::RateLimiting>,
+    ) -> Self {
         self.rate_limiting = Some(value.into());
         self
     }
@@ -775,565 +515,6 @@ impl ApplicationLibrarySettings {
         self
     }
 }
-/// Application policy, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyV1_1).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct ApplicationPolicy {
-    /// Description (max_length: 64; min_length: 0).
-    pub description: Option<String>,
-    /// ID.
-    pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
-    pub name: String,
-    /// Rules (max_items: 128; min_items: 1).
-    pub rules: Option<Vec<ApplicationPolicyRule>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ApplicationPolicy {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApplicationPolicy, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("rules", &v.rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplicationPolicy, ruckus_one_runtime::object::FieldError> {
-            let value = ApplicationPolicy {
-                description: f.optional("description"),
-                id: f.optional("id"),
-                name: f.required("name")?,
-                rules: f.optional("rules"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationPolicy"))
-    }
-}
-impl ApplicationPolicy {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String) -> Self {
-        Self {
-            description: None,
-            id: None,
-            name,
-            rules: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `rules`.
-    pub fn with_rules(mut self, value: impl Into<Vec<ApplicationPolicyRule>>) -> Self {
-        self.rules = Some(value.into());
-        self
-    }
-}
-/// Application policy rule, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct ApplicationPolicyRule {
-    /// Access control (may be null).
-    pub access_control: Option<ApplicationPolicyRuleAccessControl>,
-    /// Application ID (format: int32).
-    pub application_id: Option<i64>,
-    /// Application name.
-    pub application_name: Option<String>,
-    /// Category.
-    pub category: Option<String>,
-    /// Category ID (format: int32).
-    pub category_id: Option<i64>,
-    /// Destination IP.
-    pub destination_ip: Option<String>,
-    /// Destination port (format: int32; maximum: 65535; minimum: 1).
-    pub destination_port: Option<i64>,
-    /// Down link marking type (may be null).
-    pub down_link_marking_type: Option<LinkMarkingType>,
-    /// Downlink (format: int32; maximum: 20000; minimum: 250).
-    pub downlink: Option<i64>,
-    /// ID.
-    pub id: Option<String>,
-    /// Marking priority (may be null).
-    pub marking_priority: Option<ApplicationPolicyRuleMarkingPriority>,
-    /// Name (max_length: 32; min_length: 2).
-    pub name: String,
-    /// Netmask.
-    pub netmask: Option<String>,
-    /// Port mapping (may be null).
-    pub port_mapping: Option<ApplicationPolicyRulePortMapping>,
-    /// Priority (format: int32).
-    pub priority: i64,
-    /// Protocol (may be null).
-    pub protocol: Option<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
-    /// Rule type (may be null).
-    pub rule_type: Option<ApplicationPolicyRuleRuleType>,
-    /// Up link marking type (may be null).
-    pub up_link_marking_type: Option<LinkMarkingType>,
-    /// Uplink (format: int32; maximum: 20000; minimum: 250).
-    pub uplink: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ApplicationPolicyRule {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ApplicationPolicyRule,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.field("accessControl", &v.access_control);
-            w.optional("applicationId", &v.application_id);
-            w.optional("applicationName", &v.application_name);
-            w.optional("category", &v.category);
-            w.optional("categoryId", &v.category_id);
-            w.optional("destinationIp", &v.destination_ip);
-            w.optional("destinationPort", &v.destination_port);
-            w.optional("downLinkMarkingType", &v.down_link_marking_type);
-            w.optional("downlink", &v.downlink);
-            w.optional("id", &v.id);
-            w.optional("markingPriority", &v.marking_priority);
-            w.field("name", &v.name);
-            w.optional("netmask", &v.netmask);
-            w.optional("portMapping", &v.port_mapping);
-            w.field("priority", &v.priority);
-            w.optional("protocol", &v.protocol);
-            w.field("ruleType", &v.rule_type);
-            w.optional("upLinkMarkingType", &v.up_link_marking_type);
-            w.optional("uplink", &v.uplink);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApplicationPolicyRule, ruckus_one_runtime::object::FieldError> {
-            let value = ApplicationPolicyRule {
-                access_control: f.optional("accessControl"),
-                application_id: f.optional("applicationId"),
-                application_name: f.optional("applicationName"),
-                category: f.optional("category"),
-                category_id: f.optional("categoryId"),
-                destination_ip: f.optional("destinationIp"),
-                destination_port: f.optional("destinationPort"),
-                down_link_marking_type: f.optional("downLinkMarkingType"),
-                downlink: f.optional("downlink"),
-                id: f.optional("id"),
-                marking_priority: f.optional("markingPriority"),
-                name: f.required("name")?,
-                netmask: f.optional("netmask"),
-                port_mapping: f.optional("portMapping"),
-                priority: f.required("priority")?,
-                protocol: f.optional("protocol"),
-                rule_type: f.optional("ruleType"),
-                up_link_marking_type: f.optional("upLinkMarkingType"),
-                uplink: f.optional("uplink"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyRule"))
-    }
-}
-impl ApplicationPolicyRule {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, priority: i64) -> Self {
-        Self {
-            access_control: None,
-            application_id: None,
-            application_name: None,
-            category: None,
-            category_id: None,
-            destination_ip: None,
-            destination_port: None,
-            down_link_marking_type: None,
-            downlink: None,
-            id: None,
-            marking_priority: None,
-            name,
-            netmask: None,
-            port_mapping: None,
-            priority,
-            protocol: None,
-            rule_type: None,
-            up_link_marking_type: None,
-            uplink: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `accessControl`.
-    pub fn with_access_control(
-        mut self,
-        value: impl Into<ApplicationPolicyRuleAccessControl>,
-    ) -> Self {
-        self.access_control = Some(value.into());
-        self
-    }
-    /// Sets `applicationId`.
-    pub fn with_application_id(mut self, value: impl Into<i64>) -> Self {
-        self.application_id = Some(value.into());
-        self
-    }
-    /// Sets `applicationName`.
-    pub fn with_application_name(mut self, value: impl Into<String>) -> Self {
-        self.application_name = Some(value.into());
-        self
-    }
-    /// Sets `category`.
-    pub fn with_category(mut self, value: impl Into<String>) -> Self {
-        self.category = Some(value.into());
-        self
-    }
-    /// Sets `categoryId`.
-    pub fn with_category_id(mut self, value: impl Into<i64>) -> Self {
-        self.category_id = Some(value.into());
-        self
-    }
-    /// Sets `destinationIp`.
-    pub fn with_destination_ip(mut self, value: impl Into<String>) -> Self {
-        self.destination_ip = Some(value.into());
-        self
-    }
-    /// Sets `destinationPort`.
-    pub fn with_destination_port(mut self, value: impl Into<i64>) -> Self {
-        self.destination_port = Some(value.into());
-        self
-    }
-    /// Sets `downLinkMarkingType`.
-    pub fn with_down_link_marking_type(
-        mut self,
-        value: impl Into<LinkMarkingType>,
-    ) -> Self {
-        self.down_link_marking_type = Some(value.into());
-        self
-    }
-    /// Sets `downlink`.
-    pub fn with_downlink(mut self, value: impl Into<i64>) -> Self {
-        self.downlink = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `markingPriority`.
-    pub fn with_marking_priority(
-        mut self,
-        value: impl Into<ApplicationPolicyRuleMarkingPriority>,
-    ) -> Self {
-        self.marking_priority = Some(value.into());
-        self
-    }
-    /// Sets `netmask`.
-    pub fn with_netmask(mut self, value: impl Into<String>) -> Self {
-        self.netmask = Some(value.into());
-        self
-    }
-    /// Sets `portMapping`.
-    pub fn with_port_mapping(
-        mut self,
-        value: impl Into<ApplicationPolicyRulePortMapping>,
-    ) -> Self {
-        self.port_mapping = Some(value.into());
-        self
-    }
-    /// Sets `protocol`.
-    pub fn with_protocol(
-        mut self,
-        value: impl Into<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
-    ) -> Self {
-        self.protocol = Some(value.into());
-        self
-    }
-    /// Sets `ruleType`.
-    pub fn with_rule_type(
-        mut self,
-        value: impl Into<ApplicationPolicyRuleRuleType>,
-    ) -> Self {
-        self.rule_type = Some(value.into());
-        self
-    }
-    /// Sets `upLinkMarkingType`.
-    pub fn with_up_link_marking_type(
-        mut self,
-        value: impl Into<LinkMarkingType>,
-    ) -> Self {
-        self.up_link_marking_type = Some(value.into());
-        self
-    }
-    /// Sets `uplink`.
-    pub fn with_uplink(mut self, value: impl Into<i64>) -> Self {
-        self.uplink = Some(value.into());
-        self
-    }
-}
-/// Application policy rule access control: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ApplicationPolicyRuleAccessControl {
-    /// `DENY`
-    Deny,
-    /// `QOS`
-    Qos,
-    /// `RATE_LIMIT`
-    RateLimit,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ApplicationPolicyRuleAccessControl {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Deny => "DENY",
-            Self::Qos => "QOS",
-            Self::RateLimit => "RATE_LIMIT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ApplicationPolicyRuleAccessControl {
-    fn from(s: &str) -> Self {
-        match s {
-            "DENY" => Self::Deny,
-            "QOS" => Self::Qos,
-            "RATE_LIMIT" => Self::RateLimit,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ApplicationPolicyRuleAccessControl {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ApplicationPolicyRuleAccessControl {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleAccessControl {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Application policy rule marking priority: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ApplicationPolicyRuleMarkingPriority {
-    /// `IEEE802_1P`
-    Ieee8021p,
-    /// `DSCP`
-    Dscp,
-    /// `BOTH`
-    Both,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ApplicationPolicyRuleMarkingPriority {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ieee8021p => "IEEE802_1P",
-            Self::Dscp => "DSCP",
-            Self::Both => "BOTH",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ApplicationPolicyRuleMarkingPriority {
-    fn from(s: &str) -> Self {
-        match s {
-            "IEEE802_1P" => Self::Ieee8021p,
-            "DSCP" => Self::Dscp,
-            "BOTH" => Self::Both,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ApplicationPolicyRuleMarkingPriority {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ApplicationPolicyRuleMarkingPriority {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleMarkingPriority {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Application policy rule port mapping: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ApplicationPolicyRulePortMapping {
-    /// `IP_WITH_PORT`
-    IpWithPort,
-    /// `PORT_ONLY`
-    PortOnly,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ApplicationPolicyRulePortMapping {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::IpWithPort => "IP_WITH_PORT",
-            Self::PortOnly => "PORT_ONLY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ApplicationPolicyRulePortMapping {
-    fn from(s: &str) -> Self {
-        match s {
-            "IP_WITH_PORT" => Self::IpWithPort,
-            "PORT_ONLY" => Self::PortOnly,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ApplicationPolicyRulePortMapping {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ApplicationPolicyRulePortMapping {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApplicationPolicyRulePortMapping {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Application policy rule rule type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ApplicationPolicyRuleRuleType {
-    /// `SIGNATURE`
-    Signature,
-    /// `USER_DEFINED`
-    UserDefined,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ApplicationPolicyRuleRuleType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Signature => "SIGNATURE",
-            Self::UserDefined => "USER_DEFINED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ApplicationPolicyRuleRuleType {
-    fn from(s: &str) -> Self {
-        match s {
-            "SIGNATURE" => Self::Signature,
-            "USER_DEFINED" => Self::UserDefined,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ApplicationPolicyRuleRuleType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ApplicationPolicyRuleRuleType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleRuleType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Application policy v1, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicy).
@@ -1349,7 +530,7 @@ pub struct ApplicationPolicyV1 {
     /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Rules (max_items: 128; min_items: 1).
-    pub rules: Option<Vec<ApplicationPolicyRule>>,
+    pub rules: Option<Vec<super::common::ApplicationPolicyRule>>,
     /// Tenant ID. Deprecated: The official description marks this field deprecated.
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -1415,7 +596,10 @@ impl ApplicationPolicyV1 {
         self
     }
     /// Sets `rules`.
-    pub fn with_rules(mut self, value: impl Into<Vec<ApplicationPolicyRule>>) -> Self {
+    pub fn with_rules(
+        mut self,
+        value: impl Into<Vec<super::common::ApplicationPolicyRule>>,
+    ) -> Self {
         self.rules = Some(value.into());
         self
     }
@@ -1736,576 +920,6 @@ impl<'de> serde::Deserialize<'de> for ChangedApplicationType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Device policy, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct DevicePolicy {
-    /// Default access (default: ALLOW).
-    pub default_access: Option<DevicePolicyRuleAction>,
-    /// Description (max_length: 180; min_length: 2).
-    pub description: Option<String>,
-    /// ID.
-    pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
-    pub name: String,
-    /// Rules (max_items: 32; min_items: 1).
-    pub rules: Option<Vec<DevicePolicyRule>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DevicePolicy {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DevicePolicy, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("defaultAccess", &v.default_access);
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("rules", &v.rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DevicePolicy {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DevicePolicy, ruckus_one_runtime::object::FieldError> {
-            let value = DevicePolicy {
-                default_access: f.optional("defaultAccess"),
-                description: f.optional("description"),
-                id: f.optional("id"),
-                name: f.required("name")?,
-                rules: f.optional("rules"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DevicePolicy"))
-    }
-}
-impl DevicePolicy {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String) -> Self {
-        Self {
-            default_access: None,
-            description: None,
-            id: None,
-            name,
-            rules: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `defaultAccess`.
-    pub fn with_default_access(
-        mut self,
-        value: impl Into<DevicePolicyRuleAction>,
-    ) -> Self {
-        self.default_access = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `rules`.
-    pub fn with_rules(mut self, value: impl Into<Vec<DevicePolicyRule>>) -> Self {
-        self.rules = Some(value.into());
-        self
-    }
-}
-/// Operating system vendor of a device policy rule; other values are kept as received.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml (the device policy rule's osVendor enumeration)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DevicePolicyOsVendor {
-    /// `All`
-    All,
-    /// `Windows`
-    Windows,
-    /// `MacOs`
-    MacOs,
-    /// `ChromeOs`
-    ChromeOs,
-    /// `Linux`
-    Linux,
-    /// `Ubuntu`
-    Ubuntu,
-    /// `Ios`
-    Ios,
-    /// `Android`
-    Android,
-    /// `BlackBerry`
-    BlackBerry,
-    /// `AmazonKindle`
-    AmazonKindle,
-    /// `CiscoIpPhone`
-    CiscoIpPhone,
-    /// `AvayaIpPhone`
-    AvayaIpPhone,
-    /// `LinksysPapVoip`
-    LinksysPapVoip,
-    /// `NortelIpPhone`
-    NortelIpPhone,
-    /// `GameCube`
-    GameCube,
-    /// `Wii`
-    Wii,
-    /// `Nintendo`
-    Nintendo,
-    /// `HpPrinter`
-    HpPrinter,
-    /// `CanonPrinter`
-    CanonPrinter,
-    /// `XeroxPrinter`
-    XeroxPrinter,
-    /// `DellPrinter`
-    DellPrinter,
-    /// `BrotherPrinter`
-    BrotherPrinter,
-    /// `EpsonPrinter`
-    EpsonPrinter,
-    /// `NestCamera`
-    NestCamera,
-    /// `NestThermostat`
-    NestThermostat,
-    /// `WemoSmartSwitch`
-    WemoSmartSwitch,
-    /// `WifiSmartPlug`
-    WifiSmartPlug,
-    /// `SonyPlayer`
-    SonyPlayer,
-    /// `PanasonicG20Tv`
-    PanasonicG20Tv,
-    /// `SamsungSmartTv`
-    SamsungSmartTv,
-    /// `AppleTv`
-    AppleTv,
-    /// `LibratoneSpeakers`
-    LibratoneSpeakers,
-    /// `BoseSpeakers`
-    BoseSpeakers,
-    /// `SonosSpeakers`
-    SonosSpeakers,
-    /// `RokuStreamingStick`
-    RokuStreamingStick,
-    /// `TelenetCpe`
-    TelenetCpe,
-    /// `Xbox`: Xbox consoles; Xbox360 is converted to it.
-    Xbox,
-    /// `PlayStation`: PlayStation consoles; added; PlayStation2 and PlayStation3 are converted to it.
-    PlayStation,
-    /// `Xbox360`
-    ///
-    /// Deprecated: Unsupported after 2024-07-31; until then converted to Xbox.
-    Xbox360,
-    /// `PlayStation2`
-    ///
-    /// Deprecated: Unsupported after 2024-07-31; until then converted to PlayStation.
-    PlayStation2,
-    /// `PlayStation3`
-    ///
-    /// Deprecated: Unsupported after 2024-07-31; until then converted to PlayStation.
-    PlayStation3,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DevicePolicyOsVendor {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::All => "All",
-            Self::Windows => "Windows",
-            Self::MacOs => "MacOs",
-            Self::ChromeOs => "ChromeOs",
-            Self::Linux => "Linux",
-            Self::Ubuntu => "Ubuntu",
-            Self::Ios => "Ios",
-            Self::Android => "Android",
-            Self::BlackBerry => "BlackBerry",
-            Self::AmazonKindle => "AmazonKindle",
-            Self::CiscoIpPhone => "CiscoIpPhone",
-            Self::AvayaIpPhone => "AvayaIpPhone",
-            Self::LinksysPapVoip => "LinksysPapVoip",
-            Self::NortelIpPhone => "NortelIpPhone",
-            Self::GameCube => "GameCube",
-            Self::Wii => "Wii",
-            Self::Nintendo => "Nintendo",
-            Self::HpPrinter => "HpPrinter",
-            Self::CanonPrinter => "CanonPrinter",
-            Self::XeroxPrinter => "XeroxPrinter",
-            Self::DellPrinter => "DellPrinter",
-            Self::BrotherPrinter => "BrotherPrinter",
-            Self::EpsonPrinter => "EpsonPrinter",
-            Self::NestCamera => "NestCamera",
-            Self::NestThermostat => "NestThermostat",
-            Self::WemoSmartSwitch => "WemoSmartSwitch",
-            Self::WifiSmartPlug => "WifiSmartPlug",
-            Self::SonyPlayer => "SonyPlayer",
-            Self::PanasonicG20Tv => "PanasonicG20Tv",
-            Self::SamsungSmartTv => "SamsungSmartTv",
-            Self::AppleTv => "AppleTv",
-            Self::LibratoneSpeakers => "LibratoneSpeakers",
-            Self::BoseSpeakers => "BoseSpeakers",
-            Self::SonosSpeakers => "SonosSpeakers",
-            Self::RokuStreamingStick => "RokuStreamingStick",
-            Self::TelenetCpe => "TelenetCpe",
-            Self::Xbox => "Xbox",
-            Self::PlayStation => "PlayStation",
-            Self::Xbox360 => "Xbox360",
-            Self::PlayStation2 => "PlayStation2",
-            Self::PlayStation3 => "PlayStation3",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DevicePolicyOsVendor {
-    fn from(s: &str) -> Self {
-        match s {
-            "All" => Self::All,
-            "Windows" => Self::Windows,
-            "MacOs" => Self::MacOs,
-            "ChromeOs" => Self::ChromeOs,
-            "Linux" => Self::Linux,
-            "Ubuntu" => Self::Ubuntu,
-            "Ios" => Self::Ios,
-            "Android" => Self::Android,
-            "BlackBerry" => Self::BlackBerry,
-            "AmazonKindle" => Self::AmazonKindle,
-            "CiscoIpPhone" => Self::CiscoIpPhone,
-            "AvayaIpPhone" => Self::AvayaIpPhone,
-            "LinksysPapVoip" => Self::LinksysPapVoip,
-            "NortelIpPhone" => Self::NortelIpPhone,
-            "GameCube" => Self::GameCube,
-            "Wii" => Self::Wii,
-            "Nintendo" => Self::Nintendo,
-            "HpPrinter" => Self::HpPrinter,
-            "CanonPrinter" => Self::CanonPrinter,
-            "XeroxPrinter" => Self::XeroxPrinter,
-            "DellPrinter" => Self::DellPrinter,
-            "BrotherPrinter" => Self::BrotherPrinter,
-            "EpsonPrinter" => Self::EpsonPrinter,
-            "NestCamera" => Self::NestCamera,
-            "NestThermostat" => Self::NestThermostat,
-            "WemoSmartSwitch" => Self::WemoSmartSwitch,
-            "WifiSmartPlug" => Self::WifiSmartPlug,
-            "SonyPlayer" => Self::SonyPlayer,
-            "PanasonicG20Tv" => Self::PanasonicG20Tv,
-            "SamsungSmartTv" => Self::SamsungSmartTv,
-            "AppleTv" => Self::AppleTv,
-            "LibratoneSpeakers" => Self::LibratoneSpeakers,
-            "BoseSpeakers" => Self::BoseSpeakers,
-            "SonosSpeakers" => Self::SonosSpeakers,
-            "RokuStreamingStick" => Self::RokuStreamingStick,
-            "TelenetCpe" => Self::TelenetCpe,
-            "Xbox" => Self::Xbox,
-            "PlayStation" => Self::PlayStation,
-            "Xbox360" => Self::Xbox360,
-            "PlayStation2" => Self::PlayStation2,
-            "PlayStation3" => Self::PlayStation3,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DevicePolicyOsVendor {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DevicePolicyOsVendor {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DevicePolicyOsVendor {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// A rule of a device policy; the document shows only its osVendor field, and not where rules sit in the device policy body.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DevicePolicyRule {
-    /// Operating system vendor the rule matches.
-    ///
-    /// Wire name `osVendor`; `DevicePolicyOsVendor`; optional.
-    pub os_vendor: Option<DevicePolicyOsVendor>,
-    /// Action (default: ALLOW).
-    pub action: Option<DevicePolicyRuleAction>,
-    /// Device type (may be null).
-    pub device_type: Option<DevicePolicyRuleDeviceType>,
-    /// Download rate limit (format: float; maximum: 200; minimum: 0).
-    pub download_rate_limit: Option<f64>,
-    /// Name (max_length: 32; min_length: 2).
-    pub name: Option<String>,
-    /// Upload rate limit (format: float; maximum: 200; minimum: 0).
-    pub upload_rate_limit: Option<f64>,
-    /// VLAN (format: int32; maximum: 4094; minimum: 1).
-    pub vlan: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DevicePolicyRule {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DevicePolicyRule, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("osVendor", &v.os_vendor);
-            w.optional("action", &v.action);
-            w.optional("deviceType", &v.device_type);
-            w.optional_number("downloadRateLimit", v.download_rate_limit);
-            w.optional("name", &v.name);
-            w.optional_number("uploadRateLimit", v.upload_rate_limit);
-            w.optional("vlan", &v.vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DevicePolicyRule, ruckus_one_runtime::object::FieldError> {
-            let value = DevicePolicyRule {
-                os_vendor: f.optional("osVendor"),
-                action: f.optional("action"),
-                device_type: f.optional("deviceType"),
-                download_rate_limit: f.optional("downloadRateLimit"),
-                name: f.optional("name"),
-                upload_rate_limit: f.optional("uploadRateLimit"),
-                vlan: f.optional("vlan"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DevicePolicyRule"))
-    }
-}
-impl DevicePolicyRule {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            os_vendor: None,
-            action: None,
-            device_type: None,
-            download_rate_limit: None,
-            name: None,
-            upload_rate_limit: None,
-            vlan: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `osVendor`.
-    pub fn with_os_vendor(mut self, value: impl Into<DevicePolicyOsVendor>) -> Self {
-        self.os_vendor = Some(value.into());
-        self
-    }
-    /// Sets `action`.
-    pub fn with_action(mut self, value: impl Into<DevicePolicyRuleAction>) -> Self {
-        self.action = Some(value.into());
-        self
-    }
-    /// Sets `deviceType`.
-    pub fn with_device_type(
-        mut self,
-        value: impl Into<DevicePolicyRuleDeviceType>,
-    ) -> Self {
-        self.device_type = Some(value.into());
-        self
-    }
-    /// Sets `downloadRateLimit`.
-    pub fn with_download_rate_limit(mut self, value: impl Into<f64>) -> Self {
-        self.download_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `uploadRateLimit`.
-    pub fn with_upload_rate_limit(mut self, value: impl Into<f64>) -> Self {
-        self.upload_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `vlan`.
-    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
-        self.vlan = Some(value.into());
-        self
-    }
-}
-/// Device policy rule action: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DevicePolicyRuleAction {
-    /// `ALLOW`
-    Allow,
-    /// `BLOCK`
-    Block,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DevicePolicyRuleAction {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Allow => "ALLOW",
-            Self::Block => "BLOCK",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DevicePolicyRuleAction {
-    fn from(s: &str) -> Self {
-        match s {
-            "ALLOW" => Self::Allow,
-            "BLOCK" => Self::Block,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DevicePolicyRuleAction {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DevicePolicyRuleAction {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DevicePolicyRuleAction {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Device policy rule device type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DevicePolicyRuleDeviceType {
-    /// `Laptop`
-    Laptop,
-    /// `Smartphone`
-    Smartphone,
-    /// `Tablet`
-    Tablet,
-    /// `Voip`
-    Voip,
-    /// `Gaming`
-    Gaming,
-    /// `Printer`
-    Printer,
-    /// `IotDevice`
-    IotDevice,
-    /// `HomeAvEquipment`
-    HomeAvEquipment,
-    /// `WdsDevice`
-    WdsDevice,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DevicePolicyRuleDeviceType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Laptop => "Laptop",
-            Self::Smartphone => "Smartphone",
-            Self::Tablet => "Tablet",
-            Self::Voip => "Voip",
-            Self::Gaming => "Gaming",
-            Self::Printer => "Printer",
-            Self::IotDevice => "IotDevice",
-            Self::HomeAvEquipment => "HomeAvEquipment",
-            Self::WdsDevice => "WdsDevice",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DevicePolicyRuleDeviceType {
-    fn from(s: &str) -> Self {
-        match s {
-            "Laptop" => Self::Laptop,
-            "Smartphone" => Self::Smartphone,
-            "Tablet" => Self::Tablet,
-            "Voip" => Self::Voip,
-            "Gaming" => Self::Gaming,
-            "Printer" => Self::Printer,
-            "IotDevice" => Self::IotDevice,
-            "HomeAvEquipment" => Self::HomeAvEquipment,
-            "WdsDevice" => Self::WdsDevice,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DevicePolicyRuleDeviceType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DevicePolicyRuleDeviceType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DevicePolicyRuleDeviceType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Device policy v1, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicy).
@@ -2315,7 +929,7 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRuleDeviceType {
 #[non_exhaustive]
 pub struct DevicePolicyV1 {
     /// Default access (default: ALLOW).
-    pub default_access: Option<DevicePolicyRuleAction>,
+    pub default_access: Option<super::common::DevicePolicyRuleAction>,
     /// Description (max_length: 180; min_length: 2).
     pub description: Option<String>,
     /// ID.
@@ -2323,7 +937,7 @@ pub struct DevicePolicyV1 {
     /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Rules (max_items: 32; min_items: 1).
-    pub rules: Option<Vec<DevicePolicyRule>>,
+    pub rules: Option<Vec<super::common::DevicePolicyRule>>,
     /// Tenant ID.
     pub tenant_id: Option<String>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2384,7 +998,7 @@ impl DevicePolicyV1 {
     /// Sets `defaultAccess`.
     pub fn with_default_access(
         mut self,
-        value: impl Into<DevicePolicyRuleAction>,
+        value: impl Into<super::common::DevicePolicyRuleAction>,
     ) -> Self {
         self.default_access = Some(value.into());
         self
@@ -2400,7 +1014,10 @@ impl DevicePolicyV1 {
         self
     }
     /// Sets `rules`.
-    pub fn with_rules(mut self, value: impl Into<Vec<DevicePolicyRule>>) -> Self {
+    pub fn with_rules(
+        mut self,
+        value: impl Into<Vec<super::common::DevicePolicyRule>>,
+    ) -> Self {
         self.rules = Some(value.into());
         self
     }
@@ -2473,1537 +1090,6 @@ impl IdAndEnabled {
     /// Sets `id`.
     pub fn with_id(mut self, value: impl Into<String>) -> Self {
         self.id = Some(value.into());
-        self
-    }
-}
-/// L2 acl policy, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct L2AclPolicy {
-    /// Access (default: BLOCK).
-    pub access: Option<DevicePolicyRuleAction>,
-    /// Description.
-    pub description: Option<String>,
-    /// ID.
-    pub id: Option<String>,
-    /// MAC addresses (max_items: 128; min_items: 1).
-    pub mac_addresses: Vec<String>,
-    /// Name (max_length: 32; min_length: 2).
-    pub name: String,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for L2AclPolicy {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &L2AclPolicy, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("access", &v.access);
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("macAddresses", &v.mac_addresses);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for L2AclPolicy {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<L2AclPolicy, ruckus_one_runtime::object::FieldError> {
-            let value = L2AclPolicy {
-                access: f.optional("access"),
-                description: f.optional("description"),
-                id: f.optional("id"),
-                mac_addresses: f.required("macAddresses")?,
-                name: f.required("name")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("L2AclPolicy"))
-    }
-}
-impl L2AclPolicy {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(mac_addresses: Vec<String>, name: String) -> Self {
-        Self {
-            access: None,
-            description: None,
-            id: None,
-            mac_addresses,
-            name,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `access`.
-    pub fn with_access(mut self, value: impl Into<DevicePolicyRuleAction>) -> Self {
-        self.access = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-}
-/// L2 acl policy query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct L2AclPolicyQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Description.
-    pub description: Option<String>,
-    /// MAC address count (format: int32).
-    pub mac_address_count: Option<i64>,
-    /// Wifi network IDs.
-    pub wifi_network_ids: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for L2AclPolicyQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &L2AclPolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("macAddressCount", &v.mac_address_count);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for L2AclPolicyQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<L2AclPolicyQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = L2AclPolicyQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                mac_address_count: f.optional("macAddressCount"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("L2AclPolicyQueryData"))
-    }
-}
-impl L2AclPolicyQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            mac_address_count: None,
-            wifi_network_ids: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `macAddressCount`.
-    pub fn with_mac_address_count(mut self, value: impl Into<i64>) -> Self {
-        self.mac_address_count = Some(value.into());
-        self
-    }
-    /// Sets `wifiNetworkIds`.
-    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.wifi_network_ids = Some(value.into());
-        self
-    }
-}
-/// L3 acl policy, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct L3AclPolicy {
-    /// Default access (default: ALLOW).
-    pub default_access: Option<DevicePolicyRuleAction>,
-    /// Description.
-    pub description: Option<String>,
-    /// ID.
-    pub id: Option<String>,
-    /// L3 rules (max_items: 128; min_items: 1).
-    pub l3_rules: Option<Vec<L3Rule>>,
-    /// Name (max_length: 32; min_length: 2).
-    pub name: String,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for L3AclPolicy {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &L3AclPolicy, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("defaultAccess", &v.default_access);
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.optional("l3Rules", &v.l3_rules);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for L3AclPolicy {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<L3AclPolicy, ruckus_one_runtime::object::FieldError> {
-            let value = L3AclPolicy {
-                default_access: f.optional("defaultAccess"),
-                description: f.optional("description"),
-                id: f.optional("id"),
-                l3_rules: f.optional("l3Rules"),
-                name: f.required("name")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("L3AclPolicy"))
-    }
-}
-impl L3AclPolicy {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String) -> Self {
-        Self {
-            default_access: None,
-            description: None,
-            id: None,
-            l3_rules: None,
-            name,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `defaultAccess`.
-    pub fn with_default_access(
-        mut self,
-        value: impl Into<DevicePolicyRuleAction>,
-    ) -> Self {
-        self.default_access = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `l3Rules`.
-    pub fn with_l3_rules(mut self, value: impl Into<Vec<L3Rule>>) -> Self {
-        self.l3_rules = Some(value.into());
-        self
-    }
-}
-/// L3 acl policy query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct L3AclPolicyQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Description.
-    pub description: Option<String>,
-    /// Rules (format: int32).
-    pub rules: Option<i64>,
-    /// Wifi network IDs.
-    pub wifi_network_ids: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for L3AclPolicyQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &L3AclPolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("rules", &v.rules);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for L3AclPolicyQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<L3AclPolicyQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = L3AclPolicyQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                rules: f.optional("rules"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("L3AclPolicyQueryData"))
-    }
-}
-impl L3AclPolicyQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            rules: None,
-            wifi_network_ids: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `rules`.
-    pub fn with_rules(mut self, value: impl Into<i64>) -> Self {
-        self.rules = Some(value.into());
-        self
-    }
-    /// Sets `wifiNetworkIds`.
-    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.wifi_network_ids = Some(value.into());
-        self
-    }
-}
-/// L3 ip port, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml L3IpPort).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct L3IpPort {
-    /// Enable IP subnet (default: false).
-    pub enable_ip_subnet: Option<bool>,
-    /// IP.
-    pub ip: Option<String>,
-    /// IP mask.
-    pub ip_mask: Option<String>,
-    /// Port.
-    pub port: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for L3IpPort {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &L3IpPort, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("enableIpSubnet", &v.enable_ip_subnet);
-            w.optional("ip", &v.ip);
-            w.optional("ipMask", &v.ip_mask);
-            w.optional("port", &v.port);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for L3IpPort {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<L3IpPort, ruckus_one_runtime::object::FieldError> {
-            let value = L3IpPort {
-                enable_ip_subnet: f.optional("enableIpSubnet"),
-                ip: f.optional("ip"),
-                ip_mask: f.optional("ipMask"),
-                port: f.optional("port"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("L3IpPort"))
-    }
-}
-impl L3IpPort {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            enable_ip_subnet: None,
-            ip: None,
-            ip_mask: None,
-            port: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enableIpSubnet`.
-    pub fn with_enable_ip_subnet(mut self, value: impl Into<bool>) -> Self {
-        self.enable_ip_subnet = Some(value.into());
-        self
-    }
-    /// Sets `ip`.
-    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
-        self.ip = Some(value.into());
-        self
-    }
-    /// Sets `ipMask`.
-    pub fn with_ip_mask(mut self, value: impl Into<String>) -> Self {
-        self.ip_mask = Some(value.into());
-        self
-    }
-    /// Sets `port`.
-    pub fn with_port(mut self, value: impl Into<String>) -> Self {
-        self.port = Some(value.into());
-        self
-    }
-}
-/// L3 rule, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct L3Rule {
-    /// Access (default: ALLOW).
-    pub access: Option<DevicePolicyRuleAction>,
-    /// Custom protocol (format: int32; maximum: 255; minimum: 1).
-    pub custom_protocol: Option<i64>,
-    /// Description (max_length: 64; min_length: 0).
-    pub description: Option<String>,
-    /// Destination.
-    pub destination: Option<L3IpPort>,
-    /// ID.
-    pub id: Option<String>,
-    /// Priority (format: int32; maximum: 128; minimum: 1).
-    pub priority: i64,
-    /// Protocol (may be null).
-    pub protocol: Option<L3RuleProtocol>,
-    /// Source.
-    pub source: Option<L3IpPort>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for L3Rule {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &L3Rule, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("access", &v.access);
-            w.optional("customProtocol", &v.custom_protocol);
-            w.optional("description", &v.description);
-            w.optional("destination", &v.destination);
-            w.optional("id", &v.id);
-            w.field("priority", &v.priority);
-            w.optional("protocol", &v.protocol);
-            w.optional("source", &v.source);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for L3Rule {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<L3Rule, ruckus_one_runtime::object::FieldError> {
-            let value = L3Rule {
-                access: f.optional("access"),
-                custom_protocol: f.optional("customProtocol"),
-                description: f.optional("description"),
-                destination: f.optional("destination"),
-                id: f.optional("id"),
-                priority: f.required("priority")?,
-                protocol: f.optional("protocol"),
-                source: f.optional("source"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("L3Rule"))
-    }
-}
-impl L3Rule {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(priority: i64) -> Self {
-        Self {
-            access: None,
-            custom_protocol: None,
-            description: None,
-            destination: None,
-            id: None,
-            priority,
-            protocol: None,
-            source: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `access`.
-    pub fn with_access(mut self, value: impl Into<DevicePolicyRuleAction>) -> Self {
-        self.access = Some(value.into());
-        self
-    }
-    /// Sets `customProtocol`.
-    pub fn with_custom_protocol(mut self, value: impl Into<i64>) -> Self {
-        self.custom_protocol = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `destination`.
-    pub fn with_destination(mut self, value: impl Into<L3IpPort>) -> Self {
-        self.destination = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `protocol`.
-    pub fn with_protocol(mut self, value: impl Into<L3RuleProtocol>) -> Self {
-        self.protocol = Some(value.into());
-        self
-    }
-    /// Sets `source`.
-    pub fn with_source(mut self, value: impl Into<L3IpPort>) -> Self {
-        self.source = Some(value.into());
-        self
-    }
-}
-/// L3 rule protocol: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum L3RuleProtocol {
-    /// `L3ProtocolEnum_TCP`
-    L3ProtocolEnumTcp,
-    /// `L3ProtocolEnum_UDP`
-    L3ProtocolEnumUdp,
-    /// `L3ProtocolEnum_UDPLITE`
-    L3ProtocolEnumUdplite,
-    /// `L3ProtocolEnum_ICMP_ICMPV4`
-    L3ProtocolEnumIcmpIcmpv4,
-    /// `L3ProtocolEnum_ICMPV6`
-    L3ProtocolEnumIcmpv6,
-    /// `L3ProtocolEnum_IGMP`
-    L3ProtocolEnumIgmp,
-    /// `L3ProtocolEnum_ESP`
-    L3ProtocolEnumEsp,
-    /// `L3ProtocolEnum_AH`
-    L3ProtocolEnumAh,
-    /// `L3ProtocolEnum_SCTP`
-    L3ProtocolEnumSctp,
-    /// `L3ProtocolEnum_CUSTOM`
-    L3ProtocolEnumCustom,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl L3RuleProtocol {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::L3ProtocolEnumTcp => "L3ProtocolEnum_TCP",
-            Self::L3ProtocolEnumUdp => "L3ProtocolEnum_UDP",
-            Self::L3ProtocolEnumUdplite => "L3ProtocolEnum_UDPLITE",
-            Self::L3ProtocolEnumIcmpIcmpv4 => "L3ProtocolEnum_ICMP_ICMPV4",
-            Self::L3ProtocolEnumIcmpv6 => "L3ProtocolEnum_ICMPV6",
-            Self::L3ProtocolEnumIgmp => "L3ProtocolEnum_IGMP",
-            Self::L3ProtocolEnumEsp => "L3ProtocolEnum_ESP",
-            Self::L3ProtocolEnumAh => "L3ProtocolEnum_AH",
-            Self::L3ProtocolEnumSctp => "L3ProtocolEnum_SCTP",
-            Self::L3ProtocolEnumCustom => "L3ProtocolEnum_CUSTOM",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for L3RuleProtocol {
-    fn from(s: &str) -> Self {
-        match s {
-            "L3ProtocolEnum_TCP" => Self::L3ProtocolEnumTcp,
-            "L3ProtocolEnum_UDP" => Self::L3ProtocolEnumUdp,
-            "L3ProtocolEnum_UDPLITE" => Self::L3ProtocolEnumUdplite,
-            "L3ProtocolEnum_ICMP_ICMPV4" => Self::L3ProtocolEnumIcmpIcmpv4,
-            "L3ProtocolEnum_ICMPV6" => Self::L3ProtocolEnumIcmpv6,
-            "L3ProtocolEnum_IGMP" => Self::L3ProtocolEnumIgmp,
-            "L3ProtocolEnum_ESP" => Self::L3ProtocolEnumEsp,
-            "L3ProtocolEnum_AH" => Self::L3ProtocolEnumAh,
-            "L3ProtocolEnum_SCTP" => Self::L3ProtocolEnumSctp,
-            "L3ProtocolEnum_CUSTOM" => Self::L3ProtocolEnumCustom,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for L3RuleProtocol {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for L3RuleProtocol {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for L3RuleProtocol {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Link marking type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LinkMarkingType {
-    /// `VOICE`
-    Voice,
-    /// `VIDEO`
-    Video,
-    /// `BEST_EFFORT`
-    BestEffort,
-    /// `BACKGROUND`
-    Background,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LinkMarkingType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Voice => "VOICE",
-            Self::Video => "VIDEO",
-            Self::BestEffort => "BEST_EFFORT",
-            Self::Background => "BACKGROUND",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LinkMarkingType {
-    fn from(s: &str) -> Self {
-        match s {
-            "VOICE" => Self::Voice,
-            "VIDEO" => Self::Video,
-            "BEST_EFFORT" => Self::BestEffort,
-            "BACKGROUND" => Self::Background,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LinkMarkingType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LinkMarkingType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LinkMarkingType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Policy query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct PolicyQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Description.
-    pub description: Option<String>,
-    /// Rules (format: int32).
-    pub rules: Option<i64>,
-    /// Wifi network IDs.
-    pub wifi_network_ids: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for PolicyQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("rules", &v.rules);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for PolicyQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PolicyQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = PolicyQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                rules: f.optional("rules"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PolicyQueryData"))
-    }
-}
-impl PolicyQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            rules: None,
-            wifi_network_ids: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `rules`.
-    pub fn with_rules(mut self, value: impl Into<i64>) -> Self {
-        self.rules = Some(value.into());
-        self
-    }
-    /// Sets `wifiNetworkIds`.
-    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.wifi_network_ids = Some(value.into());
-        self
-    }
-}
-/// Query response access control profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseAccessControlProfileQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<AccessControlProfileQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseAccessControlProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseAccessControlProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseAccessControlProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseAccessControlProfileQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseAccessControlProfileQueryData"))
-    }
-}
-impl QueryResponseAccessControlProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(
-        mut self,
-        value: impl Into<Vec<AccessControlProfileQueryData>>,
-    ) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Query response application policy query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseApplicationPolicyQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<PolicyQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseApplicationPolicyQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseApplicationPolicyQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseApplicationPolicyQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseApplicationPolicyQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseApplicationPolicyQueryData"))
-    }
-}
-impl QueryResponseApplicationPolicyQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<PolicyQueryData>>) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Query response device policy query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseDevicePolicyQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<PolicyQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseDevicePolicyQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseDevicePolicyQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseDevicePolicyQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseDevicePolicyQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseDevicePolicyQueryData"))
-    }
-}
-impl QueryResponseDevicePolicyQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<PolicyQueryData>>) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Query response l2 acl policy query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseL2AclPolicyQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<L2AclPolicyQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseL2AclPolicyQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseL2AclPolicyQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseL2AclPolicyQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseL2AclPolicyQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseL2AclPolicyQueryData"))
-    }
-}
-impl QueryResponseL2AclPolicyQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<L2AclPolicyQueryData>>) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Query response l3 acl policy query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseL3AclPolicyQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<L3AclPolicyQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseL3AclPolicyQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseL3AclPolicyQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseL3AclPolicyQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseL3AclPolicyQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseL3AclPolicyQueryData"))
-    }
-}
-impl QueryResponseL3AclPolicyQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<L3AclPolicyQueryData>>) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Rate limiting, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml RateLimiting).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct RateLimiting {
-    /// Downlink limit (default: 0; format: int32; maximum: 200; minimum: 0).
-    pub downlink_limit: Option<i64>,
-    /// Enabled (default: false).
-    pub enabled: Option<bool>,
-    /// Uplink limit (default: 0; format: int32; maximum: 200; minimum: 0).
-    pub uplink_limit: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for RateLimiting {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RateLimiting, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("downlinkLimit", &v.downlink_limit);
-            w.optional("enabled", &v.enabled);
-            w.optional("uplinkLimit", &v.uplink_limit);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for RateLimiting {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RateLimiting, ruckus_one_runtime::object::FieldError> {
-            let value = RateLimiting {
-                downlink_limit: f.optional("downlinkLimit"),
-                enabled: f.optional("enabled"),
-                uplink_limit: f.optional("uplinkLimit"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RateLimiting"))
-    }
-}
-impl RateLimiting {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            downlink_limit: None,
-            enabled: None,
-            uplink_limit: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `downlinkLimit`.
-    pub fn with_downlink_limit(mut self, value: impl Into<i64>) -> Self {
-        self.downlink_limit = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `uplinkLimit`.
-    pub fn with_uplink_limit(mut self, value: impl Into<i64>) -> Self {
-        self.uplink_limit = Some(value.into());
         self
     }
 }
@@ -4107,7 +1193,7 @@ impl<'a> AccessControlClient<'a> {
     pub fn update_access_control_profile(
         &self,
         access_control_profile_id: &str,
-        body: &AccessControlProfile,
+        body: &super::common::AccessControlProfile,
     ) -> UpdateAccessControlProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4408,7 +1494,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "POST /applicationPolicies")]
     pub fn create_application_policy(
         &self,
-        body: &ApplicationPolicy,
+        body: &super::common::ApplicationPolicy,
     ) -> CreateApplicationPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4543,7 +1629,7 @@ impl<'a> AccessControlClient<'a> {
     pub fn update_application_policy(
         &self,
         application_policy_id: &str,
-        body: &ApplicationPolicy,
+        body: &super::common::ApplicationPolicy,
     ) -> UpdateApplicationPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4612,7 +1698,10 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/devicePolicies")]
     #[doc(alias = "POST /devicePolicies")]
-    pub fn create_device_policy(&self, body: &DevicePolicy) -> CreateDevicePolicy<'a> {
+    pub fn create_device_policy(
+        &self,
+        body: &super::common::DevicePolicy,
+    ) -> CreateDevicePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_DEVICE_POLICY,
@@ -4740,7 +1829,7 @@ impl<'a> AccessControlClient<'a> {
     pub fn update_device_policy(
         &self,
         device_policy_id: &str,
-        body: &DevicePolicy,
+        body: &super::common::DevicePolicy,
     ) -> UpdateDevicePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4809,7 +1898,10 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/l2AclPolicies")]
     #[doc(alias = "POST /l2AclPolicies")]
-    pub fn create_l2_acl_policy(&self, body: &L2AclPolicy) -> CreateL2AclPolicy<'a> {
+    pub fn create_l2_acl_policy(
+        &self,
+        body: &super::common::L2AclPolicy,
+    ) -> CreateL2AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_L2_ACL_POLICY,
@@ -4896,7 +1988,7 @@ impl<'a> AccessControlClient<'a> {
     pub fn update_l2_acl_policy(
         &self,
         l2_acl_policy_id: &str,
-        body: &L2AclPolicy,
+        body: &super::common::L2AclPolicy,
     ) -> UpdateL2AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4936,7 +2028,10 @@ impl<'a> AccessControlClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/l3AclPolicies")]
     #[doc(alias = "POST /l3AclPolicies")]
-    pub fn create_l3_acl_policy(&self, body: &L3AclPolicy) -> CreateL3AclPolicy<'a> {
+    pub fn create_l3_acl_policy(
+        &self,
+        body: &super::common::L3AclPolicy,
+    ) -> CreateL3AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_L3_ACL_POLICY,
@@ -5023,7 +2118,7 @@ impl<'a> AccessControlClient<'a> {
     pub fn update_l3_acl_policy(
         &self,
         l3_acl_policy_id: &str,
-        body: &L3AclPolicy,
+        body: &super::common::L3AclPolicy,
     ) -> UpdateL3AclPolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5166,7 +2261,7 @@ impl<'a> AccessControlClient<'a> {
     #[doc(alias = "addAccessControlProfile")]
     pub fn add_access_control_profile(
         &self,
-        body: &AccessControlProfile,
+        body: &super::common::AccessControlProfile,
     ) -> AddAccessControlProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5235,13 +2330,18 @@ impl<'a> QueryAccessControlProfiles<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, QueryResponseAccessControlProfileQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseAccessControlProfileQueryData,
+    > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, AccessControlProfileQueryData> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::AccessControlProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -5259,7 +2359,7 @@ impl<'a> QueryAccessControlProfiles<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            QueryResponseAccessControlProfileQueryData,
+            super::common::QueryResponseAccessControlProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5270,7 +2370,9 @@ impl<'a> QueryAccessControlProfiles<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QueryResponseAccessControlProfileQueryData>,
+            ruckus_one_runtime::Response<
+                super::common::QueryResponseAccessControlProfileQueryData,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5318,7 +2420,7 @@ impl<'a> GetAccessControlProfile<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<AccessControlProfile, ruckus_one_runtime::Error>,
+        Output = Result<super::common::AccessControlProfile, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5327,7 +2429,7 @@ impl<'a> GetAccessControlProfile<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<AccessControlProfile>,
+            ruckus_one_runtime::Response<super::common::AccessControlProfile>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6906,13 +4008,16 @@ impl<'a> QueryApplicationPolicies<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, QueryResponseApplicationPolicyQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseApplicationPolicyQueryData,
+    > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, PolicyQueryData> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -6930,7 +4035,7 @@ impl<'a> QueryApplicationPolicies<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            QueryResponseApplicationPolicyQueryData,
+            super::common::QueryResponseApplicationPolicyQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6941,7 +4046,9 @@ impl<'a> QueryApplicationPolicies<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QueryResponseApplicationPolicyQueryData>,
+            ruckus_one_runtime::Response<
+                super::common::QueryResponseApplicationPolicyQueryData,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6989,7 +4096,7 @@ impl<'a> GetApplicationPolicy<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<ApplicationPolicy, ruckus_one_runtime::Error>,
+        Output = Result<super::common::ApplicationPolicy, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -6998,7 +4105,7 @@ impl<'a> GetApplicationPolicy<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<ApplicationPolicy>,
+            ruckus_one_runtime::Response<super::common::ApplicationPolicy>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7697,13 +4804,16 @@ impl<'a> QueryDevicePolicies<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, QueryResponseDevicePolicyQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseDevicePolicyQueryData,
+    > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, PolicyQueryData> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -7720,7 +4830,10 @@ impl<'a> QueryDevicePolicies<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<QueryResponseDevicePolicyQueryData, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::QueryResponseDevicePolicyQueryData,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -7729,7 +4842,9 @@ impl<'a> QueryDevicePolicies<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QueryResponseDevicePolicyQueryData>,
+            ruckus_one_runtime::Response<
+                super::common::QueryResponseDevicePolicyQueryData,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7777,7 +4892,7 @@ impl<'a> GetDevicePolicy<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<DevicePolicy, ruckus_one_runtime::Error>,
+        Output = Result<super::common::DevicePolicy, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -7786,7 +4901,7 @@ impl<'a> GetDevicePolicy<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<DevicePolicy>,
+            ruckus_one_runtime::Response<super::common::DevicePolicy>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8405,13 +5520,18 @@ impl<'a> QueryL2AclPolicies<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, QueryResponseL2AclPolicyQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseL2AclPolicyQueryData,
+    > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, L2AclPolicyQueryData> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::L2AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -8428,7 +5548,10 @@ impl<'a> QueryL2AclPolicies<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<QueryResponseL2AclPolicyQueryData, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::QueryResponseL2AclPolicyQueryData,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -8437,7 +5560,9 @@ impl<'a> QueryL2AclPolicies<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QueryResponseL2AclPolicyQueryData>,
+            ruckus_one_runtime::Response<
+                super::common::QueryResponseL2AclPolicyQueryData,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8506,7 +5631,7 @@ impl<'a> GetL2AclPolicy<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<L2AclPolicy, ruckus_one_runtime::Error>,
+        Output = Result<super::common::L2AclPolicy, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -8515,7 +5640,7 @@ impl<'a> GetL2AclPolicy<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<L2AclPolicy>,
+            ruckus_one_runtime::Response<super::common::L2AclPolicy>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8976,13 +6101,18 @@ impl<'a> QueryL3AclPolicies<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, QueryResponseL3AclPolicyQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseL3AclPolicyQueryData,
+    > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, L3AclPolicyQueryData> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::L3AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -8999,7 +6129,10 @@ impl<'a> QueryL3AclPolicies<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<QueryResponseL3AclPolicyQueryData, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::QueryResponseL3AclPolicyQueryData,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -9008,7 +6141,9 @@ impl<'a> QueryL3AclPolicies<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QueryResponseL3AclPolicyQueryData>,
+            ruckus_one_runtime::Response<
+                super::common::QueryResponseL3AclPolicyQueryData,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9077,7 +6212,7 @@ impl<'a> GetL3AclPolicy<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<L3AclPolicy, ruckus_one_runtime::Error>,
+        Output = Result<super::common::L3AclPolicy, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -9086,7 +6221,7 @@ impl<'a> GetL3AclPolicy<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<L3AclPolicy>,
+            ruckus_one_runtime::Response<super::common::L3AclPolicy>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9751,7 +6886,7 @@ impl<'a> AddAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9764,9 +6899,7 @@ impl<'a> AddAccessControlProfile<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9785,7 +6918,7 @@ impl<'a> AddAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

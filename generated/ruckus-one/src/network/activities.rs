@@ -579,7 +579,7 @@ pub struct QueryData {
     /// Sort field.
     pub sort_field: Option<String>,
     /// Sort order.
-    pub sort_order: Option<super::tenants::AdminQueryRequestSortOrder>,
+    pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
     /// Page (format: int32; minimum: 1).
     pub page: Option<i64>,
     /// Page size (format: int32; minimum: 1).
@@ -654,7 +654,7 @@ impl QueryData {
     /// Sets `sortOrder`.
     pub fn with_sort_order(
         mut self,
-        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+        value: impl Into<super::common::AdminQueryRequestSortOrder>,
     ) -> Self {
         self.sort_order = Some(value.into());
         self

@@ -671,7 +671,7 @@ impl ApCapabilities {
 #[non_exhaustive]
 pub struct ApDhcpSettings {
     /// DHCP AP role (may be null).
-    pub dhcp_ap_role: Option<ApDhcpSettingsDhcpApRole>,
+    pub dhcp_ap_role: Option<super::common::ApDhcpSettingsDhcpApRole>,
     /// Serial number (max_length: 12; min_length: 12).
     pub serial_number: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -720,69 +720,10 @@ impl ApDhcpSettings {
     /// Sets `dhcpApRole`.
     pub fn with_dhcp_ap_role(
         mut self,
-        value: impl Into<ApDhcpSettingsDhcpApRole>,
+        value: impl Into<super::common::ApDhcpSettingsDhcpApRole>,
     ) -> Self {
         self.dhcp_ap_role = Some(value.into());
         self
-    }
-}
-/// Ap dhcp settings dhcp ap role: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ApDhcpSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum ApDhcpSettingsDhcpApRole {
-    /// `PrimaryServer`
-    PrimaryServer,
-    /// `BackupServer`
-    BackupServer,
-    /// `NatGateway`
-    NatGateway,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl ApDhcpSettingsDhcpApRole {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::PrimaryServer => "PrimaryServer",
-            Self::BackupServer => "BackupServer",
-            Self::NatGateway => "NatGateway",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for ApDhcpSettingsDhcpApRole {
-    fn from(s: &str) -> Self {
-        match s {
-            "PrimaryServer" => Self::PrimaryServer,
-            "BackupServer" => Self::BackupServer,
-            "NatGateway" => Self::NatGateway,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for ApDhcpSettingsDhcpApRole {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ApDhcpSettingsDhcpApRole {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApDhcpSettingsDhcpApRole {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Ap directed multicast settings, with the fields the official description lists.
@@ -2722,312 +2663,6 @@ impl ApUsbPortSettings {
         self
     }
 }
-/// Channels24 g, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels24G).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct Channels24G {
-    /// 20MHz.
-    pub n_20m_hz: Option<Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>>,
-    /// 40MHz.
-    pub n_40m_hz: Option<Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>>,
-    /// Auto.
-    pub auto: Option<Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for Channels24G {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels24G, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
-            w.optional("auto", &v.auto);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Channels24G {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels24G, ruckus_one_runtime::object::FieldError> {
-            let value = Channels24G {
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
-                auto: f.optional("auto"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels24G"))
-    }
-}
-impl Channels24G {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            n_20m_hz: None,
-            n_40m_hz: None,
-            auto: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_20m_hz = Some(value.into());
-        self
-    }
-    /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_40m_hz = Some(value.into());
-        self
-    }
-    /// Sets `auto`.
-    pub fn with_auto(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.auto = Some(value.into());
-        self
-    }
-}
-/// Channels5 g, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5G).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct Channels5G {
-    /// Dfs.
-    pub dfs: Option<Channels5GIndoorOutdoor>,
-    /// Indoor.
-    pub indoor: Option<Channels5GIndoorOutdoor>,
-    /// Indoor for outdoor AP.
-    pub indoor_for_outdoor_ap: Option<Channels5GIndoorOutdoor>,
-    /// Outdoor.
-    pub outdoor: Option<Channels5GIndoorOutdoor>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for Channels5G {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels5G, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("dfs", &v.dfs);
-            w.optional("indoor", &v.indoor);
-            w.optional("indoorForOutdoorAp", &v.indoor_for_outdoor_ap);
-            w.optional("outdoor", &v.outdoor);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Channels5G {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels5G, ruckus_one_runtime::object::FieldError> {
-            let value = Channels5G {
-                dfs: f.optional("dfs"),
-                indoor: f.optional("indoor"),
-                indoor_for_outdoor_ap: f.optional("indoorForOutdoorAp"),
-                outdoor: f.optional("outdoor"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels5G"))
-    }
-}
-impl Channels5G {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            dfs: None,
-            indoor: None,
-            indoor_for_outdoor_ap: None,
-            outdoor: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `dfs`.
-    pub fn with_dfs(mut self, value: impl Into<Channels5GIndoorOutdoor>) -> Self {
-        self.dfs = Some(value.into());
-        self
-    }
-    /// Sets `indoor`.
-    pub fn with_indoor(mut self, value: impl Into<Channels5GIndoorOutdoor>) -> Self {
-        self.indoor = Some(value.into());
-        self
-    }
-    /// Sets `indoorForOutdoorAp`.
-    pub fn with_indoor_for_outdoor_ap(
-        mut self,
-        value: impl Into<Channels5GIndoorOutdoor>,
-    ) -> Self {
-        self.indoor_for_outdoor_ap = Some(value.into());
-        self
-    }
-    /// Sets `outdoor`.
-    pub fn with_outdoor(mut self, value: impl Into<Channels5GIndoorOutdoor>) -> Self {
-        self.outdoor = Some(value.into());
-        self
-    }
-}
-/// Channels5 g indoor outdoor, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels5GIndoorOutdoor).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct Channels5GIndoorOutdoor {
-    /// 160MHz.
-    pub n_160m_hz: Option<
-        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    /// 20MHz.
-    pub n_20m_hz: Option<
-        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    /// 40MHz.
-    pub n_40m_hz: Option<
-        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    /// 80MHz.
-    pub n_80m_hz: Option<
-        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    /// Auto.
-    pub auto: Option<Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for Channels5GIndoorOutdoor {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Channels5GIndoorOutdoor,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("160MHz", &v.n_160m_hz);
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
-            w.optional("80MHz", &v.n_80m_hz);
-            w.optional("auto", &v.auto);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Channels5GIndoorOutdoor {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels5GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
-            let value = Channels5GIndoorOutdoor {
-                n_160m_hz: f.optional("160MHz"),
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
-                n_80m_hz: f.optional("80MHz"),
-                auto: f.optional("auto"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels5GIndoorOutdoor"))
-    }
-}
-impl Channels5GIndoorOutdoor {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            n_160m_hz: None,
-            n_20m_hz: None,
-            n_40m_hz: None,
-            n_80m_hz: None,
-            auto: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `160MHz`.
-    pub fn with_n_160m_hz(
-        mut self,
-        value: impl Into<
-            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-        >,
-    ) -> Self {
-        self.n_160m_hz = Some(value.into());
-        self
-    }
-    /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
-        mut self,
-        value: impl Into<
-            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-        >,
-    ) -> Self {
-        self.n_20m_hz = Some(value.into());
-        self
-    }
-    /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
-        mut self,
-        value: impl Into<
-            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-        >,
-    ) -> Self {
-        self.n_40m_hz = Some(value.into());
-        self
-    }
-    /// Sets `80MHz`.
-    pub fn with_n_80m_hz(
-        mut self,
-        value: impl Into<
-            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-        >,
-    ) -> Self {
-        self.n_80m_hz = Some(value.into());
-        self
-    }
-    /// Sets `auto`.
-    pub fn with_auto(
-        mut self,
-        value: impl Into<
-            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-        >,
-    ) -> Self {
-        self.auto = Some(value.into());
-        self
-    }
-}
 /// Channels6 g, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6G).
@@ -3139,251 +2774,6 @@ impl Channels6G {
         self
     }
 }
-/// Channels6 g indoor outdoor, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GIndoorOutdoor).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct Channels6GIndoorOutdoor {
-    /// 160MHz.
-    pub n_160m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 20MHz.
-    pub n_20m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 40MHz.
-    pub n_40m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 80MHz.
-    pub n_80m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// Auto.
-    pub auto: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for Channels6GIndoorOutdoor {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Channels6GIndoorOutdoor,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("160MHz", &v.n_160m_hz);
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
-            w.optional("80MHz", &v.n_80m_hz);
-            w.optional("auto", &v.auto);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Channels6GIndoorOutdoor {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels6GIndoorOutdoor, ruckus_one_runtime::object::FieldError> {
-            let value = Channels6GIndoorOutdoor {
-                n_160m_hz: f.optional("160MHz"),
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
-                n_80m_hz: f.optional("80MHz"),
-                auto: f.optional("auto"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels6GIndoorOutdoor"))
-    }
-}
-impl Channels6GIndoorOutdoor {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            n_160m_hz: None,
-            n_20m_hz: None,
-            n_40m_hz: None,
-            n_80m_hz: None,
-            auto: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `160MHz`.
-    pub fn with_n_160m_hz(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_160m_hz = Some(value.into());
-        self
-    }
-    /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_20m_hz = Some(value.into());
-        self
-    }
-    /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_40m_hz = Some(value.into());
-        self
-    }
-    /// Sets `80MHz`.
-    pub fn with_n_80m_hz(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_80m_hz = Some(value.into());
-        self
-    }
-    /// Sets `auto`.
-    pub fn with_auto(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.auto = Some(value.into());
-        self
-    }
-}
-/// Channels6 gv11, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Channels6GV1_1).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct Channels6Gv11 {
-    /// 160MHz. Deprecated: The official description marks this field deprecated.
-    pub n_160m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 20MHz. Deprecated: The official description marks this field deprecated.
-    pub n_20m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 40MHz. Deprecated: The official description marks this field deprecated.
-    pub n_40m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// 80MHz. Deprecated: The official description marks this field deprecated.
-    pub n_80m_hz: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// Auto.
-    pub auto: Option<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    /// Indoor.
-    pub indoor: Option<Channels6GIndoorOutdoor>,
-    /// Outdoor.
-    pub outdoor: Option<Channels6GIndoorOutdoor>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for Channels6Gv11 {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Channels6Gv11, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("160MHz", &v.n_160m_hz);
-            w.optional("20MHz", &v.n_20m_hz);
-            w.optional("40MHz", &v.n_40m_hz);
-            w.optional("80MHz", &v.n_80m_hz);
-            w.optional("auto", &v.auto);
-            w.optional("indoor", &v.indoor);
-            w.optional("outdoor", &v.outdoor);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Channels6Gv11 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Channels6Gv11, ruckus_one_runtime::object::FieldError> {
-            let value = Channels6Gv11 {
-                n_160m_hz: f.optional("160MHz"),
-                n_20m_hz: f.optional("20MHz"),
-                n_40m_hz: f.optional("40MHz"),
-                n_80m_hz: f.optional("80MHz"),
-                auto: f.optional("auto"),
-                indoor: f.optional("indoor"),
-                outdoor: f.optional("outdoor"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Channels6Gv11"))
-    }
-}
-impl Channels6Gv11 {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            n_160m_hz: None,
-            n_20m_hz: None,
-            n_40m_hz: None,
-            n_80m_hz: None,
-            auto: None,
-            indoor: None,
-            outdoor: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `160MHz`.
-    pub fn with_n_160m_hz(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_160m_hz = Some(value.into());
-        self
-    }
-    /// Sets `20MHz`.
-    pub fn with_n_20m_hz(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_20m_hz = Some(value.into());
-        self
-    }
-    /// Sets `40MHz`.
-    pub fn with_n_40m_hz(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_40m_hz = Some(value.into());
-        self
-    }
-    /// Sets `80MHz`.
-    pub fn with_n_80m_hz(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.n_80m_hz = Some(value.into());
-        self
-    }
-    /// Sets `auto`.
-    pub fn with_auto(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.auto = Some(value.into());
-        self
-    }
-    /// Sets `indoor`.
-    pub fn with_indoor(mut self, value: impl Into<Channels6GIndoorOutdoor>) -> Self {
-        self.indoor = Some(value.into());
-        self
-    }
-    /// Sets `outdoor`.
-    pub fn with_outdoor(mut self, value: impl Into<Channels6GIndoorOutdoor>) -> Self {
-        self.outdoor = Some(value.into());
-        self
-    }
-}
 /// Venue ap snmp agent profile settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSnmpAgentProfileSettings).
@@ -3446,105 +2836,6 @@ impl VenueApSnmpAgentProfileSettings {
         self
     }
 }
-/// Wifi available channels, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannelsV1_1).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct WifiAvailableChannels {
-    /// 2 4GChannels.
-    pub n_2_4g_channels: Option<Channels24G>,
-    /// 5GChannels.
-    pub n_5g_channels: Option<Channels5G>,
-    /// 5GLower channels.
-    pub n_5g_lower_channels: Option<Channels5G>,
-    /// 5GUpper channels.
-    pub n_5g_upper_channels: Option<Channels5G>,
-    /// 6GChannels.
-    pub n_6g_channels: Option<Channels6Gv11>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WifiAvailableChannels {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiAvailableChannels,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("2.4GChannels", &v.n_2_4g_channels);
-            w.optional("5GChannels", &v.n_5g_channels);
-            w.optional("5GLowerChannels", &v.n_5g_lower_channels);
-            w.optional("5GUpperChannels", &v.n_5g_upper_channels);
-            w.optional("6GChannels", &v.n_6g_channels);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiAvailableChannels {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiAvailableChannels, ruckus_one_runtime::object::FieldError> {
-            let value = WifiAvailableChannels {
-                n_2_4g_channels: f.optional("2.4GChannels"),
-                n_5g_channels: f.optional("5GChannels"),
-                n_5g_lower_channels: f.optional("5GLowerChannels"),
-                n_5g_upper_channels: f.optional("5GUpperChannels"),
-                n_6g_channels: f.optional("6GChannels"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiAvailableChannels"))
-    }
-}
-impl WifiAvailableChannels {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            n_2_4g_channels: None,
-            n_5g_channels: None,
-            n_5g_lower_channels: None,
-            n_5g_upper_channels: None,
-            n_6g_channels: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `2.4GChannels`.
-    pub fn with_n_2_4g_channels(mut self, value: impl Into<Channels24G>) -> Self {
-        self.n_2_4g_channels = Some(value.into());
-        self
-    }
-    /// Sets `5GChannels`.
-    pub fn with_n_5g_channels(mut self, value: impl Into<Channels5G>) -> Self {
-        self.n_5g_channels = Some(value.into());
-        self
-    }
-    /// Sets `5GLowerChannels`.
-    pub fn with_n_5g_lower_channels(mut self, value: impl Into<Channels5G>) -> Self {
-        self.n_5g_lower_channels = Some(value.into());
-        self
-    }
-    /// Sets `5GUpperChannels`.
-    pub fn with_n_5g_upper_channels(mut self, value: impl Into<Channels5G>) -> Self {
-        self.n_5g_upper_channels = Some(value.into());
-        self
-    }
-    /// Sets `6GChannels`.
-    pub fn with_n_6g_channels(mut self, value: impl Into<Channels6Gv11>) -> Self {
-        self.n_6g_channels = Some(value.into());
-        self
-    }
-}
 /// Wifi available channels v1, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiAvailableChannels).
@@ -3554,13 +2845,13 @@ impl WifiAvailableChannels {
 #[non_exhaustive]
 pub struct WifiAvailableChannelsV1 {
     /// 2 4GChannels.
-    pub n_2_4g_channels: Option<Channels24G>,
+    pub n_2_4g_channels: Option<super::common::Channels24G>,
     /// 5GChannels.
-    pub n_5g_channels: Option<Channels5G>,
+    pub n_5g_channels: Option<super::common::Channels5G>,
     /// 5GLower channels.
-    pub n_5g_lower_channels: Option<Channels5G>,
+    pub n_5g_lower_channels: Option<super::common::Channels5G>,
     /// 5GUpper channels.
-    pub n_5g_upper_channels: Option<Channels5G>,
+    pub n_5g_upper_channels: Option<super::common::Channels5G>,
     /// 6GChannels.
     pub n_6g_channels: Option<Channels6G>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -3619,22 +2910,34 @@ impl WifiAvailableChannelsV1 {
         }
     }
     /// Sets `2.4GChannels`.
-    pub fn with_n_2_4g_channels(mut self, value: impl Into<Channels24G>) -> Self {
+    pub fn with_n_2_4g_channels(
+        mut self,
+        value: impl Into<super::common::Channels24G>,
+    ) -> Self {
         self.n_2_4g_channels = Some(value.into());
         self
     }
     /// Sets `5GChannels`.
-    pub fn with_n_5g_channels(mut self, value: impl Into<Channels5G>) -> Self {
+    pub fn with_n_5g_channels(
+        mut self,
+        value: impl Into<super::common::Channels5G>,
+    ) -> Self {
         self.n_5g_channels = Some(value.into());
         self
     }
     /// Sets `5GLowerChannels`.
-    pub fn with_n_5g_lower_channels(mut self, value: impl Into<Channels5G>) -> Self {
+    pub fn with_n_5g_lower_channels(
+        mut self,
+        value: impl Into<super::common::Channels5G>,
+    ) -> Self {
         self.n_5g_lower_channels = Some(value.into());
         self
     }
     /// Sets `5GUpperChannels`.
-    pub fn with_n_5g_upper_channels(mut self, value: impl Into<Channels5G>) -> Self {
+    pub fn with_n_5g_upper_channels(
+        mut self,
+        value: impl Into<super::common::Channels5G>,
+    ) -> Self {
         self.n_5g_upper_channels = Some(value.into());
         self
     }
@@ -8260,7 +7563,7 @@ impl<'a> GetApWifiAvailableChannels<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<WifiAvailableChannels, ruckus_one_runtime::Error>,
+        Output = Result<super::common::WifiAvailableChannels, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -8269,7 +7572,7 @@ impl<'a> GetApWifiAvailableChannels<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiAvailableChannels>,
+            ruckus_one_runtime::Response<super::common::WifiAvailableChannels>,
             ruckus_one_runtime::Error,
         >,
     > {

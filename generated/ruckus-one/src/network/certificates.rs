@@ -870,7 +870,7 @@ pub struct CertQueryRequest {
     /// Sort field.
     pub sort_field: Option<String>,
     /// Sort order.
-    pub sort_order: Option<super::tenants::AdminQueryRequestSortOrder>,
+    pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
     /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
     /// Search string.
@@ -961,7 +961,7 @@ impl CertQueryRequest {
     /// Sets `sortOrder`.
     pub fn with_sort_order(
         mut self,
-        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+        value: impl Into<super::common::AdminQueryRequestSortOrder>,
     ) -> Self {
         self.sort_order = Some(value.into());
         self
@@ -1095,7 +1095,7 @@ pub struct CertTemplateQueryRequest {
     /// Sort field.
     pub sort_field: Option<String>,
     /// Sort order.
-    pub sort_order: Option<super::tenants::AdminQueryRequestSortOrder>,
+    pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
     /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
     /// Search string.
@@ -1189,7 +1189,7 @@ impl CertTemplateQueryRequest {
     /// Sets `sortOrder`.
     pub fn with_sort_order(
         mut self,
-        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+        value: impl Into<super::common::AdminQueryRequestSortOrder>,
     ) -> Self {
         self.sort_order = Some(value.into());
         self

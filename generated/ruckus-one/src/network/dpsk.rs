@@ -884,7 +884,7 @@ pub struct DpskPassphraseQueryRequest {
     /// Sort field.
     pub sort_field: Option<String>,
     /// Sort order.
-    pub sort_order: Option<super::tenants::AdminQueryRequestSortOrder>,
+    pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
     /// Search target fields.
     pub search_target_fields: Option<Vec<String>>,
     /// Search string.
@@ -978,7 +978,7 @@ impl DpskPassphraseQueryRequest {
     /// Sets `sortOrder`.
     pub fn with_sort_order(
         mut self,
-        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+        value: impl Into<super::common::AdminQueryRequestSortOrder>,
     ) -> Self {
         self.sort_order = Some(value.into());
         self

@@ -1292,7 +1292,7 @@ impl EnrollmentDetails {
 #[non_exhaustive]
 pub struct EnrollmentQueryCriteria {
     /// Sort direction.
-    pub sort_direction: Option<super::tenants::AdminQueryRequestSortOrder>,
+    pub sort_direction: Option<super::common::AdminQueryRequestSortOrder>,
     /// Page (format: int32).
     pub page: Option<i64>,
     /// Page size (format: int32).
@@ -1384,7 +1384,7 @@ impl EnrollmentQueryCriteria {
     /// Sets `sortDirection`.
     pub fn with_sort_direction(
         mut self,
-        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+        value: impl Into<super::common::AdminQueryRequestSortOrder>,
     ) -> Self {
         self.sort_direction = Some(value.into());
         self

@@ -40,7 +40,7 @@ impl<'a> FilesClient<'a> {
     #[doc(alias = "getUploadUrl")]
     pub fn get_upload_url(
         &self,
-        body: &super::wireless_venues::UploadUrlRequest,
+        body: &super::common::UploadUrlRequest,
     ) -> GetUploadUrl<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -132,10 +132,7 @@ impl<'a> GetUploadUrl<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::wireless_venues::SignedUrlResponse,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::SignedUrlResponse, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -144,7 +141,7 @@ impl<'a> GetUploadUrl<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::wireless_venues::SignedUrlResponse>,
+            ruckus_one_runtime::Response<super::common::SignedUrlResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -244,10 +241,7 @@ impl<'a> GetFileDownloadUrl<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::wireless_venues::SignedUrlResponse,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::SignedUrlResponse, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -256,7 +250,7 @@ impl<'a> GetFileDownloadUrl<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::wireless_venues::SignedUrlResponse>,
+            ruckus_one_runtime::Response<super::common::SignedUrlResponse>,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -777,11 +777,11 @@ pub struct MspInventoryDevice {
     /// AP MAC.
     pub ap_mac: Option<String>,
     /// AP status data.
-    pub ap_status_data: Option<super::wireless_venues::ApStatusData>,
+    pub ap_status_data: Option<super::common::ApStatusData>,
     /// Downlink.
-    pub downlink: Option<Vec<super::wireless_venues::DownLink>>,
+    pub downlink: Option<Vec<super::common::DownLink>>,
     /// Uplink.
-    pub uplink: Option<Vec<super::wireless_venues::UpLink>>,
+    pub uplink: Option<Vec<super::common::UpLink>>,
     /// Downlink down MAC.
     pub downlink_down_mac: Option<Vec<String>>,
     /// Downlink RSSI.
@@ -1130,7 +1130,7 @@ impl MspInventoryDevice {
     /// Sets `apStatusData`.
     pub fn with_ap_status_data(
         mut self,
-        value: impl Into<super::wireless_venues::ApStatusData>,
+        value: impl Into<super::common::ApStatusData>,
     ) -> Self {
         self.ap_status_data = Some(value.into());
         self
@@ -1138,16 +1138,13 @@ impl MspInventoryDevice {
     /// Sets `downlink`.
     pub fn with_downlink(
         mut self,
-        value: impl Into<Vec<super::wireless_venues::DownLink>>,
+        value: impl Into<Vec<super::common::DownLink>>,
     ) -> Self {
         self.downlink = Some(value.into());
         self
     }
     /// Sets `uplink`.
-    pub fn with_uplink(
-        mut self,
-        value: impl Into<Vec<super::wireless_venues::UpLink>>,
-    ) -> Self {
+    pub fn with_uplink(mut self, value: impl Into<Vec<super::common::UpLink>>) -> Self {
         self.uplink = Some(value.into());
         self
     }
@@ -3735,7 +3732,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "getMSP-ECs")]
     pub fn get_msp_e_cs(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetMspECs<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &GET_MSP_E_CS, &[]);
         req.json(body);
@@ -3759,7 +3756,7 @@ impl<'a> MspClient<'a> {
     pub fn get_device_inventory(
         &self,
         msp_tenant_id: &str,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetDeviceInventory<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3785,7 +3782,7 @@ impl<'a> MspClient<'a> {
     #[doc(alias = "getDelegationsForView")]
     pub fn get_delegations_for_view(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetDelegationsForView<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,

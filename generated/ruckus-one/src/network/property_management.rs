@@ -1968,7 +1968,7 @@ pub struct PropertyQueryData {
     /// Keyword.
     pub keyword: Option<String>,
     /// Sort order.
-    pub sort_order: super::tenants::AdminQueryRequestSortOrder,
+    pub sort_order: super::common::AdminQueryRequestSortOrder,
     /// Page (format: int32).
     pub page: i64,
     /// Page size (format: int32).
@@ -2022,7 +2022,7 @@ impl<'de> serde::Deserialize<'de> for PropertyQueryData {
 impl PropertyQueryData {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(
-        sort_order: super::tenants::AdminQueryRequestSortOrder,
+        sort_order: super::common::AdminQueryRequestSortOrder,
         page: i64,
         page_size: i64,
     ) -> Self {

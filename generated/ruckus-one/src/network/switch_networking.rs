@@ -92,7 +92,7 @@ pub struct ConfigurationHistoryDetailSortInfo {
     /// Sort column.
     pub sort_column: Option<ConfigurationHistoryDetailSortInfoSortColumn>,
     /// Dir.
-    pub dir: Option<super::tenants::AdminQueryRequestSortOrder>,
+    pub dir: Option<super::common::AdminQueryRequestSortOrder>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -153,7 +153,7 @@ impl ConfigurationHistoryDetailSortInfo {
     /// Sets `dir`.
     pub fn with_dir(
         mut self,
-        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+        value: impl Into<super::common::AdminQueryRequestSortOrder>,
     ) -> Self {
         self.dir = Some(value.into());
         self
@@ -397,7 +397,7 @@ pub struct ConfigurationHistoryRequest {
     /// Sort field.
     pub sort_field: Option<SortInfoSortColumn>,
     /// Sort order.
-    pub sort_order: Option<super::tenants::AdminQueryRequestSortOrder>,
+    pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
     /// Filters.
     pub filters: Option<ConfigurationHistoryFilter>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -500,7 +500,7 @@ impl ConfigurationHistoryRequest {
     /// Sets `sortOrder`.
     pub fn with_sort_order(
         mut self,
-        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+        value: impl Into<super::common::AdminQueryRequestSortOrder>,
     ) -> Self {
         self.sort_order = Some(value.into());
         self
@@ -520,9 +520,7 @@ impl ConfigurationHistoryRequest {
 #[non_exhaustive]
 pub struct ConfigurationHistoryVenueInfoView {
     /// Config type.
-    pub config_type: Option<
-        Vec<super::switch_config_backups::ConfigurationHistoryInfoViewConfigType>,
-    >,
+    pub config_type: Option<Vec<super::common::ConfigurationHistoryInfoViewConfigType>>,
     /// Number of failed (format: int32).
     pub number_of_failed: Option<i64>,
     /// Number of success (format: int32).
@@ -602,9 +600,7 @@ impl ConfigurationHistoryVenueInfoView {
     /// Sets `configType`.
     pub fn with_config_type(
         mut self,
-        value: impl Into<
-            Vec<super::switch_config_backups::ConfigurationHistoryInfoViewConfigType>,
-        >,
+        value: impl Into<Vec<super::common::ConfigurationHistoryInfoViewConfigType>>,
     ) -> Self {
         self.config_type = Some(value.into());
         self
@@ -1524,7 +1520,7 @@ pub struct SortInfo {
     /// Sort column.
     pub sort_column: Option<SortInfoSortColumn>,
     /// Dir.
-    pub dir: Option<super::tenants::AdminQueryRequestSortOrder>,
+    pub dir: Option<super::common::AdminQueryRequestSortOrder>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -1576,7 +1572,7 @@ impl SortInfo {
     /// Sets `dir`.
     pub fn with_dir(
         mut self,
-        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+        value: impl Into<super::common::AdminQueryRequestSortOrder>,
     ) -> Self {
         self.dir = Some(value.into());
         self
@@ -4731,7 +4727,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     pub fn sync_venue_admin_password_multiple_device_requests(
         &self,
         venue_id: &str,
-        body: &super::switches::DeviceRequestView,
+        body: &super::common::DeviceRequestView,
     ) -> SyncVenueAdminPasswordMultipleDeviceRequests<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8372,7 +8368,7 @@ impl<'a> GetVenueSetting<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::venue_templates::VenueView, ruckus_one_runtime::Error>,
+        Output = Result<super::common::VenueView, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -8381,7 +8377,7 @@ impl<'a> GetVenueSetting<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::venue_templates::VenueView>,
+            ruckus_one_runtime::Response<super::common::VenueView>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8456,7 +8452,7 @@ impl<'a> UpdateVenueSetting<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::venue_templates::VenueResponse, ruckus_one_runtime::Error>,
+        Output = Result<super::common::VenueResponse, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -8465,7 +8461,7 @@ impl<'a> UpdateVenueSetting<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::venue_templates::VenueResponse>,
+            ruckus_one_runtime::Response<super::common::VenueResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8617,10 +8613,7 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<
-        'a,
-        super::switch_config_backups::ConfigurationHistoryView,
-    > {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigurationHistoryView> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `list`), fetched page by page like `pages`.
@@ -8628,10 +8621,7 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<
-        'a,
-        super::switch_config_backups::ConfigurationHistoryInfoView,
-    > {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigurationHistoryInfoView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -8649,7 +8639,7 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::switch_config_backups::ConfigurationHistoryView,
+            super::common::ConfigurationHistoryView,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8660,9 +8650,7 @@ impl<'a> GetVenueConfigurationHistoryDetailByTransaction<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::switch_config_backups::ConfigurationHistoryView,
-            >,
+            ruckus_one_runtime::Response<super::common::ConfigurationHistoryView>,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -5254,10 +5254,7 @@ impl<'a> QuerySwitchConfigHistDetailsLegacy<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<
-        'a,
-        super::switch_config_backups::ConfigurationHistoryInfoView,
-    > {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigurationHistoryInfoView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

@@ -1229,7 +1229,7 @@ pub struct AdminQueryRequest {
     /// Sort field.
     pub sort_field: Option<AdminQueryRequestSortField>,
     /// Sort order.
-    pub sort_order: Option<AdminQueryRequestSortOrder>,
+    pub sort_order: Option<super::common::AdminQueryRequestSortOrder>,
     /// Search target fields.
     pub search_target_fields: Option<Vec<AdminQueryRequestSearchTargetFields>>,
     /// Search string.
@@ -1323,7 +1323,7 @@ impl AdminQueryRequest {
     /// Sets `sortOrder`.
     pub fn with_sort_order(
         mut self,
-        value: impl Into<AdminQueryRequestSortOrder>,
+        value: impl Into<super::common::AdminQueryRequestSortOrder>,
     ) -> Self {
         self.sort_order = Some(value.into());
         self
@@ -1461,61 +1461,6 @@ impl serde::Serialize for AdminQueryRequestSortField {
     }
 }
 impl<'de> serde::Deserialize<'de> for AdminQueryRequestSortField {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Admin query request sort order: the values the official description lists.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml queryAdminList (inline body schema)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AdminQueryRequestSortOrder {
-    /// `ASC`
-    Asc,
-    /// `DESC`
-    Desc,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl AdminQueryRequestSortOrder {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Asc => "ASC",
-            Self::Desc => "DESC",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for AdminQueryRequestSortOrder {
-    fn from(s: &str) -> Self {
-        match s {
-            "ASC" => Self::Asc,
-            "DESC" => Self::Desc,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for AdminQueryRequestSortOrder {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for AdminQueryRequestSortOrder {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for AdminQueryRequestSortOrder {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
@@ -5594,11 +5539,11 @@ pub struct MspDynamicQueryPayload {
     /// Match fields.
     pub match_fields: Option<Vec<super::common::QosMatchField>>,
     /// Range filter.
-    pub range_filter: Option<super::switches::RangeFilter>,
+    pub range_filter: Option<super::common::RangeFilter>,
     /// Range date filter.
-    pub range_date_filter: Option<super::switches::RangeFilter>,
+    pub range_date_filter: Option<super::common::RangeFilter>,
     /// Must not match field.
-    pub must_not_match_field: Option<Vec<super::switches::MustNotMatchField>>,
+    pub must_not_match_field: Option<Vec<super::common::MustNotMatchField>>,
     /// Sort field.
     pub sort_field: Option<String>,
     /// Sort order.
@@ -5606,7 +5551,7 @@ pub struct MspDynamicQueryPayload {
     /// Page (format: int32).
     pub page: Option<i64>,
     /// Page by date.
-    pub page_by_date: Option<super::switches::DynamicQueryPayloadPageByDate>,
+    pub page_by_date: Option<super::common::DynamicQueryPayloadPageByDate>,
     /// Page size (format: int32).
     pub page_size: Option<i64>,
     /// Fields.
@@ -5750,7 +5695,7 @@ impl MspDynamicQueryPayload {
     /// Sets `rangeFilter`.
     pub fn with_range_filter(
         mut self,
-        value: impl Into<super::switches::RangeFilter>,
+        value: impl Into<super::common::RangeFilter>,
     ) -> Self {
         self.range_filter = Some(value.into());
         self
@@ -5758,7 +5703,7 @@ impl MspDynamicQueryPayload {
     /// Sets `rangeDateFilter`.
     pub fn with_range_date_filter(
         mut self,
-        value: impl Into<super::switches::RangeFilter>,
+        value: impl Into<super::common::RangeFilter>,
     ) -> Self {
         self.range_date_filter = Some(value.into());
         self
@@ -5766,7 +5711,7 @@ impl MspDynamicQueryPayload {
     /// Sets `mustNotMatchField`.
     pub fn with_must_not_match_field(
         mut self,
-        value: impl Into<Vec<super::switches::MustNotMatchField>>,
+        value: impl Into<Vec<super::common::MustNotMatchField>>,
     ) -> Self {
         self.must_not_match_field = Some(value.into());
         self
@@ -5789,7 +5734,7 @@ impl MspDynamicQueryPayload {
     /// Sets `pageByDate`.
     pub fn with_page_by_date(
         mut self,
-        value: impl Into<super::switches::DynamicQueryPayloadPageByDate>,
+        value: impl Into<super::common::DynamicQueryPayloadPageByDate>,
     ) -> Self {
         self.page_by_date = Some(value.into());
         self
@@ -8961,9 +8906,9 @@ pub struct TenantManagementPage {
     /// Wire name `empty`; `boolean`; optional.
     pub empty: Option<bool>,
     /// Pageable.
-    pub pageable: Option<TenantPageableObject>,
+    pub pageable: Option<super::common::TenantPageableObject>,
     /// Sort.
-    pub sort: Option<TenantSortObject>,
+    pub sort: Option<super::common::TenantSortObject>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -9080,12 +9025,18 @@ impl TenantManagementPage {
         self
     }
     /// Sets `pageable`.
-    pub fn with_pageable(mut self, value: impl Into<TenantPageableObject>) -> Self {
+    pub fn with_pageable(
+        mut self,
+        value: impl Into<super::common::TenantPageableObject>,
+    ) -> Self {
         self.pageable = Some(value.into());
         self
     }
     /// Sets `sort`.
-    pub fn with_sort(mut self, value: impl Into<TenantSortObject>) -> Self {
+    pub fn with_sort(
+        mut self,
+        value: impl Into<super::common::TenantSortObject>,
+    ) -> Self {
         self.sort = Some(value.into());
         self
     }
@@ -9331,112 +9282,6 @@ impl TenantNotificationEndpoint {
         self
     }
 }
-/// Tenant pageable object, with the fields the official description lists.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml PageableObject).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TenantPageableObject {
-    /// Paged.
-    pub paged: Option<bool>,
-    /// Page number (format: int32).
-    pub page_number: Option<i64>,
-    /// Page size (format: int32).
-    pub page_size: Option<i64>,
-    /// Offset.
-    pub offset: Option<i64>,
-    /// Sort.
-    pub sort: Option<TenantSortObject>,
-    /// Unpaged.
-    pub unpaged: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for TenantPageableObject {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TenantPageableObject, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("paged", &v.paged);
-            w.optional("pageNumber", &v.page_number);
-            w.optional("pageSize", &v.page_size);
-            w.optional("offset", &v.offset);
-            w.optional("sort", &v.sort);
-            w.optional("unpaged", &v.unpaged);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TenantPageableObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantPageableObject, ruckus_one_runtime::object::FieldError> {
-            let value = TenantPageableObject {
-                paged: f.optional("paged"),
-                page_number: f.optional("pageNumber"),
-                page_size: f.optional("pageSize"),
-                offset: f.optional("offset"),
-                sort: f.optional("sort"),
-                unpaged: f.optional("unpaged"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TenantPageableObject"))
-    }
-}
-impl TenantPageableObject {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            paged: None,
-            page_number: None,
-            page_size: None,
-            offset: None,
-            sort: None,
-            unpaged: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `paged`.
-    pub fn with_paged(mut self, value: impl Into<bool>) -> Self {
-        self.paged = Some(value.into());
-        self
-    }
-    /// Sets `pageNumber`.
-    pub fn with_page_number(mut self, value: impl Into<i64>) -> Self {
-        self.page_number = Some(value.into());
-        self
-    }
-    /// Sets `pageSize`.
-    pub fn with_page_size(mut self, value: impl Into<i64>) -> Self {
-        self.page_size = Some(value.into());
-        self
-    }
-    /// Sets `offset`.
-    pub fn with_offset(mut self, value: impl Into<i64>) -> Self {
-        self.offset = Some(value.into());
-        self
-    }
-    /// Sets `sort`.
-    pub fn with_sort(mut self, value: impl Into<TenantSortObject>) -> Self {
-        self.sort = Some(value.into());
-        self
-    }
-    /// Sets `unpaged`.
-    pub fn with_unpaged(mut self, value: impl Into<bool>) -> Self {
-        self.unpaged = Some(value.into());
-        self
-    }
-}
 /// Preferences of a tenant (for example the map region): JSON text of an object (as the description types them) or the object itself; the service has answered both.
 ///
 /// Provenance: reference (payloads ui-fixtures/get_self_tenant/01.json (object), 06.json (text)).
@@ -9626,82 +9471,6 @@ impl TenantPrivacyFeatureResponse {
         value: impl Into<Vec<PrivacyFeature>>,
     ) -> Self {
         self.privacy_features = Some(value.into());
-        self
-    }
-}
-/// Tenant sort object, with the fields the official description lists.
-///
-/// Provenance: reference (tenant_management-0.3.0.yaml SortObject).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TenantSortObject {
-    /// Sorted.
-    pub sorted: Option<bool>,
-    /// Empty.
-    pub empty: Option<bool>,
-    /// Unsorted.
-    pub unsorted: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for TenantSortObject {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TenantSortObject, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("sorted", &v.sorted);
-            w.optional("empty", &v.empty);
-            w.optional("unsorted", &v.unsorted);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TenantSortObject {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TenantSortObject, ruckus_one_runtime::object::FieldError> {
-            let value = TenantSortObject {
-                sorted: f.optional("sorted"),
-                empty: f.optional("empty"),
-                unsorted: f.optional("unsorted"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TenantSortObject"))
-    }
-}
-impl TenantSortObject {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            sorted: None,
-            empty: None,
-            unsorted: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `sorted`.
-    pub fn with_sorted(mut self, value: impl Into<bool>) -> Self {
-        self.sorted = Some(value.into());
-        self
-    }
-    /// Sets `empty`.
-    pub fn with_empty(mut self, value: impl Into<bool>) -> Self {
-        self.empty = Some(value.into());
-        self
-    }
-    /// Sets `unsorted`.
-    pub fn with_unsorted(mut self, value: impl Into<bool>) -> Self {
-        self.unsorted = Some(value.into());
         self
     }
 }

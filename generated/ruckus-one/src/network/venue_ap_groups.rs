@@ -5,257 +5,6 @@
 //! AP groups of a venue: read, update, delete and query them, add APs, and their per-AP-model and radio settings, AP model capabilities and available Wi-Fi channels. Creating an AP group is in the wireless APs area. Split from the wireless venues area so each can be compiled alone.
 //!
 //! Spec: `spec/network/venue_ap_groups.yaml`.
-/// Ap group query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApGroupQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ApGroupQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Description.
-    pub description: Option<String>,
-    /// Is default.
-    pub is_default: Option<bool>,
-    /// Venue ID.
-    pub venue_id: Option<String>,
-    /// AP serial numbers.
-    pub ap_serial_numbers: Option<Vec<String>>,
-    /// Wifi network IDs.
-    pub wifi_network_ids: Option<Vec<String>>,
-    /// Client count (format: int32).
-    pub client_count: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ApGroupQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApGroupQueryData, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("isDefault", &v.is_default);
-            w.optional("venueId", &v.venue_id);
-            w.optional("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional("clientCount", &v.client_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApGroupQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApGroupQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = ApGroupQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                is_default: f.optional("isDefault"),
-                venue_id: f.optional("venueId"),
-                ap_serial_numbers: f.optional("apSerialNumbers"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                client_count: f.optional("clientCount"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApGroupQueryData"))
-    }
-}
-impl ApGroupQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            is_default: None,
-            venue_id: None,
-            ap_serial_numbers: None,
-            wifi_network_ids: None,
-            client_count: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `isDefault`.
-    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
-        self.is_default = Some(value.into());
-        self
-    }
-    /// Sets `venueId`.
-    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
-        self.venue_id = Some(value.into());
-        self
-    }
-    /// Sets `apSerialNumbers`.
-    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.ap_serial_numbers = Some(value.into());
-        self
-    }
-    /// Sets `wifiNetworkIds`.
-    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.wifi_network_ids = Some(value.into());
-        self
-    }
-    /// Sets `clientCount`.
-    pub fn with_client_count(mut self, value: impl Into<i64>) -> Self {
-        self.client_count = Some(value.into());
-        self
-    }
-}
-/// Query response ap group query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApGroupQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseApGroupQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<ApGroupQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseApGroupQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseApGroupQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseApGroupQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseApGroupQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseApGroupQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseApGroupQueryData"))
-    }
-}
-impl QueryResponseApGroupQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<ApGroupQueryData>>) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
 /// Venue AP groups: the 16 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().venue_ap_groups()`; each method returns a request builder, and nothing
@@ -1298,13 +1047,17 @@ impl<'a> QueryVenueApGroups<'a> {
     /// Every page from page 1, each decoded like `send` (items in `data`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, QueryResponseApGroupQueryData> {
+    pub fn pages(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponseApGroupQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, ApGroupQueryData> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::ApGroupQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -1321,7 +1074,10 @@ impl<'a> QueryVenueApGroups<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<QueryResponseApGroupQueryData, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::QueryResponseApGroupQueryData,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -1330,7 +1086,7 @@ impl<'a> QueryVenueApGroups<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QueryResponseApGroupQueryData>,
+            ruckus_one_runtime::Response<super::common::QueryResponseApGroupQueryData>,
             ruckus_one_runtime::Error,
         >,
     > {

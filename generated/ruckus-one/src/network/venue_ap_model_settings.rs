@@ -5,1258 +5,6 @@
 //! Settings a venue applies per AP model (antenna type, band mode, external antenna, LAN ports and their Ethernet port profiles, LED, USB port, port settings) and the capabilities of the AP models. Split from the wireless venues area so each can be compiled alone.
 //!
 //! Spec: `spec/network/venue_ap_model_settings.yaml`.
-/// Capabilities ap model, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml CapabilitiesApModel).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct CapabilitiesApModel {
-    /// Allow cband country.
-    pub allow_cband_country: Option<Vec<String>>,
-    /// Allow dfs country.
-    pub allow_dfs_country: Option<Vec<String>>,
-    /// Band combination capabilities.
-    pub band_combination_capabilities: Option<
-        Vec<super::common::VenueApModelBandModeSettingsBandMode>,
-    >,
-    /// Can support cellular (default: false).
-    pub can_support_cellular: Option<bool>,
-    /// Can support lacp (default: false).
-    pub can_support_lacp: Option<bool>,
-    /// Can support POE mode (default: false).
-    pub can_support_poe_mode: Option<bool>,
-    /// Can support POE out (default: false).
-    pub can_support_poe_out: Option<bool>,
-    /// Capability score (default: 0; format: int32).
-    pub capability_score: Option<i64>,
-    /// Default band combination (default: null).
-    pub default_band_combination: Option<
-        super::common::VenueApModelBandModeSettingsBandMode,
-    >,
-    /// External antenna.
-    pub external_antenna: Option<super::common::ExternalAntenna>,
-    /// Has 160MHz channel bandwidth (default: false).
-    pub has160_m_hz_channel_bandwidth: Option<bool>,
-    /// Is outdoor (default: false).
-    pub is_outdoor: Option<bool>,
-    /// LAN port picture download URL.
-    pub lan_port_picture_download_url: Option<String>,
-    /// LAN ports.
-    pub lan_ports: Option<Vec<super::common::CapabilitiesLanPort>>,
-    /// Led on (default: false).
-    pub led_on: Option<bool>,
-    /// LLDP ad interval (format: int32).
-    pub lldp_ad_interval: Option<i64>,
-    /// LLDP enable (default: false).
-    pub lldp_enable: Option<bool>,
-    /// LLDP hold time (format: int32).
-    pub lldp_hold_time: Option<i64>,
-    /// LLDP mgmt enable (default: false).
-    pub lldp_mgmt_enable: Option<bool>,
-    /// Max channelization 24G (format: int32).
-    pub max_channelization24_g: Option<i64>,
-    /// Max channelization 5G (format: int32).
-    pub max_channelization5_g: Option<i64>,
-    /// Max channelization 6G (format: int32).
-    pub max_channelization6_g: Option<i64>,
-    /// Model.
-    pub model: Option<String>,
-    /// Picture download URL.
-    pub picture_download_url: Option<String>,
-    /// POE mode capabilities.
-    pub poe_mode_capabilities: Option<Vec<String>>,
-    /// Primary WAN recovery timer (format: int32).
-    pub primary_wan_recovery_timer: Option<i64>,
-    /// Require one enabled trunk port (default: false).
-    pub require_one_enabled_trunk_port: Option<bool>,
-    /// Sim card primary apn.
-    pub sim_card_primary_apn: Option<String>,
-    /// Sim card primary cellular network selection.
-    pub sim_card_primary_cellular_network_selection: Option<String>,
-    /// Sim card primary enabled (default: true).
-    pub sim_card_primary_enabled: Option<bool>,
-    /// Sim card primary roaming (default: true).
-    pub sim_card_primary_roaming: Option<bool>,
-    /// Sim card secondary apn.
-    pub sim_card_secondary_apn: Option<String>,
-    /// Sim card secondary cellular network selection.
-    pub sim_card_secondary_cellular_network_selection: Option<String>,
-    /// Sim card secondary enabled (default: true).
-    pub sim_card_secondary_enabled: Option<bool>,
-    /// Sim card secondary roaming (default: true).
-    pub sim_card_secondary_roaming: Option<bool>,
-    /// Support 11AX (default: false).
-    pub support11_ax: Option<bool>,
-    /// Support AP sticky client steering (default: false).
-    pub support_ap_sticky_client_steering: Option<bool>,
-    /// Support band combination (default: false).
-    pub support_band_combination: Option<bool>,
-    /// Support channel 144 (default: false).
-    pub support_channel144: Option<bool>,
-    /// Support dual 5g mode (default: false).
-    pub support_dual5g_mode: Option<bool>,
-    /// Support mesh (default: true).
-    pub support_mesh: Option<bool>,
-    /// Support tri radio (default: false).
-    pub support_tri_radio: Option<bool>,
-    /// Version.
-    pub version: Option<String>,
-    /// WAN connection.
-    pub wan_connection: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for CapabilitiesApModel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &CapabilitiesApModel, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("allowCbandCountry", &v.allow_cband_country);
-            w.optional("allowDfsCountry", &v.allow_dfs_country);
-            w.optional("bandCombinationCapabilities", &v.band_combination_capabilities);
-            w.optional("canSupportCellular", &v.can_support_cellular);
-            w.optional("canSupportLacp", &v.can_support_lacp);
-            w.optional("canSupportPoeMode", &v.can_support_poe_mode);
-            w.optional("canSupportPoeOut", &v.can_support_poe_out);
-            w.optional("capabilityScore", &v.capability_score);
-            w.optional("defaultBandCombination", &v.default_band_combination);
-            w.optional("externalAntenna", &v.external_antenna);
-            w.optional("has160MHzChannelBandwidth", &v.has160_m_hz_channel_bandwidth);
-            w.optional("isOutdoor", &v.is_outdoor);
-            w.optional("lanPortPictureDownloadUrl", &v.lan_port_picture_download_url);
-            w.optional("lanPorts", &v.lan_ports);
-            w.optional("ledOn", &v.led_on);
-            w.optional("lldpAdInterval", &v.lldp_ad_interval);
-            w.optional("lldpEnable", &v.lldp_enable);
-            w.optional("lldpHoldTime", &v.lldp_hold_time);
-            w.optional("lldpMgmtEnable", &v.lldp_mgmt_enable);
-            w.optional("maxChannelization24G", &v.max_channelization24_g);
-            w.optional("maxChannelization5G", &v.max_channelization5_g);
-            w.optional("maxChannelization6G", &v.max_channelization6_g);
-            w.optional("model", &v.model);
-            w.optional("pictureDownloadUrl", &v.picture_download_url);
-            w.optional("poeModeCapabilities", &v.poe_mode_capabilities);
-            w.optional("primaryWanRecoveryTimer", &v.primary_wan_recovery_timer);
-            w.optional("requireOneEnabledTrunkPort", &v.require_one_enabled_trunk_port);
-            w.optional("simCardPrimaryApn", &v.sim_card_primary_apn);
-            w.optional(
-                "simCardPrimaryCellularNetworkSelection",
-                &v.sim_card_primary_cellular_network_selection,
-            );
-            w.optional("simCardPrimaryEnabled", &v.sim_card_primary_enabled);
-            w.optional("simCardPrimaryRoaming", &v.sim_card_primary_roaming);
-            w.optional("simCardSecondaryApn", &v.sim_card_secondary_apn);
-            w.optional(
-                "simCardSecondaryCellularNetworkSelection",
-                &v.sim_card_secondary_cellular_network_selection,
-            );
-            w.optional("simCardSecondaryEnabled", &v.sim_card_secondary_enabled);
-            w.optional("simCardSecondaryRoaming", &v.sim_card_secondary_roaming);
-            w.optional("support11AX", &v.support11_ax);
-            w.optional(
-                "supportApStickyClientSteering",
-                &v.support_ap_sticky_client_steering,
-            );
-            w.optional("supportBandCombination", &v.support_band_combination);
-            w.optional("supportChannel144", &v.support_channel144);
-            w.optional("supportDual5gMode", &v.support_dual5g_mode);
-            w.optional("supportMesh", &v.support_mesh);
-            w.optional("supportTriRadio", &v.support_tri_radio);
-            w.optional("version", &v.version);
-            w.optional("wanConnection", &v.wan_connection);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for CapabilitiesApModel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<CapabilitiesApModel, ruckus_one_runtime::object::FieldError> {
-            let value = CapabilitiesApModel {
-                allow_cband_country: f.optional("allowCbandCountry"),
-                allow_dfs_country: f.optional("allowDfsCountry"),
-                band_combination_capabilities: f.optional("bandCombinationCapabilities"),
-                can_support_cellular: f.optional("canSupportCellular"),
-                can_support_lacp: f.optional("canSupportLacp"),
-                can_support_poe_mode: f.optional("canSupportPoeMode"),
-                can_support_poe_out: f.optional("canSupportPoeOut"),
-                capability_score: f.optional("capabilityScore"),
-                default_band_combination: f.optional("defaultBandCombination"),
-                external_antenna: f.optional("externalAntenna"),
-                has160_m_hz_channel_bandwidth: f.optional("has160MHzChannelBandwidth"),
-                is_outdoor: f.optional("isOutdoor"),
-                lan_port_picture_download_url: f.optional("lanPortPictureDownloadUrl"),
-                lan_ports: f.optional("lanPorts"),
-                led_on: f.optional("ledOn"),
-                lldp_ad_interval: f.optional("lldpAdInterval"),
-                lldp_enable: f.optional("lldpEnable"),
-                lldp_hold_time: f.optional("lldpHoldTime"),
-                lldp_mgmt_enable: f.optional("lldpMgmtEnable"),
-                max_channelization24_g: f.optional("maxChannelization24G"),
-                max_channelization5_g: f.optional("maxChannelization5G"),
-                max_channelization6_g: f.optional("maxChannelization6G"),
-                model: f.optional("model"),
-                picture_download_url: f.optional("pictureDownloadUrl"),
-                poe_mode_capabilities: f.optional("poeModeCapabilities"),
-                primary_wan_recovery_timer: f.optional("primaryWanRecoveryTimer"),
-                require_one_enabled_trunk_port: f.optional("requireOneEnabledTrunkPort"),
-                sim_card_primary_apn: f.optional("simCardPrimaryApn"),
-                sim_card_primary_cellular_network_selection: f
-                    .optional("simCardPrimaryCellularNetworkSelection"),
-                sim_card_primary_enabled: f.optional("simCardPrimaryEnabled"),
-                sim_card_primary_roaming: f.optional("simCardPrimaryRoaming"),
-                sim_card_secondary_apn: f.optional("simCardSecondaryApn"),
-                sim_card_secondary_cellular_network_selection: f
-                    .optional("simCardSecondaryCellularNetworkSelection"),
-                sim_card_secondary_enabled: f.optional("simCardSecondaryEnabled"),
-                sim_card_secondary_roaming: f.optional("simCardSecondaryRoaming"),
-                support11_ax: f.optional("support11AX"),
-                support_ap_sticky_client_steering: f
-                    .optional("supportApStickyClientSteering"),
-                support_band_combination: f.optional("supportBandCombination"),
-                support_channel144: f.optional("supportChannel144"),
-                support_dual5g_mode: f.optional("supportDual5gMode"),
-                support_mesh: f.optional("supportMesh"),
-                support_tri_radio: f.optional("supportTriRadio"),
-                version: f.optional("version"),
-                wan_connection: f.optional("wanConnection"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("CapabilitiesApModel"))
-    }
-}
-impl CapabilitiesApModel {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            allow_cband_country: None,
-            allow_dfs_country: None,
-            band_combination_capabilities: None,
-            can_support_cellular: None,
-            can_support_lacp: None,
-            can_support_poe_mode: None,
-            can_support_poe_out: None,
-            capability_score: None,
-            default_band_combination: None,
-            external_antenna: None,
-            has160_m_hz_channel_bandwidth: None,
-            is_outdoor: None,
-            lan_port_picture_download_url: None,
-            lan_ports: None,
-            led_on: None,
-            lldp_ad_interval: None,
-            lldp_enable: None,
-            lldp_hold_time: None,
-            lldp_mgmt_enable: None,
-            max_channelization24_g: None,
-            max_channelization5_g: None,
-            max_channelization6_g: None,
-            model: None,
-            picture_download_url: None,
-            poe_mode_capabilities: None,
-            primary_wan_recovery_timer: None,
-            require_one_enabled_trunk_port: None,
-            sim_card_primary_apn: None,
-            sim_card_primary_cellular_network_selection: None,
-            sim_card_primary_enabled: None,
-            sim_card_primary_roaming: None,
-            sim_card_secondary_apn: None,
-            sim_card_secondary_cellular_network_selection: None,
-            sim_card_secondary_enabled: None,
-            sim_card_secondary_roaming: None,
-            support11_ax: None,
-            support_ap_sticky_client_steering: None,
-            support_band_combination: None,
-            support_channel144: None,
-            support_dual5g_mode: None,
-            support_mesh: None,
-            support_tri_radio: None,
-            version: None,
-            wan_connection: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `allowCbandCountry`.
-    pub fn with_allow_cband_country(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.allow_cband_country = Some(value.into());
-        self
-    }
-    /// Sets `allowDfsCountry`.
-    pub fn with_allow_dfs_country(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.allow_dfs_country = Some(value.into());
-        self
-    }
-    /// Sets `bandCombinationCapabilities`.
-    pub fn with_band_combination_capabilities(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApModelBandModeSettingsBandMode>>,
-    ) -> Self {
-        self.band_combination_capabilities = Some(value.into());
-        self
-    }
-    /// Sets `canSupportCellular`.
-    pub fn with_can_support_cellular(mut self, value: impl Into<bool>) -> Self {
-        self.can_support_cellular = Some(value.into());
-        self
-    }
-    /// Sets `canSupportLacp`.
-    pub fn with_can_support_lacp(mut self, value: impl Into<bool>) -> Self {
-        self.can_support_lacp = Some(value.into());
-        self
-    }
-    /// Sets `canSupportPoeMode`.
-    pub fn with_can_support_poe_mode(mut self, value: impl Into<bool>) -> Self {
-        self.can_support_poe_mode = Some(value.into());
-        self
-    }
-    /// Sets `canSupportPoeOut`.
-    pub fn with_can_support_poe_out(mut self, value: impl Into<bool>) -> Self {
-        self.can_support_poe_out = Some(value.into());
-        self
-    }
-    /// Sets `capabilityScore`.
-    pub fn with_capability_score(mut self, value: impl Into<i64>) -> Self {
-        self.capability_score = Some(value.into());
-        self
-    }
-    /// Sets `defaultBandCombination`.
-    pub fn with_default_band_combination(
-        mut self,
-        value: impl Into<super::common::VenueApModelBandModeSettingsBandMode>,
-    ) -> Self {
-        self.default_band_combination = Some(value.into());
-        self
-    }
-    /// Sets `externalAntenna`.
-    pub fn with_external_antenna(
-        mut self,
-        value: impl Into<super::common::ExternalAntenna>,
-    ) -> Self {
-        self.external_antenna = Some(value.into());
-        self
-    }
-    /// Sets `has160MHzChannelBandwidth`.
-    pub fn with_has160_m_hz_channel_bandwidth(mut self, value: impl Into<bool>) -> Self {
-        self.has160_m_hz_channel_bandwidth = Some(value.into());
-        self
-    }
-    /// Sets `isOutdoor`.
-    pub fn with_is_outdoor(mut self, value: impl Into<bool>) -> Self {
-        self.is_outdoor = Some(value.into());
-        self
-    }
-    /// Sets `lanPortPictureDownloadUrl`.
-    pub fn with_lan_port_picture_download_url(
-        mut self,
-        value: impl Into<String>,
-    ) -> Self {
-        self.lan_port_picture_download_url = Some(value.into());
-        self
-    }
-    /// Sets `lanPorts`.
-    pub fn with_lan_ports(
-        mut self,
-        value: impl Into<Vec<super::common::CapabilitiesLanPort>>,
-    ) -> Self {
-        self.lan_ports = Some(value.into());
-        self
-    }
-    /// Sets `ledOn`.
-    pub fn with_led_on(mut self, value: impl Into<bool>) -> Self {
-        self.led_on = Some(value.into());
-        self
-    }
-    /// Sets `lldpAdInterval`.
-    pub fn with_lldp_ad_interval(mut self, value: impl Into<i64>) -> Self {
-        self.lldp_ad_interval = Some(value.into());
-        self
-    }
-    /// Sets `lldpEnable`.
-    pub fn with_lldp_enable(mut self, value: impl Into<bool>) -> Self {
-        self.lldp_enable = Some(value.into());
-        self
-    }
-    /// Sets `lldpHoldTime`.
-    pub fn with_lldp_hold_time(mut self, value: impl Into<i64>) -> Self {
-        self.lldp_hold_time = Some(value.into());
-        self
-    }
-    /// Sets `lldpMgmtEnable`.
-    pub fn with_lldp_mgmt_enable(mut self, value: impl Into<bool>) -> Self {
-        self.lldp_mgmt_enable = Some(value.into());
-        self
-    }
-    /// Sets `maxChannelization24G`.
-    pub fn with_max_channelization24_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_channelization24_g = Some(value.into());
-        self
-    }
-    /// Sets `maxChannelization5G`.
-    pub fn with_max_channelization5_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_channelization5_g = Some(value.into());
-        self
-    }
-    /// Sets `maxChannelization6G`.
-    pub fn with_max_channelization6_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_channelization6_g = Some(value.into());
-        self
-    }
-    /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<String>) -> Self {
-        self.model = Some(value.into());
-        self
-    }
-    /// Sets `pictureDownloadUrl`.
-    pub fn with_picture_download_url(mut self, value: impl Into<String>) -> Self {
-        self.picture_download_url = Some(value.into());
-        self
-    }
-    /// Sets `poeModeCapabilities`.
-    pub fn with_poe_mode_capabilities(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.poe_mode_capabilities = Some(value.into());
-        self
-    }
-    /// Sets `primaryWanRecoveryTimer`.
-    pub fn with_primary_wan_recovery_timer(mut self, value: impl Into<i64>) -> Self {
-        self.primary_wan_recovery_timer = Some(value.into());
-        self
-    }
-    /// Sets `requireOneEnabledTrunkPort`.
-    pub fn with_require_one_enabled_trunk_port(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.require_one_enabled_trunk_port = Some(value.into());
-        self
-    }
-    /// Sets `simCardPrimaryApn`.
-    pub fn with_sim_card_primary_apn(mut self, value: impl Into<String>) -> Self {
-        self.sim_card_primary_apn = Some(value.into());
-        self
-    }
-    /// Sets `simCardPrimaryCellularNetworkSelection`.
-    pub fn with_sim_card_primary_cellular_network_selection(
-        mut self,
-        value: impl Into<String>,
-    ) -> Self {
-        self.sim_card_primary_cellular_network_selection = Some(value.into());
-        self
-    }
-    /// Sets `simCardPrimaryEnabled`.
-    pub fn with_sim_card_primary_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.sim_card_primary_enabled = Some(value.into());
-        self
-    }
-    /// Sets `simCardPrimaryRoaming`.
-    pub fn with_sim_card_primary_roaming(mut self, value: impl Into<bool>) -> Self {
-        self.sim_card_primary_roaming = Some(value.into());
-        self
-    }
-    /// Sets `simCardSecondaryApn`.
-    pub fn with_sim_card_secondary_apn(mut self, value: impl Into<String>) -> Self {
-        self.sim_card_secondary_apn = Some(value.into());
-        self
-    }
-    /// Sets `simCardSecondaryCellularNetworkSelection`.
-    pub fn with_sim_card_secondary_cellular_network_selection(
-        mut self,
-        value: impl Into<String>,
-    ) -> Self {
-        self.sim_card_secondary_cellular_network_selection = Some(value.into());
-        self
-    }
-    /// Sets `simCardSecondaryEnabled`.
-    pub fn with_sim_card_secondary_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.sim_card_secondary_enabled = Some(value.into());
-        self
-    }
-    /// Sets `simCardSecondaryRoaming`.
-    pub fn with_sim_card_secondary_roaming(mut self, value: impl Into<bool>) -> Self {
-        self.sim_card_secondary_roaming = Some(value.into());
-        self
-    }
-    /// Sets `support11AX`.
-    pub fn with_support11_ax(mut self, value: impl Into<bool>) -> Self {
-        self.support11_ax = Some(value.into());
-        self
-    }
-    /// Sets `supportApStickyClientSteering`.
-    pub fn with_support_ap_sticky_client_steering(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.support_ap_sticky_client_steering = Some(value.into());
-        self
-    }
-    /// Sets `supportBandCombination`.
-    pub fn with_support_band_combination(mut self, value: impl Into<bool>) -> Self {
-        self.support_band_combination = Some(value.into());
-        self
-    }
-    /// Sets `supportChannel144`.
-    pub fn with_support_channel144(mut self, value: impl Into<bool>) -> Self {
-        self.support_channel144 = Some(value.into());
-        self
-    }
-    /// Sets `supportDual5gMode`.
-    pub fn with_support_dual5g_mode(mut self, value: impl Into<bool>) -> Self {
-        self.support_dual5g_mode = Some(value.into());
-        self
-    }
-    /// Sets `supportMesh`.
-    pub fn with_support_mesh(mut self, value: impl Into<bool>) -> Self {
-        self.support_mesh = Some(value.into());
-        self
-    }
-    /// Sets `supportTriRadio`.
-    pub fn with_support_tri_radio(mut self, value: impl Into<bool>) -> Self {
-        self.support_tri_radio = Some(value.into());
-        self
-    }
-    /// Sets `version`.
-    pub fn with_version(mut self, value: impl Into<String>) -> Self {
-        self.version = Some(value.into());
-        self
-    }
-    /// Sets `wanConnection`.
-    pub fn with_wan_connection(mut self, value: impl Into<String>) -> Self {
-        self.wan_connection = Some(value.into());
-        self
-    }
-}
-/// Dhcp option82 settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DhcpOption82Settings {
-    /// MAC delimiter (default: COLON).
-    pub mac_delimiter: Option<DhcpOption82SettingsMacDelimiter>,
-    /// Sub option 150 enabled (default: false).
-    pub sub_option150_enabled: Option<bool>,
-    /// Sub option 151 enabled (default: false).
-    pub sub_option151_enabled: Option<bool>,
-    /// Sub option 151 format (may be null).
-    pub sub_option151_format: Option<DhcpOption82SettingsSubOption151Format>,
-    /// Sub option 151 text (max_length: 26; min_length: 1).
-    pub sub_option151_text: Option<String>,
-    /// Sub option 1 customization.
-    pub sub_option1_customization: Option<DhcpOption82SubOption1Customization>,
-    /// Sub option 1 enabled (default: false).
-    pub sub_option1_enabled: Option<bool>,
-    /// Sub option 1 format (may be null).
-    pub sub_option1_format: Option<DhcpOption82SettingsSubOption1Format>,
-    /// Sub option 2 enabled (default: false).
-    pub sub_option2_enabled: Option<bool>,
-    /// Sub option 2 format (may be null).
-    pub sub_option2_format: Option<DhcpOption82SettingsSubOption2Format>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DhcpOption82Settings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpOption82Settings, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("macDelimiter", &v.mac_delimiter);
-            w.optional("subOption150Enabled", &v.sub_option150_enabled);
-            w.optional("subOption151Enabled", &v.sub_option151_enabled);
-            w.optional("subOption151Format", &v.sub_option151_format);
-            w.optional("subOption151Text", &v.sub_option151_text);
-            w.optional("subOption1Customization", &v.sub_option1_customization);
-            w.optional("subOption1Enabled", &v.sub_option1_enabled);
-            w.optional("subOption1Format", &v.sub_option1_format);
-            w.optional("subOption2Enabled", &v.sub_option2_enabled);
-            w.optional("subOption2Format", &v.sub_option2_format);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpOption82Settings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpOption82Settings, ruckus_one_runtime::object::FieldError> {
-            let value = DhcpOption82Settings {
-                mac_delimiter: f.optional("macDelimiter"),
-                sub_option150_enabled: f.optional("subOption150Enabled"),
-                sub_option151_enabled: f.optional("subOption151Enabled"),
-                sub_option151_format: f.optional("subOption151Format"),
-                sub_option151_text: f.optional("subOption151Text"),
-                sub_option1_customization: f.optional("subOption1Customization"),
-                sub_option1_enabled: f.optional("subOption1Enabled"),
-                sub_option1_format: f.optional("subOption1Format"),
-                sub_option2_enabled: f.optional("subOption2Enabled"),
-                sub_option2_format: f.optional("subOption2Format"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpOption82Settings"))
-    }
-}
-impl DhcpOption82Settings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            mac_delimiter: None,
-            sub_option150_enabled: None,
-            sub_option151_enabled: None,
-            sub_option151_format: None,
-            sub_option151_text: None,
-            sub_option1_customization: None,
-            sub_option1_enabled: None,
-            sub_option1_format: None,
-            sub_option2_enabled: None,
-            sub_option2_format: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `macDelimiter`.
-    pub fn with_mac_delimiter(
-        mut self,
-        value: impl Into<DhcpOption82SettingsMacDelimiter>,
-    ) -> Self {
-        self.mac_delimiter = Some(value.into());
-        self
-    }
-    /// Sets `subOption150Enabled`.
-    pub fn with_sub_option150_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.sub_option150_enabled = Some(value.into());
-        self
-    }
-    /// Sets `subOption151Enabled`.
-    pub fn with_sub_option151_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.sub_option151_enabled = Some(value.into());
-        self
-    }
-    /// Sets `subOption151Format`.
-    pub fn with_sub_option151_format(
-        mut self,
-        value: impl Into<DhcpOption82SettingsSubOption151Format>,
-    ) -> Self {
-        self.sub_option151_format = Some(value.into());
-        self
-    }
-    /// Sets `subOption151Text`.
-    pub fn with_sub_option151_text(mut self, value: impl Into<String>) -> Self {
-        self.sub_option151_text = Some(value.into());
-        self
-    }
-    /// Sets `subOption1Customization`.
-    pub fn with_sub_option1_customization(
-        mut self,
-        value: impl Into<DhcpOption82SubOption1Customization>,
-    ) -> Self {
-        self.sub_option1_customization = Some(value.into());
-        self
-    }
-    /// Sets `subOption1Enabled`.
-    pub fn with_sub_option1_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.sub_option1_enabled = Some(value.into());
-        self
-    }
-    /// Sets `subOption1Format`.
-    pub fn with_sub_option1_format(
-        mut self,
-        value: impl Into<DhcpOption82SettingsSubOption1Format>,
-    ) -> Self {
-        self.sub_option1_format = Some(value.into());
-        self
-    }
-    /// Sets `subOption2Enabled`.
-    pub fn with_sub_option2_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.sub_option2_enabled = Some(value.into());
-        self
-    }
-    /// Sets `subOption2Format`.
-    pub fn with_sub_option2_format(
-        mut self,
-        value: impl Into<DhcpOption82SettingsSubOption2Format>,
-    ) -> Self {
-        self.sub_option2_format = Some(value.into());
-        self
-    }
-}
-/// Dhcp option82 settings mac delimiter: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DhcpOption82SettingsMacDelimiter {
-    /// `NONE`
-    None,
-    /// `COLON`
-    Colon,
-    /// `HYPHEN`
-    Hyphen,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DhcpOption82SettingsMacDelimiter {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::None => "NONE",
-            Self::Colon => "COLON",
-            Self::Hyphen => "HYPHEN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DhcpOption82SettingsMacDelimiter {
-    fn from(s: &str) -> Self {
-        match s {
-            "NONE" => Self::None,
-            "COLON" => Self::Colon,
-            "HYPHEN" => Self::Hyphen,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DhcpOption82SettingsMacDelimiter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DhcpOption82SettingsMacDelimiter {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpOption82SettingsMacDelimiter {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Dhcp option82 settings sub option151 format: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DhcpOption82SettingsSubOption151Format {
-    /// `AREA_NAME`
-    AreaName,
-    /// `ESSID`
-    Essid,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DhcpOption82SettingsSubOption151Format {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::AreaName => "AREA_NAME",
-            Self::Essid => "ESSID",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DhcpOption82SettingsSubOption151Format {
-    fn from(s: &str) -> Self {
-        match s {
-            "AREA_NAME" => Self::AreaName,
-            "ESSID" => Self::Essid,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DhcpOption82SettingsSubOption151Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DhcpOption82SettingsSubOption151Format {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpOption82SettingsSubOption151Format {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Dhcp option82 settings sub option1 format: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DhcpOption82SettingsSubOption1Format {
-    /// `AP_INFO`
-    ApInfo,
-    /// `AP_MAC_ESSID_PRIVACYTYPE`
-    ApMacEssidPrivacytype,
-    /// `AP_MAC_HEX`
-    ApMacHex,
-    /// `AP_MAC_HEX_ESSID`
-    ApMacHexEssid,
-    /// `ESSID`
-    Essid,
-    /// `AP_MAC`
-    ApMac,
-    /// `AP_MAC_ESSID`
-    ApMacEssid,
-    /// `AP_NAME_ESSID`
-    ApNameEssid,
-    /// `CUSTOMIZED`
-    Customized,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DhcpOption82SettingsSubOption1Format {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::ApInfo => "AP_INFO",
-            Self::ApMacEssidPrivacytype => "AP_MAC_ESSID_PRIVACYTYPE",
-            Self::ApMacHex => "AP_MAC_HEX",
-            Self::ApMacHexEssid => "AP_MAC_HEX_ESSID",
-            Self::Essid => "ESSID",
-            Self::ApMac => "AP_MAC",
-            Self::ApMacEssid => "AP_MAC_ESSID",
-            Self::ApNameEssid => "AP_NAME_ESSID",
-            Self::Customized => "CUSTOMIZED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DhcpOption82SettingsSubOption1Format {
-    fn from(s: &str) -> Self {
-        match s {
-            "AP_INFO" => Self::ApInfo,
-            "AP_MAC_ESSID_PRIVACYTYPE" => Self::ApMacEssidPrivacytype,
-            "AP_MAC_HEX" => Self::ApMacHex,
-            "AP_MAC_HEX_ESSID" => Self::ApMacHexEssid,
-            "ESSID" => Self::Essid,
-            "AP_MAC" => Self::ApMac,
-            "AP_MAC_ESSID" => Self::ApMacEssid,
-            "AP_NAME_ESSID" => Self::ApNameEssid,
-            "CUSTOMIZED" => Self::Customized,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DhcpOption82SettingsSubOption1Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DhcpOption82SettingsSubOption1Format {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpOption82SettingsSubOption1Format {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Dhcp option82 settings sub option2 format: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82Settings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DhcpOption82SettingsSubOption2Format {
-    /// `CLIENT_MAC`
-    ClientMac,
-    /// `CLIENT_MAC_HEX`
-    ClientMacHex,
-    /// `CLIENT_MAC_HEX_ESSID`
-    ClientMacHexEssid,
-    /// `AP_MAC`
-    ApMac,
-    /// `AP_MAC_HEX`
-    ApMacHex,
-    /// `AP_MAC_HEX_ESSID`
-    ApMacHexEssid,
-    /// `AP_MAC_ESSID`
-    ApMacEssid,
-    /// `AP_NAME`
-    ApName,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DhcpOption82SettingsSubOption2Format {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::ClientMac => "CLIENT_MAC",
-            Self::ClientMacHex => "CLIENT_MAC_HEX",
-            Self::ClientMacHexEssid => "CLIENT_MAC_HEX_ESSID",
-            Self::ApMac => "AP_MAC",
-            Self::ApMacHex => "AP_MAC_HEX",
-            Self::ApMacHexEssid => "AP_MAC_HEX_ESSID",
-            Self::ApMacEssid => "AP_MAC_ESSID",
-            Self::ApName => "AP_NAME",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DhcpOption82SettingsSubOption2Format {
-    fn from(s: &str) -> Self {
-        match s {
-            "CLIENT_MAC" => Self::ClientMac,
-            "CLIENT_MAC_HEX" => Self::ClientMacHex,
-            "CLIENT_MAC_HEX_ESSID" => Self::ClientMacHexEssid,
-            "AP_MAC" => Self::ApMac,
-            "AP_MAC_HEX" => Self::ApMacHex,
-            "AP_MAC_HEX_ESSID" => Self::ApMacHexEssid,
-            "AP_MAC_ESSID" => Self::ApMacEssid,
-            "AP_NAME" => Self::ApName,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DhcpOption82SettingsSubOption2Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DhcpOption82SettingsSubOption2Format {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpOption82SettingsSubOption2Format {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Dhcp option82 sub option1 customization, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1Customization).
-///
-/// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct DhcpOption82SubOption1Customization {
-    /// Attributes.
-    pub attributes: Vec<DhcpOption82SubOption1CustomizationAttribute>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DhcpOption82SubOption1Customization {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpOption82SubOption1Customization,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.field("attributes", &v.attributes);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1Customization {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            DhcpOption82SubOption1Customization,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = DhcpOption82SubOption1Customization {
-                attributes: f.required("attributes")?,
-                additional_fields: f.rest(),
-            };
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpOption82SubOption1Customization"))
-    }
-}
-impl DhcpOption82SubOption1Customization {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(attributes: Vec<DhcpOption82SubOption1CustomizationAttribute>) -> Self {
-        Self {
-            attributes,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-}
-/// Dhcp option82 sub option1 customization attribute, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1CustomizationAttribute).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DhcpOption82SubOption1CustomizationAttribute {
-    /// Text (max_length: 24; min_length: 1).
-    pub text: Option<String>,
-    /// Type (may be null).
-    pub type_: Option<DhcpOption82SubOption1CustomizationAttributeType>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DhcpOption82SubOption1CustomizationAttribute {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpOption82SubOption1CustomizationAttribute,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("text", &v.text);
-            w.field("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribute {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            DhcpOption82SubOption1CustomizationAttribute,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = DhcpOption82SubOption1CustomizationAttribute {
-                text: f.optional("text"),
-                type_: f.optional("type"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("DhcpOption82SubOption1CustomizationAttribute"))
-    }
-}
-impl DhcpOption82SubOption1CustomizationAttribute {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            text: None,
-            type_: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `text`.
-    pub fn with_text(mut self, value: impl Into<String>) -> Self {
-        self.text = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(
-        mut self,
-        value: impl Into<DhcpOption82SubOption1CustomizationAttributeType>,
-    ) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-}
-/// Dhcp option82 sub option1 customization attribute type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpOption82SubOption1CustomizationAttribute (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DhcpOption82SubOption1CustomizationAttributeType {
-    /// `INTERFACE`
-    Interface,
-    /// `INTERFACE_NO_PREFIX`
-    InterfaceNoPrefix,
-    /// `VLAN`
-    Vlan,
-    /// `ESSID`
-    Essid,
-    /// `AP_MODEL`
-    ApModel,
-    /// `AP_NAME`
-    ApName,
-    /// `AP_MAC`
-    ApMac,
-    /// `USER_DEFINED`
-    UserDefined,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DhcpOption82SubOption1CustomizationAttributeType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Interface => "INTERFACE",
-            Self::InterfaceNoPrefix => "INTERFACE_NO_PREFIX",
-            Self::Vlan => "VLAN",
-            Self::Essid => "ESSID",
-            Self::ApModel => "AP_MODEL",
-            Self::ApName => "AP_NAME",
-            Self::ApMac => "AP_MAC",
-            Self::UserDefined => "USER_DEFINED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DhcpOption82SubOption1CustomizationAttributeType {
-    fn from(s: &str) -> Self {
-        match s {
-            "INTERFACE" => Self::Interface,
-            "INTERFACE_NO_PREFIX" => Self::InterfaceNoPrefix,
-            "VLAN" => Self::Vlan,
-            "ESSID" => Self::Essid,
-            "AP_MODEL" => Self::ApModel,
-            "AP_NAME" => Self::ApName,
-            "AP_MAC" => Self::ApMac,
-            "USER_DEFINED" => Self::UserDefined,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DhcpOption82SubOption1CustomizationAttributeType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DhcpOption82SubOption1CustomizationAttributeType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttributeType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Lan port client isolation settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml LanPortClientIsolationSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct LanPortClientIsolationSettings {
-    /// Auto vrrp (default: false).
-    pub auto_vrrp: Option<bool>,
-    /// Packets type (default: UNICAST).
-    pub packets_type: Option<super::common::PacketsType>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for LanPortClientIsolationSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &LanPortClientIsolationSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("autoVrrp", &v.auto_vrrp);
-            w.optional("packetsType", &v.packets_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for LanPortClientIsolationSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            LanPortClientIsolationSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = LanPortClientIsolationSettings {
-                auto_vrrp: f.optional("autoVrrp"),
-                packets_type: f.optional("packetsType"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LanPortClientIsolationSettings"))
-    }
-}
-impl LanPortClientIsolationSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            auto_vrrp: None,
-            packets_type: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `autoVrrp`.
-    pub fn with_auto_vrrp(mut self, value: impl Into<bool>) -> Self {
-        self.auto_vrrp = Some(value.into());
-        self
-    }
-    /// Sets `packetsType`.
-    pub fn with_packets_type(
-        mut self,
-        value: impl Into<super::common::PacketsType>,
-    ) -> Self {
-        self.packets_type = Some(value.into());
-        self
-    }
-}
 /// Venue ap model antenna type settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelAntennaTypeSettings).
@@ -1319,242 +67,6 @@ impl VenueApModelAntennaTypeSettings {
         self
     }
 }
-/// Venue ap model band mode settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelBandModeSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApModelBandModeSettings {
-    /// Band mode (may be null).
-    pub band_mode: Option<super::common::VenueApModelBandModeSettingsBandMode>,
-    /// Model (max_length: 64; min_length: 0).
-    pub model: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApModelBandModeSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApModelBandModeSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("bandMode", &v.band_mode);
-            w.optional("model", &v.model);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApModelBandModeSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApModelBandModeSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApModelBandModeSettings {
-                band_mode: f.optional("bandMode"),
-                model: f.optional("model"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApModelBandModeSettings"))
-    }
-}
-impl VenueApModelBandModeSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            band_mode: None,
-            model: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `bandMode`.
-    pub fn with_band_mode(
-        mut self,
-        value: impl Into<super::common::VenueApModelBandModeSettingsBandMode>,
-    ) -> Self {
-        self.band_mode = Some(value.into());
-        self
-    }
-    /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<String>) -> Self {
-        self.model = Some(value.into());
-        self
-    }
-}
-/// Venue ap model capabilities, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelCapabilities).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApModelCapabilities {
-    /// AP models.
-    pub ap_models: Option<Vec<CapabilitiesApModel>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApModelCapabilities {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApModelCapabilities,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("apModels", &v.ap_models);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApModelCapabilities {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApModelCapabilities, ruckus_one_runtime::object::FieldError> {
-            let value = VenueApModelCapabilities {
-                ap_models: f.optional("apModels"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApModelCapabilities"))
-    }
-}
-impl VenueApModelCapabilities {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            ap_models: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `apModels`.
-    pub fn with_ap_models(mut self, value: impl Into<Vec<CapabilitiesApModel>>) -> Self {
-        self.ap_models = Some(value.into());
-        self
-    }
-}
-/// Venue ap model external antenna settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelExternalAntennaSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApModelExternalAntennaSettings {
-    /// Enable 24G (default: false).
-    pub enable24_g: Option<bool>,
-    /// Enable 50G (default: false).
-    pub enable50_g: Option<bool>,
-    /// Gain 24G (format: int32; maximum: 60; minimum: 0).
-    pub gain24_g: Option<i64>,
-    /// Gain 50G (format: int32; maximum: 60; minimum: 0).
-    pub gain50_g: Option<i64>,
-    /// Model (max_length: 64; min_length: 0).
-    pub model: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApModelExternalAntennaSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApModelExternalAntennaSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("enable24G", &v.enable24_g);
-            w.optional("enable50G", &v.enable50_g);
-            w.optional("gain24G", &v.gain24_g);
-            w.optional("gain50G", &v.gain50_g);
-            w.optional("model", &v.model);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApModelExternalAntennaSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApModelExternalAntennaSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApModelExternalAntennaSettings {
-                enable24_g: f.optional("enable24G"),
-                enable50_g: f.optional("enable50G"),
-                gain24_g: f.optional("gain24G"),
-                gain50_g: f.optional("gain50G"),
-                model: f.optional("model"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApModelExternalAntennaSettings"))
-    }
-}
-impl VenueApModelExternalAntennaSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            enable24_g: None,
-            enable50_g: None,
-            gain24_g: None,
-            gain50_g: None,
-            model: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enable24G`.
-    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable24_g = Some(value.into());
-        self
-    }
-    /// Sets `enable50G`.
-    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable50_g = Some(value.into());
-        self
-    }
-    /// Sets `gain24G`.
-    pub fn with_gain24_g(mut self, value: impl Into<i64>) -> Self {
-        self.gain24_g = Some(value.into());
-        self
-    }
-    /// Sets `gain50G`.
-    pub fn with_gain50_g(mut self, value: impl Into<i64>) -> Self {
-        self.gain50_g = Some(value.into());
-        self
-    }
-    /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<String>) -> Self {
-        self.model = Some(value.into());
-        self
-    }
-}
 /// Venue ap model lan port settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLanPortSettingsV1).
@@ -1566,11 +78,11 @@ pub struct VenueApModelLanPortSettings {
     /// Client isolation enabled (default: false).
     pub client_isolation_enabled: Option<bool>,
     /// Client isolation settings.
-    pub client_isolation_settings: Option<LanPortClientIsolationSettings>,
+    pub client_isolation_settings: Option<super::common::LanPortClientIsolationSettings>,
     /// DHCP option 82 enabled (default: false).
     pub dhcp_option82_enabled: Option<bool>,
     /// DHCP option 82 settings.
-    pub dhcp_option82_settings: Option<DhcpOption82Settings>,
+    pub dhcp_option82_settings: Option<super::common::DhcpOption82Settings>,
     /// Enabled (default: true).
     pub enabled: Option<bool>,
     /// Soft gre enabled (default: false).
@@ -1644,7 +156,7 @@ impl VenueApModelLanPortSettings {
     /// Sets `clientIsolationSettings`.
     pub fn with_client_isolation_settings(
         mut self,
-        value: impl Into<LanPortClientIsolationSettings>,
+        value: impl Into<super::common::LanPortClientIsolationSettings>,
     ) -> Self {
         self.client_isolation_settings = Some(value.into());
         self
@@ -1657,7 +169,7 @@ impl VenueApModelLanPortSettings {
     /// Sets `dhcpOption82Settings`.
     pub fn with_dhcp_option82_settings(
         mut self,
-        value: impl Into<DhcpOption82Settings>,
+        value: impl Into<super::common::DhcpOption82Settings>,
     ) -> Self {
         self.dhcp_option82_settings = Some(value.into());
         self
@@ -1745,75 +257,6 @@ impl VenueApModelLanPortSpecificSettings {
     /// Sets `poeOut`.
     pub fn with_poe_out(mut self, value: impl Into<bool>) -> Self {
         self.poe_out = Some(value.into());
-        self
-    }
-}
-/// Venue ap model led settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApModelLedSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApModelLedSettings {
-    /// Led enabled (default: false).
-    pub led_enabled: Option<bool>,
-    /// Model (max_length: 64; min_length: 0).
-    pub model: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApModelLedSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApModelLedSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("ledEnabled", &v.led_enabled);
-            w.optional("model", &v.model);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApModelLedSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApModelLedSettings, ruckus_one_runtime::object::FieldError> {
-            let value = VenueApModelLedSettings {
-                led_enabled: f.optional("ledEnabled"),
-                model: f.optional("model"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApModelLedSettings"))
-    }
-}
-impl VenueApModelLedSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            led_enabled: None,
-            model: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `ledEnabled`.
-    pub fn with_led_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.led_enabled = Some(value.into());
-        self
-    }
-    /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<String>) -> Self {
-        self.model = Some(value.into());
         self
     }
 }
@@ -1992,7 +435,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     pub fn update_venue_ap_model_band_mode_settings(
         &self,
         venue_id: &str,
-        body: &Vec<VenueApModelBandModeSettings>,
+        body: &Vec<super::common::VenueApModelBandModeSettings>,
     ) -> UpdateVenueApModelBandModeSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2044,7 +487,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     pub fn update_venue_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
-        body: &Vec<VenueApModelExternalAntennaSettings>,
+        body: &Vec<super::common::VenueApModelExternalAntennaSettings>,
     ) -> UpdateVenueApModelExternalAntennaSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2147,7 +590,7 @@ impl<'a> VenueApModelSettingsClient<'a> {
     pub fn update_venue_ap_model_led_settings(
         &self,
         venue_id: &str,
-        body: &Vec<VenueApModelLedSettings>,
+        body: &Vec<super::common::VenueApModelLedSettings>,
     ) -> UpdateVenueApModelLedSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2852,7 +1295,10 @@ impl<'a> GetVenueApModelBandModeSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<Vec<VenueApModelBandModeSettings>, ruckus_one_runtime::Error>,
+        Output = Result<
+            Vec<super::common::VenueApModelBandModeSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -2861,7 +1307,9 @@ impl<'a> GetVenueApModelBandModeSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<Vec<VenueApModelBandModeSettings>>,
+            ruckus_one_runtime::Response<
+                Vec<super::common::VenueApModelBandModeSettings>,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3044,7 +1492,7 @@ impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            Vec<VenueApModelExternalAntennaSettings>,
+            Vec<super::common::VenueApModelExternalAntennaSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3055,7 +1503,9 @@ impl<'a> GetVenueApModelExternalAntennaSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<Vec<VenueApModelExternalAntennaSettings>>,
+            ruckus_one_runtime::Response<
+                Vec<super::common::VenueApModelExternalAntennaSettings>,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3353,7 +1803,10 @@ impl<'a> GetVenueApModelLedSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<Vec<VenueApModelLedSettings>, ruckus_one_runtime::Error>,
+        Output = Result<
+            Vec<super::common::VenueApModelLedSettings>,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -3362,7 +1815,7 @@ impl<'a> GetVenueApModelLedSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<Vec<VenueApModelLedSettings>>,
+            ruckus_one_runtime::Response<Vec<super::common::VenueApModelLedSettings>>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3723,7 +2176,10 @@ impl<'a> GetVenueApModelCapabilities<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApModelCapabilities, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::VenueApModelCapabilities,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -3732,7 +2188,7 @@ impl<'a> GetVenueApModelCapabilities<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApModelCapabilities>,
+            ruckus_one_runtime::Response<super::common::VenueApModelCapabilities>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4461,7 +2917,7 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4475,7 +2931,7 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4495,7 +2951,7 @@ impl<'a> DeactivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4573,7 +3029,7 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4587,7 +3043,7 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4607,7 +3063,7 @@ impl<'a> ActivateClientIsolationProfileOnVenueApModelLanPort<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4685,7 +3141,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4699,7 +3155,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4719,7 +3175,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueApModelLanPort<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4802,7 +3258,7 @@ impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4816,7 +3272,7 @@ impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4836,7 +3292,7 @@ impl<'a> ActivateSoftGreProfileOnVenueApModelLanPort<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

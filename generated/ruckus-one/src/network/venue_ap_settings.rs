@@ -5,1441 +5,6 @@
 //! Settings a venue applies to all its APs, read and replaced one setting at a time (BSS coloring, cellular, client admission control, directed multicast, DoS protection, IoT, IP mode, load balancing, management traffic VLAN, mesh, multicast DNS fencing, radio, RADIUS options, reboot timeout, smart monitor, TLS key enhanced mode). Split from the wireless venues area so each can be compiled alone.
 //!
 //! Spec: `spec/network/venue_ap_settings.yaml`.
-/// Lte band lock channel, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml LteBandLockChannel).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct LteBandLockChannel {
-    /// Band 3G.
-    pub band3_g: Option<Vec<String>>,
-    /// Band 4G.
-    pub band4_g: Option<Vec<String>>,
-    /// Region (may be null).
-    pub region: Option<LteBandLockChannelRegion>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for LteBandLockChannel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &LteBandLockChannel, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("band3G", &v.band3_g);
-            w.optional("band4G", &v.band4_g);
-            w.field("region", &v.region);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for LteBandLockChannel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<LteBandLockChannel, ruckus_one_runtime::object::FieldError> {
-            let value = LteBandLockChannel {
-                band3_g: f.optional("band3G"),
-                band4_g: f.optional("band4G"),
-                region: f.optional("region"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("LteBandLockChannel"))
-    }
-}
-impl LteBandLockChannel {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            band3_g: None,
-            band4_g: None,
-            region: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `band3G`.
-    pub fn with_band3_g(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.band3_g = Some(value.into());
-        self
-    }
-    /// Sets `band4G`.
-    pub fn with_band4_g(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.band4_g = Some(value.into());
-        self
-    }
-    /// Sets `region`.
-    pub fn with_region(mut self, value: impl Into<LteBandLockChannelRegion>) -> Self {
-        self.region = Some(value.into());
-        self
-    }
-}
-/// Lte band lock channel region: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml LteBandLockChannel (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum LteBandLockChannelRegion {
-    /// `DOMAIN_1`
-    Domain1,
-    /// `DOMAIN_2`
-    Domain2,
-    /// `USA_CANADA`
-    UsaCanada,
-    /// `JAPAN`
-    Japan,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl LteBandLockChannelRegion {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Domain1 => "DOMAIN_1",
-            Self::Domain2 => "DOMAIN_2",
-            Self::UsaCanada => "USA_CANADA",
-            Self::Japan => "JAPAN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for LteBandLockChannelRegion {
-    fn from(s: &str) -> Self {
-        match s {
-            "DOMAIN_1" => Self::Domain1,
-            "DOMAIN_2" => Self::Domain2,
-            "USA_CANADA" => Self::UsaCanada,
-            "JAPAN" => Self::Japan,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for LteBandLockChannelRegion {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LteBandLockChannelRegion {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LteBandLockChannelRegion {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Multicast dns fencing rule, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingRule).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct MulticastDnsFencingRule {
-    /// Custom mapping enabled (default: false).
-    pub custom_mapping_enabled: Option<bool>,
-    /// Custom service name.
-    pub custom_service_name: Option<String>,
-    /// Custom strings. Provenance: reference (payloads ui-fixtures/get_venue_ap_multicast_dns_fencing_settings/01.json (4 of its 5 rules omit it)).
-    pub custom_strings: Option<Vec<String>>,
-    /// Description.
-    pub description: Option<String>,
-    /// Service (may be null).
-    pub service: Option<super::common::RuleService>,
-    /// Wired enabled (default: false).
-    pub wired_enabled: Option<bool>,
-    /// Wired rules. Provenance: reference (payloads ui-fixtures/get_venue_ap_multicast_dns_fencing_settings/01.json (rules with wired fencing off omit it)).
-    pub wired_rules: Option<Vec<MulticastDnsFencingWiredRule>>,
-    /// Wireless enabled (default: false).
-    pub wireless_enabled: Option<bool>,
-    /// Wireless rule.
-    pub wireless_rule: Option<MulticastDnsFencingWirelessRule>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for MulticastDnsFencingRule {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MulticastDnsFencingRule,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("customMappingEnabled", &v.custom_mapping_enabled);
-            w.optional("customServiceName", &v.custom_service_name);
-            w.optional("customStrings", &v.custom_strings);
-            w.optional("description", &v.description);
-            w.field("service", &v.service);
-            w.optional("wiredEnabled", &v.wired_enabled);
-            w.optional("wiredRules", &v.wired_rules);
-            w.optional("wirelessEnabled", &v.wireless_enabled);
-            w.optional("wirelessRule", &v.wireless_rule);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for MulticastDnsFencingRule {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MulticastDnsFencingRule, ruckus_one_runtime::object::FieldError> {
-            let value = MulticastDnsFencingRule {
-                custom_mapping_enabled: f.optional("customMappingEnabled"),
-                custom_service_name: f.optional("customServiceName"),
-                custom_strings: f.optional("customStrings"),
-                description: f.optional("description"),
-                service: f.optional("service"),
-                wired_enabled: f.optional("wiredEnabled"),
-                wired_rules: f.optional("wiredRules"),
-                wireless_enabled: f.optional("wirelessEnabled"),
-                wireless_rule: f.optional("wirelessRule"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MulticastDnsFencingRule"))
-    }
-}
-impl MulticastDnsFencingRule {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            custom_mapping_enabled: None,
-            custom_service_name: None,
-            custom_strings: None,
-            description: None,
-            service: None,
-            wired_enabled: None,
-            wired_rules: None,
-            wireless_enabled: None,
-            wireless_rule: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `customMappingEnabled`.
-    pub fn with_custom_mapping_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.custom_mapping_enabled = Some(value.into());
-        self
-    }
-    /// Sets `customServiceName`.
-    pub fn with_custom_service_name(mut self, value: impl Into<String>) -> Self {
-        self.custom_service_name = Some(value.into());
-        self
-    }
-    /// Sets `customStrings`.
-    pub fn with_custom_strings(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.custom_strings = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `service`.
-    pub fn with_service(mut self, value: impl Into<super::common::RuleService>) -> Self {
-        self.service = Some(value.into());
-        self
-    }
-    /// Sets `wiredEnabled`.
-    pub fn with_wired_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.wired_enabled = Some(value.into());
-        self
-    }
-    /// Sets `wiredRules`.
-    pub fn with_wired_rules(
-        mut self,
-        value: impl Into<Vec<MulticastDnsFencingWiredRule>>,
-    ) -> Self {
-        self.wired_rules = Some(value.into());
-        self
-    }
-    /// Sets `wirelessEnabled`.
-    pub fn with_wireless_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.wireless_enabled = Some(value.into());
-        self
-    }
-    /// Sets `wirelessRule`.
-    pub fn with_wireless_rule(
-        mut self,
-        value: impl Into<MulticastDnsFencingWirelessRule>,
-    ) -> Self {
-        self.wireless_rule = Some(value.into());
-        self
-    }
-}
-/// Multicast dns fencing wired rule, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct MulticastDnsFencingWiredRule {
-    /// Closest AP MAC.
-    pub closest_ap_mac: String,
-    /// Device MAC addresses.
-    pub device_mac_addresses: Vec<String>,
-    /// Fencing range (default: SAME_AP).
-    pub fencing_range: Option<RuleFencingRange>,
-    /// Name.
-    pub name: String,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for MulticastDnsFencingWiredRule {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MulticastDnsFencingWiredRule,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.field("closestApMac", &v.closest_ap_mac);
-            w.field("deviceMacAddresses", &v.device_mac_addresses);
-            w.optional("fencingRange", &v.fencing_range);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWiredRule {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            MulticastDnsFencingWiredRule,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = MulticastDnsFencingWiredRule {
-                closest_ap_mac: f.required("closestApMac")?,
-                device_mac_addresses: f.required("deviceMacAddresses")?,
-                fencing_range: f.optional("fencingRange"),
-                name: f.required("name")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MulticastDnsFencingWiredRule"))
-    }
-}
-impl MulticastDnsFencingWiredRule {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        closest_ap_mac: String,
-        device_mac_addresses: Vec<String>,
-        name: String,
-    ) -> Self {
-        Self {
-            closest_ap_mac,
-            device_mac_addresses,
-            fencing_range: None,
-            name,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fencingRange`.
-    pub fn with_fencing_range(mut self, value: impl Into<RuleFencingRange>) -> Self {
-        self.fencing_range = Some(value.into());
-        self
-    }
-}
-/// Multicast dns fencing wireless rule, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWirelessRule).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct MulticastDnsFencingWirelessRule {
-    /// Fencing range (default: SAME_AP).
-    pub fencing_range: Option<RuleFencingRange>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for MulticastDnsFencingWirelessRule {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MulticastDnsFencingWirelessRule,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fencingRange", &v.fencing_range);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for MulticastDnsFencingWirelessRule {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            MulticastDnsFencingWirelessRule,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = MulticastDnsFencingWirelessRule {
-                fencing_range: f.optional("fencingRange"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MulticastDnsFencingWirelessRule"))
-    }
-}
-impl MulticastDnsFencingWirelessRule {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fencing_range: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fencingRange`.
-    pub fn with_fencing_range(mut self, value: impl Into<RuleFencingRange>) -> Self {
-        self.fencing_range = Some(value.into());
-        self
-    }
-}
-/// Rule fencing range: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml MulticastDnsFencingWiredRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum RuleFencingRange {
-    /// `SAME_AP`
-    SameAp,
-    /// `ONE_HOP_AP`
-    OneHopAp,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl RuleFencingRange {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::SameAp => "SAME_AP",
-            Self::OneHopAp => "ONE_HOP_AP",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for RuleFencingRange {
-    fn from(s: &str) -> Self {
-        match s {
-            "SAME_AP" => Self::SameAp,
-            "ONE_HOP_AP" => Self::OneHopAp,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for RuleFencingRange {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for RuleFencingRange {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for RuleFencingRange {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Sim settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct SimSettings {
-    /// Apn.
-    pub apn: Option<String>,
-    /// Enabled (default: true).
-    pub enabled: Option<bool>,
-    /// Lte bands.
-    pub lte_bands: Option<Vec<LteBandLockChannel>>,
-    /// Network selection (may be null).
-    pub network_selection: Option<SimSettingsNetworkSelection>,
-    /// Roaming (default: true).
-    pub roaming: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for SimSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SimSettings, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("apn", &v.apn);
-            w.optional("enabled", &v.enabled);
-            w.optional("lteBands", &v.lte_bands);
-            w.field("networkSelection", &v.network_selection);
-            w.optional("roaming", &v.roaming);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SimSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SimSettings, ruckus_one_runtime::object::FieldError> {
-            let value = SimSettings {
-                apn: f.optional("apn"),
-                enabled: f.optional("enabled"),
-                lte_bands: f.optional("lteBands"),
-                network_selection: f.optional("networkSelection"),
-                roaming: f.optional("roaming"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SimSettings"))
-    }
-}
-impl SimSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            apn: None,
-            enabled: None,
-            lte_bands: None,
-            network_selection: None,
-            roaming: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `apn`.
-    pub fn with_apn(mut self, value: impl Into<String>) -> Self {
-        self.apn = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `lteBands`.
-    pub fn with_lte_bands(mut self, value: impl Into<Vec<LteBandLockChannel>>) -> Self {
-        self.lte_bands = Some(value.into());
-        self
-    }
-    /// Sets `networkSelection`.
-    pub fn with_network_selection(
-        mut self,
-        value: impl Into<SimSettingsNetworkSelection>,
-    ) -> Self {
-        self.network_selection = Some(value.into());
-        self
-    }
-    /// Sets `roaming`.
-    pub fn with_roaming(mut self, value: impl Into<bool>) -> Self {
-        self.roaming = Some(value.into());
-        self
-    }
-}
-/// Sim settings network selection: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SimSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SimSettingsNetworkSelection {
-    /// `AUTO`
-    Auto,
-    /// `LTE`
-    Lte,
-    /// `ThreeG`
-    ThreeG,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SimSettingsNetworkSelection {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Auto => "AUTO",
-            Self::Lte => "LTE",
-            Self::ThreeG => "ThreeG",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SimSettingsNetworkSelection {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTO" => Self::Auto,
-            "LTE" => Self::Lte,
-            "ThreeG" => Self::ThreeG,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SimSettingsNetworkSelection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SimSettingsNetworkSelection {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SimSettingsNetworkSelection {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap bss coloring settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApBssColoringSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApBssColoringSettings {
-    /// BSS coloring enabled (default: true).
-    pub bss_coloring_enabled: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApBssColoringSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApBssColoringSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("bssColoringEnabled", &v.bss_coloring_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApBssColoringSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApBssColoringSettings, ruckus_one_runtime::object::FieldError> {
-            let value = VenueApBssColoringSettings {
-                bss_coloring_enabled: f.optional("bssColoringEnabled"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApBssColoringSettings"))
-    }
-}
-impl VenueApBssColoringSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            bss_coloring_enabled: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `bssColoringEnabled`.
-    pub fn with_bss_coloring_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.bss_coloring_enabled = Some(value.into());
-        self
-    }
-}
-/// Venue ap cellular settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct VenueApCellularSettings {
-    /// Model (max_length: 64; min_length: 0).
-    pub model: Option<String>,
-    /// Primary sim.
-    pub primary_sim: Option<SimSettings>,
-    /// Primary WAN recovery timer (format: int32; maximum: 300; minimum: 10).
-    pub primary_wan_recovery_timer: i64,
-    /// Secondary sim.
-    pub secondary_sim: Option<SimSettings>,
-    /// WAN connection (may be null).
-    pub wan_connection: Option<VenueApCellularSettingsWanConnection>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApCellularSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApCellularSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("model", &v.model);
-            w.optional("primarySim", &v.primary_sim);
-            w.field("primaryWanRecoveryTimer", &v.primary_wan_recovery_timer);
-            w.optional("secondarySim", &v.secondary_sim);
-            w.field("wanConnection", &v.wan_connection);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApCellularSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApCellularSettings, ruckus_one_runtime::object::FieldError> {
-            let value = VenueApCellularSettings {
-                model: f.optional("model"),
-                primary_sim: f.optional("primarySim"),
-                primary_wan_recovery_timer: f.required("primaryWanRecoveryTimer")?,
-                secondary_sim: f.optional("secondarySim"),
-                wan_connection: f.optional("wanConnection"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApCellularSettings"))
-    }
-}
-impl VenueApCellularSettings {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(primary_wan_recovery_timer: i64) -> Self {
-        Self {
-            model: None,
-            primary_sim: None,
-            primary_wan_recovery_timer,
-            secondary_sim: None,
-            wan_connection: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `model`.
-    pub fn with_model(mut self, value: impl Into<String>) -> Self {
-        self.model = Some(value.into());
-        self
-    }
-    /// Sets `primarySim`.
-    pub fn with_primary_sim(mut self, value: impl Into<SimSettings>) -> Self {
-        self.primary_sim = Some(value.into());
-        self
-    }
-    /// Sets `secondarySim`.
-    pub fn with_secondary_sim(mut self, value: impl Into<SimSettings>) -> Self {
-        self.secondary_sim = Some(value.into());
-        self
-    }
-    /// Sets `wanConnection`.
-    pub fn with_wan_connection(
-        mut self,
-        value: impl Into<VenueApCellularSettingsWanConnection>,
-    ) -> Self {
-        self.wan_connection = Some(value.into());
-        self
-    }
-}
-/// Venue ap cellular settings wan connection: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApCellularSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApCellularSettingsWanConnection {
-    /// `ETH_WITH_CELLULAR_FAILOVER`
-    EthWithCellularFailover,
-    /// `CELLULAR_WITH_ETH_FAILOVER`
-    CellularWithEthFailover,
-    /// `ETH`
-    Eth,
-    /// `CELLULAR`
-    Cellular,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApCellularSettingsWanConnection {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::EthWithCellularFailover => "ETH_WITH_CELLULAR_FAILOVER",
-            Self::CellularWithEthFailover => "CELLULAR_WITH_ETH_FAILOVER",
-            Self::Eth => "ETH",
-            Self::Cellular => "CELLULAR",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApCellularSettingsWanConnection {
-    fn from(s: &str) -> Self {
-        match s {
-            "ETH_WITH_CELLULAR_FAILOVER" => Self::EthWithCellularFailover,
-            "CELLULAR_WITH_ETH_FAILOVER" => Self::CellularWithEthFailover,
-            "ETH" => Self::Eth,
-            "CELLULAR" => Self::Cellular,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApCellularSettingsWanConnection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApCellularSettingsWanConnection {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApCellularSettingsWanConnection {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap client admission control settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApClientAdmissionControlSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApClientAdmissionControlSettings {
-    /// Enable 24G (default: false).
-    pub enable24_g: Option<bool>,
-    /// Enable 50G (default: false).
-    pub enable50_g: Option<bool>,
-    /// Max radio load 24G (default: 75; format: int32; maximum: 100; minimum: 50).
-    pub max_radio_load24_g: Option<i64>,
-    /// Max radio load 50G (default: 75; format: int32; maximum: 100; minimum: 50).
-    pub max_radio_load50_g: Option<i64>,
-    /// Min client count 24G (default: 10; format: int32; maximum: 100; minimum: 0).
-    pub min_client_count24_g: Option<i64>,
-    /// Min client count 50G (default: 20; format: int32; maximum: 100; minimum: 0).
-    pub min_client_count50_g: Option<i64>,
-    /// Min client throughput 24G (default: 0; format: int32; maximum: 100; minimum: 0).
-    pub min_client_throughput24_g: Option<i64>,
-    /// Min client throughput 50G (default: 0; format: int32; maximum: 100; minimum: 0).
-    pub min_client_throughput50_g: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApClientAdmissionControlSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApClientAdmissionControlSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("enable24G", &v.enable24_g);
-            w.optional("enable50G", &v.enable50_g);
-            w.optional("maxRadioLoad24G", &v.max_radio_load24_g);
-            w.optional("maxRadioLoad50G", &v.max_radio_load50_g);
-            w.optional("minClientCount24G", &v.min_client_count24_g);
-            w.optional("minClientCount50G", &v.min_client_count50_g);
-            w.optional("minClientThroughput24G", &v.min_client_throughput24_g);
-            w.optional("minClientThroughput50G", &v.min_client_throughput50_g);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApClientAdmissionControlSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApClientAdmissionControlSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApClientAdmissionControlSettings {
-                enable24_g: f.optional("enable24G"),
-                enable50_g: f.optional("enable50G"),
-                max_radio_load24_g: f.optional("maxRadioLoad24G"),
-                max_radio_load50_g: f.optional("maxRadioLoad50G"),
-                min_client_count24_g: f.optional("minClientCount24G"),
-                min_client_count50_g: f.optional("minClientCount50G"),
-                min_client_throughput24_g: f.optional("minClientThroughput24G"),
-                min_client_throughput50_g: f.optional("minClientThroughput50G"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApClientAdmissionControlSettings"))
-    }
-}
-impl VenueApClientAdmissionControlSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            enable24_g: None,
-            enable50_g: None,
-            max_radio_load24_g: None,
-            max_radio_load50_g: None,
-            min_client_count24_g: None,
-            min_client_count50_g: None,
-            min_client_throughput24_g: None,
-            min_client_throughput50_g: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enable24G`.
-    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable24_g = Some(value.into());
-        self
-    }
-    /// Sets `enable50G`.
-    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable50_g = Some(value.into());
-        self
-    }
-    /// Sets `maxRadioLoad24G`.
-    pub fn with_max_radio_load24_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_radio_load24_g = Some(value.into());
-        self
-    }
-    /// Sets `maxRadioLoad50G`.
-    pub fn with_max_radio_load50_g(mut self, value: impl Into<i64>) -> Self {
-        self.max_radio_load50_g = Some(value.into());
-        self
-    }
-    /// Sets `minClientCount24G`.
-    pub fn with_min_client_count24_g(mut self, value: impl Into<i64>) -> Self {
-        self.min_client_count24_g = Some(value.into());
-        self
-    }
-    /// Sets `minClientCount50G`.
-    pub fn with_min_client_count50_g(mut self, value: impl Into<i64>) -> Self {
-        self.min_client_count50_g = Some(value.into());
-        self
-    }
-    /// Sets `minClientThroughput24G`.
-    pub fn with_min_client_throughput24_g(mut self, value: impl Into<i64>) -> Self {
-        self.min_client_throughput24_g = Some(value.into());
-        self
-    }
-    /// Sets `minClientThroughput50G`.
-    pub fn with_min_client_throughput50_g(mut self, value: impl Into<i64>) -> Self {
-        self.min_client_throughput50_g = Some(value.into());
-        self
-    }
-}
-/// Venue ap directed multicast settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDirectedMulticastSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApDirectedMulticastSettings {
-    /// Network enabled (default: true).
-    pub network_enabled: Option<bool>,
-    /// Wired enabled (default: true).
-    pub wired_enabled: Option<bool>,
-    /// Wireless enabled (default: true).
-    pub wireless_enabled: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApDirectedMulticastSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApDirectedMulticastSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("networkEnabled", &v.network_enabled);
-            w.optional("wiredEnabled", &v.wired_enabled);
-            w.optional("wirelessEnabled", &v.wireless_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApDirectedMulticastSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApDirectedMulticastSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApDirectedMulticastSettings {
-                network_enabled: f.optional("networkEnabled"),
-                wired_enabled: f.optional("wiredEnabled"),
-                wireless_enabled: f.optional("wirelessEnabled"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApDirectedMulticastSettings"))
-    }
-}
-impl VenueApDirectedMulticastSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            network_enabled: None,
-            wired_enabled: None,
-            wireless_enabled: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `networkEnabled`.
-    pub fn with_network_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.network_enabled = Some(value.into());
-        self
-    }
-    /// Sets `wiredEnabled`.
-    pub fn with_wired_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.wired_enabled = Some(value.into());
-        self
-    }
-    /// Sets `wirelessEnabled`.
-    pub fn with_wireless_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.wireless_enabled = Some(value.into());
-        self
-    }
-}
-/// Venue ap dos protection settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApDosProtectionSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApDosProtectionSettings {
-    /// Blocking period (default: 60; format: int32; maximum: 600; minimum: 30).
-    pub blocking_period: Option<i64>,
-    /// Check period (default: 30; format: int32; maximum: 600; minimum: 30).
-    pub check_period: Option<i64>,
-    /// Enabled (default: false).
-    pub enabled: Option<bool>,
-    /// Fail threshold (default: 5; format: int32; maximum: 25; minimum: 2).
-    pub fail_threshold: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApDosProtectionSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApDosProtectionSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("blockingPeriod", &v.blocking_period);
-            w.optional("checkPeriod", &v.check_period);
-            w.optional("enabled", &v.enabled);
-            w.optional("failThreshold", &v.fail_threshold);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApDosProtectionSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApDosProtectionSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApDosProtectionSettings {
-                blocking_period: f.optional("blockingPeriod"),
-                check_period: f.optional("checkPeriod"),
-                enabled: f.optional("enabled"),
-                fail_threshold: f.optional("failThreshold"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApDosProtectionSettings"))
-    }
-}
-impl VenueApDosProtectionSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            blocking_period: None,
-            check_period: None,
-            enabled: None,
-            fail_threshold: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `blockingPeriod`.
-    pub fn with_blocking_period(mut self, value: impl Into<i64>) -> Self {
-        self.blocking_period = Some(value.into());
-        self
-    }
-    /// Sets `checkPeriod`.
-    pub fn with_check_period(mut self, value: impl Into<i64>) -> Self {
-        self.check_period = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `failThreshold`.
-    pub fn with_fail_threshold(mut self, value: impl Into<i64>) -> Self {
-        self.fail_threshold = Some(value.into());
-        self
-    }
-}
-/// Venue ap load balancing settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApLoadBalancingSettings {
-    /// Band balancing client percent 24G (default: 25; format: int32; maximum: 100; minimum: 0).
-    pub band_balancing_client_percent24_g: Option<i64>,
-    /// Band balancing enabled (default: true).
-    pub band_balancing_enabled: Option<bool>,
-    /// Enabled (default: false).
-    pub enabled: Option<bool>,
-    /// Load balancing method (default: BASED_ON_CLIENT_COUNT).
-    pub load_balancing_method: Option<VenueApLoadBalancingSettingsLoadBalancingMethod>,
-    /// Steering mode (default: BASIC).
-    pub steering_mode: Option<VenueApLoadBalancingSettingsSteeringMode>,
-    /// Sticky client nbr AP percentage threshold (default: 20; format: int32; maximum: 40; minimum: 10).
-    pub sticky_client_nbr_ap_percentage_threshold: Option<i64>,
-    /// Sticky client SNR threshold (default: 15; format: int32; maximum: 30; minimum: 5).
-    pub sticky_client_snr_threshold: Option<i64>,
-    /// Sticky client steering enabled (default: false).
-    pub sticky_client_steering_enabled: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApLoadBalancingSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApLoadBalancingSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional(
-                "bandBalancingClientPercent24G",
-                &v.band_balancing_client_percent24_g,
-            );
-            w.optional("bandBalancingEnabled", &v.band_balancing_enabled);
-            w.optional("enabled", &v.enabled);
-            w.optional("loadBalancingMethod", &v.load_balancing_method);
-            w.optional("steeringMode", &v.steering_mode);
-            w.optional(
-                "stickyClientNbrApPercentageThreshold",
-                &v.sticky_client_nbr_ap_percentage_threshold,
-            );
-            w.optional("stickyClientSnrThreshold", &v.sticky_client_snr_threshold);
-            w.optional("stickyClientSteeringEnabled", &v.sticky_client_steering_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApLoadBalancingSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApLoadBalancingSettings {
-                band_balancing_client_percent24_g: f
-                    .optional("bandBalancingClientPercent24G"),
-                band_balancing_enabled: f.optional("bandBalancingEnabled"),
-                enabled: f.optional("enabled"),
-                load_balancing_method: f.optional("loadBalancingMethod"),
-                steering_mode: f.optional("steeringMode"),
-                sticky_client_nbr_ap_percentage_threshold: f
-                    .optional("stickyClientNbrApPercentageThreshold"),
-                sticky_client_snr_threshold: f.optional("stickyClientSnrThreshold"),
-                sticky_client_steering_enabled: f
-                    .optional("stickyClientSteeringEnabled"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApLoadBalancingSettings"))
-    }
-}
-impl VenueApLoadBalancingSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            band_balancing_client_percent24_g: None,
-            band_balancing_enabled: None,
-            enabled: None,
-            load_balancing_method: None,
-            steering_mode: None,
-            sticky_client_nbr_ap_percentage_threshold: None,
-            sticky_client_snr_threshold: None,
-            sticky_client_steering_enabled: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `bandBalancingClientPercent24G`.
-    pub fn with_band_balancing_client_percent24_g(
-        mut self,
-        value: impl Into<i64>,
-    ) -> Self {
-        self.band_balancing_client_percent24_g = Some(value.into());
-        self
-    }
-    /// Sets `bandBalancingEnabled`.
-    pub fn with_band_balancing_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.band_balancing_enabled = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `loadBalancingMethod`.
-    pub fn with_load_balancing_method(
-        mut self,
-        value: impl Into<VenueApLoadBalancingSettingsLoadBalancingMethod>,
-    ) -> Self {
-        self.load_balancing_method = Some(value.into());
-        self
-    }
-    /// Sets `steeringMode`.
-    pub fn with_steering_mode(
-        mut self,
-        value: impl Into<VenueApLoadBalancingSettingsSteeringMode>,
-    ) -> Self {
-        self.steering_mode = Some(value.into());
-        self
-    }
-    /// Sets `stickyClientNbrApPercentageThreshold`.
-    pub fn with_sticky_client_nbr_ap_percentage_threshold(
-        mut self,
-        value: impl Into<i64>,
-    ) -> Self {
-        self.sticky_client_nbr_ap_percentage_threshold = Some(value.into());
-        self
-    }
-    /// Sets `stickyClientSnrThreshold`.
-    pub fn with_sticky_client_snr_threshold(mut self, value: impl Into<i64>) -> Self {
-        self.sticky_client_snr_threshold = Some(value.into());
-        self
-    }
-    /// Sets `stickyClientSteeringEnabled`.
-    pub fn with_sticky_client_steering_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.sticky_client_steering_enabled = Some(value.into());
-        self
-    }
-}
-/// Venue ap load balancing settings load balancing method: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApLoadBalancingSettingsLoadBalancingMethod {
-    /// `BASED_ON_CLIENT_COUNT`
-    BasedOnClientCount,
-    /// `BASED_ON_CAPACITY`
-    BasedOnCapacity,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApLoadBalancingSettingsLoadBalancingMethod {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::BasedOnClientCount => "BASED_ON_CLIENT_COUNT",
-            Self::BasedOnCapacity => "BASED_ON_CAPACITY",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApLoadBalancingSettingsLoadBalancingMethod {
-    fn from(s: &str) -> Self {
-        match s {
-            "BASED_ON_CLIENT_COUNT" => Self::BasedOnClientCount,
-            "BASED_ON_CAPACITY" => Self::BasedOnCapacity,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApLoadBalancingSettingsLoadBalancingMethod {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApLoadBalancingSettingsLoadBalancingMethod {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettingsLoadBalancingMethod {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap load balancing settings steering mode: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApLoadBalancingSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApLoadBalancingSettingsSteeringMode {
-    /// `BASIC`
-    Basic,
-    /// `PROACTIVE`
-    Proactive,
-    /// `STRICT`
-    Strict,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApLoadBalancingSettingsSteeringMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Basic => "BASIC",
-            Self::Proactive => "PROACTIVE",
-            Self::Strict => "STRICT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApLoadBalancingSettingsSteeringMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "BASIC" => Self::Basic,
-            "PROACTIVE" => Self::Proactive,
-            "STRICT" => Self::Strict,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApLoadBalancingSettingsSteeringMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApLoadBalancingSettingsSteeringMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApLoadBalancingSettingsSteeringMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Venue ap management traffic vlan settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApManagementTrafficVlanSettings).
@@ -1500,161 +65,6 @@ impl VenueApManagementTrafficVlanSettings {
     pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
         self.vlan_id = Some(value.into());
         self
-    }
-}
-/// Venue ap mesh settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApMeshSettings {
-    /// Enabled (default: false).
-    pub enabled: Option<bool>,
-    /// Passphrase (secret: redacted in `Debug`).
-    pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Radio type (default: _5_6_GHz).
-    pub radio_type: Option<VenueApMeshSettingsRadioType>,
-    /// SSID.
-    pub ssid: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApMeshSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueApMeshSettings, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("enabled", &v.enabled);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("radioType", &v.radio_type);
-            w.optional("ssid", &v.ssid);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApMeshSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApMeshSettings, ruckus_one_runtime::object::FieldError> {
-            let value = VenueApMeshSettings {
-                enabled: f.optional("enabled"),
-                passphrase: f.optional("passphrase"),
-                radio_type: f.optional("radioType"),
-                ssid: f.optional("ssid"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApMeshSettings"))
-    }
-}
-impl VenueApMeshSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            enabled: None,
-            passphrase: None,
-            radio_type: None,
-            ssid: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `passphrase`.
-    pub fn with_passphrase(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.passphrase = Some(value.into());
-        self
-    }
-    /// Sets `radioType`.
-    pub fn with_radio_type(
-        mut self,
-        value: impl Into<VenueApMeshSettingsRadioType>,
-    ) -> Self {
-        self.radio_type = Some(value.into());
-        self
-    }
-    /// Sets `ssid`.
-    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
-        self.ssid = Some(value.into());
-        self
-    }
-}
-/// Venue ap mesh settings radio type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMeshSettingsV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueApMeshSettingsRadioType {
-    /// `2.4-GHz`
-    V24GHz,
-    /// `5-GHz`
-    V5GHz,
-    /// `6-GHz`
-    V6GHz,
-    /// `5-6-GHz`
-    V56GHz,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueApMeshSettingsRadioType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V24GHz => "2.4-GHz",
-            Self::V5GHz => "5-GHz",
-            Self::V6GHz => "6-GHz",
-            Self::V56GHz => "5-6-GHz",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueApMeshSettingsRadioType {
-    fn from(s: &str) -> Self {
-        match s {
-            "2.4-GHz" => Self::V24GHz,
-            "5-GHz" => Self::V5GHz,
-            "6-GHz" => Self::V6GHz,
-            "5-6-GHz" => Self::V56GHz,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueApMeshSettingsRadioType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueApMeshSettingsRadioType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsRadioType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Venue ap mesh settings v1, with the fields the official description lists.
@@ -1807,611 +217,6 @@ impl<'de> serde::Deserialize<'de> for VenueApMeshSettingsV1RadioType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Venue ap multicast dns fencing settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApMulticastDnsFencingSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApMulticastDnsFencingSettings {
-    /// Enabled (default: false).
-    pub enabled: Option<bool>,
-    /// Rules.
-    pub rules: Option<Vec<MulticastDnsFencingRule>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApMulticastDnsFencingSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApMulticastDnsFencingSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("rules", &v.rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApMulticastDnsFencingSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApMulticastDnsFencingSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApMulticastDnsFencingSettings {
-                enabled: f.optional("enabled"),
-                rules: f.optional("rules"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApMulticastDnsFencingSettings"))
-    }
-}
-impl VenueApMulticastDnsFencingSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            enabled: None,
-            rules: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `rules`.
-    pub fn with_rules(mut self, value: impl Into<Vec<MulticastDnsFencingRule>>) -> Self {
-        self.rules = Some(value.into());
-        self
-    }
-}
-/// Venue ap radio24 g hz settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio24GHzSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApRadio24GHzSettings {
-    /// Allowed channels.
-    pub allowed_channels: Option<
-        Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>,
-    >,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
-    pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
-    pub channel_bandwidth: Option<super::common::ApRadio24GHzSettingsChannelBandwidth>,
-    /// Method (default: CHANNELFLY).
-    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
-    /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
-    pub scan_interval: Option<i64>,
-    /// Tx power (default: MAX).
-    pub tx_power: Option<super::common::SettingsTxPower>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApRadio24GHzSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadio24GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("allowedChannels", &v.allowed_channels);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("method", &v.method);
-            w.optional("scanInterval", &v.scan_interval);
-            w.optional("txPower", &v.tx_power);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio24GHzSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadio24GHzSettings, ruckus_one_runtime::object::FieldError> {
-            let value = VenueApRadio24GHzSettings {
-                allowed_channels: f.optional("allowedChannels"),
-                change_interval: f.optional("changeInterval"),
-                channel_bandwidth: f.optional("channelBandwidth"),
-                method: f.optional("method"),
-                scan_interval: f.optional("scanInterval"),
-                tx_power: f.optional("txPower"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRadio24GHzSettings"))
-    }
-}
-impl VenueApRadio24GHzSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            allowed_channels: None,
-            change_interval: None,
-            channel_bandwidth: None,
-            method: None,
-            scan_interval: None,
-            tx_power: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `allowedChannels`.
-    pub fn with_allowed_channels(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio24GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.allowed_channels = Some(value.into());
-        self
-    }
-    /// Sets `changeInterval`.
-    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
-        self.change_interval = Some(value.into());
-        self
-    }
-    /// Sets `channelBandwidth`.
-    pub fn with_channel_bandwidth(
-        mut self,
-        value: impl Into<super::common::ApRadio24GHzSettingsChannelBandwidth>,
-    ) -> Self {
-        self.channel_bandwidth = Some(value.into());
-        self
-    }
-    /// Sets `method`.
-    pub fn with_method(
-        mut self,
-        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
-    ) -> Self {
-        self.method = Some(value.into());
-        self
-    }
-    /// Sets `scanInterval`.
-    pub fn with_scan_interval(mut self, value: impl Into<i64>) -> Self {
-        self.scan_interval = Some(value.into());
-        self
-    }
-    /// Sets `txPower`.
-    pub fn with_tx_power(
-        mut self,
-        value: impl Into<super::common::SettingsTxPower>,
-    ) -> Self {
-        self.tx_power = Some(value.into());
-        self
-    }
-}
-/// Venue ap radio5 g hz settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio5GHzSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApRadio5GHzSettings {
-    /// Allowed indoor channels.
-    pub allowed_indoor_channels: Option<
-        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    /// Allowed outdoor channels.
-    pub allowed_outdoor_channels: Option<
-        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
-    pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
-    pub channel_bandwidth: Option<super::common::ChannelBandwidth>,
-    /// Combine channels (default: false).
-    pub combine_channels: Option<bool>,
-    /// Method (default: CHANNELFLY).
-    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
-    /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
-    pub scan_interval: Option<i64>,
-    /// Tx power (default: MAX).
-    pub tx_power: Option<super::common::SettingsTxPower>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApRadio5GHzSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadio5GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
-            w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("combineChannels", &v.combine_channels);
-            w.optional("method", &v.method);
-            w.optional("scanInterval", &v.scan_interval);
-            w.optional("txPower", &v.tx_power);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio5GHzSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadio5GHzSettings, ruckus_one_runtime::object::FieldError> {
-            let value = VenueApRadio5GHzSettings {
-                allowed_indoor_channels: f.optional("allowedIndoorChannels"),
-                allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
-                change_interval: f.optional("changeInterval"),
-                channel_bandwidth: f.optional("channelBandwidth"),
-                combine_channels: f.optional("combineChannels"),
-                method: f.optional("method"),
-                scan_interval: f.optional("scanInterval"),
-                tx_power: f.optional("txPower"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRadio5GHzSettings"))
-    }
-}
-impl VenueApRadio5GHzSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            allowed_indoor_channels: None,
-            allowed_outdoor_channels: None,
-            change_interval: None,
-            channel_bandwidth: None,
-            combine_channels: None,
-            method: None,
-            scan_interval: None,
-            tx_power: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `allowedIndoorChannels`.
-    pub fn with_allowed_indoor_channels(
-        mut self,
-        value: impl Into<
-            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-        >,
-    ) -> Self {
-        self.allowed_indoor_channels = Some(value.into());
-        self
-    }
-    /// Sets `allowedOutdoorChannels`.
-    pub fn with_allowed_outdoor_channels(
-        mut self,
-        value: impl Into<
-            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-        >,
-    ) -> Self {
-        self.allowed_outdoor_channels = Some(value.into());
-        self
-    }
-    /// Sets `changeInterval`.
-    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
-        self.change_interval = Some(value.into());
-        self
-    }
-    /// Sets `channelBandwidth`.
-    pub fn with_channel_bandwidth(
-        mut self,
-        value: impl Into<super::common::ChannelBandwidth>,
-    ) -> Self {
-        self.channel_bandwidth = Some(value.into());
-        self
-    }
-    /// Sets `combineChannels`.
-    pub fn with_combine_channels(mut self, value: impl Into<bool>) -> Self {
-        self.combine_channels = Some(value.into());
-        self
-    }
-    /// Sets `method`.
-    pub fn with_method(
-        mut self,
-        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
-    ) -> Self {
-        self.method = Some(value.into());
-        self
-    }
-    /// Sets `scanInterval`.
-    pub fn with_scan_interval(mut self, value: impl Into<i64>) -> Self {
-        self.scan_interval = Some(value.into());
-        self
-    }
-    /// Sets `txPower`.
-    pub fn with_tx_power(
-        mut self,
-        value: impl Into<super::common::SettingsTxPower>,
-    ) -> Self {
-        self.tx_power = Some(value.into());
-        self
-    }
-}
-/// Venue ap radio6 g hz settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettingsV1_1).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApRadio6GHzSettings {
-    /// Allowed channels. Deprecated: The official description marks this field deprecated.
-    pub allowed_channels: Option<
-        Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>,
-    >,
-    /// Allowed indoor channels.
-    pub allowed_indoor_channels: Option<
-        Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>,
-    >,
-    /// Allowed outdoor channels.
-    pub allowed_outdoor_channels: Option<
-        Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>,
-    >,
-    /// BSS min rate 6G (default: HE_MCS_0).
-    pub bss_min_rate6_g: Option<super::common::BssMinRate6G>,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
-    pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
-    pub channel_bandwidth: Option<super::common::ChannelBandwidth>,
-    /// Enable afc (default: false).
-    pub enable_afc: Option<bool>,
-    /// Enable multicast downlink rate limiting (default: false).
-    pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// Enable multicast uplink rate limiting (default: false).
-    pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// Method (default: CHANNELFLY).
-    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
-    /// Mgmt tx rate 6G (default: _6).
-    pub mgmt_tx_rate6_g: Option<super::common::MgmtTxRate6G>,
-    /// Multicast downlink rate limiting (default: 1; format: int32; minimum: 1).
-    pub multicast_downlink_rate_limiting: Option<i64>,
-    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
-    pub multicast_uplink_rate_limiting: Option<i64>,
-    /// Scan interval (default: 10; format: int32; maximum: 65535; minimum: 1).
-    pub scan_interval: Option<i64>,
-    /// Tx power (default: MAX).
-    pub tx_power: Option<super::common::TxPower>,
-    /// Venue height.
-    pub venue_height: Option<VenueHeight>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApRadio6GHzSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadio6GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("allowedChannels", &v.allowed_channels);
-            w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
-            w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
-            w.optional("bssMinRate6G", &v.bss_min_rate6_g);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("enableAfc", &v.enable_afc);
-            w.optional(
-                "enableMulticastDownlinkRateLimiting",
-                &v.enable_multicast_downlink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting",
-                &v.enable_multicast_uplink_rate_limiting,
-            );
-            w.optional("method", &v.method);
-            w.optional("mgmtTxRate6G", &v.mgmt_tx_rate6_g);
-            w.optional(
-                "multicastDownlinkRateLimiting",
-                &v.multicast_downlink_rate_limiting,
-            );
-            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
-            w.optional("scanInterval", &v.scan_interval);
-            w.optional("txPower", &v.tx_power);
-            w.optional("venueHeight", &v.venue_height);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadio6GHzSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadio6GHzSettings, ruckus_one_runtime::object::FieldError> {
-            let value = VenueApRadio6GHzSettings {
-                allowed_channels: f.optional("allowedChannels"),
-                allowed_indoor_channels: f.optional("allowedIndoorChannels"),
-                allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
-                bss_min_rate6_g: f.optional("bssMinRate6G"),
-                change_interval: f.optional("changeInterval"),
-                channel_bandwidth: f.optional("channelBandwidth"),
-                enable_afc: f.optional("enableAfc"),
-                enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting"),
-                enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting"),
-                method: f.optional("method"),
-                mgmt_tx_rate6_g: f.optional("mgmtTxRate6G"),
-                multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting"),
-                multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting"),
-                scan_interval: f.optional("scanInterval"),
-                tx_power: f.optional("txPower"),
-                venue_height: f.optional("venueHeight"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRadio6GHzSettings"))
-    }
-}
-impl VenueApRadio6GHzSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            allowed_channels: None,
-            allowed_indoor_channels: None,
-            allowed_outdoor_channels: None,
-            bss_min_rate6_g: None,
-            change_interval: None,
-            channel_bandwidth: None,
-            enable_afc: None,
-            enable_multicast_downlink_rate_limiting: None,
-            enable_multicast_uplink_rate_limiting: None,
-            method: None,
-            mgmt_tx_rate6_g: None,
-            multicast_downlink_rate_limiting: None,
-            multicast_uplink_rate_limiting: None,
-            scan_interval: None,
-            tx_power: None,
-            venue_height: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `allowedChannels`.
-    pub fn with_allowed_channels(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.allowed_channels = Some(value.into());
-        self
-    }
-    /// Sets `allowedIndoorChannels`.
-    pub fn with_allowed_indoor_channels(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.allowed_indoor_channels = Some(value.into());
-        self
-    }
-    /// Sets `allowedOutdoorChannels`.
-    pub fn with_allowed_outdoor_channels(
-        mut self,
-        value: impl Into<Vec<super::common::VenueApRadio6GHzSettingsAllowedChannels>>,
-    ) -> Self {
-        self.allowed_outdoor_channels = Some(value.into());
-        self
-    }
-    /// Sets `bssMinRate6G`.
-    pub fn with_bss_min_rate6_g(
-        mut self,
-        value: impl Into<super::common::BssMinRate6G>,
-    ) -> Self {
-        self.bss_min_rate6_g = Some(value.into());
-        self
-    }
-    /// Sets `changeInterval`.
-    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
-        self.change_interval = Some(value.into());
-        self
-    }
-    /// Sets `channelBandwidth`.
-    pub fn with_channel_bandwidth(
-        mut self,
-        value: impl Into<super::common::ChannelBandwidth>,
-    ) -> Self {
-        self.channel_bandwidth = Some(value.into());
-        self
-    }
-    /// Sets `enableAfc`.
-    pub fn with_enable_afc(mut self, value: impl Into<bool>) -> Self {
-        self.enable_afc = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastDownlinkRateLimiting`.
-    pub fn with_enable_multicast_downlink_rate_limiting(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastUplinkRateLimiting`.
-    pub fn with_enable_multicast_uplink_rate_limiting(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `method`.
-    pub fn with_method(
-        mut self,
-        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
-    ) -> Self {
-        self.method = Some(value.into());
-        self
-    }
-    /// Sets `mgmtTxRate6G`.
-    pub fn with_mgmt_tx_rate6_g(
-        mut self,
-        value: impl Into<super::common::MgmtTxRate6G>,
-    ) -> Self {
-        self.mgmt_tx_rate6_g = Some(value.into());
-        self
-    }
-    /// Sets `multicastDownlinkRateLimiting`.
-    pub fn with_multicast_downlink_rate_limiting(
-        mut self,
-        value: impl Into<i64>,
-    ) -> Self {
-        self.multicast_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `multicastUplinkRateLimiting`.
-    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.multicast_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `scanInterval`.
-    pub fn with_scan_interval(mut self, value: impl Into<i64>) -> Self {
-        self.scan_interval = Some(value.into());
-        self
-    }
-    /// Sets `txPower`.
-    pub fn with_tx_power(mut self, value: impl Into<super::common::TxPower>) -> Self {
-        self.tx_power = Some(value.into());
-        self
-    }
-    /// Sets `venueHeight`.
-    pub fn with_venue_height(mut self, value: impl Into<VenueHeight>) -> Self {
-        self.venue_height = Some(value.into());
-        self
-    }
-}
 /// Venue ap radio6 g hz settings v1, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadio6GHzSettings).
@@ -2449,7 +254,7 @@ pub struct VenueApRadio6GHzSettingsV1 {
     /// Tx power (default: MAX).
     pub tx_power: Option<super::common::TxPower>,
     /// Venue height.
-    pub venue_height: Option<VenueHeight>,
+    pub venue_height: Option<super::common::VenueHeight>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -2635,359 +440,11 @@ impl VenueApRadio6GHzSettingsV1 {
         self
     }
     /// Sets `venueHeight`.
-    pub fn with_venue_height(mut self, value: impl Into<VenueHeight>) -> Self {
+    pub fn with_venue_height(
+        mut self,
+        value: impl Into<super::common::VenueHeight>,
+    ) -> Self {
         self.venue_height = Some(value.into());
-        self
-    }
-}
-/// Venue ap radio dual5 g hz settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioDual5GHzSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApRadioDual5GHzSettings {
-    /// Enabled (default: false).
-    pub enabled: Option<bool>,
-    /// Inherit params lower 5G (default: true).
-    pub inherit_params_lower5_g: Option<bool>,
-    /// Inherit params upper 5G (default: true).
-    pub inherit_params_upper5_g: Option<bool>,
-    /// Radio params lower 5G.
-    pub radio_params_lower5_g: Option<VenueApRadioLower5GHzSettings>,
-    /// Radio params upper 5G.
-    pub radio_params_upper5_g: Option<VenueApRadioUpper5GHzSettings>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApRadioDual5GHzSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadioDual5GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("inheritParamsLower5G", &v.inherit_params_lower5_g);
-            w.optional("inheritParamsUpper5G", &v.inherit_params_upper5_g);
-            w.optional("radioParamsLower5G", &v.radio_params_lower5_g);
-            w.optional("radioParamsUpper5G", &v.radio_params_upper5_g);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadioDual5GHzSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApRadioDual5GHzSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApRadioDual5GHzSettings {
-                enabled: f.optional("enabled"),
-                inherit_params_lower5_g: f.optional("inheritParamsLower5G"),
-                inherit_params_upper5_g: f.optional("inheritParamsUpper5G"),
-                radio_params_lower5_g: f.optional("radioParamsLower5G"),
-                radio_params_upper5_g: f.optional("radioParamsUpper5G"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRadioDual5GHzSettings"))
-    }
-}
-impl VenueApRadioDual5GHzSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            enabled: None,
-            inherit_params_lower5_g: None,
-            inherit_params_upper5_g: None,
-            radio_params_lower5_g: None,
-            radio_params_upper5_g: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `inheritParamsLower5G`.
-    pub fn with_inherit_params_lower5_g(mut self, value: impl Into<bool>) -> Self {
-        self.inherit_params_lower5_g = Some(value.into());
-        self
-    }
-    /// Sets `inheritParamsUpper5G`.
-    pub fn with_inherit_params_upper5_g(mut self, value: impl Into<bool>) -> Self {
-        self.inherit_params_upper5_g = Some(value.into());
-        self
-    }
-    /// Sets `radioParamsLower5G`.
-    pub fn with_radio_params_lower5_g(
-        mut self,
-        value: impl Into<VenueApRadioLower5GHzSettings>,
-    ) -> Self {
-        self.radio_params_lower5_g = Some(value.into());
-        self
-    }
-    /// Sets `radioParamsUpper5G`.
-    pub fn with_radio_params_upper5_g(
-        mut self,
-        value: impl Into<VenueApRadioUpper5GHzSettings>,
-    ) -> Self {
-        self.radio_params_upper5_g = Some(value.into());
-        self
-    }
-}
-/// Venue ap radio lower5 g hz settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioLower5GHzSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApRadioLower5GHzSettings {
-    /// Allowed indoor channels.
-    pub allowed_indoor_channels: Option<
-        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    /// Allowed outdoor channels.
-    pub allowed_outdoor_channels: Option<
-        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
-    pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
-    pub channel_bandwidth: Option<super::common::ChannelBandwidth>,
-    /// Method (default: CHANNELFLY).
-    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
-    /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
-    pub scan_interval: Option<i64>,
-    /// Tx power (default: MAX).
-    pub tx_power: Option<super::common::SettingsTxPower>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApRadioLower5GHzSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadioLower5GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
-            w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("method", &v.method);
-            w.optional("scanInterval", &v.scan_interval);
-            w.optional("txPower", &v.tx_power);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadioLower5GHzSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApRadioLower5GHzSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApRadioLower5GHzSettings {
-                allowed_indoor_channels: f.optional("allowedIndoorChannels"),
-                allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
-                change_interval: f.optional("changeInterval"),
-                channel_bandwidth: f.optional("channelBandwidth"),
-                method: f.optional("method"),
-                scan_interval: f.optional("scanInterval"),
-                tx_power: f.optional("txPower"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRadioLower5GHzSettings"))
-    }
-}
-impl VenueApRadioLower5GHzSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            allowed_indoor_channels: None,
-            allowed_outdoor_channels: None,
-            change_interval: None,
-            channel_bandwidth: None,
-            method: None,
-            scan_interval: None,
-            tx_power: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `allowedIndoorChannels`.
-    pub fn with_allowed_indoor_channels(
-        mut self,
-        value: impl Into<
-            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-        >,
-    ) -> Self {
-        self.allowed_indoor_channels = Some(value.into());
-        self
-    }
-    /// Sets `allowedOutdoorChannels`.
-    pub fn with_allowed_outdoor_channels(
-        mut self,
-        value: impl Into<
-            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-        >,
-    ) -> Self {
-        self.allowed_outdoor_channels = Some(value.into());
-        self
-    }
-    /// Sets `changeInterval`.
-    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
-        self.change_interval = Some(value.into());
-        self
-    }
-    /// Sets `channelBandwidth`.
-    pub fn with_channel_bandwidth(
-        mut self,
-        value: impl Into<super::common::ChannelBandwidth>,
-    ) -> Self {
-        self.channel_bandwidth = Some(value.into());
-        self
-    }
-    /// Sets `method`.
-    pub fn with_method(
-        mut self,
-        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
-    ) -> Self {
-        self.method = Some(value.into());
-        self
-    }
-    /// Sets `scanInterval`.
-    pub fn with_scan_interval(mut self, value: impl Into<i64>) -> Self {
-        self.scan_interval = Some(value.into());
-        self
-    }
-    /// Sets `txPower`.
-    pub fn with_tx_power(
-        mut self,
-        value: impl Into<super::common::SettingsTxPower>,
-    ) -> Self {
-        self.tx_power = Some(value.into());
-        self
-    }
-}
-/// Venue ap radio settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioSettingsV1_1).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApRadioSettings {
-    /// Radio params 24G.
-    pub radio_params24_g: Option<VenueApRadio24GHzSettings>,
-    /// Radio params 50G.
-    pub radio_params50_g: Option<VenueApRadio5GHzSettings>,
-    /// Radio params 6G.
-    pub radio_params6_g: Option<VenueApRadio6GHzSettings>,
-    /// Radio params dual 5G.
-    pub radio_params_dual5_g: Option<VenueApRadioDual5GHzSettings>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApRadioSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueApRadioSettings, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("radioParams24G", &v.radio_params24_g);
-            w.optional("radioParams50G", &v.radio_params50_g);
-            w.optional("radioParams6G", &v.radio_params6_g);
-            w.optional("radioParamsDual5G", &v.radio_params_dual5_g);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadioSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApRadioSettings, ruckus_one_runtime::object::FieldError> {
-            let value = VenueApRadioSettings {
-                radio_params24_g: f.optional("radioParams24G"),
-                radio_params50_g: f.optional("radioParams50G"),
-                radio_params6_g: f.optional("radioParams6G"),
-                radio_params_dual5_g: f.optional("radioParamsDual5G"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRadioSettings"))
-    }
-}
-impl VenueApRadioSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            radio_params24_g: None,
-            radio_params50_g: None,
-            radio_params6_g: None,
-            radio_params_dual5_g: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `radioParams24G`.
-    pub fn with_radio_params24_g(
-        mut self,
-        value: impl Into<VenueApRadio24GHzSettings>,
-    ) -> Self {
-        self.radio_params24_g = Some(value.into());
-        self
-    }
-    /// Sets `radioParams50G`.
-    pub fn with_radio_params50_g(
-        mut self,
-        value: impl Into<VenueApRadio5GHzSettings>,
-    ) -> Self {
-        self.radio_params50_g = Some(value.into());
-        self
-    }
-    /// Sets `radioParams6G`.
-    pub fn with_radio_params6_g(
-        mut self,
-        value: impl Into<VenueApRadio6GHzSettings>,
-    ) -> Self {
-        self.radio_params6_g = Some(value.into());
-        self
-    }
-    /// Sets `radioParamsDual5G`.
-    pub fn with_radio_params_dual5_g(
-        mut self,
-        value: impl Into<VenueApRadioDual5GHzSettings>,
-    ) -> Self {
-        self.radio_params_dual5_g = Some(value.into());
         self
     }
 }
@@ -3000,13 +457,13 @@ impl VenueApRadioSettings {
 #[non_exhaustive]
 pub struct VenueApRadioSettingsV1 {
     /// Radio params 24G.
-    pub radio_params24_g: Option<VenueApRadio24GHzSettings>,
+    pub radio_params24_g: Option<super::common::VenueApRadio24GHzSettings>,
     /// Radio params 50G.
-    pub radio_params50_g: Option<VenueApRadio5GHzSettings>,
+    pub radio_params50_g: Option<super::common::VenueApRadio5GHzSettings>,
     /// Radio params 6G.
     pub radio_params6_g: Option<VenueApRadio6GHzSettingsV1>,
     /// Radio params dual 5G.
-    pub radio_params_dual5_g: Option<VenueApRadioDual5GHzSettings>,
+    pub radio_params_dual5_g: Option<super::common::VenueApRadioDual5GHzSettings>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -3062,7 +519,7 @@ impl VenueApRadioSettingsV1 {
     /// Sets `radioParams24G`.
     pub fn with_radio_params24_g(
         mut self,
-        value: impl Into<VenueApRadio24GHzSettings>,
+        value: impl Into<super::common::VenueApRadio24GHzSettings>,
     ) -> Self {
         self.radio_params24_g = Some(value.into());
         self
@@ -3070,7 +527,7 @@ impl VenueApRadioSettingsV1 {
     /// Sets `radioParams50G`.
     pub fn with_radio_params50_g(
         mut self,
-        value: impl Into<VenueApRadio5GHzSettings>,
+        value: impl Into<super::common::VenueApRadio5GHzSettings>,
     ) -> Self {
         self.radio_params50_g = Some(value.into());
         self
@@ -3086,459 +543,9 @@ impl VenueApRadioSettingsV1 {
     /// Sets `radioParamsDual5G`.
     pub fn with_radio_params_dual5_g(
         mut self,
-        value: impl Into<VenueApRadioDual5GHzSettings>,
+        value: impl Into<super::common::VenueApRadioDual5GHzSettings>,
     ) -> Self {
         self.radio_params_dual5_g = Some(value.into());
-        self
-    }
-}
-/// Venue ap radio upper5 g hz settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadioUpper5GHzSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApRadioUpper5GHzSettings {
-    /// Allowed indoor channels.
-    pub allowed_indoor_channels: Option<
-        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    /// Allowed outdoor channels.
-    pub allowed_outdoor_channels: Option<
-        Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-    >,
-    /// Change interval (default: 33; format: int32; maximum: 100; minimum: 1).
-    pub change_interval: Option<i64>,
-    /// Channel bandwidth (default: AUTO).
-    pub channel_bandwidth: Option<super::common::ChannelBandwidth>,
-    /// Method (default: CHANNELFLY).
-    pub method: Option<super::common::VenueApRadio24GHzSettingsMethod>,
-    /// Scan interval (default: 20; format: int32; maximum: 65535; minimum: 1).
-    pub scan_interval: Option<i64>,
-    /// Tx power (default: MAX).
-    pub tx_power: Option<super::common::SettingsTxPower>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApRadioUpper5GHzSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadioUpper5GHzSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("allowedIndoorChannels", &v.allowed_indoor_channels);
-            w.optional("allowedOutdoorChannels", &v.allowed_outdoor_channels);
-            w.optional("changeInterval", &v.change_interval);
-            w.optional("channelBandwidth", &v.channel_bandwidth);
-            w.optional("method", &v.method);
-            w.optional("scanInterval", &v.scan_interval);
-            w.optional("txPower", &v.tx_power);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadioUpper5GHzSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApRadioUpper5GHzSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApRadioUpper5GHzSettings {
-                allowed_indoor_channels: f.optional("allowedIndoorChannels"),
-                allowed_outdoor_channels: f.optional("allowedOutdoorChannels"),
-                change_interval: f.optional("changeInterval"),
-                channel_bandwidth: f.optional("channelBandwidth"),
-                method: f.optional("method"),
-                scan_interval: f.optional("scanInterval"),
-                tx_power: f.optional("txPower"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRadioUpper5GHzSettings"))
-    }
-}
-impl VenueApRadioUpper5GHzSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            allowed_indoor_channels: None,
-            allowed_outdoor_channels: None,
-            change_interval: None,
-            channel_bandwidth: None,
-            method: None,
-            scan_interval: None,
-            tx_power: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `allowedIndoorChannels`.
-    pub fn with_allowed_indoor_channels(
-        mut self,
-        value: impl Into<
-            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-        >,
-    ) -> Self {
-        self.allowed_indoor_channels = Some(value.into());
-        self
-    }
-    /// Sets `allowedOutdoorChannels`.
-    pub fn with_allowed_outdoor_channels(
-        mut self,
-        value: impl Into<
-            Vec<super::common::VenueApRadio5GHzSettingsAllowedIndoorChannels>,
-        >,
-    ) -> Self {
-        self.allowed_outdoor_channels = Some(value.into());
-        self
-    }
-    /// Sets `changeInterval`.
-    pub fn with_change_interval(mut self, value: impl Into<i64>) -> Self {
-        self.change_interval = Some(value.into());
-        self
-    }
-    /// Sets `channelBandwidth`.
-    pub fn with_channel_bandwidth(
-        mut self,
-        value: impl Into<super::common::ChannelBandwidth>,
-    ) -> Self {
-        self.channel_bandwidth = Some(value.into());
-        self
-    }
-    /// Sets `method`.
-    pub fn with_method(
-        mut self,
-        value: impl Into<super::common::VenueApRadio24GHzSettingsMethod>,
-    ) -> Self {
-        self.method = Some(value.into());
-        self
-    }
-    /// Sets `scanInterval`.
-    pub fn with_scan_interval(mut self, value: impl Into<i64>) -> Self {
-        self.scan_interval = Some(value.into());
-        self
-    }
-    /// Sets `txPower`.
-    pub fn with_tx_power(
-        mut self,
-        value: impl Into<super::common::SettingsTxPower>,
-    ) -> Self {
-        self.tx_power = Some(value.into());
-        self
-    }
-}
-/// Venue ap radius option settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRadiusOptionSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApRadiusOptionSettings {
-    /// Called station ID type (default: BSSID).
-    pub called_station_id_type: Option<super::common::CalledStationIdType>,
-    /// Nas ID delimiter (default: DASH).
-    pub nas_id_delimiter: Option<super::common::NasIdDelimiter>,
-    /// Nas ID type (default: BSSID).
-    pub nas_id_type: Option<super::common::NasIdType>,
-    /// Nas max retry (default: 2; format: int32; maximum: 10; minimum: 2).
-    pub nas_max_retry: Option<i64>,
-    /// Nas reconnect primary min (default: 5; format: int32; maximum: 300; minimum: 1).
-    pub nas_reconnect_primary_min: Option<i64>,
-    /// Nas request timeout sec (default: 3; format: int32; maximum: 20; minimum: 2).
-    pub nas_request_timeout_sec: Option<i64>,
-    /// Override enabled (default: false).
-    pub override_enabled: Option<bool>,
-    /// Single session ID accounting (default: false).
-    pub single_session_id_accounting: Option<bool>,
-    /// User defined nas ID (max_length: 64; min_length: 2).
-    pub user_defined_nas_id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApRadiusOptionSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRadiusOptionSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("calledStationIdType", &v.called_station_id_type);
-            w.optional("nasIdDelimiter", &v.nas_id_delimiter);
-            w.optional("nasIdType", &v.nas_id_type);
-            w.optional("nasMaxRetry", &v.nas_max_retry);
-            w.optional("nasReconnectPrimaryMin", &v.nas_reconnect_primary_min);
-            w.optional("nasRequestTimeoutSec", &v.nas_request_timeout_sec);
-            w.optional("overrideEnabled", &v.override_enabled);
-            w.optional("singleSessionIdAccounting", &v.single_session_id_accounting);
-            w.optional("userDefinedNasId", &v.user_defined_nas_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRadiusOptionSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApRadiusOptionSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApRadiusOptionSettings {
-                called_station_id_type: f.optional("calledStationIdType"),
-                nas_id_delimiter: f.optional("nasIdDelimiter"),
-                nas_id_type: f.optional("nasIdType"),
-                nas_max_retry: f.optional("nasMaxRetry"),
-                nas_reconnect_primary_min: f.optional("nasReconnectPrimaryMin"),
-                nas_request_timeout_sec: f.optional("nasRequestTimeoutSec"),
-                override_enabled: f.optional("overrideEnabled"),
-                single_session_id_accounting: f.optional("singleSessionIdAccounting"),
-                user_defined_nas_id: f.optional("userDefinedNasId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRadiusOptionSettings"))
-    }
-}
-impl VenueApRadiusOptionSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            called_station_id_type: None,
-            nas_id_delimiter: None,
-            nas_id_type: None,
-            nas_max_retry: None,
-            nas_reconnect_primary_min: None,
-            nas_request_timeout_sec: None,
-            override_enabled: None,
-            single_session_id_accounting: None,
-            user_defined_nas_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `calledStationIdType`.
-    pub fn with_called_station_id_type(
-        mut self,
-        value: impl Into<super::common::CalledStationIdType>,
-    ) -> Self {
-        self.called_station_id_type = Some(value.into());
-        self
-    }
-    /// Sets `nasIdDelimiter`.
-    pub fn with_nas_id_delimiter(
-        mut self,
-        value: impl Into<super::common::NasIdDelimiter>,
-    ) -> Self {
-        self.nas_id_delimiter = Some(value.into());
-        self
-    }
-    /// Sets `nasIdType`.
-    pub fn with_nas_id_type(
-        mut self,
-        value: impl Into<super::common::NasIdType>,
-    ) -> Self {
-        self.nas_id_type = Some(value.into());
-        self
-    }
-    /// Sets `nasMaxRetry`.
-    pub fn with_nas_max_retry(mut self, value: impl Into<i64>) -> Self {
-        self.nas_max_retry = Some(value.into());
-        self
-    }
-    /// Sets `nasReconnectPrimaryMin`.
-    pub fn with_nas_reconnect_primary_min(mut self, value: impl Into<i64>) -> Self {
-        self.nas_reconnect_primary_min = Some(value.into());
-        self
-    }
-    /// Sets `nasRequestTimeoutSec`.
-    pub fn with_nas_request_timeout_sec(mut self, value: impl Into<i64>) -> Self {
-        self.nas_request_timeout_sec = Some(value.into());
-        self
-    }
-    /// Sets `overrideEnabled`.
-    pub fn with_override_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.override_enabled = Some(value.into());
-        self
-    }
-    /// Sets `singleSessionIdAccounting`.
-    pub fn with_single_session_id_accounting(mut self, value: impl Into<bool>) -> Self {
-        self.single_session_id_accounting = Some(value.into());
-        self
-    }
-    /// Sets `userDefinedNasId`.
-    pub fn with_user_defined_nas_id(mut self, value: impl Into<String>) -> Self {
-        self.user_defined_nas_id = Some(value.into());
-        self
-    }
-}
-/// Venue ap reboot timeout settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApRebootTimeoutSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApRebootTimeoutSettings {
-    /// Gateway loss timeout (default: 1800; format: int32; maximum: 86400; minimum: 0).
-    pub gateway_loss_timeout: Option<i64>,
-    /// Server loss timeout (default: 7200; format: int32; maximum: 86400; minimum: 0).
-    pub server_loss_timeout: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApRebootTimeoutSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApRebootTimeoutSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("gatewayLossTimeout", &v.gateway_loss_timeout);
-            w.optional("serverLossTimeout", &v.server_loss_timeout);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApRebootTimeoutSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApRebootTimeoutSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApRebootTimeoutSettings {
-                gateway_loss_timeout: f.optional("gatewayLossTimeout"),
-                server_loss_timeout: f.optional("serverLossTimeout"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApRebootTimeoutSettings"))
-    }
-}
-impl VenueApRebootTimeoutSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            gateway_loss_timeout: None,
-            server_loss_timeout: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `gatewayLossTimeout`.
-    pub fn with_gateway_loss_timeout(mut self, value: impl Into<i64>) -> Self {
-        self.gateway_loss_timeout = Some(value.into());
-        self
-    }
-    /// Sets `serverLossTimeout`.
-    pub fn with_server_loss_timeout(mut self, value: impl Into<i64>) -> Self {
-        self.server_loss_timeout = Some(value.into());
-        self
-    }
-}
-/// Venue ap smart monitor settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueApSmartMonitorSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApSmartMonitorSettings {
-    /// Enabled (default: false).
-    pub enabled: Option<bool>,
-    /// Interval (default: 10; format: int32; maximum: 60; minimum: 5).
-    pub interval: Option<i64>,
-    /// Threshold (default: 3; format: int32; maximum: 10; minimum: 1).
-    pub threshold: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApSmartMonitorSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApSmartMonitorSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("enabled", &v.enabled);
-            w.optional("interval", &v.interval);
-            w.optional("threshold", &v.threshold);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApSmartMonitorSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            VenueApSmartMonitorSettings,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = VenueApSmartMonitorSettings {
-                enabled: f.optional("enabled"),
-                interval: f.optional("interval"),
-                threshold: f.optional("threshold"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApSmartMonitorSettings"))
-    }
-}
-impl VenueApSmartMonitorSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            enabled: None,
-            interval: None,
-            threshold: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `interval`.
-    pub fn with_interval(mut self, value: impl Into<i64>) -> Self {
-        self.interval = Some(value.into());
-        self
-    }
-    /// Sets `threshold`.
-    pub fn with_threshold(mut self, value: impl Into<i64>) -> Self {
-        self.threshold = Some(value.into());
         self
     }
 }
@@ -3604,72 +611,6 @@ impl VenueApTlsKeyEnhancedModeSettings {
         self
     }
 }
-/// Venue height, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueHeight).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueHeight {
-    /// Max floor (format: int32).
-    pub max_floor: Option<i64>,
-    /// Min floor (format: int32).
-    pub min_floor: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueHeight {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueHeight, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("maxFloor", &v.max_floor);
-            w.optional("minFloor", &v.min_floor);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueHeight {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueHeight, ruckus_one_runtime::object::FieldError> {
-            let value = VenueHeight {
-                max_floor: f.optional("maxFloor"),
-                min_floor: f.optional("minFloor"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueHeight"))
-    }
-}
-impl VenueHeight {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            max_floor: None,
-            min_floor: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `maxFloor`.
-    pub fn with_max_floor(mut self, value: impl Into<i64>) -> Self {
-        self.max_floor = Some(value.into());
-        self
-    }
-    /// Sets `minFloor`.
-    pub fn with_min_floor(mut self, value: impl Into<i64>) -> Self {
-        self.min_floor = Some(value.into());
-        self
-    }
-}
 /// Venue AP settings: the 36 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().venue_ap_settings()`; each method returns a request builder, and nothing
@@ -3731,7 +672,7 @@ impl<'a> VenueApSettingsClient<'a> {
     pub fn update_venue_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
-        body: &VenueApBssColoringSettings,
+        body: &super::common::VenueApBssColoringSettings,
     ) -> UpdateVenueApBssColoringSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3781,7 +722,7 @@ impl<'a> VenueApSettingsClient<'a> {
     pub fn update_venue_ap_cellular_settings(
         &self,
         venue_id: &str,
-        body: &VenueApCellularSettings,
+        body: &super::common::VenueApCellularSettings,
     ) -> UpdateVenueApCellularSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3833,7 +774,7 @@ impl<'a> VenueApSettingsClient<'a> {
     pub fn update_venue_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
-        body: &VenueApClientAdmissionControlSettings,
+        body: &super::common::VenueApClientAdmissionControlSettings,
     ) -> UpdateVenueApClientAdmissionControlSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3885,7 +826,7 @@ impl<'a> VenueApSettingsClient<'a> {
     pub fn update_venue_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
-        body: &VenueApDirectedMulticastSettings,
+        body: &super::common::VenueApDirectedMulticastSettings,
     ) -> UpdateVenueApDirectedMulticastSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -3937,7 +878,7 @@ impl<'a> VenueApSettingsClient<'a> {
     pub fn update_venue_ap_dos_protection_settings(
         &self,
         venue_id: &str,
-        body: &VenueApDosProtectionSettings,
+        body: &super::common::VenueApDosProtectionSettings,
     ) -> UpdateVenueApDosProtectionSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4087,7 +1028,7 @@ impl<'a> VenueApSettingsClient<'a> {
     pub fn update_venue_ap_load_balancing_settings(
         &self,
         venue_id: &str,
-        body: &VenueApLoadBalancingSettings,
+        body: &super::common::VenueApLoadBalancingSettings,
     ) -> UpdateVenueApLoadBalancingSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4211,7 +1152,7 @@ impl<'a> VenueApSettingsClient<'a> {
     pub fn update_venue_ap_mesh_settings(
         &self,
         venue_id: &str,
-        body: &VenueApMeshSettings,
+        body: &super::common::VenueApMeshSettings,
     ) -> UpdateVenueApMeshSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4287,7 +1228,7 @@ impl<'a> VenueApSettingsClient<'a> {
     pub fn update_venue_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
-        body: &VenueApMulticastDnsFencingSettings,
+        body: &super::common::VenueApMulticastDnsFencingSettings,
     ) -> UpdateVenueApMulticastDnsFencingSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4370,7 +1311,7 @@ impl<'a> VenueApSettingsClient<'a> {
     pub fn update_venue_ap_radio_settings(
         &self,
         venue_id: &str,
-        body: &VenueApRadioSettings,
+        body: &super::common::VenueApRadioSettings,
     ) -> UpdateVenueApRadioSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4449,7 +1390,7 @@ impl<'a> VenueApSettingsClient<'a> {
     pub fn update_venue_ap_radius_options(
         &self,
         venue_id: &str,
-        body: &VenueApRadiusOptionSettings,
+        body: &super::common::VenueApRadiusOptionSettings,
     ) -> UpdateVenueApRadiusOptions<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4499,7 +1440,7 @@ impl<'a> VenueApSettingsClient<'a> {
     pub fn update_venue_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
-        body: &VenueApRebootTimeoutSettings,
+        body: &super::common::VenueApRebootTimeoutSettings,
     ) -> UpdateVenueApRebootTimeoutSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4551,7 +1492,7 @@ impl<'a> VenueApSettingsClient<'a> {
     pub fn update_venue_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
-        body: &VenueApSmartMonitorSettings,
+        body: &super::common::VenueApSmartMonitorSettings,
     ) -> UpdateVenueApSmartMonitorSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4678,7 +1619,10 @@ impl<'a> GetVenueApBssColoringSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApBssColoringSettings, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::VenueApBssColoringSettings,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -4687,7 +1631,7 @@ impl<'a> GetVenueApBssColoringSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApBssColoringSettings>,
+            ruckus_one_runtime::Response<super::common::VenueApBssColoringSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4863,7 +1807,10 @@ impl<'a> GetVenueApCellularSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApCellularSettings, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::VenueApCellularSettings,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -4872,7 +1819,7 @@ impl<'a> GetVenueApCellularSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApCellularSettings>,
+            ruckus_one_runtime::Response<super::common::VenueApCellularSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5051,7 +1998,10 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApClientAdmissionControlSettings, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::VenueApClientAdmissionControlSettings,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -5060,7 +2010,9 @@ impl<'a> GetVenueApClientAdmissionControlSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApClientAdmissionControlSettings>,
+            ruckus_one_runtime::Response<
+                super::common::VenueApClientAdmissionControlSettings,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5242,7 +2194,10 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApDirectedMulticastSettings, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::VenueApDirectedMulticastSettings,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -5251,7 +2206,9 @@ impl<'a> GetVenueApDirectedMulticastSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApDirectedMulticastSettings>,
+            ruckus_one_runtime::Response<
+                super::common::VenueApDirectedMulticastSettings,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5430,7 +2387,10 @@ impl<'a> GetVenueApDosProtectionSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApDosProtectionSettings, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::VenueApDosProtectionSettings,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -5439,7 +2399,7 @@ impl<'a> GetVenueApDosProtectionSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApDosProtectionSettings>,
+            ruckus_one_runtime::Response<super::common::VenueApDosProtectionSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5856,7 +2816,10 @@ impl<'a> GetVenueApLoadBalancingSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApLoadBalancingSettings, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::VenueApLoadBalancingSettings,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -5865,7 +2828,7 @@ impl<'a> GetVenueApLoadBalancingSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApLoadBalancingSettings>,
+            ruckus_one_runtime::Response<super::common::VenueApLoadBalancingSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6235,7 +3198,7 @@ impl<'a> GetVenueApMeshSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApMeshSettings, ruckus_one_runtime::Error>,
+        Output = Result<super::common::VenueApMeshSettings, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -6244,7 +3207,7 @@ impl<'a> GetVenueApMeshSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApMeshSettings>,
+            ruckus_one_runtime::Response<super::common::VenueApMeshSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6566,7 +3529,10 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApMulticastDnsFencingSettings, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::VenueApMulticastDnsFencingSettings,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -6575,7 +3541,9 @@ impl<'a> GetVenueApMulticastDnsFencingSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApMulticastDnsFencingSettings>,
+            ruckus_one_runtime::Response<
+                super::common::VenueApMulticastDnsFencingSettings,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6762,7 +3730,7 @@ impl<'a> GetVenueApRadioSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApRadioSettings, ruckus_one_runtime::Error>,
+        Output = Result<super::common::VenueApRadioSettings, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -6771,7 +3739,7 @@ impl<'a> GetVenueApRadioSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApRadioSettings>,
+            ruckus_one_runtime::Response<super::common::VenueApRadioSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7098,7 +4066,10 @@ impl<'a> GetVenueApRadiusOptions<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApRadiusOptionSettings, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::VenueApRadiusOptionSettings,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -7107,7 +4078,7 @@ impl<'a> GetVenueApRadiusOptions<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApRadiusOptionSettings>,
+            ruckus_one_runtime::Response<super::common::VenueApRadiusOptionSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7283,7 +4254,10 @@ impl<'a> GetVenueApRebootTimeoutSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApRebootTimeoutSettings, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::VenueApRebootTimeoutSettings,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -7292,7 +4266,7 @@ impl<'a> GetVenueApRebootTimeoutSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApRebootTimeoutSettings>,
+            ruckus_one_runtime::Response<super::common::VenueApRebootTimeoutSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7471,7 +4445,10 @@ impl<'a> GetVenueApSmartMonitorSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueApSmartMonitorSettings, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::VenueApSmartMonitorSettings,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -7480,7 +4457,7 @@ impl<'a> GetVenueApSmartMonitorSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueApSmartMonitorSettings>,
+            ruckus_one_runtime::Response<super::common::VenueApSmartMonitorSettings>,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -1607,72 +1607,6 @@ impl UpdateVenueSettingBo {
         self
     }
 }
-/// Venue response, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VenueResponseV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueResponse {
-    /// Request ID.
-    pub request_id: Option<String>,
-    /// Response.
-    pub response: Option<VenueView>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueResponse, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueResponse, ruckus_one_runtime::object::FieldError> {
-            let value = VenueResponse {
-                request_id: f.optional("requestId"),
-                response: f.optional("response"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueResponse"))
-    }
-}
-impl VenueResponse {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            request_id: None,
-            response: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `requestId`.
-    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
-        self.request_id = Some(value.into());
-        self
-    }
-    /// Sets `response`.
-    pub fn with_response(mut self, value: impl Into<VenueView>) -> Self {
-        self.response = Some(value.into());
-        self
-    }
-}
 /// Venue template, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml VenueTemplateDtoV1001).
@@ -2446,132 +2380,6 @@ impl VenueV1 {
         self
     }
 }
-/// Venue view, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VenueViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueView {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// DNS.
-    pub dns: Option<Vec<String>>,
-    /// Syslog enabled.
-    pub syslog_enabled: Option<bool>,
-    /// Syslog primary server.
-    pub syslog_primary_server: Option<String>,
-    /// Syslog secondary server.
-    pub syslog_secondary_server: Option<String>,
-    /// CLI applied.
-    pub cli_applied: Option<bool>,
-    /// Profile ID.
-    pub profile_id: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueView, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("dns", &v.dns);
-            w.optional("syslogEnabled", &v.syslog_enabled);
-            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
-            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
-            w.optional("cliApplied", &v.cli_applied);
-            w.optional("profileId", &v.profile_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueView, ruckus_one_runtime::object::FieldError> {
-            let value = VenueView {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                dns: f.optional("dns"),
-                syslog_enabled: f.optional("syslogEnabled"),
-                syslog_primary_server: f.optional("syslogPrimaryServer"),
-                syslog_secondary_server: f.optional("syslogSecondaryServer"),
-                cli_applied: f.optional("cliApplied"),
-                profile_id: f.optional("profileId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueView"))
-    }
-}
-impl VenueView {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            dns: None,
-            syslog_enabled: None,
-            syslog_primary_server: None,
-            syslog_secondary_server: None,
-            cli_applied: None,
-            profile_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `dns`.
-    pub fn with_dns(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.dns = Some(value.into());
-        self
-    }
-    /// Sets `syslogEnabled`.
-    pub fn with_syslog_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.syslog_enabled = Some(value.into());
-        self
-    }
-    /// Sets `syslogPrimaryServer`.
-    pub fn with_syslog_primary_server(mut self, value: impl Into<String>) -> Self {
-        self.syslog_primary_server = Some(value.into());
-        self
-    }
-    /// Sets `syslogSecondaryServer`.
-    pub fn with_syslog_secondary_server(mut self, value: impl Into<String>) -> Self {
-        self.syslog_secondary_server = Some(value.into());
-        self
-    }
-    /// Sets `cliApplied`.
-    pub fn with_cli_applied(mut self, value: impl Into<bool>) -> Self {
-        self.cli_applied = Some(value.into());
-        self
-    }
-    /// Sets `profileId`.
-    pub fn with_profile_id(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.profile_id = Some(value.into());
-        self
-    }
-}
 /// Venue templates: the 27 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().venue_templates()`; each method returns a request builder, and nothing
@@ -3318,7 +3126,7 @@ impl<'a> VenueTemplatesClient<'a> {
     #[doc(alias = "getTemplates")]
     pub fn get_templates(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(self.client, &GET_TEMPLATES, &[]);
         req.json(body);
@@ -3517,7 +3325,7 @@ impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueResponse, ruckus_one_runtime::Error>,
+        Output = Result<super::common::VenueResponse, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -3526,7 +3334,7 @@ impl<'a> UpdateVenueTemplateSwitchSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueResponse>,
+            ruckus_one_runtime::Response<super::common::VenueResponse>,
             ruckus_one_runtime::Error,
         >,
     > {

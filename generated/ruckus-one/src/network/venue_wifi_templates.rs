@@ -282,7 +282,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     #[doc(alias = "getApGroupTemplates")]
     pub fn get_ap_group_templates(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetApGroupTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -336,7 +336,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_bss_coloring_settings(
         &self,
         venue_id: &str,
-        body: &super::venue_ap_settings::VenueApBssColoringSettings,
+        body: &super::common::VenueApBssColoringSettings,
     ) -> UpdateVenueTemplateApBssColoringSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -392,7 +392,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_cellular_settings(
         &self,
         venue_id: &str,
-        body: &super::venue_ap_settings::VenueApCellularSettings,
+        body: &super::common::VenueApCellularSettings,
     ) -> UpdateVenueTemplateApCellularSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -448,7 +448,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_client_admission_control_settings(
         &self,
         venue_id: &str,
-        body: &super::venue_ap_settings::VenueApClientAdmissionControlSettings,
+        body: &super::common::VenueApClientAdmissionControlSettings,
     ) -> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -504,7 +504,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_directed_multicast_settings(
         &self,
         venue_id: &str,
-        body: &super::venue_ap_settings::VenueApDirectedMulticastSettings,
+        body: &super::common::VenueApDirectedMulticastSettings,
     ) -> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -560,7 +560,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_dos_protection_settings(
         &self,
         venue_id: &str,
-        body: &super::venue_ap_settings::VenueApDosProtectionSettings,
+        body: &super::common::VenueApDosProtectionSettings,
     ) -> UpdateVenueTemplateApDosProtectionSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -757,7 +757,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_load_balancing_settings(
         &self,
         venue_id: &str,
-        body: &super::venue_ap_settings::VenueApLoadBalancingSettings,
+        body: &super::common::VenueApLoadBalancingSettings,
     ) -> UpdateVenueTemplateApLoadBalancingSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -813,7 +813,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_mesh_settings_v(
         &self,
         venue_id: &str,
-        body: &super::venue_ap_settings::VenueApMeshSettings,
+        body: &super::common::VenueApMeshSettings,
     ) -> UpdateVenueTemplateApMeshSettingsV<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -869,7 +869,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_band_mode_settings(
         &self,
         venue_id: &str,
-        body: &Vec<super::venue_ap_model_settings::VenueApModelBandModeSettings>,
+        body: &Vec<super::common::VenueApModelBandModeSettings>,
     ) -> UpdateVenueTemplateBandModeSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -951,7 +951,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_model_external_antenna_settings(
         &self,
         venue_id: &str,
-        body: &Vec<super::venue_ap_model_settings::VenueApModelExternalAntennaSettings>,
+        body: &Vec<super::common::VenueApModelExternalAntennaSettings>,
     ) -> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1033,7 +1033,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_model_led_settings(
         &self,
         venue_id: &str,
-        body: &Vec<super::venue_ap_model_settings::VenueApModelLedSettings>,
+        body: &Vec<super::common::VenueApModelLedSettings>,
     ) -> UpdateVenueTemplateApModelLedSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1089,7 +1089,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_multicast_dns_fencing_settings(
         &self,
         venue_id: &str,
-        body: &super::venue_ap_settings::VenueApMulticastDnsFencingSettings,
+        body: &super::common::VenueApMulticastDnsFencingSettings,
     ) -> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1146,7 +1146,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_radio_settings_v(
         &self,
         venue_id: &str,
-        body: &super::venue_ap_settings::VenueApRadioSettings,
+        body: &super::common::VenueApRadioSettings,
     ) -> UpdateVenueTemplateApRadioSettingsV<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1202,7 +1202,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_radius_options(
         &self,
         venue_id: &str,
-        body: &super::venue_ap_settings::VenueApRadiusOptionSettings,
+        body: &super::common::VenueApRadiusOptionSettings,
     ) -> UpdateVenueTemplateApRadiusOptions<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1258,7 +1258,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_reboot_timeout_settings(
         &self,
         venue_id: &str,
-        body: &super::venue_ap_settings::VenueApRebootTimeoutSettings,
+        body: &super::common::VenueApRebootTimeoutSettings,
     ) -> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1314,7 +1314,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
     pub fn update_venue_template_ap_smart_monitor_settings(
         &self,
         venue_id: &str,
-        body: &super::venue_ap_settings::VenueApSmartMonitorSettings,
+        body: &super::common::VenueApSmartMonitorSettings,
     ) -> UpdateVenueTemplateApSmartMonitorSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1605,7 +1605,7 @@ impl<'a> VenueWifiTemplatesClient<'a> {
         &self,
         venue_id: &str,
         wifi_network_id: &str,
-        body: &super::wireless_networks::VenueWifiNetworkSettings,
+        body: &super::common::VenueWifiNetworkSettings,
     ) -> UpdateVenueWifiNetworkTemplateSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2141,10 +2141,7 @@ impl<'a> GetApGroupTemplates<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<
-        'a,
-        super::venue_ap_groups::QueryResponseApGroupQueryData,
-    > {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::QueryResponseApGroupQueryData> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -2152,7 +2149,7 @@ impl<'a> GetApGroupTemplates<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, super::venue_ap_groups::ApGroupQueryData> {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::ApGroupQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -2170,7 +2167,7 @@ impl<'a> GetApGroupTemplates<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_groups::QueryResponseApGroupQueryData,
+            super::common::QueryResponseApGroupQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2181,9 +2178,7 @@ impl<'a> GetApGroupTemplates<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::venue_ap_groups::QueryResponseApGroupQueryData,
-            >,
+            ruckus_one_runtime::Response<super::common::QueryResponseApGroupQueryData>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2256,7 +2251,7 @@ impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_settings::VenueApBssColoringSettings,
+            super::common::VenueApBssColoringSettings,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2267,9 +2262,7 @@ impl<'a> GetVenueTemplateApBssColoringSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::venue_ap_settings::VenueApBssColoringSettings,
-            >,
+            ruckus_one_runtime::Response<super::common::VenueApBssColoringSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2345,7 +2338,7 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2359,7 +2352,7 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -2379,7 +2372,7 @@ impl<'a> UpdateVenueTemplateApBssColoringSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2454,7 +2447,7 @@ impl<'a> GetVenueTemplateApCellularSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_settings::VenueApCellularSettings,
+            super::common::VenueApCellularSettings,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2465,9 +2458,7 @@ impl<'a> GetVenueTemplateApCellularSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::venue_ap_settings::VenueApCellularSettings,
-            >,
+            ruckus_one_runtime::Response<super::common::VenueApCellularSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2543,7 +2534,7 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2557,7 +2548,7 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -2577,7 +2568,7 @@ impl<'a> UpdateVenueTemplateApCellularSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2652,7 +2643,7 @@ impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_settings::VenueApClientAdmissionControlSettings,
+            super::common::VenueApClientAdmissionControlSettings,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2664,7 +2655,7 @@ impl<'a> GetVenueTemplateApClientAdmissionControlSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::venue_ap_settings::VenueApClientAdmissionControlSettings,
+                super::common::VenueApClientAdmissionControlSettings,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -2741,7 +2732,7 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2755,7 +2746,7 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -2775,7 +2766,7 @@ impl<'a> UpdateVenueTemplateApClientAdmissionControlSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2850,7 +2841,7 @@ impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_settings::VenueApDirectedMulticastSettings,
+            super::common::VenueApDirectedMulticastSettings,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2862,7 +2853,7 @@ impl<'a> GetVenueTemplateApDirectedMulticastSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::venue_ap_settings::VenueApDirectedMulticastSettings,
+                super::common::VenueApDirectedMulticastSettings,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -2939,7 +2930,7 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -2953,7 +2944,7 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -2973,7 +2964,7 @@ impl<'a> UpdateVenueTemplateApDirectedMulticastSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3048,7 +3039,7 @@ impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_settings::VenueApDosProtectionSettings,
+            super::common::VenueApDosProtectionSettings,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3059,9 +3050,7 @@ impl<'a> GetVenueTemplateApDosProtectionSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::venue_ap_settings::VenueApDosProtectionSettings,
-            >,
+            ruckus_one_runtime::Response<super::common::VenueApDosProtectionSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3137,7 +3126,7 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3151,7 +3140,7 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3171,7 +3160,7 @@ impl<'a> UpdateVenueTemplateApDosProtectionSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3246,7 +3235,7 @@ impl<'a> AddVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3259,9 +3248,7 @@ impl<'a> AddVenueApGroupTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3280,7 +3267,7 @@ impl<'a> AddVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3355,7 +3342,7 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3369,7 +3356,7 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3389,7 +3376,7 @@ impl<'a> DeleteVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3542,7 +3529,7 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3556,7 +3543,7 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3576,7 +3563,7 @@ impl<'a> UpdateVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3651,7 +3638,7 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3664,9 +3651,7 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3685,7 +3670,7 @@ impl<'a> CloneVenueApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3760,7 +3745,7 @@ impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_settings::VenueApLoadBalancingSettings,
+            super::common::VenueApLoadBalancingSettings,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3771,9 +3756,7 @@ impl<'a> GetVenueTemplateApLoadBalancingSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::venue_ap_settings::VenueApLoadBalancingSettings,
-            >,
+            ruckus_one_runtime::Response<super::common::VenueApLoadBalancingSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3849,7 +3832,7 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3863,7 +3846,7 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3883,7 +3866,7 @@ impl<'a> UpdateVenueTemplateApLoadBalancingSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -3954,10 +3937,7 @@ impl<'a> GetVenueTemplateApMeshSettingsV<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::venue_ap_settings::VenueApMeshSettings,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::VenueApMeshSettings, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -3966,7 +3946,7 @@ impl<'a> GetVenueTemplateApMeshSettingsV<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::venue_ap_settings::VenueApMeshSettings>,
+            ruckus_one_runtime::Response<super::common::VenueApMeshSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4042,7 +4022,7 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4056,7 +4036,7 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4076,7 +4056,7 @@ impl<'a> UpdateVenueTemplateApMeshSettingsV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4148,7 +4128,7 @@ impl<'a> GetVenueTemplateBandModeSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            Vec<super::venue_ap_model_settings::VenueApModelBandModeSettings>,
+            Vec<super::common::VenueApModelBandModeSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4160,7 +4140,7 @@ impl<'a> GetVenueTemplateBandModeSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                Vec<super::venue_ap_model_settings::VenueApModelBandModeSettings>,
+                Vec<super::common::VenueApModelBandModeSettings>,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4237,7 +4217,7 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4251,7 +4231,7 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4271,7 +4251,7 @@ impl<'a> UpdateVenueTemplateBandModeSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4346,7 +4326,7 @@ impl<'a> GetVenueTemplateApModelCapabilities<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_model_settings::VenueApModelCapabilities,
+            super::common::VenueApModelCapabilities,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4357,9 +4337,7 @@ impl<'a> GetVenueTemplateApModelCapabilities<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::venue_ap_model_settings::VenueApModelCapabilities,
-            >,
+            ruckus_one_runtime::Response<super::common::VenueApModelCapabilities>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4432,7 +4410,7 @@ impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            Vec<super::venue_ap_model_settings::VenueApModelExternalAntennaSettings>,
+            Vec<super::common::VenueApModelExternalAntennaSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4444,7 +4422,7 @@ impl<'a> GetVenueTemplateApModelExternalAntennaSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                Vec<super::venue_ap_model_settings::VenueApModelExternalAntennaSettings>,
+                Vec<super::common::VenueApModelExternalAntennaSettings>,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4521,7 +4499,7 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4535,7 +4513,7 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4555,7 +4533,7 @@ impl<'a> UpdateVenueTemplateApModelExternalAntennaSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4711,7 +4689,7 @@ impl<'a> GetVenueTemplateApModelLedSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            Vec<super::venue_ap_model_settings::VenueApModelLedSettings>,
+            Vec<super::common::VenueApModelLedSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4722,9 +4700,7 @@ impl<'a> GetVenueTemplateApModelLedSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                Vec<super::venue_ap_model_settings::VenueApModelLedSettings>,
-            >,
+            ruckus_one_runtime::Response<Vec<super::common::VenueApModelLedSettings>>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4800,7 +4776,7 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4814,7 +4790,7 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4834,7 +4810,7 @@ impl<'a> UpdateVenueTemplateApModelLedSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4909,7 +4885,7 @@ impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_settings::VenueApMulticastDnsFencingSettings,
+            super::common::VenueApMulticastDnsFencingSettings,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4921,7 +4897,7 @@ impl<'a> GetVenueTemplateApMulticastDnsFencingSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::venue_ap_settings::VenueApMulticastDnsFencingSettings,
+                super::common::VenueApMulticastDnsFencingSettings,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4998,7 +4974,7 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5012,7 +4988,7 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -5032,7 +5008,7 @@ impl<'a> UpdateVenueTemplateApMulticastDnsFencingSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5110,10 +5086,7 @@ impl<'a> GetVenueTemplateApRadioSettingsV<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::venue_ap_settings::VenueApRadioSettings,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::VenueApRadioSettings, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5122,7 +5095,7 @@ impl<'a> GetVenueTemplateApRadioSettingsV<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::venue_ap_settings::VenueApRadioSettings>,
+            ruckus_one_runtime::Response<super::common::VenueApRadioSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5198,7 +5171,7 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5212,7 +5185,7 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -5232,7 +5205,7 @@ impl<'a> UpdateVenueTemplateApRadioSettingsV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5304,7 +5277,7 @@ impl<'a> GetVenueTemplateApRadiusOptions<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_settings::VenueApRadiusOptionSettings,
+            super::common::VenueApRadiusOptionSettings,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5315,9 +5288,7 @@ impl<'a> GetVenueTemplateApRadiusOptions<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::venue_ap_settings::VenueApRadiusOptionSettings,
-            >,
+            ruckus_one_runtime::Response<super::common::VenueApRadiusOptionSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5393,7 +5364,7 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5407,7 +5378,7 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -5427,7 +5398,7 @@ impl<'a> UpdateVenueTemplateApRadiusOptions<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5502,7 +5473,7 @@ impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_settings::VenueApRebootTimeoutSettings,
+            super::common::VenueApRebootTimeoutSettings,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5513,9 +5484,7 @@ impl<'a> GetVenueTemplateApRebootTimeoutSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::venue_ap_settings::VenueApRebootTimeoutSettings,
-            >,
+            ruckus_one_runtime::Response<super::common::VenueApRebootTimeoutSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5591,7 +5560,7 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5605,7 +5574,7 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -5625,7 +5594,7 @@ impl<'a> UpdateVenueTemplateApRebootTimeoutSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5700,7 +5669,7 @@ impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_settings::VenueApSmartMonitorSettings,
+            super::common::VenueApSmartMonitorSettings,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5711,9 +5680,7 @@ impl<'a> GetVenueTemplateApSmartMonitorSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::venue_ap_settings::VenueApSmartMonitorSettings,
-            >,
+            ruckus_one_runtime::Response<super::common::VenueApSmartMonitorSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5789,7 +5756,7 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5803,7 +5770,7 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -5823,7 +5790,7 @@ impl<'a> UpdateVenueTemplateApSmartMonitorSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5897,10 +5864,7 @@ impl<'a> GetWifiAvailableChannelsOfVenueTemplateV<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::ap_settings::WifiAvailableChannels,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::WifiAvailableChannels, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5909,7 +5873,7 @@ impl<'a> GetWifiAvailableChannelsOfVenueTemplateV<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::ap_settings::WifiAvailableChannels>,
+            ruckus_one_runtime::Response<super::common::WifiAvailableChannels>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5985,7 +5949,7 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5999,7 +5963,7 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -6019,7 +5983,7 @@ impl<'a> DeactivateWifiNetworkTemplateOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6102,7 +6066,7 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6116,7 +6080,7 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -6136,7 +6100,7 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6214,7 +6178,7 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6228,7 +6192,7 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -6248,7 +6212,7 @@ impl<'a> DeactivateApGroupTemplateOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6326,7 +6290,7 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6340,7 +6304,7 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -6360,7 +6324,7 @@ impl<'a> ActivateApGroupTemplateOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6522,7 +6486,7 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6536,7 +6500,7 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -6556,7 +6520,7 @@ impl<'a> UpdateApGroupTemplateSettingsOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6631,7 +6595,7 @@ impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::wireless_networks::VenueWifiNetworkSettings,
+            super::common::VenueWifiNetworkSettings,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6642,9 +6606,7 @@ impl<'a> GetVenueWifiNetworkTemplateSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_networks::VenueWifiNetworkSettings,
-            >,
+            ruckus_one_runtime::Response<super::common::VenueWifiNetworkSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6720,7 +6682,7 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6734,7 +6696,7 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -6754,7 +6716,7 @@ impl<'a> UpdateVenueWifiNetworkTemplateSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6832,7 +6794,7 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6846,7 +6808,7 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -6866,7 +6828,7 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7030,7 +6992,7 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7044,7 +7006,7 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7064,7 +7026,7 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueTemplateAndUpdateSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7142,7 +7104,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7156,7 +7118,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7176,7 +7138,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7254,7 +7216,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7268,7 +7230,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7288,7 +7250,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7366,7 +7328,7 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7380,7 +7342,7 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7400,7 +7362,7 @@ impl<'a> DeactivateRoguePolicyOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7478,7 +7440,7 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7492,7 +7454,7 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7512,7 +7474,7 @@ impl<'a> ActivateRoguePolicyOnVenueTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7674,7 +7636,7 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7688,7 +7650,7 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7708,7 +7670,7 @@ impl<'a> UpdateVenueTemplateRoguePolicySettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7786,7 +7748,7 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7800,7 +7762,7 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7820,7 +7782,7 @@ impl<'a> DeactivateSyslogServerProfileTemplateOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7898,7 +7860,7 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7912,7 +7874,7 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7932,7 +7894,7 @@ impl<'a> ActivateSyslogServerProfileTemplateOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8006,10 +7968,7 @@ impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::wireless_aps::WifiDhcpPoolUsages,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::WifiDhcpPoolUsages, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -8018,7 +7977,7 @@ impl<'a> GetVenueTemplateWifiDhcpPoolUsages<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::wireless_aps::WifiDhcpPoolUsages>,
+            ruckus_one_runtime::Response<super::common::WifiDhcpPoolUsages>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8094,7 +8053,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8108,7 +8067,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -8128,7 +8087,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> 
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8206,7 +8165,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8220,7 +8179,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -8240,7 +8199,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnVenueWifiNetworkApGroupTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

@@ -42,7 +42,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "WifiNetworkTemplate")]
     pub fn wifi_network_template(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> WifiNetworkTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -68,7 +68,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "getWifiCallingServiceProfileTemplates")]
     pub fn get_wifi_calling_service_profile_templates(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetWifiCallingServiceProfileTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -96,7 +96,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "queryVlanPoolProfileTemplates")]
     pub fn query_vlan_pool_profile_templates(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> QueryVlanPoolProfileTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -124,7 +124,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "getSyslogServerProfileTemplatesForView")]
     pub fn get_syslog_server_profile_templates_for_view(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetSyslogServerProfileTemplatesForView<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -152,7 +152,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "getRoguePolicyTemplatesForView")]
     pub fn get_rogue_policy_templates_for_view(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetRoguePolicyTemplatesForView<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -180,7 +180,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "getRadiusServerProfileTemplatesV2")]
     pub fn get_radius_server_profile_templates_v(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetRadiusServerProfileTemplatesV<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -208,7 +208,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "getLayer3PolicyTemplates")]
     pub fn get_layer3_policy_templates(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetLayer3PolicyTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -234,7 +234,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "getLayer2PolicyTemplates")]
     pub fn get_layer2_policy_templates(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetLayer2PolicyTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -260,7 +260,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "getEthernetPortProfileTemplates")]
     pub fn get_ethernet_port_profile_templates(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetEthernetPortProfileTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -288,7 +288,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "queryDhcpConfigServiceProfileTemplatesForView")]
     pub fn query_dhcp_config_service_profile_templates_for_view(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -316,7 +316,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "getDevicePolicyTemplates")]
     pub fn get_device_policy_templates(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetDevicePolicyTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -342,7 +342,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "getApplicationPolicyTemplates")]
     pub fn get_application_policy_templates(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetApplicationPolicyTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -370,7 +370,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "getAccessControlPolicyProfileTemplates")]
     pub fn get_access_control_policy_profile_templates(
         &self,
-        body: &super::switches::DynamicQueryPayload,
+        body: &super::common::DynamicQueryPayload,
     ) -> GetAccessControlPolicyProfileTemplates<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -398,7 +398,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "addAccessControlProfileTemplate")]
     pub fn add_access_control_profile_template(
         &self,
-        body: &super::access_control::AccessControlProfile,
+        body: &super::common::AccessControlProfile,
     ) -> AddAccessControlProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -487,7 +487,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_access_control_profile_template(
         &self,
         access_control_profile_template_id: &str,
-        body: &super::access_control::AccessControlProfile,
+        body: &super::common::AccessControlProfile,
     ) -> UpdateAccessControlProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -779,7 +779,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "addApplicationPolicyTemplate")]
     pub fn add_application_policy_template(
         &self,
-        body: &super::access_control::ApplicationPolicy,
+        body: &super::common::ApplicationPolicy,
     ) -> AddApplicationPolicyTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -862,7 +862,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_application_policy_template(
         &self,
         application_policy_template_id: &str,
-        body: &super::access_control::ApplicationPolicy,
+        body: &super::common::ApplicationPolicy,
     ) -> UpdateApplicationPolicyTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -890,7 +890,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "addDevicePolicyTemplate")]
     pub fn add_device_policy_template(
         &self,
-        body: &super::access_control::DevicePolicy,
+        body: &super::common::DevicePolicy,
     ) -> AddDevicePolicyTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -967,7 +967,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_device_policy_template(
         &self,
         device_policy_template_id: &str,
-        body: &super::access_control::DevicePolicy,
+        body: &super::common::DevicePolicy,
     ) -> UpdateDevicePolicyTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -993,7 +993,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "createDhcpConfigServiceProfileTemplate")]
     pub fn create_dhcp_config_service_profile_template(
         &self,
-        body: &super::wireless_service_profiles::DhcpConfigServiceProfile,
+        body: &super::common::DhcpConfigServiceProfile,
     ) -> CreateDhcpConfigServiceProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1082,7 +1082,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_dhcp_config_service_profile_template(
         &self,
         dhcp_config_service_profile_id: &str,
-        body: &super::wireless_service_profiles::DhcpConfigServiceProfile,
+        body: &super::common::DhcpConfigServiceProfile,
     ) -> UpdateDhcpConfigServiceProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1110,7 +1110,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "addL2AclPolicyTemplate")]
     pub fn add_l2_acl_policy_template(
         &self,
-        body: &super::access_control::L2AclPolicy,
+        body: &super::common::L2AclPolicy,
     ) -> AddL2AclPolicyTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1187,7 +1187,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_l2_acl_policy_template(
         &self,
         l2_acl_policy_template_id: &str,
-        body: &super::access_control::L2AclPolicy,
+        body: &super::common::L2AclPolicy,
     ) -> UpdateL2AclPolicyTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1213,7 +1213,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "addL3AclPolicyTemplate")]
     pub fn add_l3_acl_policy_template(
         &self,
-        body: &super::access_control::L3AclPolicy,
+        body: &super::common::L3AclPolicy,
     ) -> AddL3AclPolicyTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1290,7 +1290,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_l3_acl_policy_template(
         &self,
         l3_acl_policy_template_id: &str,
-        body: &super::access_control::L3AclPolicy,
+        body: &super::common::L3AclPolicy,
     ) -> UpdateL3AclPolicyTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1316,7 +1316,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "addRadiusServerProfileTemplateV1")]
     pub fn add_radius_server_profile_template_v(
         &self,
-        body: &super::wireless_service_profiles::RadiusServerProfile,
+        body: &super::common::RadiusServerProfile,
     ) -> AddRadiusServerProfileTemplateV<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1401,7 +1401,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_radius_server_profile_template_v(
         &self,
         radius_server_profile_template_id: &str,
-        body: &super::wireless_service_profiles::RadiusServerProfile,
+        body: &super::common::RadiusServerProfile,
     ) -> UpdateRadiusServerProfileTemplateV<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1429,7 +1429,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "addRoguePolicyTemplate")]
     pub fn add_rogue_policy_template(
         &self,
-        body: &super::wireless_policies::RoguePolicy,
+        body: &super::common::RoguePolicy,
     ) -> AddRoguePolicyTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1506,7 +1506,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_rogue_policy_template(
         &self,
         rogue_policy_template_id: &str,
-        body: &super::wireless_policies::RoguePolicy,
+        body: &super::common::RoguePolicy,
     ) -> UpdateRoguePolicyTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1532,7 +1532,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "createSyslogServerProfileTemplate")]
     pub fn create_syslog_server_profile_template(
         &self,
-        body: &super::wireless_service_profiles::SyslogServerProfile,
+        body: &super::common::SyslogServerProfile,
     ) -> CreateSyslogServerProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1617,7 +1617,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_syslog_server_profile_template(
         &self,
         syslog_server_profile_template_id: &str,
-        body: &super::wireless_service_profiles::SyslogServerProfile,
+        body: &super::common::SyslogServerProfile,
     ) -> UpdateSyslogServerProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1762,7 +1762,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "addVlanPoolProfileTemplate")]
     pub fn add_vlan_pool_profile_template(
         &self,
-        body: &super::wireless_policies::VlanPoolProfile,
+        body: &super::common::VlanPoolProfile,
     ) -> AddVlanPoolProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1841,7 +1841,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_vlan_pool_profile_template(
         &self,
         vlan_pool_profile_template_id: &str,
-        body: &super::wireless_policies::VlanPoolProfile,
+        body: &super::common::VlanPoolProfile,
     ) -> UpdateVlanPoolProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1869,7 +1869,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "createWifiCallingServiceProfileTemplate")]
     pub fn create_wifi_calling_service_profile_template(
         &self,
-        body: &super::wireless_service_profiles::WifiCallingServiceProfile,
+        body: &super::common::WifiCallingServiceProfile,
     ) -> CreateWifiCallingServiceProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1958,7 +1958,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_wifi_calling_service_profile_template(
         &self,
         wifi_calling_service_profile_id: &str,
-        body: &super::wireless_service_profiles::WifiCallingServiceProfile,
+        body: &super::common::WifiCallingServiceProfile,
     ) -> UpdateWifiCallingServiceProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2020,7 +2020,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "createWifiNetworkTemplate")]
     pub fn create_wifi_network_template(
         &self,
-        body: &super::wireless_networks::WifiNetwork,
+        body: &super::common::WifiNetwork,
     ) -> CreateWifiNetworkTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2097,7 +2097,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_wifi_network_template(
         &self,
         wifi_network_template_id: &str,
-        body: &super::wireless_networks::WifiNetwork,
+        body: &super::common::WifiNetwork,
     ) -> UpdateWifiNetworkTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -2586,9 +2586,7 @@ impl<'a> WifiNetworkTemplate<'a> {
     /// Every page from page 1, each decoded like `send` (items in `venueApGroups`).
     ///
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
-    pub fn pages(
-        self,
-    ) -> ruckus_one_runtime::Pages<'a, super::wireless_networks::WifiNetworkRow> {
+    pub fn pages(self) -> ruckus_one_runtime::Pages<'a, super::common::WifiNetworkRow> {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `venueApGroups`), fetched page by page like `pages`.
@@ -2596,7 +2594,7 @@ impl<'a> WifiNetworkTemplate<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, super::wireless_networks::VenueApGroupQueryData> {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::VenueApGroupQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -2613,10 +2611,7 @@ impl<'a> WifiNetworkTemplate<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::wireless_networks::WifiNetworkRow,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::WifiNetworkRow, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -2625,7 +2620,7 @@ impl<'a> WifiNetworkTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::wireless_networks::WifiNetworkRow>,
+            ruckus_one_runtime::Response<super::common::WifiNetworkRow>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2695,7 +2690,7 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::wireless_service_profiles::QueryResponseWifiCallingServiceProfileQueryData,
+        super::common::QueryResponseWifiCallingServiceProfileQueryData,
     > {
         self.req.pages(Self::PAGING)
     }
@@ -2706,7 +2701,7 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::wireless_service_profiles::WifiCallingServiceProfileQueryData,
+        super::common::WifiCallingServiceProfileQueryData,
     > {
         self.req.items(Self::PAGING)
     }
@@ -2725,7 +2720,7 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::wireless_service_profiles::QueryResponseWifiCallingServiceProfileQueryData,
+            super::common::QueryResponseWifiCallingServiceProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2737,7 +2732,7 @@ impl<'a> GetWifiCallingServiceProfileTemplates<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_service_profiles::QueryResponseWifiCallingServiceProfileQueryData,
+                super::common::QueryResponseWifiCallingServiceProfileQueryData,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -2805,7 +2800,7 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::wireless_policies::QueryResponseVlanPoolProfileQueryData,
+        super::common::QueryResponseVlanPoolProfileQueryData,
     > {
         self.req.pages(Self::PAGING)
     }
@@ -2814,10 +2809,7 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<
-        'a,
-        super::wireless_policies::VlanPoolProfileQueryData,
-    > {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::VlanPoolProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -2835,7 +2827,7 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::wireless_policies::QueryResponseVlanPoolProfileQueryData,
+            super::common::QueryResponseVlanPoolProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2847,7 +2839,7 @@ impl<'a> QueryVlanPoolProfileTemplates<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_policies::QueryResponseVlanPoolProfileQueryData,
+                super::common::QueryResponseVlanPoolProfileQueryData,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -2918,7 +2910,7 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::wireless_service_profiles::QueryResponseSyslogServerProfileQueryData,
+        super::common::QueryResponseSyslogServerProfileQueryData,
     > {
         self.req.pages(Self::PAGING)
     }
@@ -2927,10 +2919,7 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<
-        'a,
-        super::wireless_service_profiles::SyslogServerProfileQueryData,
-    > {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::SyslogServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -2948,7 +2937,7 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::wireless_service_profiles::QueryResponseSyslogServerProfileQueryData,
+            super::common::QueryResponseSyslogServerProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -2960,7 +2949,7 @@ impl<'a> GetSyslogServerProfileTemplatesForView<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_service_profiles::QueryResponseSyslogServerProfileQueryData,
+                super::common::QueryResponseSyslogServerProfileQueryData,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3028,7 +3017,7 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::wireless_policies::QueryResponseRoguePolicyQueryData,
+        super::common::QueryResponseRoguePolicyQueryData,
     > {
         self.req.pages(Self::PAGING)
     }
@@ -3037,7 +3026,7 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, super::wireless_policies::RoguePolicyQueryData> {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::RoguePolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -3055,7 +3044,7 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::wireless_policies::QueryResponseRoguePolicyQueryData,
+            super::common::QueryResponseRoguePolicyQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3067,7 +3056,7 @@ impl<'a> GetRoguePolicyTemplatesForView<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_policies::QueryResponseRoguePolicyQueryData,
+                super::common::QueryResponseRoguePolicyQueryData,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3141,7 +3130,7 @@ impl<'a> GetRadiusServerProfileTemplatesV<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::wireless_service_profiles::QueryResponseRadiusServerProfileQueryData,
+        super::common::QueryResponseRadiusServerProfileQueryData,
     > {
         self.req.pages(Self::PAGING)
     }
@@ -3150,10 +3139,7 @@ impl<'a> GetRadiusServerProfileTemplatesV<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<
-        'a,
-        super::wireless_service_profiles::RadiusServerProfileQueryData,
-    > {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::RadiusServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -3171,7 +3157,7 @@ impl<'a> GetRadiusServerProfileTemplatesV<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::wireless_service_profiles::QueryResponseRadiusServerProfileQueryData,
+            super::common::QueryResponseRadiusServerProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3183,7 +3169,7 @@ impl<'a> GetRadiusServerProfileTemplatesV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_service_profiles::QueryResponseRadiusServerProfileQueryData,
+                super::common::QueryResponseRadiusServerProfileQueryData,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3251,7 +3237,7 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::access_control::QueryResponseL3AclPolicyQueryData,
+        super::common::QueryResponseL3AclPolicyQueryData,
     > {
         self.req.pages(Self::PAGING)
     }
@@ -3260,7 +3246,7 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, super::access_control::L3AclPolicyQueryData> {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::L3AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -3278,7 +3264,7 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::access_control::QueryResponseL3AclPolicyQueryData,
+            super::common::QueryResponseL3AclPolicyQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3290,7 +3276,7 @@ impl<'a> GetLayer3PolicyTemplates<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::access_control::QueryResponseL3AclPolicyQueryData,
+                super::common::QueryResponseL3AclPolicyQueryData,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3358,7 +3344,7 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::access_control::QueryResponseL2AclPolicyQueryData,
+        super::common::QueryResponseL2AclPolicyQueryData,
     > {
         self.req.pages(Self::PAGING)
     }
@@ -3367,7 +3353,7 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, super::access_control::L2AclPolicyQueryData> {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::L2AclPolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -3385,7 +3371,7 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::access_control::QueryResponseL2AclPolicyQueryData,
+            super::common::QueryResponseL2AclPolicyQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3397,7 +3383,7 @@ impl<'a> GetLayer2PolicyTemplates<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::access_control::QueryResponseL2AclPolicyQueryData,
+                super::common::QueryResponseL2AclPolicyQueryData,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3465,7 +3451,7 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::wireless_policies::QueryResponseEthernetPortProfileQueryData,
+        super::common::QueryResponseEthernetPortProfileQueryData,
     > {
         self.req.pages(Self::PAGING)
     }
@@ -3474,10 +3460,7 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<
-        'a,
-        super::wireless_policies::EthernetPortProfileQueryData,
-    > {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::EthernetPortProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -3495,7 +3478,7 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::wireless_policies::QueryResponseEthernetPortProfileQueryData,
+            super::common::QueryResponseEthernetPortProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3507,7 +3490,7 @@ impl<'a> GetEthernetPortProfileTemplates<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_policies::QueryResponseEthernetPortProfileQueryData,
+                super::common::QueryResponseEthernetPortProfileQueryData,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3578,7 +3561,7 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::wireless_service_profiles::QueryResponseDhcpConfigServiceProfileQueryData,
+        super::common::QueryResponseDhcpConfigServiceProfileQueryData,
     > {
         self.req.pages(Self::PAGING)
     }
@@ -3589,7 +3572,7 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::wireless_service_profiles::DhcpConfigServiceProfileQueryData,
+        super::common::DhcpConfigServiceProfileQueryData,
     > {
         self.req.items(Self::PAGING)
     }
@@ -3608,7 +3591,7 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::wireless_service_profiles::QueryResponseDhcpConfigServiceProfileQueryData,
+            super::common::QueryResponseDhcpConfigServiceProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3620,7 +3603,7 @@ impl<'a> QueryDhcpConfigServiceProfileTemplatesForView<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_service_profiles::QueryResponseDhcpConfigServiceProfileQueryData,
+                super::common::QueryResponseDhcpConfigServiceProfileQueryData,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3688,16 +3671,14 @@ impl<'a> GetDevicePolicyTemplates<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::access_control::QueryResponseDevicePolicyQueryData,
+        super::common::QueryResponseDevicePolicyQueryData,
     > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(
-        self,
-    ) -> ruckus_one_runtime::Pages<'a, super::access_control::PolicyQueryData> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -3715,7 +3696,7 @@ impl<'a> GetDevicePolicyTemplates<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::access_control::QueryResponseDevicePolicyQueryData,
+            super::common::QueryResponseDevicePolicyQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3727,7 +3708,7 @@ impl<'a> GetDevicePolicyTemplates<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::access_control::QueryResponseDevicePolicyQueryData,
+                super::common::QueryResponseDevicePolicyQueryData,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3795,16 +3776,14 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::access_control::QueryResponseApplicationPolicyQueryData,
+        super::common::QueryResponseApplicationPolicyQueryData,
     > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(
-        self,
-    ) -> ruckus_one_runtime::Pages<'a, super::access_control::PolicyQueryData> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::PolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -3822,7 +3801,7 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::access_control::QueryResponseApplicationPolicyQueryData,
+            super::common::QueryResponseApplicationPolicyQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3834,7 +3813,7 @@ impl<'a> GetApplicationPolicyTemplates<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::access_control::QueryResponseApplicationPolicyQueryData,
+                super::common::QueryResponseApplicationPolicyQueryData,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -3905,7 +3884,7 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
         self,
     ) -> ruckus_one_runtime::Pages<
         'a,
-        super::access_control::QueryResponseAccessControlProfileQueryData,
+        super::common::QueryResponseAccessControlProfileQueryData,
     > {
         self.req.pages(Self::PAGING)
     }
@@ -3914,10 +3893,7 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<
-        'a,
-        super::access_control::AccessControlProfileQueryData,
-    > {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::AccessControlProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -3935,7 +3911,7 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::access_control::QueryResponseAccessControlProfileQueryData,
+            super::common::QueryResponseAccessControlProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -3947,7 +3923,7 @@ impl<'a> GetAccessControlPolicyProfileTemplates<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::access_control::QueryResponseAccessControlProfileQueryData,
+                super::common::QueryResponseAccessControlProfileQueryData,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4021,7 +3997,7 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4034,9 +4010,7 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4055,7 +4029,7 @@ impl<'a> AddAccessControlProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4133,7 +4107,7 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4147,7 +4121,7 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4167,7 +4141,7 @@ impl<'a> DeleteAccessControlProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4238,10 +4212,7 @@ impl<'a> GetAccessControlProfileTemplate<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::access_control::AccessControlProfile,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::AccessControlProfile, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -4250,7 +4221,7 @@ impl<'a> GetAccessControlProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::access_control::AccessControlProfile>,
+            ruckus_one_runtime::Response<super::common::AccessControlProfile>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -4326,7 +4297,7 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4340,7 +4311,7 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4360,7 +4331,7 @@ impl<'a> UpdateAccessControlProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4438,7 +4409,7 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4452,7 +4423,7 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4472,7 +4443,7 @@ impl<'a> DeactivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4550,7 +4521,7 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4564,7 +4535,7 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4584,7 +4555,7 @@ impl<'a> ActivateApplicationPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4662,7 +4633,7 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4676,7 +4647,7 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4696,7 +4667,7 @@ impl<'a> DeactivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4774,7 +4745,7 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4788,7 +4759,7 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4808,7 +4779,7 @@ impl<'a> ActivateDevicePolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4886,7 +4857,7 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4900,7 +4871,7 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -4920,7 +4891,7 @@ impl<'a> DeactivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -4998,7 +4969,7 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5012,7 +4983,7 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -5032,7 +5003,7 @@ impl<'a> ActivateL2AclPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5110,7 +5081,7 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5124,7 +5095,7 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -5144,7 +5115,7 @@ impl<'a> DeactivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5222,7 +5193,7 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5236,7 +5207,7 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -5256,7 +5227,7 @@ impl<'a> ActivateL3AclPolicyTemplateOnAccessControlProfile<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5331,7 +5302,7 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5344,9 +5315,7 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5365,7 +5334,7 @@ impl<'a> AddApplicationPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5440,7 +5409,7 @@ impl<'a> DeleteApplicationPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5454,7 +5423,7 @@ impl<'a> DeleteApplicationPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -5474,7 +5443,7 @@ impl<'a> DeleteApplicationPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5545,10 +5514,7 @@ impl<'a> GetApplicationPolicyTemplate<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::access_control::ApplicationPolicy,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::ApplicationPolicy, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5557,7 +5523,7 @@ impl<'a> GetApplicationPolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::access_control::ApplicationPolicy>,
+            ruckus_one_runtime::Response<super::common::ApplicationPolicy>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5630,7 +5596,7 @@ impl<'a> UpdateApplicationPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5644,7 +5610,7 @@ impl<'a> UpdateApplicationPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -5664,7 +5630,7 @@ impl<'a> UpdateApplicationPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5739,7 +5705,7 @@ impl<'a> AddDevicePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5752,9 +5718,7 @@ impl<'a> AddDevicePolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5773,7 +5737,7 @@ impl<'a> AddDevicePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5848,7 +5812,7 @@ impl<'a> DeleteDevicePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5862,7 +5826,7 @@ impl<'a> DeleteDevicePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -5882,7 +5846,7 @@ impl<'a> DeleteDevicePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -5953,7 +5917,7 @@ impl<'a> GetDevicePolicyTemplate<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::access_control::DevicePolicy, ruckus_one_runtime::Error>,
+        Output = Result<super::common::DevicePolicy, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5962,7 +5926,7 @@ impl<'a> GetDevicePolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::access_control::DevicePolicy>,
+            ruckus_one_runtime::Response<super::common::DevicePolicy>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6035,7 +5999,7 @@ impl<'a> UpdateDevicePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6049,7 +6013,7 @@ impl<'a> UpdateDevicePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -6069,7 +6033,7 @@ impl<'a> UpdateDevicePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6147,7 +6111,7 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6160,9 +6124,7 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6181,7 +6143,7 @@ impl<'a> CreateDhcpConfigServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6259,7 +6221,7 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6273,7 +6235,7 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -6293,7 +6255,7 @@ impl<'a> DeleteDhcpConfigServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6368,7 +6330,7 @@ impl<'a> GetDhcpConfigServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::wireless_service_profiles::DhcpConfigServiceProfile,
+            super::common::DhcpConfigServiceProfile,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6379,9 +6341,7 @@ impl<'a> GetDhcpConfigServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_service_profiles::DhcpConfigServiceProfile,
-            >,
+            ruckus_one_runtime::Response<super::common::DhcpConfigServiceProfile>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6457,7 +6417,7 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6471,7 +6431,7 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -6491,7 +6451,7 @@ impl<'a> UpdateDhcpConfigServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6566,7 +6526,7 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6579,9 +6539,7 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6600,7 +6558,7 @@ impl<'a> AddL2AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6675,7 +6633,7 @@ impl<'a> DeleteL2AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6689,7 +6647,7 @@ impl<'a> DeleteL2AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -6709,7 +6667,7 @@ impl<'a> DeleteL2AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6780,7 +6738,7 @@ impl<'a> GetL2AclPolicyTemplate<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::access_control::L2AclPolicy, ruckus_one_runtime::Error>,
+        Output = Result<super::common::L2AclPolicy, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -6789,7 +6747,7 @@ impl<'a> GetL2AclPolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::access_control::L2AclPolicy>,
+            ruckus_one_runtime::Response<super::common::L2AclPolicy>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6862,7 +6820,7 @@ impl<'a> UpdateL2AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6876,7 +6834,7 @@ impl<'a> UpdateL2AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -6896,7 +6854,7 @@ impl<'a> UpdateL2AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6971,7 +6929,7 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -6984,9 +6942,7 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7005,7 +6961,7 @@ impl<'a> AddL3AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7080,7 +7036,7 @@ impl<'a> DeleteL3AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7094,7 +7050,7 @@ impl<'a> DeleteL3AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7114,7 +7070,7 @@ impl<'a> DeleteL3AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7185,7 +7141,7 @@ impl<'a> GetL3AclPolicyTemplate<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::access_control::L3AclPolicy, ruckus_one_runtime::Error>,
+        Output = Result<super::common::L3AclPolicy, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -7194,7 +7150,7 @@ impl<'a> GetL3AclPolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::access_control::L3AclPolicy>,
+            ruckus_one_runtime::Response<super::common::L3AclPolicy>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7267,7 +7223,7 @@ impl<'a> UpdateL3AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7281,7 +7237,7 @@ impl<'a> UpdateL3AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7301,7 +7257,7 @@ impl<'a> UpdateL3AclPolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7376,7 +7332,7 @@ impl<'a> AddRadiusServerProfileTemplateV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7389,9 +7345,7 @@ impl<'a> AddRadiusServerProfileTemplateV<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7410,7 +7364,7 @@ impl<'a> AddRadiusServerProfileTemplateV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7488,7 +7442,7 @@ impl<'a> DeleteRadiusServerProfileTemplateV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7502,7 +7456,7 @@ impl<'a> DeleteRadiusServerProfileTemplateV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7522,7 +7476,7 @@ impl<'a> DeleteRadiusServerProfileTemplateV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7593,10 +7547,7 @@ impl<'a> GetRadiusServerProfileTemplateV<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::wireless_service_profiles::RadiusServerProfile,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::RadiusServerProfile, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -7605,9 +7556,7 @@ impl<'a> GetRadiusServerProfileTemplateV<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_service_profiles::RadiusServerProfile,
-            >,
+            ruckus_one_runtime::Response<super::common::RadiusServerProfile>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7683,7 +7632,7 @@ impl<'a> UpdateRadiusServerProfileTemplateV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7697,7 +7646,7 @@ impl<'a> UpdateRadiusServerProfileTemplateV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7717,7 +7666,7 @@ impl<'a> UpdateRadiusServerProfileTemplateV<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7792,7 +7741,7 @@ impl<'a> AddRoguePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7805,9 +7754,7 @@ impl<'a> AddRoguePolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7826,7 +7773,7 @@ impl<'a> AddRoguePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7901,7 +7848,7 @@ impl<'a> DeleteRoguePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -7915,7 +7862,7 @@ impl<'a> DeleteRoguePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -7935,7 +7882,7 @@ impl<'a> DeleteRoguePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8006,7 +7953,7 @@ impl<'a> GetRoguePolicyTemplate<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::wireless_policies::RoguePolicy, ruckus_one_runtime::Error>,
+        Output = Result<super::common::RoguePolicy, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -8015,7 +7962,7 @@ impl<'a> GetRoguePolicyTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::wireless_policies::RoguePolicy>,
+            ruckus_one_runtime::Response<super::common::RoguePolicy>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8088,7 +8035,7 @@ impl<'a> UpdateRoguePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8102,7 +8049,7 @@ impl<'a> UpdateRoguePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -8122,7 +8069,7 @@ impl<'a> UpdateRoguePolicyTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8197,7 +8144,7 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8210,9 +8157,7 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8231,7 +8176,7 @@ impl<'a> CreateSyslogServerProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8306,7 +8251,7 @@ impl<'a> DeleteSyslogServerProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8320,7 +8265,7 @@ impl<'a> DeleteSyslogServerProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -8340,7 +8285,7 @@ impl<'a> DeleteSyslogServerProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8411,10 +8356,7 @@ impl<'a> GetSyslogServerProfileTemplate<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::wireless_service_profiles::SyslogServerProfile,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::SyslogServerProfile, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -8423,9 +8365,7 @@ impl<'a> GetSyslogServerProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_service_profiles::SyslogServerProfile,
-            >,
+            ruckus_one_runtime::Response<super::common::SyslogServerProfile>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8498,7 +8438,7 @@ impl<'a> UpdateSyslogServerProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8512,7 +8452,7 @@ impl<'a> UpdateSyslogServerProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -8532,7 +8472,7 @@ impl<'a> UpdateSyslogServerProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8610,7 +8550,7 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8623,9 +8563,7 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8644,7 +8582,7 @@ impl<'a> CreateTunnelServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8722,7 +8660,7 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8736,7 +8674,7 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -8756,7 +8694,7 @@ impl<'a> DeleteTunnelServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8915,7 +8853,7 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -8929,7 +8867,7 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -8949,7 +8887,7 @@ impl<'a> UpdateTunnelServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9024,7 +8962,7 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9037,9 +8975,7 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9058,7 +8994,7 @@ impl<'a> AddVlanPoolProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9133,7 +9069,7 @@ impl<'a> DeleteVlanPoolProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9147,7 +9083,7 @@ impl<'a> DeleteVlanPoolProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -9167,7 +9103,7 @@ impl<'a> DeleteVlanPoolProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9238,10 +9174,7 @@ impl<'a> GetVlanPoolProfileTemplate<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::wireless_policies::VlanPoolProfile,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::VlanPoolProfile, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -9250,7 +9183,7 @@ impl<'a> GetVlanPoolProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::wireless_policies::VlanPoolProfile>,
+            ruckus_one_runtime::Response<super::common::VlanPoolProfile>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9323,7 +9256,7 @@ impl<'a> UpdateVlanPoolProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9337,7 +9270,7 @@ impl<'a> UpdateVlanPoolProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -9357,7 +9290,7 @@ impl<'a> UpdateVlanPoolProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9435,7 +9368,7 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9448,9 +9381,7 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9469,7 +9400,7 @@ impl<'a> CreateWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9547,7 +9478,7 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9561,7 +9492,7 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -9581,7 +9512,7 @@ impl<'a> DeleteWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9656,7 +9587,7 @@ impl<'a> GetWiFiCallingServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::wireless_service_profiles::WifiCallingServiceProfile,
+            super::common::WifiCallingServiceProfile,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9667,9 +9598,7 @@ impl<'a> GetWiFiCallingServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_service_profiles::WifiCallingServiceProfile,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiCallingServiceProfile>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9745,7 +9674,7 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9759,7 +9688,7 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -9779,7 +9708,7 @@ impl<'a> UpdateWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9857,7 +9786,7 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9870,9 +9799,7 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9891,7 +9818,7 @@ impl<'a> CloneWifiCallingServiceProfileTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9966,7 +9893,7 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -9979,9 +9906,7 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10000,7 +9925,7 @@ impl<'a> CreateWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10075,7 +10000,7 @@ impl<'a> DeleteWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10089,7 +10014,7 @@ impl<'a> DeleteWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -10109,7 +10034,7 @@ impl<'a> DeleteWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10180,7 +10105,7 @@ impl<'a> GetWifiNetworkTemplate<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<super::wireless_networks::WifiNetwork, ruckus_one_runtime::Error>,
+        Output = Result<super::common::WifiNetwork, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -10189,7 +10114,7 @@ impl<'a> GetWifiNetworkTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::wireless_networks::WifiNetwork>,
+            ruckus_one_runtime::Response<super::common::WifiNetwork>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10262,7 +10187,7 @@ impl<'a> UpdateWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10276,7 +10201,7 @@ impl<'a> UpdateWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -10296,7 +10221,7 @@ impl<'a> UpdateWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10374,7 +10299,7 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10388,7 +10313,7 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -10408,7 +10333,7 @@ impl<'a> DeactivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10486,7 +10411,7 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10500,7 +10425,7 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -10520,7 +10445,7 @@ impl<'a> ActivateAccessControlProfileTemplateOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10595,7 +10520,7 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10608,9 +10533,7 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::wireless_aps::WifiEntityIdOperationResponse,
-            >,
+            ruckus_one_runtime::Response<super::common::WifiEntityIdOperationResponse>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10629,7 +10552,7 @@ impl<'a> CloneWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiEntityIdOperationResponse,
+                super::common::WifiEntityIdOperationResponse,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10707,7 +10630,7 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10721,7 +10644,7 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -10741,7 +10664,7 @@ impl<'a> ActivateDpskServiceOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10819,7 +10742,7 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -10833,7 +10756,7 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -10853,7 +10776,7 @@ impl<'a> ActivatePortalServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11017,7 +10940,7 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11031,7 +10954,7 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -11051,7 +10974,7 @@ impl<'a> UpdateWifiNetworkTemplateRadiusServerProfileTemplateSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11129,7 +11052,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11143,7 +11066,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -11163,7 +11086,7 @@ impl<'a> DeactivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11241,7 +11164,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11255,7 +11178,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -11275,7 +11198,7 @@ impl<'a> ActivateRadiusServerProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11353,7 +11276,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11367,7 +11290,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -11387,7 +11310,7 @@ impl<'a> DeactivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11465,7 +11388,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11479,7 +11402,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -11499,7 +11422,7 @@ impl<'a> ActivateVlanPoolProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11577,7 +11500,7 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11591,7 +11514,7 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -11611,7 +11534,7 @@ impl<'a> DeactivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11689,7 +11612,7 @@ impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -11703,7 +11626,7 @@ impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -11723,7 +11646,7 @@ impl<'a> ActivateWifiCallingServiceProfileTemplateOnWifiNetworkTemplate<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

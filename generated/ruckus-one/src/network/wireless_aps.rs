@@ -1394,15 +1394,11 @@ pub struct ApLanPortSettings {
     /// Client isolation enabled (default: false).
     pub client_isolation_enabled: Option<bool>,
     /// Client isolation settings.
-    pub client_isolation_settings: Option<
-        super::venue_ap_model_settings::LanPortClientIsolationSettings,
-    >,
+    pub client_isolation_settings: Option<super::common::LanPortClientIsolationSettings>,
     /// DHCP option 82 enabled (default: false).
     pub dhcp_option82_enabled: Option<bool>,
     /// DHCP option 82 settings.
-    pub dhcp_option82_settings: Option<
-        super::venue_ap_model_settings::DhcpOption82Settings,
-    >,
+    pub dhcp_option82_settings: Option<super::common::DhcpOption82Settings>,
     /// Enabled (default: true).
     pub enabled: Option<bool>,
     /// Overwrite untag ID (format: int32; maximum: 4094; minimum: 1).
@@ -1480,7 +1476,7 @@ impl ApLanPortSettings {
     /// Sets `clientIsolationSettings`.
     pub fn with_client_isolation_settings(
         mut self,
-        value: impl Into<super::venue_ap_model_settings::LanPortClientIsolationSettings>,
+        value: impl Into<super::common::LanPortClientIsolationSettings>,
     ) -> Self {
         self.client_isolation_settings = Some(value.into());
         self
@@ -1493,7 +1489,7 @@ impl ApLanPortSettings {
     /// Sets `dhcpOption82Settings`.
     pub fn with_dhcp_option82_settings(
         mut self,
-        value: impl Into<super::venue_ap_model_settings::DhcpOption82Settings>,
+        value: impl Into<super::common::DhcpOption82Settings>,
     ) -> Self {
         self.dhcp_option82_settings = Some(value.into());
         self
@@ -4000,19 +3996,21 @@ impl CellularStatus {
 #[allow(clippy::large_enum_variant)]
 pub enum CreateVenueApResponse {
     /// Variant type `WifiEntityIdOperationResponse`; chosen when the value decodes as one (tried first).
-    WifiEntityIdOperationResponse(WifiEntityIdOperationResponse),
+    WifiEntityIdOperationResponse(super::common::WifiEntityIdOperationResponse),
     /// Variant type `WifiOperationResponseRequestIdOnly`; chosen when the value decodes as one and no variant above does.
-    WifiOperationResponseRequestIdOnly(WifiOperationResponseRequestIdOnly),
+    WifiOperationResponseRequestIdOnly(
+        super::common::WifiOperationResponseRequestIdOnly,
+    ),
     /// A value that matches no variant, kept as received and sent back unchanged.
     Unknown(serde_json::Value),
 }
-impl From<WifiEntityIdOperationResponse> for CreateVenueApResponse {
-    fn from(value: WifiEntityIdOperationResponse) -> Self {
+impl From<super::common::WifiEntityIdOperationResponse> for CreateVenueApResponse {
+    fn from(value: super::common::WifiEntityIdOperationResponse) -> Self {
         Self::WifiEntityIdOperationResponse(value)
     }
 }
-impl From<WifiOperationResponseRequestIdOnly> for CreateVenueApResponse {
-    fn from(value: WifiOperationResponseRequestIdOnly) -> Self {
+impl From<super::common::WifiOperationResponseRequestIdOnly> for CreateVenueApResponse {
+    fn from(value: super::common::WifiOperationResponseRequestIdOnly) -> Self {
         Self::WifiOperationResponseRequestIdOnly(value)
     }
 }
@@ -5850,7 +5848,7 @@ pub struct VenueApAvailableLteBands {
     /// Country codes.
     pub country_codes: Option<Vec<String>>,
     /// Region (may be null).
-    pub region: Option<super::venue_ap_settings::LteBandLockChannelRegion>,
+    pub region: Option<super::common::LteBandLockChannelRegion>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -5921,7 +5919,7 @@ impl VenueApAvailableLteBands {
     /// Sets `region`.
     pub fn with_region(
         mut self,
-        value: impl Into<super::venue_ap_settings::LteBandLockChannelRegion>,
+        value: impl Into<super::common::LteBandLockChannelRegion>,
     ) -> Self {
         self.region = Some(value.into());
         self
@@ -6339,280 +6337,6 @@ impl WifiDhcpClientLeases {
         value: impl Into<Vec<WifiDhcpClientLease>>,
     ) -> Self {
         self.wifi_dhcp_client_leases = Some(value.into());
-        self
-    }
-}
-/// Wifi dhcp pool usage, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsage).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct WifiDhcpPoolUsage {
-    /// Description (max_length: 255; min_length: 0).
-    pub description: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
-    pub name: String,
-    /// Total IP count (format: int32).
-    pub total_ip_count: Option<i64>,
-    /// Used IP count (format: int32).
-    pub used_ip_count: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WifiDhcpPoolUsage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiDhcpPoolUsage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("description", &v.description);
-            w.field("name", &v.name);
-            w.optional("totalIpCount", &v.total_ip_count);
-            w.optional("usedIpCount", &v.used_ip_count);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiDhcpPoolUsage, ruckus_one_runtime::object::FieldError> {
-            let value = WifiDhcpPoolUsage {
-                description: f.optional("description"),
-                name: f.required("name")?,
-                total_ip_count: f.optional("totalIpCount"),
-                used_ip_count: f.optional("usedIpCount"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiDhcpPoolUsage"))
-    }
-}
-impl WifiDhcpPoolUsage {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String) -> Self {
-        Self {
-            description: None,
-            name,
-            total_ip_count: None,
-            used_ip_count: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `totalIpCount`.
-    pub fn with_total_ip_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_ip_count = Some(value.into());
-        self
-    }
-    /// Sets `usedIpCount`.
-    pub fn with_used_ip_count(mut self, value: impl Into<i64>) -> Self {
-        self.used_ip_count = Some(value.into());
-        self
-    }
-}
-/// Wifi dhcp pool usages, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiDhcpPoolUsages).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct WifiDhcpPoolUsages {
-    /// Wifi DHCP pool usages.
-    pub wifi_dhcp_pool_usages: Option<Vec<WifiDhcpPoolUsage>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WifiDhcpPoolUsages {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiDhcpPoolUsages, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("wifiDhcpPoolUsages", &v.wifi_dhcp_pool_usages);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiDhcpPoolUsages {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiDhcpPoolUsages, ruckus_one_runtime::object::FieldError> {
-            let value = WifiDhcpPoolUsages {
-                wifi_dhcp_pool_usages: f.optional("wifiDhcpPoolUsages"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiDhcpPoolUsages"))
-    }
-}
-impl WifiDhcpPoolUsages {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            wifi_dhcp_pool_usages: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `wifiDhcpPoolUsages`.
-    pub fn with_wifi_dhcp_pool_usages(
-        mut self,
-        value: impl Into<Vec<WifiDhcpPoolUsage>>,
-    ) -> Self {
-        self.wifi_dhcp_pool_usages = Some(value.into());
-        self
-    }
-}
-/// Wifi entity id operation response, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml EntityIdOperationResponse).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct WifiEntityIdOperationResponse {
-    /// Request ID.
-    pub request_id: Option<String>,
-    /// Response.
-    pub response: Option<super::common::EntityId>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WifiEntityIdOperationResponse {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiEntityIdOperationResponse,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.optional("response", &v.response);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiEntityIdOperationResponse {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            WifiEntityIdOperationResponse,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = WifiEntityIdOperationResponse {
-                request_id: f.optional("requestId"),
-                response: f.optional("response"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiEntityIdOperationResponse"))
-    }
-}
-impl WifiEntityIdOperationResponse {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            request_id: None,
-            response: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `requestId`.
-    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
-        self.request_id = Some(value.into());
-        self
-    }
-    /// Sets `response`.
-    pub fn with_response(mut self, value: impl Into<super::common::EntityId>) -> Self {
-        self.response = Some(value.into());
-        self
-    }
-}
-/// Wifi operation response request id only, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml OperationResponseRequestIdOnly).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct WifiOperationResponseRequestIdOnly {
-    /// Request ID.
-    pub request_id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WifiOperationResponseRequestIdOnly {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiOperationResponseRequestIdOnly,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("requestId", &v.request_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiOperationResponseRequestIdOnly {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            WifiOperationResponseRequestIdOnly,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = WifiOperationResponseRequestIdOnly {
-                request_id: f.optional("requestId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiOperationResponseRequestIdOnly"))
-    }
-}
-impl WifiOperationResponseRequestIdOnly {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            request_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `requestId`.
-    pub fn with_request_id(mut self, value: impl Into<String>) -> Self {
-        self.request_id = Some(value.into());
         self
     }
 }
@@ -10174,7 +9898,7 @@ impl<'a> GetApWifiDhcpPoolUsages<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<WifiDhcpPoolUsages, ruckus_one_runtime::Error>,
+        Output = Result<super::common::WifiDhcpPoolUsages, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -10183,7 +9907,7 @@ impl<'a> GetApWifiDhcpPoolUsages<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiDhcpPoolUsages>,
+            ruckus_one_runtime::Response<super::common::WifiDhcpPoolUsages>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12499,7 +12223,7 @@ impl<'a> GetApModelCapabilities<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            super::venue_ap_model_settings::VenueApModelCapabilities,
+            super::common::VenueApModelCapabilities,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12510,9 +12234,7 @@ impl<'a> GetApModelCapabilities<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                super::venue_ap_model_settings::VenueApModelCapabilities,
-            >,
+            ruckus_one_runtime::Response<super::common::VenueApModelCapabilities>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12663,7 +12385,7 @@ impl<'a> UpdateApLanPortOverwriteSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -12676,7 +12398,9 @@ impl<'a> UpdateApLanPortOverwriteSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12695,7 +12419,7 @@ impl<'a> UpdateApLanPortOverwriteSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -12773,7 +12497,7 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -12786,7 +12510,9 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12805,7 +12531,7 @@ impl<'a> DeactivateDhcpConfigServiceProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -12969,7 +12695,7 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -12982,7 +12708,9 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13001,7 +12729,7 @@ impl<'a> ActivateDhcpConfigServiceProfileOnVenueAndUpdateSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13079,7 +12807,7 @@ impl<'a> DisassociateIotControllerFromVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13092,7 +12820,9 @@ impl<'a> DisassociateIotControllerFromVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13111,7 +12841,7 @@ impl<'a> DisassociateIotControllerFromVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13186,7 +12916,7 @@ impl<'a> AssociateIotControllerWithVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13199,7 +12929,9 @@ impl<'a> AssociateIotControllerWithVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13218,7 +12950,7 @@ impl<'a> AssociateIotControllerWithVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13293,7 +13025,7 @@ impl<'a> DeactivateLbsServerProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13306,7 +13038,9 @@ impl<'a> DeactivateLbsServerProfileOnVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13325,7 +13059,7 @@ impl<'a> DeactivateLbsServerProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13400,7 +13134,7 @@ impl<'a> ActivateLbsServerProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13413,7 +13147,9 @@ impl<'a> ActivateLbsServerProfileOnVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13432,7 +13168,7 @@ impl<'a> ActivateLbsServerProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13507,7 +13243,7 @@ impl<'a> DeactivateRoguePolicyOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13520,7 +13256,9 @@ impl<'a> DeactivateRoguePolicyOnVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13539,7 +13277,7 @@ impl<'a> DeactivateRoguePolicyOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13614,7 +13352,7 @@ impl<'a> ActivateRoguePolicyOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13627,7 +13365,9 @@ impl<'a> ActivateRoguePolicyOnVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13646,7 +13386,7 @@ impl<'a> ActivateRoguePolicyOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13802,7 +13542,7 @@ impl<'a> UpdateVenueRoguePolicySettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13815,7 +13555,9 @@ impl<'a> UpdateVenueRoguePolicySettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13834,7 +13576,7 @@ impl<'a> UpdateVenueRoguePolicySettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13909,7 +13651,7 @@ impl<'a> DeactivateSnmpAgentProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13922,7 +13664,9 @@ impl<'a> DeactivateSnmpAgentProfileOnVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13941,7 +13685,7 @@ impl<'a> DeactivateSnmpAgentProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14016,7 +13760,7 @@ impl<'a> ActivateSnmpAgentProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14029,7 +13773,9 @@ impl<'a> ActivateSnmpAgentProfileOnVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14048,7 +13794,7 @@ impl<'a> ActivateSnmpAgentProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14126,7 +13872,7 @@ impl<'a> DeactivateSyslogServerProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14139,7 +13885,9 @@ impl<'a> DeactivateSyslogServerProfileOnVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14158,7 +13906,7 @@ impl<'a> DeactivateSyslogServerProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14236,7 +13984,7 @@ impl<'a> ActivateSyslogServerProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14249,7 +13997,9 @@ impl<'a> ActivateSyslogServerProfileOnVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiOperationResponseRequestIdOnly>,
+            ruckus_one_runtime::Response<
+                super::common::WifiOperationResponseRequestIdOnly,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14268,7 +14018,7 @@ impl<'a> ActivateSyslogServerProfileOnVenue<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14345,10 +14095,7 @@ impl<'a> GetWifiAvailableChannelsOfVenue<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::ap_settings::WifiAvailableChannels,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::WifiAvailableChannels, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -14357,7 +14104,7 @@ impl<'a> GetWifiAvailableChannelsOfVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::ap_settings::WifiAvailableChannels>,
+            ruckus_one_runtime::Response<super::common::WifiAvailableChannels>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14504,7 +14251,7 @@ impl<'a> GetVenueWifiDhcpPoolUsages<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<WifiDhcpPoolUsages, ruckus_one_runtime::Error>,
+        Output = Result<super::common::WifiDhcpPoolUsages, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -14513,7 +14260,7 @@ impl<'a> GetVenueWifiDhcpPoolUsages<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiDhcpPoolUsages>,
+            ruckus_one_runtime::Response<super::common::WifiDhcpPoolUsages>,
             ruckus_one_runtime::Error,
         >,
     > {

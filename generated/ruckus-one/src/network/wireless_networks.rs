@@ -5,1734 +5,6 @@
 //! Wireless networks and Wi-Fi networks, their activation on venues and per-venue settings, compatibility and feature-set queries, QoS map sets and WISPr providers. Guest users and captive portal service profiles are their own areas (guest_users, portal_service_profiles) so each can be compiled alone. The SD-LAN network activation is in the edge services area.
 //!
 //! Spec: `spec/network/wireless_networks.yaml`.
-/// Aaa wifi network, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiNetwork).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct AaaWifiNetwork {
-    /// ID.
-    pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
-    pub name: Option<String>,
-    /// Description (max_length: 256; min_length: 0).
-    pub description: Option<String>,
-    /// Use certificate template (default: false).
-    pub use_certificate_template: Option<bool>,
-    /// WLAN.
-    pub wlan: AaaWifiWlan,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for AaaWifiNetwork {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("useCertificateTemplate", &v.use_certificate_template);
-            w.field("wlan", &v.wlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for AaaWifiNetwork {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            let value = AaaWifiNetwork {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                use_certificate_template: f.optional("useCertificateTemplate"),
-                wlan: f.required("wlan")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaWifiNetwork"))
-    }
-}
-impl AaaWifiNetwork {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(wlan: AaaWifiWlan) -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            use_certificate_template: None,
-            wlan,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `useCertificateTemplate`.
-    pub fn with_use_certificate_template(mut self, value: impl Into<bool>) -> Self {
-        self.use_certificate_template = Some(value.into());
-        self
-    }
-}
-/// Aaa wifi wlan, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlan).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct AaaWifiWlan {
-    /// Advanced customization.
-    pub advanced_customization: Option<WifiWlanAdvancedCustomization>,
-    /// Bypass CNA (default: false).
-    pub bypass_cna: Option<bool>,
-    /// Bypass CP using MAC address authentication (default: false).
-    pub bypass_cp_using_mac_address_authentication: Option<bool>,
-    /// Enabled (default: true).
-    pub enabled: Option<bool>,
-    /// MAC address authentication (default: false).
-    pub mac_address_authentication: Option<bool>,
-    /// Management frame protection (may be null).
-    pub management_frame_protection: Option<WifiWlanManagementFrameProtection>,
-    /// SSID.
-    pub ssid: String,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
-    pub vlan_id: Option<i64>,
-    /// WLAN security (default: WPA2Enterprise).
-    pub wlan_security: Option<AaaWifiWlanWlanSecurity>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for AaaWifiWlan {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &AaaWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("bypassCNA", &v.bypass_cna);
-            w.optional(
-                "bypassCPUsingMacAddressAuthentication",
-                &v.bypass_cp_using_mac_address_authentication,
-            );
-            w.optional("enabled", &v.enabled);
-            w.optional("macAddressAuthentication", &v.mac_address_authentication);
-            w.optional("managementFrameProtection", &v.management_frame_protection);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for AaaWifiWlan {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<AaaWifiWlan, ruckus_one_runtime::object::FieldError> {
-            let value = AaaWifiWlan {
-                advanced_customization: f.optional("advancedCustomization"),
-                bypass_cna: f.optional("bypassCNA"),
-                bypass_cp_using_mac_address_authentication: f
-                    .optional("bypassCPUsingMacAddressAuthentication"),
-                enabled: f.optional("enabled"),
-                mac_address_authentication: f.optional("macAddressAuthentication"),
-                management_frame_protection: f.optional("managementFrameProtection"),
-                ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId"),
-                wlan_security: f.optional("wlanSecurity"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("AaaWifiWlan"))
-    }
-}
-impl AaaWifiWlan {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(ssid: String) -> Self {
-        Self {
-            advanced_customization: None,
-            bypass_cna: None,
-            bypass_cp_using_mac_address_authentication: None,
-            enabled: None,
-            mac_address_authentication: None,
-            management_frame_protection: None,
-            ssid,
-            vlan_id: None,
-            wlan_security: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `advancedCustomization`.
-    pub fn with_advanced_customization(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomization>,
-    ) -> Self {
-        self.advanced_customization = Some(value.into());
-        self
-    }
-    /// Sets `bypassCNA`.
-    pub fn with_bypass_cna(mut self, value: impl Into<bool>) -> Self {
-        self.bypass_cna = Some(value.into());
-        self
-    }
-    /// Sets `bypassCPUsingMacAddressAuthentication`.
-    pub fn with_bypass_cp_using_mac_address_authentication(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.bypass_cp_using_mac_address_authentication = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `macAddressAuthentication`.
-    pub fn with_mac_address_authentication(mut self, value: impl Into<bool>) -> Self {
-        self.mac_address_authentication = Some(value.into());
-        self
-    }
-    /// Sets `managementFrameProtection`.
-    pub fn with_management_frame_protection(
-        mut self,
-        value: impl Into<WifiWlanManagementFrameProtection>,
-    ) -> Self {
-        self.management_frame_protection = Some(value.into());
-        self
-    }
-    /// Sets `vlanId`.
-    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `wlanSecurity`.
-    pub fn with_wlan_security(
-        mut self,
-        value: impl Into<AaaWifiWlanWlanSecurity>,
-    ) -> Self {
-        self.wlan_security = Some(value.into());
-        self
-    }
-}
-/// Aaa wifi wlan wlan security: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlan (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum AaaWifiWlanWlanSecurity {
-    /// `WPA2Enterprise`
-    Wpa2Enterprise,
-    /// `WPA3`
-    Wpa3,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl AaaWifiWlanWlanSecurity {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wpa2Enterprise => "WPA2Enterprise",
-            Self::Wpa3 => "WPA3",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for AaaWifiWlanWlanSecurity {
-    fn from(s: &str) -> Self {
-        match s {
-            "WPA2Enterprise" => Self::Wpa2Enterprise,
-            "WPA3" => Self::Wpa3,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for AaaWifiWlanWlanSecurity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for AaaWifiWlanWlanSecurity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for AaaWifiWlanWlanSecurity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Client isolation options, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationOptions).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ClientIsolationOptions {
-    /// Auto vrrp (default: false).
-    pub auto_vrrp: Option<bool>,
-    /// Packets type (may be null).
-    pub packets_type: Option<super::common::PacketsType>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ClientIsolationOptions {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &ClientIsolationOptions,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("autoVrrp", &v.auto_vrrp);
-            w.optional("packetsType", &v.packets_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ClientIsolationOptions {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ClientIsolationOptions, ruckus_one_runtime::object::FieldError> {
-            let value = ClientIsolationOptions {
-                auto_vrrp: f.optional("autoVrrp"),
-                packets_type: f.optional("packetsType"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ClientIsolationOptions"))
-    }
-}
-impl ClientIsolationOptions {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            auto_vrrp: None,
-            packets_type: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `autoVrrp`.
-    pub fn with_auto_vrrp(mut self, value: impl Into<bool>) -> Self {
-        self.auto_vrrp = Some(value.into());
-        self
-    }
-    /// Sets `packetsType`.
-    pub fn with_packets_type(
-        mut self,
-        value: impl Into<super::common::PacketsType>,
-    ) -> Self {
-        self.packets_type = Some(value.into());
-        self
-    }
-}
-/// Dns proxy, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DnsProxy).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DnsProxy {
-    /// DNS proxy rules (max_items: 64; min_items: 0).
-    pub dns_proxy_rules: Option<Vec<DnsProxyRule>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DnsProxy {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DnsProxy, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("dnsProxyRules", &v.dns_proxy_rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DnsProxy {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DnsProxy, ruckus_one_runtime::object::FieldError> {
-            let value = DnsProxy {
-                dns_proxy_rules: f.optional("dnsProxyRules"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DnsProxy"))
-    }
-}
-impl DnsProxy {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            dns_proxy_rules: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `dnsProxyRules`.
-    pub fn with_dns_proxy_rules(mut self, value: impl Into<Vec<DnsProxyRule>>) -> Self {
-        self.dns_proxy_rules = Some(value.into());
-        self
-    }
-}
-/// Dns proxy rule, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DnsProxyRule).
-///
-/// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct DnsProxyRule {
-    /// Domain name.
-    pub domain_name: String,
-    /// IP list (max_items: 8; min_items: 1).
-    pub ip_list: Vec<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DnsProxyRule {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DnsProxyRule, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("domainName", &v.domain_name);
-            w.field("ipList", &v.ip_list);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DnsProxyRule {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DnsProxyRule, ruckus_one_runtime::object::FieldError> {
-            let value = DnsProxyRule {
-                domain_name: f.required("domainName")?,
-                ip_list: f.required("ipList")?,
-                additional_fields: f.rest(),
-            };
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DnsProxyRule"))
-    }
-}
-impl DnsProxyRule {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(domain_name: String, ip_list: Vec<String>) -> Self {
-        Self {
-            domain_name,
-            ip_list,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-}
-/// Dpsk open wifi wlan advanced customization, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlanAdvancedCustomization).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DpskOpenWifiWlanAdvancedCustomization {
-    /// Application visibility enabled (default: false).
-    pub application_visibility_enabled: Option<bool>,
-    /// Arp request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
-    pub arp_request_rate_limit: Option<i64>,
-    /// Broadcast probe response delay (default: 15; format: int32; maximum: 120; minimum: 8).
-    pub broadcast_probe_response_delay: Option<i64>,
-    /// BSS priority (default: HIGH).
-    pub bss_priority: Option<WifiWlanAdvancedCustomizationBssPriority>,
-    /// Client inactivity timeout (default: 120; format: int32; maximum: 86400; minimum: 60).
-    pub client_inactivity_timeout: Option<i64>,
-    /// Client isolation (default: false).
-    pub client_isolation: Option<bool>,
-    /// Client isolation options.
-    pub client_isolation_options: Option<ClientIsolationOptions>,
-    /// Client load balancing enable (default: true).
-    pub client_load_balancing_enable: Option<bool>,
-    /// DHCP option 82 enabled (default: false).
-    pub dhcp_option82_enabled: Option<bool>,
-    /// DHCP option 82 MAC format (default: COLON).
-    pub dhcp_option82_mac_format: Option<
-        WifiWlanAdvancedCustomizationDhcpOption82MacFormat,
-    >,
-    /// DHCP option 82 sub option 150 enabled (default: false).
-    pub dhcp_option82_sub_option150_enabled: Option<bool>,
-    /// DHCP option 82 sub option 151 enabled (default: false).
-    pub dhcp_option82_sub_option151_enabled: Option<bool>,
-    /// DHCP option 82 sub option 151 format (may be null).
-    pub dhcp_option82_sub_option151_format: Option<
-        WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
-    >,
-    /// DHCP option 82 sub option 151 input.
-    pub dhcp_option82_sub_option151_input: Option<String>,
-    /// DHCP option 82 sub option 1 enabled (default: false).
-    pub dhcp_option82_sub_option1_enabled: Option<bool>,
-    /// DHCP option 82 sub option 1 format (may be null).
-    pub dhcp_option82_sub_option1_format: Option<
-        WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
-    >,
-    /// DHCP option 82 sub option 2 enabled (default: false).
-    pub dhcp_option82_sub_option2_enabled: Option<bool>,
-    /// DHCP option 82 sub option 2 format (may be null).
-    pub dhcp_option82_sub_option2_format: Option<
-        WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
-    >,
-    /// DHCP request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
-    pub dhcp_request_rate_limit: Option<i64>,
-    /// Directed threshold (default: 5; format: int32; maximum: 5; minimum: 0).
-    pub directed_threshold: Option<i64>,
-    /// DNS proxy.
-    pub dns_proxy: Option<DnsProxy>,
-    /// DNS proxy enabled (default: false).
-    pub dns_proxy_enabled: Option<bool>,
-    /// Enable AAA VLAN override (default: true).
-    pub enable_aaa_vlan_override: Option<bool>,
-    /// Enable additional regulatory domains (default: true).
-    pub enable_additional_regulatory_domains: Option<bool>,
-    /// Enable airtime decongestion (default: false).
-    pub enable_airtime_decongestion: Option<bool>,
-    /// Enable anti spoofing (default: false).
-    pub enable_anti_spoofing: Option<bool>,
-    /// Enable AP host name advertisement (default: false).
-    pub enable_ap_host_name_advertisement: Option<bool>,
-    /// Enable arp request rate limit (default: true).
-    pub enable_arp_request_rate_limit: Option<bool>,
-    /// Enable band balancing (default: true).
-    pub enable_band_balancing: Option<bool>,
-    /// Enable DHCP request rate limit (default: true).
-    pub enable_dhcp_request_rate_limit: Option<bool>,
-    /// Enable gtk rekey (default: true).
-    pub enable_gtk_rekey: Option<bool>,
-    /// Enable join RSSI threshold (default: false).
-    pub enable_join_rssi_threshold: Option<bool>,
-    /// Enable multicast downlink rate limiting (default: false).
-    pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// Enable multicast downlink rate limiting 6G (default: false).
-    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
-    /// Enable multicast uplink rate limiting (default: false).
-    pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// Enable multicast uplink rate limiting 6G (default: false).
-    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
-    /// Enable neighbor report (default: true).
-    pub enable_neighbor_report: Option<bool>,
-    /// Enable optimized connectivity experience (default: false).
-    pub enable_optimized_connectivity_experience: Option<bool>,
-    /// Enable syslog (default: false).
-    pub enable_syslog: Option<bool>,
-    /// Enable transient client management (default: false).
-    pub enable_transient_client_management: Option<bool>,
-    /// Force mobile device DHCP (default: false).
-    pub force_mobile_device_dhcp: Option<bool>,
-    /// Hide SSID (default: false).
-    pub hide_ssid: Option<bool>,
-    /// Join expire time (default: 300; format: int32; maximum: 300; minimum: 1).
-    pub join_expire_time: Option<i64>,
-    /// Join RSSI threshold (default: -85; format: int32; maximum: -60; minimum: -90).
-    pub join_rssi_threshold: Option<i64>,
-    /// Join wait threshold (default: 10; format: int32; maximum: 50; minimum: 1).
-    pub join_wait_threshold: Option<i64>,
-    /// Join wait time (default: 30; format: int32; maximum: 60; minimum: 1).
-    pub join_wait_time: Option<i64>,
-    /// Max clients on WLAN per radio (default: 100; format: int32; maximum: 512; minimum: 1).
-    pub max_clients_on_wlan_per_radio: Option<i64>,
-    /// Multi link operation enabled (default: false).
-    pub multi_link_operation_enabled: Option<bool>,
-    /// Multi link operation options.
-    pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
-    /// Multicast downlink rate limiting (default: 1; format: int32; maximum: 12; minimum: 1).
-    pub multicast_downlink_rate_limiting: Option<i64>,
-    /// Multicast filter enabled (default: false).
-    pub multicast_filter_enabled: Option<bool>,
-    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
-    pub multicast_uplink_rate_limiting: Option<i64>,
-    /// Proxy ARP (default: false).
-    pub proxy_arp: Option<bool>,
-    /// QOS map set enabled (default: false).
-    pub qos_map_set_enabled: Option<bool>,
-    /// QOS map set options.
-    pub qos_map_set_options: Option<QosMapSetOptions>,
-    /// QOS mirroring enabled (default: false).
-    pub qos_mirroring_enabled: Option<bool>,
-    /// QOS mirroring scope (default: MSCS_REQUESTS_ONLY).
-    pub qos_mirroring_scope: Option<WifiWlanAdvancedCustomizationQosMirroringScope>,
-    /// Radio customization.
-    pub radio_customization: Option<WlanRadioCustomization>,
-    /// RADIUS options.
-    pub radius_options: Option<RadiusOptions>,
-    /// Respective access control (default: true).
-    pub respective_access_control: Option<bool>,
-    /// RSSI association rejection threshold (default: -75; format: int32; maximum: -60; minimum: -90).
-    pub rssi_association_rejection_threshold: Option<i64>,
-    /// Total downlink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
-    pub total_downlink_rate_limiting: Option<i64>,
-    /// Total uplink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
-    pub total_uplink_rate_limiting: Option<i64>,
-    /// User downlink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
-    pub user_downlink_rate_limiting: Option<i64>,
-    /// User uplink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
-    pub user_uplink_rate_limiting: Option<i64>,
-    /// Wifi 6 enabled (default: true).
-    pub wifi6_enabled: Option<bool>,
-    /// Wifi 7 enabled (default: true).
-    pub wifi7_enabled: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DpskOpenWifiWlanAdvancedCustomization {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DpskOpenWifiWlanAdvancedCustomization,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional(
-                "applicationVisibilityEnabled",
-                &v.application_visibility_enabled,
-            );
-            w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
-            w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
-            w.optional("bssPriority", &v.bss_priority);
-            w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
-            w.optional("clientIsolation", &v.client_isolation);
-            w.optional("clientIsolationOptions", &v.client_isolation_options);
-            w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
-            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
-            w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
-            w.optional(
-                "dhcpOption82SubOption150Enabled",
-                &v.dhcp_option82_sub_option150_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Enabled",
-                &v.dhcp_option82_sub_option151_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Format",
-                &v.dhcp_option82_sub_option151_format,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Input",
-                &v.dhcp_option82_sub_option151_input,
-            );
-            w.optional(
-                "dhcpOption82SubOption1Enabled",
-                &v.dhcp_option82_sub_option1_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption1Format",
-                &v.dhcp_option82_sub_option1_format,
-            );
-            w.optional(
-                "dhcpOption82SubOption2Enabled",
-                &v.dhcp_option82_sub_option2_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption2Format",
-                &v.dhcp_option82_sub_option2_format,
-            );
-            w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
-            w.optional("directedThreshold", &v.directed_threshold);
-            w.optional("dnsProxy", &v.dns_proxy);
-            w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
-            w.optional("enableAaaVlanOverride", &v.enable_aaa_vlan_override);
-            w.optional(
-                "enableAdditionalRegulatoryDomains",
-                &v.enable_additional_regulatory_domains,
-            );
-            w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
-            w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
-            w.optional(
-                "enableApHostNameAdvertisement",
-                &v.enable_ap_host_name_advertisement,
-            );
-            w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
-            w.optional("enableBandBalancing", &v.enable_band_balancing);
-            w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
-            w.optional("enableGtkRekey", &v.enable_gtk_rekey);
-            w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
-            w.optional(
-                "enableMulticastDownlinkRateLimiting",
-                &v.enable_multicast_downlink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastDownlinkRateLimiting6G",
-                &v.enable_multicast_downlink_rate_limiting6_g,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting",
-                &v.enable_multicast_uplink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting6G",
-                &v.enable_multicast_uplink_rate_limiting6_g,
-            );
-            w.optional("enableNeighborReport", &v.enable_neighbor_report);
-            w.optional(
-                "enableOptimizedConnectivityExperience",
-                &v.enable_optimized_connectivity_experience,
-            );
-            w.optional("enableSyslog", &v.enable_syslog);
-            w.optional(
-                "enableTransientClientManagement",
-                &v.enable_transient_client_management,
-            );
-            w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
-            w.optional("hideSsid", &v.hide_ssid);
-            w.optional("joinExpireTime", &v.join_expire_time);
-            w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
-            w.optional("joinWaitThreshold", &v.join_wait_threshold);
-            w.optional("joinWaitTime", &v.join_wait_time);
-            w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
-            w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
-            w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
-            w.optional(
-                "multicastDownlinkRateLimiting",
-                &v.multicast_downlink_rate_limiting,
-            );
-            w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
-            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
-            w.optional("proxyARP", &v.proxy_arp);
-            w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
-            w.optional("qosMapSetOptions", &v.qos_map_set_options);
-            w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
-            w.optional("qosMirroringScope", &v.qos_mirroring_scope);
-            w.optional("radioCustomization", &v.radio_customization);
-            w.optional("radiusOptions", &v.radius_options);
-            w.optional("respectiveAccessControl", &v.respective_access_control);
-            w.optional(
-                "rssiAssociationRejectionThreshold",
-                &v.rssi_association_rejection_threshold,
-            );
-            w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
-            w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
-            w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
-            w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
-            w.optional("wifi6Enabled", &v.wifi6_enabled);
-            w.optional("wifi7Enabled", &v.wifi7_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskOpenWifiWlanAdvancedCustomization {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            DpskOpenWifiWlanAdvancedCustomization,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = DpskOpenWifiWlanAdvancedCustomization {
-                application_visibility_enabled: f
-                    .optional("applicationVisibilityEnabled"),
-                arp_request_rate_limit: f.optional("arpRequestRateLimit"),
-                broadcast_probe_response_delay: f
-                    .optional("broadcastProbeResponseDelay"),
-                bss_priority: f.optional("bssPriority"),
-                client_inactivity_timeout: f.optional("clientInactivityTimeout"),
-                client_isolation: f.optional("clientIsolation"),
-                client_isolation_options: f.optional("clientIsolationOptions"),
-                client_load_balancing_enable: f.optional("clientLoadBalancingEnable"),
-                dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
-                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat"),
-                dhcp_option82_sub_option150_enabled: f
-                    .optional("dhcpOption82SubOption150Enabled"),
-                dhcp_option82_sub_option151_enabled: f
-                    .optional("dhcpOption82SubOption151Enabled"),
-                dhcp_option82_sub_option151_format: f
-                    .optional("dhcpOption82SubOption151Format"),
-                dhcp_option82_sub_option151_input: f
-                    .optional("dhcpOption82SubOption151Input"),
-                dhcp_option82_sub_option1_enabled: f
-                    .optional("dhcpOption82SubOption1Enabled"),
-                dhcp_option82_sub_option1_format: f
-                    .optional("dhcpOption82SubOption1Format"),
-                dhcp_option82_sub_option2_enabled: f
-                    .optional("dhcpOption82SubOption2Enabled"),
-                dhcp_option82_sub_option2_format: f
-                    .optional("dhcpOption82SubOption2Format"),
-                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit"),
-                directed_threshold: f.optional("directedThreshold"),
-                dns_proxy: f.optional("dnsProxy"),
-                dns_proxy_enabled: f.optional("dnsProxyEnabled"),
-                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride"),
-                enable_additional_regulatory_domains: f
-                    .optional("enableAdditionalRegulatoryDomains"),
-                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion"),
-                enable_anti_spoofing: f.optional("enableAntiSpoofing"),
-                enable_ap_host_name_advertisement: f
-                    .optional("enableApHostNameAdvertisement"),
-                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit"),
-                enable_band_balancing: f.optional("enableBandBalancing"),
-                enable_dhcp_request_rate_limit: f.optional("enableDhcpRequestRateLimit"),
-                enable_gtk_rekey: f.optional("enableGtkRekey"),
-                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
-                enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting"),
-                enable_multicast_downlink_rate_limiting6_g: f
-                    .optional("enableMulticastDownlinkRateLimiting6G"),
-                enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting"),
-                enable_multicast_uplink_rate_limiting6_g: f
-                    .optional("enableMulticastUplinkRateLimiting6G"),
-                enable_neighbor_report: f.optional("enableNeighborReport"),
-                enable_optimized_connectivity_experience: f
-                    .optional("enableOptimizedConnectivityExperience"),
-                enable_syslog: f.optional("enableSyslog"),
-                enable_transient_client_management: f
-                    .optional("enableTransientClientManagement"),
-                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp"),
-                hide_ssid: f.optional("hideSsid"),
-                join_expire_time: f.optional("joinExpireTime"),
-                join_rssi_threshold: f.optional("joinRSSIThreshold"),
-                join_wait_threshold: f.optional("joinWaitThreshold"),
-                join_wait_time: f.optional("joinWaitTime"),
-                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio"),
-                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled"),
-                multi_link_operation_options: f.optional("multiLinkOperationOptions"),
-                multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting"),
-                multicast_filter_enabled: f.optional("multicastFilterEnabled"),
-                multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting"),
-                proxy_arp: f.optional("proxyARP"),
-                qos_map_set_enabled: f.optional("qosMapSetEnabled"),
-                qos_map_set_options: f.optional("qosMapSetOptions"),
-                qos_mirroring_enabled: f.optional("qosMirroringEnabled"),
-                qos_mirroring_scope: f.optional("qosMirroringScope"),
-                radio_customization: f.optional("radioCustomization"),
-                radius_options: f.optional("radiusOptions"),
-                respective_access_control: f.optional("respectiveAccessControl"),
-                rssi_association_rejection_threshold: f
-                    .optional("rssiAssociationRejectionThreshold"),
-                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting"),
-                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting"),
-                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting"),
-                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting"),
-                wifi6_enabled: f.optional("wifi6Enabled"),
-                wifi7_enabled: f.optional("wifi7Enabled"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskOpenWifiWlanAdvancedCustomization"))
-    }
-}
-impl DpskOpenWifiWlanAdvancedCustomization {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            application_visibility_enabled: None,
-            arp_request_rate_limit: None,
-            broadcast_probe_response_delay: None,
-            bss_priority: None,
-            client_inactivity_timeout: None,
-            client_isolation: None,
-            client_isolation_options: None,
-            client_load_balancing_enable: None,
-            dhcp_option82_enabled: None,
-            dhcp_option82_mac_format: None,
-            dhcp_option82_sub_option150_enabled: None,
-            dhcp_option82_sub_option151_enabled: None,
-            dhcp_option82_sub_option151_format: None,
-            dhcp_option82_sub_option151_input: None,
-            dhcp_option82_sub_option1_enabled: None,
-            dhcp_option82_sub_option1_format: None,
-            dhcp_option82_sub_option2_enabled: None,
-            dhcp_option82_sub_option2_format: None,
-            dhcp_request_rate_limit: None,
-            directed_threshold: None,
-            dns_proxy: None,
-            dns_proxy_enabled: None,
-            enable_aaa_vlan_override: None,
-            enable_additional_regulatory_domains: None,
-            enable_airtime_decongestion: None,
-            enable_anti_spoofing: None,
-            enable_ap_host_name_advertisement: None,
-            enable_arp_request_rate_limit: None,
-            enable_band_balancing: None,
-            enable_dhcp_request_rate_limit: None,
-            enable_gtk_rekey: None,
-            enable_join_rssi_threshold: None,
-            enable_multicast_downlink_rate_limiting: None,
-            enable_multicast_downlink_rate_limiting6_g: None,
-            enable_multicast_uplink_rate_limiting: None,
-            enable_multicast_uplink_rate_limiting6_g: None,
-            enable_neighbor_report: None,
-            enable_optimized_connectivity_experience: None,
-            enable_syslog: None,
-            enable_transient_client_management: None,
-            force_mobile_device_dhcp: None,
-            hide_ssid: None,
-            join_expire_time: None,
-            join_rssi_threshold: None,
-            join_wait_threshold: None,
-            join_wait_time: None,
-            max_clients_on_wlan_per_radio: None,
-            multi_link_operation_enabled: None,
-            multi_link_operation_options: None,
-            multicast_downlink_rate_limiting: None,
-            multicast_filter_enabled: None,
-            multicast_uplink_rate_limiting: None,
-            proxy_arp: None,
-            qos_map_set_enabled: None,
-            qos_map_set_options: None,
-            qos_mirroring_enabled: None,
-            qos_mirroring_scope: None,
-            radio_customization: None,
-            radius_options: None,
-            respective_access_control: None,
-            rssi_association_rejection_threshold: None,
-            total_downlink_rate_limiting: None,
-            total_uplink_rate_limiting: None,
-            user_downlink_rate_limiting: None,
-            user_uplink_rate_limiting: None,
-            wifi6_enabled: None,
-            wifi7_enabled: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `applicationVisibilityEnabled`.
-    pub fn with_application_visibility_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.application_visibility_enabled = Some(value.into());
-        self
-    }
-    /// Sets `arpRequestRateLimit`.
-    pub fn with_arp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
-        self.arp_request_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `broadcastProbeResponseDelay`.
-    pub fn with_broadcast_probe_response_delay(mut self, value: impl Into<i64>) -> Self {
-        self.broadcast_probe_response_delay = Some(value.into());
-        self
-    }
-    /// Sets `bssPriority`.
-    pub fn with_bss_priority(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationBssPriority>,
-    ) -> Self {
-        self.bss_priority = Some(value.into());
-        self
-    }
-    /// Sets `clientInactivityTimeout`.
-    pub fn with_client_inactivity_timeout(mut self, value: impl Into<i64>) -> Self {
-        self.client_inactivity_timeout = Some(value.into());
-        self
-    }
-    /// Sets `clientIsolation`.
-    pub fn with_client_isolation(mut self, value: impl Into<bool>) -> Self {
-        self.client_isolation = Some(value.into());
-        self
-    }
-    /// Sets `clientIsolationOptions`.
-    pub fn with_client_isolation_options(
-        mut self,
-        value: impl Into<ClientIsolationOptions>,
-    ) -> Self {
-        self.client_isolation_options = Some(value.into());
-        self
-    }
-    /// Sets `clientLoadBalancingEnable`.
-    pub fn with_client_load_balancing_enable(mut self, value: impl Into<bool>) -> Self {
-        self.client_load_balancing_enable = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82Enabled`.
-    pub fn with_dhcp_option82_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.dhcp_option82_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82MacFormat`.
-    pub fn with_dhcp_option82_mac_format(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationDhcpOption82MacFormat>,
-    ) -> Self {
-        self.dhcp_option82_mac_format = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption150Enabled`.
-    pub fn with_dhcp_option82_sub_option150_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.dhcp_option82_sub_option150_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption151Enabled`.
-    pub fn with_dhcp_option82_sub_option151_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.dhcp_option82_sub_option151_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption151Format`.
-    pub fn with_dhcp_option82_sub_option151_format(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format>,
-    ) -> Self {
-        self.dhcp_option82_sub_option151_format = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption151Input`.
-    pub fn with_dhcp_option82_sub_option151_input(
-        mut self,
-        value: impl Into<String>,
-    ) -> Self {
-        self.dhcp_option82_sub_option151_input = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption1Enabled`.
-    pub fn with_dhcp_option82_sub_option1_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.dhcp_option82_sub_option1_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption1Format`.
-    pub fn with_dhcp_option82_sub_option1_format(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format>,
-    ) -> Self {
-        self.dhcp_option82_sub_option1_format = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption2Enabled`.
-    pub fn with_dhcp_option82_sub_option2_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.dhcp_option82_sub_option2_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption2Format`.
-    pub fn with_dhcp_option82_sub_option2_format(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format>,
-    ) -> Self {
-        self.dhcp_option82_sub_option2_format = Some(value.into());
-        self
-    }
-    /// Sets `dhcpRequestRateLimit`.
-    pub fn with_dhcp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
-        self.dhcp_request_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `directedThreshold`.
-    pub fn with_directed_threshold(mut self, value: impl Into<i64>) -> Self {
-        self.directed_threshold = Some(value.into());
-        self
-    }
-    /// Sets `dnsProxy`.
-    pub fn with_dns_proxy(mut self, value: impl Into<DnsProxy>) -> Self {
-        self.dns_proxy = Some(value.into());
-        self
-    }
-    /// Sets `dnsProxyEnabled`.
-    pub fn with_dns_proxy_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.dns_proxy_enabled = Some(value.into());
-        self
-    }
-    /// Sets `enableAaaVlanOverride`.
-    pub fn with_enable_aaa_vlan_override(mut self, value: impl Into<bool>) -> Self {
-        self.enable_aaa_vlan_override = Some(value.into());
-        self
-    }
-    /// Sets `enableAdditionalRegulatoryDomains`.
-    pub fn with_enable_additional_regulatory_domains(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_additional_regulatory_domains = Some(value.into());
-        self
-    }
-    /// Sets `enableAirtimeDecongestion`.
-    pub fn with_enable_airtime_decongestion(mut self, value: impl Into<bool>) -> Self {
-        self.enable_airtime_decongestion = Some(value.into());
-        self
-    }
-    /// Sets `enableAntiSpoofing`.
-    pub fn with_enable_anti_spoofing(mut self, value: impl Into<bool>) -> Self {
-        self.enable_anti_spoofing = Some(value.into());
-        self
-    }
-    /// Sets `enableApHostNameAdvertisement`.
-    pub fn with_enable_ap_host_name_advertisement(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_ap_host_name_advertisement = Some(value.into());
-        self
-    }
-    /// Sets `enableArpRequestRateLimit`.
-    pub fn with_enable_arp_request_rate_limit(mut self, value: impl Into<bool>) -> Self {
-        self.enable_arp_request_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `enableBandBalancing`.
-    pub fn with_enable_band_balancing(mut self, value: impl Into<bool>) -> Self {
-        self.enable_band_balancing = Some(value.into());
-        self
-    }
-    /// Sets `enableDhcpRequestRateLimit`.
-    pub fn with_enable_dhcp_request_rate_limit(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_dhcp_request_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `enableGtkRekey`.
-    pub fn with_enable_gtk_rekey(mut self, value: impl Into<bool>) -> Self {
-        self.enable_gtk_rekey = Some(value.into());
-        self
-    }
-    /// Sets `enableJoinRSSIThreshold`.
-    pub fn with_enable_join_rssi_threshold(mut self, value: impl Into<bool>) -> Self {
-        self.enable_join_rssi_threshold = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastDownlinkRateLimiting`.
-    pub fn with_enable_multicast_downlink_rate_limiting(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastDownlinkRateLimiting6G`.
-    pub fn with_enable_multicast_downlink_rate_limiting6_g(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastUplinkRateLimiting`.
-    pub fn with_enable_multicast_uplink_rate_limiting(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastUplinkRateLimiting6G`.
-    pub fn with_enable_multicast_uplink_rate_limiting6_g(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
-        self
-    }
-    /// Sets `enableNeighborReport`.
-    pub fn with_enable_neighbor_report(mut self, value: impl Into<bool>) -> Self {
-        self.enable_neighbor_report = Some(value.into());
-        self
-    }
-    /// Sets `enableOptimizedConnectivityExperience`.
-    pub fn with_enable_optimized_connectivity_experience(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_optimized_connectivity_experience = Some(value.into());
-        self
-    }
-    /// Sets `enableSyslog`.
-    pub fn with_enable_syslog(mut self, value: impl Into<bool>) -> Self {
-        self.enable_syslog = Some(value.into());
-        self
-    }
-    /// Sets `enableTransientClientManagement`.
-    pub fn with_enable_transient_client_management(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_transient_client_management = Some(value.into());
-        self
-    }
-    /// Sets `forceMobileDeviceDhcp`.
-    pub fn with_force_mobile_device_dhcp(mut self, value: impl Into<bool>) -> Self {
-        self.force_mobile_device_dhcp = Some(value.into());
-        self
-    }
-    /// Sets `hideSsid`.
-    pub fn with_hide_ssid(mut self, value: impl Into<bool>) -> Self {
-        self.hide_ssid = Some(value.into());
-        self
-    }
-    /// Sets `joinExpireTime`.
-    pub fn with_join_expire_time(mut self, value: impl Into<i64>) -> Self {
-        self.join_expire_time = Some(value.into());
-        self
-    }
-    /// Sets `joinRSSIThreshold`.
-    pub fn with_join_rssi_threshold(mut self, value: impl Into<i64>) -> Self {
-        self.join_rssi_threshold = Some(value.into());
-        self
-    }
-    /// Sets `joinWaitThreshold`.
-    pub fn with_join_wait_threshold(mut self, value: impl Into<i64>) -> Self {
-        self.join_wait_threshold = Some(value.into());
-        self
-    }
-    /// Sets `joinWaitTime`.
-    pub fn with_join_wait_time(mut self, value: impl Into<i64>) -> Self {
-        self.join_wait_time = Some(value.into());
-        self
-    }
-    /// Sets `maxClientsOnWlanPerRadio`.
-    pub fn with_max_clients_on_wlan_per_radio(mut self, value: impl Into<i64>) -> Self {
-        self.max_clients_on_wlan_per_radio = Some(value.into());
-        self
-    }
-    /// Sets `multiLinkOperationEnabled`.
-    pub fn with_multi_link_operation_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.multi_link_operation_enabled = Some(value.into());
-        self
-    }
-    /// Sets `multiLinkOperationOptions`.
-    pub fn with_multi_link_operation_options(
-        mut self,
-        value: impl Into<MultiLinkOperationOptions>,
-    ) -> Self {
-        self.multi_link_operation_options = Some(value.into());
-        self
-    }
-    /// Sets `multicastDownlinkRateLimiting`.
-    pub fn with_multicast_downlink_rate_limiting(
-        mut self,
-        value: impl Into<i64>,
-    ) -> Self {
-        self.multicast_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `multicastFilterEnabled`.
-    pub fn with_multicast_filter_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.multicast_filter_enabled = Some(value.into());
-        self
-    }
-    /// Sets `multicastUplinkRateLimiting`.
-    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.multicast_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `proxyARP`.
-    pub fn with_proxy_arp(mut self, value: impl Into<bool>) -> Self {
-        self.proxy_arp = Some(value.into());
-        self
-    }
-    /// Sets `qosMapSetEnabled`.
-    pub fn with_qos_map_set_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.qos_map_set_enabled = Some(value.into());
-        self
-    }
-    /// Sets `qosMapSetOptions`.
-    pub fn with_qos_map_set_options(
-        mut self,
-        value: impl Into<QosMapSetOptions>,
-    ) -> Self {
-        self.qos_map_set_options = Some(value.into());
-        self
-    }
-    /// Sets `qosMirroringEnabled`.
-    pub fn with_qos_mirroring_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.qos_mirroring_enabled = Some(value.into());
-        self
-    }
-    /// Sets `qosMirroringScope`.
-    pub fn with_qos_mirroring_scope(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationQosMirroringScope>,
-    ) -> Self {
-        self.qos_mirroring_scope = Some(value.into());
-        self
-    }
-    /// Sets `radioCustomization`.
-    pub fn with_radio_customization(
-        mut self,
-        value: impl Into<WlanRadioCustomization>,
-    ) -> Self {
-        self.radio_customization = Some(value.into());
-        self
-    }
-    /// Sets `radiusOptions`.
-    pub fn with_radius_options(mut self, value: impl Into<RadiusOptions>) -> Self {
-        self.radius_options = Some(value.into());
-        self
-    }
-    /// Sets `respectiveAccessControl`.
-    pub fn with_respective_access_control(mut self, value: impl Into<bool>) -> Self {
-        self.respective_access_control = Some(value.into());
-        self
-    }
-    /// Sets `rssiAssociationRejectionThreshold`.
-    pub fn with_rssi_association_rejection_threshold(
-        mut self,
-        value: impl Into<i64>,
-    ) -> Self {
-        self.rssi_association_rejection_threshold = Some(value.into());
-        self
-    }
-    /// Sets `totalDownlinkRateLimiting`.
-    pub fn with_total_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.total_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `totalUplinkRateLimiting`.
-    pub fn with_total_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.total_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `userDownlinkRateLimiting`.
-    pub fn with_user_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.user_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `userUplinkRateLimiting`.
-    pub fn with_user_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.user_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `wifi6Enabled`.
-    pub fn with_wifi6_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.wifi6_enabled = Some(value.into());
-        self
-    }
-    /// Sets `wifi7Enabled`.
-    pub fn with_wifi7_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.wifi7_enabled = Some(value.into());
-        self
-    }
-}
-/// Dpsk wifi network, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiNetwork).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct DpskWifiNetwork {
-    /// ID.
-    pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
-    pub name: Option<String>,
-    /// Description (max_length: 256; min_length: 0).
-    pub description: Option<String>,
-    /// Use DPSK service (default: false).
-    pub use_dpsk_service: Option<bool>,
-    /// WLAN.
-    pub wlan: DpskWifiWlan,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DpskWifiNetwork {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("useDpskService", &v.use_dpsk_service);
-            w.field("wlan", &v.wlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskWifiNetwork {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            let value = DpskWifiNetwork {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                use_dpsk_service: f.optional("useDpskService"),
-                wlan: f.required("wlan")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskWifiNetwork"))
-    }
-}
-impl DpskWifiNetwork {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(wlan: DpskWifiWlan) -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            use_dpsk_service: None,
-            wlan,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `useDpskService`.
-    pub fn with_use_dpsk_service(mut self, value: impl Into<bool>) -> Self {
-        self.use_dpsk_service = Some(value.into());
-        self
-    }
-}
-/// Dpsk wifi wlan, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlan).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct DpskWifiWlan {
-    /// Advanced customization.
-    pub advanced_customization: Option<DpskOpenWifiWlanAdvancedCustomization>,
-    /// Enabled (default: true).
-    pub enabled: Option<bool>,
-    /// SSID.
-    pub ssid: String,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
-    pub vlan_id: Option<i64>,
-    /// WLAN security (default: WPA2Personal).
-    pub wlan_security: Option<DpskWifiWlanWlanSecurity>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DpskWifiWlan {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DpskWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("enabled", &v.enabled);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskWifiWlan {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DpskWifiWlan, ruckus_one_runtime::object::FieldError> {
-            let value = DpskWifiWlan {
-                advanced_customization: f.optional("advancedCustomization"),
-                enabled: f.optional("enabled"),
-                ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId"),
-                wlan_security: f.optional("wlanSecurity"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DpskWifiWlan"))
-    }
-}
-impl DpskWifiWlan {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(ssid: String) -> Self {
-        Self {
-            advanced_customization: None,
-            enabled: None,
-            ssid,
-            vlan_id: None,
-            wlan_security: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `advancedCustomization`.
-    pub fn with_advanced_customization(
-        mut self,
-        value: impl Into<DpskOpenWifiWlanAdvancedCustomization>,
-    ) -> Self {
-        self.advanced_customization = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `vlanId`.
-    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `wlanSecurity`.
-    pub fn with_wlan_security(
-        mut self,
-        value: impl Into<DpskWifiWlanWlanSecurity>,
-    ) -> Self {
-        self.wlan_security = Some(value.into());
-        self
-    }
-}
-/// Dpsk wifi wlan wlan security: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DpskWifiWlan (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DpskWifiWlanWlanSecurity {
-    /// `WPAPersonal`
-    WpaPersonal,
-    /// `WPA2Personal`
-    Wpa2Personal,
-    /// `WPA23Mixed`
-    Wpa23Mixed,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DpskWifiWlanWlanSecurity {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::WpaPersonal => "WPAPersonal",
-            Self::Wpa2Personal => "WPA2Personal",
-            Self::Wpa23Mixed => "WPA23Mixed",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DpskWifiWlanWlanSecurity {
-    fn from(s: &str) -> Self {
-        match s {
-            "WPAPersonal" => Self::WpaPersonal,
-            "WPA2Personal" => Self::Wpa2Personal,
-            "WPA23Mixed" => Self::Wpa23Mixed,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DpskWifiWlanWlanSecurity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DpskWifiWlanWlanSecurity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DpskWifiWlanWlanSecurity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Dsae onboard network, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DsaeOnboardNetworkDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DsaeOnboardNetwork {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Description.
-    pub description: Option<String>,
-    /// Nw sub type.
-    pub nw_sub_type: Option<String>,
-    /// VLAN (format: int32).
-    pub vlan: Option<i64>,
-    /// VLAN pool.
-    pub vlan_pool: Option<VlanPoolData>,
-    /// Security protocol.
-    pub security_protocol: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DsaeOnboardNetwork {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DsaeOnboardNetwork, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("nwSubType", &v.nw_sub_type);
-            w.optional("vlan", &v.vlan);
-            w.optional("vlanPool", &v.vlan_pool);
-            w.optional("securityProtocol", &v.security_protocol);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DsaeOnboardNetwork {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DsaeOnboardNetwork, ruckus_one_runtime::object::FieldError> {
-            let value = DsaeOnboardNetwork {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                nw_sub_type: f.optional("nwSubType"),
-                vlan: f.optional("vlan"),
-                vlan_pool: f.optional("vlanPool"),
-                security_protocol: f.optional("securityProtocol"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DsaeOnboardNetwork"))
-    }
-}
-impl DsaeOnboardNetwork {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            nw_sub_type: None,
-            vlan: None,
-            vlan_pool: None,
-            security_protocol: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `nwSubType`.
-    pub fn with_nw_sub_type(mut self, value: impl Into<String>) -> Self {
-        self.nw_sub_type = Some(value.into());
-        self
-    }
-    /// Sets `vlan`.
-    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
-        self.vlan = Some(value.into());
-        self
-    }
-    /// Sets `vlanPool`.
-    pub fn with_vlan_pool(mut self, value: impl Into<VlanPoolData>) -> Self {
-        self.vlan_pool = Some(value.into());
-        self
-    }
-    /// Sets `securityProtocol`.
-    pub fn with_security_protocol(mut self, value: impl Into<String>) -> Self {
-        self.security_protocol = Some(value.into());
-        self
-    }
-}
 /// External accounting radius, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ExternalAccountingRadius).
@@ -1931,1610 +203,6 @@ impl ExternalRadiusTupple {
     /// Sets `port`.
     pub fn with_port(mut self, value: impl Into<String>) -> Self {
         self.port = Some(value.into());
-        self
-    }
-}
-/// File, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml File).
-///
-/// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct File {
-    /// ID (max_length: 2147483647; min_length: 1).
-    pub id: String,
-    /// Name (max_length: 2147483647; min_length: 1).
-    pub name: String,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for File {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &File, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("id", &v.id);
-            w.field("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for File {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<File, ruckus_one_runtime::object::FieldError> {
-            let value = File {
-                id: f.required("id")?,
-                name: f.required("name")?,
-                additional_fields: f.rest(),
-            };
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("File"))
-    }
-}
-impl File {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(id: String, name: String) -> Self {
-        Self {
-            id,
-            name,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-}
-/// Guest page, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestPage).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct GuestPage {
-    /// Advert image.
-    pub advert_image: Option<File>,
-    /// Lang code.
-    pub lang_code: Option<String>,
-    /// Logo image.
-    pub logo_image: Option<File>,
-    /// Tag line (max_length: 140; min_length: 0).
-    pub tag_line: Option<String>,
-    /// Terms and conditions (max_length: 100000; min_length: 0).
-    pub terms_and_conditions: Option<String>,
-    /// Title.
-    pub title: Option<String>,
-    /// Welcome message (max_length: 100; min_length: 0).
-    pub welcome_message: Option<String>,
-    /// Wifi 4 eu (default: false).
-    pub wifi4_eu: Option<bool>,
-    /// Wifi 4 eu network ID (max_length: 128; min_length: 0).
-    pub wifi4_eu_network_id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for GuestPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestPage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("advertImage", &v.advert_image);
-            w.optional("langCode", &v.lang_code);
-            w.optional("logoImage", &v.logo_image);
-            w.optional("tagLine", &v.tag_line);
-            w.optional("termsAndConditions", &v.terms_and_conditions);
-            w.optional("title", &v.title);
-            w.optional("welcomeMessage", &v.welcome_message);
-            w.optional("wifi4Eu", &v.wifi4_eu);
-            w.optional("wifi4EuNetworkId", &v.wifi4_eu_network_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestPage, ruckus_one_runtime::object::FieldError> {
-            let value = GuestPage {
-                advert_image: f.optional("advertImage"),
-                lang_code: f.optional("langCode"),
-                logo_image: f.optional("logoImage"),
-                tag_line: f.optional("tagLine"),
-                terms_and_conditions: f.optional("termsAndConditions"),
-                title: f.optional("title"),
-                welcome_message: f.optional("welcomeMessage"),
-                wifi4_eu: f.optional("wifi4Eu"),
-                wifi4_eu_network_id: f.optional("wifi4EuNetworkId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestPage"))
-    }
-}
-impl GuestPage {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            advert_image: None,
-            lang_code: None,
-            logo_image: None,
-            tag_line: None,
-            terms_and_conditions: None,
-            title: None,
-            welcome_message: None,
-            wifi4_eu: None,
-            wifi4_eu_network_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `advertImage`.
-    pub fn with_advert_image(mut self, value: impl Into<File>) -> Self {
-        self.advert_image = Some(value.into());
-        self
-    }
-    /// Sets `langCode`.
-    pub fn with_lang_code(mut self, value: impl Into<String>) -> Self {
-        self.lang_code = Some(value.into());
-        self
-    }
-    /// Sets `logoImage`.
-    pub fn with_logo_image(mut self, value: impl Into<File>) -> Self {
-        self.logo_image = Some(value.into());
-        self
-    }
-    /// Sets `tagLine`.
-    pub fn with_tag_line(mut self, value: impl Into<String>) -> Self {
-        self.tag_line = Some(value.into());
-        self
-    }
-    /// Sets `termsAndConditions`.
-    pub fn with_terms_and_conditions(mut self, value: impl Into<String>) -> Self {
-        self.terms_and_conditions = Some(value.into());
-        self
-    }
-    /// Sets `title`.
-    pub fn with_title(mut self, value: impl Into<String>) -> Self {
-        self.title = Some(value.into());
-        self
-    }
-    /// Sets `welcomeMessage`.
-    pub fn with_welcome_message(mut self, value: impl Into<String>) -> Self {
-        self.welcome_message = Some(value.into());
-        self
-    }
-    /// Sets `wifi4Eu`.
-    pub fn with_wifi4_eu(mut self, value: impl Into<bool>) -> Self {
-        self.wifi4_eu = Some(value.into());
-        self
-    }
-    /// Sets `wifi4EuNetworkId`.
-    pub fn with_wifi4_eu_network_id(mut self, value: impl Into<String>) -> Self {
-        self.wifi4_eu_network_id = Some(value.into());
-        self
-    }
-}
-/// Guest sms password duration, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestSmsPasswordDuration).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct GuestSmsPasswordDuration {
-    /// Duration (default: 12; format: int32; minimum: 0).
-    pub duration: Option<i64>,
-    /// Unit (default: HOUR).
-    pub unit: Option<GuestSmsPasswordDurationUnit>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for GuestSmsPasswordDuration {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &GuestSmsPasswordDuration,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("duration", &v.duration);
-            w.optional("unit", &v.unit);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDuration {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestSmsPasswordDuration, ruckus_one_runtime::object::FieldError> {
-            let value = GuestSmsPasswordDuration {
-                duration: f.optional("duration"),
-                unit: f.optional("unit"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestSmsPasswordDuration"))
-    }
-}
-impl GuestSmsPasswordDuration {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            duration: None,
-            unit: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `duration`.
-    pub fn with_duration(mut self, value: impl Into<i64>) -> Self {
-        self.duration = Some(value.into());
-        self
-    }
-    /// Sets `unit`.
-    pub fn with_unit(mut self, value: impl Into<GuestSmsPasswordDurationUnit>) -> Self {
-        self.unit = Some(value.into());
-        self
-    }
-}
-/// Guest sms password duration unit: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestSmsPasswordDuration (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum GuestSmsPasswordDurationUnit {
-    /// `YEAR`
-    Year,
-    /// `MONTH`
-    Month,
-    /// `DAY`
-    Day,
-    /// `HOUR`
-    Hour,
-    /// `MINUTE`
-    Minute,
-    /// `SECOND`
-    Second,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl GuestSmsPasswordDurationUnit {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Year => "YEAR",
-            Self::Month => "MONTH",
-            Self::Day => "DAY",
-            Self::Hour => "HOUR",
-            Self::Minute => "MINUTE",
-            Self::Second => "SECOND",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for GuestSmsPasswordDurationUnit {
-    fn from(s: &str) -> Self {
-        match s {
-            "YEAR" => Self::Year,
-            "MONTH" => Self::Month,
-            "DAY" => Self::Day,
-            "HOUR" => Self::Hour,
-            "MINUTE" => Self::Minute,
-            "SECOND" => Self::Second,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for GuestSmsPasswordDurationUnit {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for GuestSmsPasswordDurationUnit {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestSmsPasswordDurationUnit {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Guest wifi network, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiNetwork).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct GuestWifiNetwork {
-    /// ID.
-    pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
-    pub name: Option<String>,
-    /// Description (max_length: 256; min_length: 0).
-    pub description: Option<String>,
-    /// Enable DHCP (default: false).
-    pub enable_dhcp: Option<bool>,
-    /// Guest portal.
-    pub guest_portal: GuestWifiPortal,
-    /// WLAN.
-    pub wlan: GuestWifiWlan,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for GuestWifiNetwork {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("enableDhcp", &v.enable_dhcp);
-            w.field("guestPortal", &v.guest_portal);
-            w.field("wlan", &v.wlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestWifiNetwork {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            let value = GuestWifiNetwork {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                enable_dhcp: f.optional("enableDhcp"),
-                guest_portal: f.required("guestPortal")?,
-                wlan: f.required("wlan")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestWifiNetwork"))
-    }
-}
-impl GuestWifiNetwork {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(guest_portal: GuestWifiPortal, wlan: GuestWifiWlan) -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            enable_dhcp: None,
-            guest_portal,
-            wlan,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `enableDhcp`.
-    pub fn with_enable_dhcp(mut self, value: impl Into<bool>) -> Self {
-        self.enable_dhcp = Some(value.into());
-        self
-    }
-}
-/// Guest wifi portal, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiPortal).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct GuestWifiPortal {
-    /// Enable self service (default: true).
-    pub enable_self_service: Option<bool>,
-    /// Enable SMS login (default: false).
-    pub enable_sms_login: Option<bool>,
-    /// End of day reauth delay (default: false).
-    pub end_of_day_reauth_delay: Option<bool>,
-    /// External portal key.
-    pub external_portal_key: Option<String>,
-    /// External portal URL.
-    pub external_portal_url: Option<String>,
-    /// Guest network type (may be null).
-    pub guest_network_type: Option<GuestWifiPortalGuestNetworkType>,
-    /// Guest page.
-    pub guest_page: Option<GuestPage>,
-    /// Host guest config.
-    pub host_guest_config: Option<HostGuestConfig>,
-    /// Lockout period (default: 120; format: int32; maximum: 65535; minimum: 1).
-    pub lockout_period: Option<i64>,
-    /// Lockout period enabled (default: false).
-    pub lockout_period_enabled: Option<bool>,
-    /// MAC credentials duration (default: 240; format: int32; maximum: 70560; minimum: 1).
-    pub mac_credentials_duration: Option<i64>,
-    /// Max devices (default: 1; format: int32; minimum: 0).
-    pub max_devices: Option<i64>,
-    /// Redirect URL.
-    pub redirect_url: Option<String>,
-    /// SMS password duration.
-    pub sms_password_duration: Option<GuestSmsPasswordDuration>,
-    /// Social domains.
-    pub social_domains: Option<Vec<String>>,
-    /// Social emails (default: false).
-    pub social_emails: Option<bool>,
-    /// Social identities.
-    pub social_identities: Option<SocialIdentities>,
-    /// User session grace period (default: 60; format: int32; maximum: 14399; minimum: 1).
-    pub user_session_grace_period: Option<i64>,
-    /// User session timeout (default: 1440; format: int32; maximum: 14400; minimum: 2).
-    pub user_session_timeout: Option<i64>,
-    /// Walled gardens.
-    pub walled_gardens: Option<Vec<String>>,
-    /// Wispr page.
-    pub wispr_page: Option<WifiWisprPage>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for GuestWifiPortal {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestWifiPortal, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("enableSelfService", &v.enable_self_service);
-            w.optional("enableSmsLogin", &v.enable_sms_login);
-            w.optional("endOfDayReauthDelay", &v.end_of_day_reauth_delay);
-            w.optional("externalPortalKey", &v.external_portal_key);
-            w.optional("externalPortalUrl", &v.external_portal_url);
-            w.field("guestNetworkType", &v.guest_network_type);
-            w.optional("guestPage", &v.guest_page);
-            w.optional("hostGuestConfig", &v.host_guest_config);
-            w.optional("lockoutPeriod", &v.lockout_period);
-            w.optional("lockoutPeriodEnabled", &v.lockout_period_enabled);
-            w.optional("macCredentialsDuration", &v.mac_credentials_duration);
-            w.optional("maxDevices", &v.max_devices);
-            w.optional("redirectUrl", &v.redirect_url);
-            w.optional("smsPasswordDuration", &v.sms_password_duration);
-            w.optional("socialDomains", &v.social_domains);
-            w.optional("socialEmails", &v.social_emails);
-            w.optional("socialIdentities", &v.social_identities);
-            w.optional("userSessionGracePeriod", &v.user_session_grace_period);
-            w.optional("userSessionTimeout", &v.user_session_timeout);
-            w.optional("walledGardens", &v.walled_gardens);
-            w.optional("wisprPage", &v.wispr_page);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestWifiPortal {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestWifiPortal, ruckus_one_runtime::object::FieldError> {
-            let value = GuestWifiPortal {
-                enable_self_service: f.optional("enableSelfService"),
-                enable_sms_login: f.optional("enableSmsLogin"),
-                end_of_day_reauth_delay: f.optional("endOfDayReauthDelay"),
-                external_portal_key: f.optional("externalPortalKey"),
-                external_portal_url: f.optional("externalPortalUrl"),
-                guest_network_type: f.optional("guestNetworkType"),
-                guest_page: f.optional("guestPage"),
-                host_guest_config: f.optional("hostGuestConfig"),
-                lockout_period: f.optional("lockoutPeriod"),
-                lockout_period_enabled: f.optional("lockoutPeriodEnabled"),
-                mac_credentials_duration: f.optional("macCredentialsDuration"),
-                max_devices: f.optional("maxDevices"),
-                redirect_url: f.optional("redirectUrl"),
-                sms_password_duration: f.optional("smsPasswordDuration"),
-                social_domains: f.optional("socialDomains"),
-                social_emails: f.optional("socialEmails"),
-                social_identities: f.optional("socialIdentities"),
-                user_session_grace_period: f.optional("userSessionGracePeriod"),
-                user_session_timeout: f.optional("userSessionTimeout"),
-                walled_gardens: f.optional("walledGardens"),
-                wispr_page: f.optional("wisprPage"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestWifiPortal"))
-    }
-}
-impl GuestWifiPortal {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            enable_self_service: None,
-            enable_sms_login: None,
-            end_of_day_reauth_delay: None,
-            external_portal_key: None,
-            external_portal_url: None,
-            guest_network_type: None,
-            guest_page: None,
-            host_guest_config: None,
-            lockout_period: None,
-            lockout_period_enabled: None,
-            mac_credentials_duration: None,
-            max_devices: None,
-            redirect_url: None,
-            sms_password_duration: None,
-            social_domains: None,
-            social_emails: None,
-            social_identities: None,
-            user_session_grace_period: None,
-            user_session_timeout: None,
-            walled_gardens: None,
-            wispr_page: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enableSelfService`.
-    pub fn with_enable_self_service(mut self, value: impl Into<bool>) -> Self {
-        self.enable_self_service = Some(value.into());
-        self
-    }
-    /// Sets `enableSmsLogin`.
-    pub fn with_enable_sms_login(mut self, value: impl Into<bool>) -> Self {
-        self.enable_sms_login = Some(value.into());
-        self
-    }
-    /// Sets `endOfDayReauthDelay`.
-    pub fn with_end_of_day_reauth_delay(mut self, value: impl Into<bool>) -> Self {
-        self.end_of_day_reauth_delay = Some(value.into());
-        self
-    }
-    /// Sets `externalPortalKey`.
-    pub fn with_external_portal_key(mut self, value: impl Into<String>) -> Self {
-        self.external_portal_key = Some(value.into());
-        self
-    }
-    /// Sets `externalPortalUrl`.
-    pub fn with_external_portal_url(mut self, value: impl Into<String>) -> Self {
-        self.external_portal_url = Some(value.into());
-        self
-    }
-    /// Sets `guestNetworkType`.
-    pub fn with_guest_network_type(
-        mut self,
-        value: impl Into<GuestWifiPortalGuestNetworkType>,
-    ) -> Self {
-        self.guest_network_type = Some(value.into());
-        self
-    }
-    /// Sets `guestPage`.
-    pub fn with_guest_page(mut self, value: impl Into<GuestPage>) -> Self {
-        self.guest_page = Some(value.into());
-        self
-    }
-    /// Sets `hostGuestConfig`.
-    pub fn with_host_guest_config(mut self, value: impl Into<HostGuestConfig>) -> Self {
-        self.host_guest_config = Some(value.into());
-        self
-    }
-    /// Sets `lockoutPeriod`.
-    pub fn with_lockout_period(mut self, value: impl Into<i64>) -> Self {
-        self.lockout_period = Some(value.into());
-        self
-    }
-    /// Sets `lockoutPeriodEnabled`.
-    pub fn with_lockout_period_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.lockout_period_enabled = Some(value.into());
-        self
-    }
-    /// Sets `macCredentialsDuration`.
-    pub fn with_mac_credentials_duration(mut self, value: impl Into<i64>) -> Self {
-        self.mac_credentials_duration = Some(value.into());
-        self
-    }
-    /// Sets `maxDevices`.
-    pub fn with_max_devices(mut self, value: impl Into<i64>) -> Self {
-        self.max_devices = Some(value.into());
-        self
-    }
-    /// Sets `redirectUrl`.
-    pub fn with_redirect_url(mut self, value: impl Into<String>) -> Self {
-        self.redirect_url = Some(value.into());
-        self
-    }
-    /// Sets `smsPasswordDuration`.
-    pub fn with_sms_password_duration(
-        mut self,
-        value: impl Into<GuestSmsPasswordDuration>,
-    ) -> Self {
-        self.sms_password_duration = Some(value.into());
-        self
-    }
-    /// Sets `socialDomains`.
-    pub fn with_social_domains(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.social_domains = Some(value.into());
-        self
-    }
-    /// Sets `socialEmails`.
-    pub fn with_social_emails(mut self, value: impl Into<bool>) -> Self {
-        self.social_emails = Some(value.into());
-        self
-    }
-    /// Sets `socialIdentities`.
-    pub fn with_social_identities(mut self, value: impl Into<SocialIdentities>) -> Self {
-        self.social_identities = Some(value.into());
-        self
-    }
-    /// Sets `userSessionGracePeriod`.
-    pub fn with_user_session_grace_period(mut self, value: impl Into<i64>) -> Self {
-        self.user_session_grace_period = Some(value.into());
-        self
-    }
-    /// Sets `userSessionTimeout`.
-    pub fn with_user_session_timeout(mut self, value: impl Into<i64>) -> Self {
-        self.user_session_timeout = Some(value.into());
-        self
-    }
-    /// Sets `walledGardens`.
-    pub fn with_walled_gardens(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.walled_gardens = Some(value.into());
-        self
-    }
-    /// Sets `wisprPage`.
-    pub fn with_wispr_page(mut self, value: impl Into<WifiWisprPage>) -> Self {
-        self.wispr_page = Some(value.into());
-        self
-    }
-}
-/// Guest wifi portal guest network type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiPortal (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum GuestWifiPortalGuestNetworkType {
-    /// `ClickThrough`
-    ClickThrough,
-    /// `SelfSignIn`
-    SelfSignIn,
-    /// `HostApproval`
-    HostApproval,
-    /// `GuestPass`
-    GuestPass,
-    /// `WISPr`
-    WisPr,
-    /// `Cloudpath`
-    Cloudpath,
-    /// `Directory`
-    Directory,
-    /// `SAML`
-    Saml,
-    /// `Workflow`
-    Workflow,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl GuestWifiPortalGuestNetworkType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::ClickThrough => "ClickThrough",
-            Self::SelfSignIn => "SelfSignIn",
-            Self::HostApproval => "HostApproval",
-            Self::GuestPass => "GuestPass",
-            Self::WisPr => "WISPr",
-            Self::Cloudpath => "Cloudpath",
-            Self::Directory => "Directory",
-            Self::Saml => "SAML",
-            Self::Workflow => "Workflow",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for GuestWifiPortalGuestNetworkType {
-    fn from(s: &str) -> Self {
-        match s {
-            "ClickThrough" => Self::ClickThrough,
-            "SelfSignIn" => Self::SelfSignIn,
-            "HostApproval" => Self::HostApproval,
-            "GuestPass" => Self::GuestPass,
-            "WISPr" => Self::WisPr,
-            "Cloudpath" => Self::Cloudpath,
-            "Directory" => Self::Directory,
-            "SAML" => Self::Saml,
-            "Workflow" => Self::Workflow,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for GuestWifiPortalGuestNetworkType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for GuestWifiPortalGuestNetworkType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestWifiPortalGuestNetworkType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Guest wifi wlan, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlan).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct GuestWifiWlan {
-    /// Advanced customization.
-    pub advanced_customization: Option<WifiWlanAdvancedCustomization>,
-    /// Bypass CNA (default: false).
-    pub bypass_cna: Option<bool>,
-    /// Bypass CP using MAC address authentication (default: true).
-    pub bypass_cp_using_mac_address_authentication: Option<bool>,
-    /// Enabled (default: true).
-    pub enabled: Option<bool>,
-    /// Management frame protection (may be null).
-    pub management_frame_protection: Option<WifiWlanManagementFrameProtection>,
-    /// Passphrase (secret: redacted in `Debug`; max_length: 64; min_length: 8).
-    pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Sae passphrase (secret: redacted in `Debug`; max_length: 64; min_length: 8).
-    pub sae_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// SSID.
-    pub ssid: String,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
-    pub vlan_id: Option<i64>,
-    /// Wep hex key.
-    pub wep_hex_key: Option<String>,
-    /// WLAN security (default: None).
-    pub wlan_security: Option<GuestWifiWlanWlanSecurity>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for GuestWifiWlan {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &GuestWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("bypassCNA", &v.bypass_cna);
-            w.optional(
-                "bypassCPUsingMacAddressAuthentication",
-                &v.bypass_cp_using_mac_address_authentication,
-            );
-            w.optional("enabled", &v.enabled);
-            w.optional("managementFrameProtection", &v.management_frame_protection);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("saePassphrase", &v.sae_passphrase);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wepHexKey", &v.wep_hex_key);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestWifiWlan {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<GuestWifiWlan, ruckus_one_runtime::object::FieldError> {
-            let value = GuestWifiWlan {
-                advanced_customization: f.optional("advancedCustomization"),
-                bypass_cna: f.optional("bypassCNA"),
-                bypass_cp_using_mac_address_authentication: f
-                    .optional("bypassCPUsingMacAddressAuthentication"),
-                enabled: f.optional("enabled"),
-                management_frame_protection: f.optional("managementFrameProtection"),
-                passphrase: f.optional("passphrase"),
-                sae_passphrase: f.optional("saePassphrase"),
-                ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId"),
-                wep_hex_key: f.optional("wepHexKey"),
-                wlan_security: f.optional("wlanSecurity"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("GuestWifiWlan"))
-    }
-}
-impl GuestWifiWlan {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(ssid: String) -> Self {
-        Self {
-            advanced_customization: None,
-            bypass_cna: None,
-            bypass_cp_using_mac_address_authentication: None,
-            enabled: None,
-            management_frame_protection: None,
-            passphrase: None,
-            sae_passphrase: None,
-            ssid,
-            vlan_id: None,
-            wep_hex_key: None,
-            wlan_security: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `advancedCustomization`.
-    pub fn with_advanced_customization(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomization>,
-    ) -> Self {
-        self.advanced_customization = Some(value.into());
-        self
-    }
-    /// Sets `bypassCNA`.
-    pub fn with_bypass_cna(mut self, value: impl Into<bool>) -> Self {
-        self.bypass_cna = Some(value.into());
-        self
-    }
-    /// Sets `bypassCPUsingMacAddressAuthentication`.
-    pub fn with_bypass_cp_using_mac_address_authentication(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.bypass_cp_using_mac_address_authentication = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `managementFrameProtection`.
-    pub fn with_management_frame_protection(
-        mut self,
-        value: impl Into<WifiWlanManagementFrameProtection>,
-    ) -> Self {
-        self.management_frame_protection = Some(value.into());
-        self
-    }
-    /// Sets `passphrase`.
-    pub fn with_passphrase(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.passphrase = Some(value.into());
-        self
-    }
-    /// Sets `saePassphrase`.
-    pub fn with_sae_passphrase(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.sae_passphrase = Some(value.into());
-        self
-    }
-    /// Sets `vlanId`.
-    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `wepHexKey`.
-    pub fn with_wep_hex_key(mut self, value: impl Into<String>) -> Self {
-        self.wep_hex_key = Some(value.into());
-        self
-    }
-    /// Sets `wlanSecurity`.
-    pub fn with_wlan_security(
-        mut self,
-        value: impl Into<GuestWifiWlanWlanSecurity>,
-    ) -> Self {
-        self.wlan_security = Some(value.into());
-        self
-    }
-}
-/// Guest wifi wlan wlan security: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml GuestWifiWlan (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum GuestWifiWlanWlanSecurity {
-    /// `WPAPersonal`
-    WpaPersonal,
-    /// `WPA2Personal`
-    Wpa2Personal,
-    /// `WEP`
-    Wep,
-    /// `WPA23Mixed`
-    Wpa23Mixed,
-    /// `WPA3`
-    Wpa3,
-    /// `OWE`
-    Owe,
-    /// `None`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl GuestWifiWlanWlanSecurity {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::WpaPersonal => "WPAPersonal",
-            Self::Wpa2Personal => "WPA2Personal",
-            Self::Wep => "WEP",
-            Self::Wpa23Mixed => "WPA23Mixed",
-            Self::Wpa3 => "WPA3",
-            Self::Owe => "OWE",
-            Self::None => "None",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for GuestWifiWlanWlanSecurity {
-    fn from(s: &str) -> Self {
-        match s {
-            "WPAPersonal" => Self::WpaPersonal,
-            "WPA2Personal" => Self::Wpa2Personal,
-            "WEP" => Self::Wep,
-            "WPA23Mixed" => Self::Wpa23Mixed,
-            "WPA3" => Self::Wpa3,
-            "OWE" => Self::Owe,
-            "None" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for GuestWifiWlanWlanSecurity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for GuestWifiWlanWlanSecurity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for GuestWifiWlanWlanSecurity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Host guest config, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml HostGuestConfig).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct HostGuestConfig {
-    /// Host domains.
-    pub host_domains: Option<Vec<String>>,
-    /// Host duration choices (max_items: 5; min_items: 1).
-    pub host_duration_choices: Vec<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for HostGuestConfig {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &HostGuestConfig, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("hostDomains", &v.host_domains);
-            w.field("hostDurationChoices", &v.host_duration_choices);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for HostGuestConfig {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<HostGuestConfig, ruckus_one_runtime::object::FieldError> {
-            let value = HostGuestConfig {
-                host_domains: f.optional("hostDomains"),
-                host_duration_choices: f.required("hostDurationChoices")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("HostGuestConfig"))
-    }
-}
-impl HostGuestConfig {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(host_duration_choices: Vec<i64>) -> Self {
-        Self {
-            host_domains: None,
-            host_duration_choices,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `hostDomains`.
-    pub fn with_host_domains(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.host_domains = Some(value.into());
-        self
-    }
-}
-/// Hotspot20 connection capability, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20ConnectionCapability).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct Hotspot20ConnectionCapability {
-    /// Port (format: int32; maximum: 65535; minimum: 0).
-    pub port: Option<i64>,
-    /// Protocol (max_length: 32; min_length: 0).
-    pub protocol: String,
-    /// Protocol number (format: int32; maximum: 254; minimum: 0).
-    pub protocol_number: Option<i64>,
-    /// Status (may be null).
-    pub status: Option<Hotspot20ConnectionCapabilityStatus>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for Hotspot20ConnectionCapability {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &Hotspot20ConnectionCapability,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("port", &v.port);
-            w.field("protocol", &v.protocol);
-            w.optional("protocolNumber", &v.protocol_number);
-            w.field("status", &v.status);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapability {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            Hotspot20ConnectionCapability,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = Hotspot20ConnectionCapability {
-                port: f.optional("port"),
-                protocol: f.required("protocol")?,
-                protocol_number: f.optional("protocolNumber"),
-                status: f.optional("status"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20ConnectionCapability"))
-    }
-}
-impl Hotspot20ConnectionCapability {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(protocol: String) -> Self {
-        Self {
-            port: None,
-            protocol,
-            protocol_number: None,
-            status: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `port`.
-    pub fn with_port(mut self, value: impl Into<i64>) -> Self {
-        self.port = Some(value.into());
-        self
-    }
-    /// Sets `protocolNumber`.
-    pub fn with_protocol_number(mut self, value: impl Into<i64>) -> Self {
-        self.protocol_number = Some(value.into());
-        self
-    }
-    /// Sets `status`.
-    pub fn with_status(
-        mut self,
-        value: impl Into<Hotspot20ConnectionCapabilityStatus>,
-    ) -> Self {
-        self.status = Some(value.into());
-        self
-    }
-}
-/// Hotspot20 connection capability status: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20ConnectionCapability (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum Hotspot20ConnectionCapabilityStatus {
-    /// `CLOSED`
-    Closed,
-    /// `OPEN`
-    Open,
-    /// `UNKNOWN`
-    Unknown2,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl Hotspot20ConnectionCapabilityStatus {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Closed => "CLOSED",
-            Self::Open => "OPEN",
-            Self::Unknown2 => "UNKNOWN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for Hotspot20ConnectionCapabilityStatus {
-    fn from(s: &str) -> Self {
-        match s {
-            "CLOSED" => Self::Closed,
-            "OPEN" => Self::Open,
-            "UNKNOWN" => Self::Unknown2,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for Hotspot20ConnectionCapabilityStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for Hotspot20ConnectionCapabilityStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for Hotspot20ConnectionCapabilityStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Hotspot20 wifi network, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiNetwork).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct Hotspot20WifiNetwork {
-    /// ID.
-    pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
-    pub name: Option<String>,
-    /// Accounting interim updates (default: 5; format: int32; maximum: 1440; minimum: 0).
-    pub accounting_interim_updates: Option<i64>,
-    /// Description (max_length: 256; min_length: 0).
-    pub description: Option<String>,
-    /// Hotspot 20 settings.
-    pub hotspot20_settings: NetworkHotspot20Settings,
-    /// WLAN.
-    pub wlan: Hotspot20WifiWlan,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for Hotspot20WifiNetwork {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Hotspot20WifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("accountingInterimUpdates", &v.accounting_interim_updates);
-            w.optional("description", &v.description);
-            w.field("hotspot20Settings", &v.hotspot20_settings);
-            w.field("wlan", &v.wlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Hotspot20WifiNetwork {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20WifiNetwork, ruckus_one_runtime::object::FieldError> {
-            let value = Hotspot20WifiNetwork {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                accounting_interim_updates: f.optional("accountingInterimUpdates"),
-                description: f.optional("description"),
-                hotspot20_settings: f.required("hotspot20Settings")?,
-                wlan: f.required("wlan")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20WifiNetwork"))
-    }
-}
-impl Hotspot20WifiNetwork {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(
-        hotspot20_settings: NetworkHotspot20Settings,
-        wlan: Hotspot20WifiWlan,
-    ) -> Self {
-        Self {
-            id: None,
-            name: None,
-            accounting_interim_updates: None,
-            description: None,
-            hotspot20_settings,
-            wlan,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `accountingInterimUpdates`.
-    pub fn with_accounting_interim_updates(mut self, value: impl Into<i64>) -> Self {
-        self.accounting_interim_updates = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-}
-/// Hotspot20 wifi wlan, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlan).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct Hotspot20WifiWlan {
-    /// Advanced customization.
-    pub advanced_customization: Option<WifiWlanAdvancedCustomization>,
-    /// Bypass CNA (default: false).
-    pub bypass_cna: Option<bool>,
-    /// Bypass CP using MAC address authentication (default: false).
-    pub bypass_cp_using_mac_address_authentication: Option<bool>,
-    /// Enabled (default: true).
-    pub enabled: Option<bool>,
-    /// Management frame protection (may be null).
-    pub management_frame_protection: Option<WifiWlanManagementFrameProtection>,
-    /// SSID.
-    pub ssid: String,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
-    pub vlan_id: Option<i64>,
-    /// WLAN security (default: WPA2Enterprise).
-    pub wlan_security: Option<Hotspot20WifiWlanWlanSecurity>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for Hotspot20WifiWlan {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Hotspot20WifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("bypassCNA", &v.bypass_cna);
-            w.optional(
-                "bypassCPUsingMacAddressAuthentication",
-                &v.bypass_cp_using_mac_address_authentication,
-            );
-            w.optional("enabled", &v.enabled);
-            w.optional("managementFrameProtection", &v.management_frame_protection);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlan {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Hotspot20WifiWlan, ruckus_one_runtime::object::FieldError> {
-            let value = Hotspot20WifiWlan {
-                advanced_customization: f.optional("advancedCustomization"),
-                bypass_cna: f.optional("bypassCNA"),
-                bypass_cp_using_mac_address_authentication: f
-                    .optional("bypassCPUsingMacAddressAuthentication"),
-                enabled: f.optional("enabled"),
-                management_frame_protection: f.optional("managementFrameProtection"),
-                ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId"),
-                wlan_security: f.optional("wlanSecurity"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Hotspot20WifiWlan"))
-    }
-}
-impl Hotspot20WifiWlan {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(ssid: String) -> Self {
-        Self {
-            advanced_customization: None,
-            bypass_cna: None,
-            bypass_cp_using_mac_address_authentication: None,
-            enabled: None,
-            management_frame_protection: None,
-            ssid,
-            vlan_id: None,
-            wlan_security: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `advancedCustomization`.
-    pub fn with_advanced_customization(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomization>,
-    ) -> Self {
-        self.advanced_customization = Some(value.into());
-        self
-    }
-    /// Sets `bypassCNA`.
-    pub fn with_bypass_cna(mut self, value: impl Into<bool>) -> Self {
-        self.bypass_cna = Some(value.into());
-        self
-    }
-    /// Sets `bypassCPUsingMacAddressAuthentication`.
-    pub fn with_bypass_cp_using_mac_address_authentication(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.bypass_cp_using_mac_address_authentication = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `managementFrameProtection`.
-    pub fn with_management_frame_protection(
-        mut self,
-        value: impl Into<WifiWlanManagementFrameProtection>,
-    ) -> Self {
-        self.management_frame_protection = Some(value.into());
-        self
-    }
-    /// Sets `vlanId`.
-    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `wlanSecurity`.
-    pub fn with_wlan_security(
-        mut self,
-        value: impl Into<Hotspot20WifiWlanWlanSecurity>,
-    ) -> Self {
-        self.wlan_security = Some(value.into());
-        self
-    }
-}
-/// Hotspot20 wifi wlan wlan security: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Hotspot20WifiWlan (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum Hotspot20WifiWlanWlanSecurity {
-    /// `WPA2Enterprise`
-    Wpa2Enterprise,
-    /// `WPA23Mixed`
-    Wpa23Mixed,
-    /// `WPA3`
-    Wpa3,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl Hotspot20WifiWlanWlanSecurity {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Wpa2Enterprise => "WPA2Enterprise",
-            Self::Wpa23Mixed => "WPA23Mixed",
-            Self::Wpa3 => "WPA3",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for Hotspot20WifiWlanWlanSecurity {
-    fn from(s: &str) -> Self {
-        match s {
-            "WPA2Enterprise" => Self::Wpa2Enterprise,
-            "WPA23Mixed" => Self::Wpa23Mixed,
-            "WPA3" => Self::Wpa3,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for Hotspot20WifiWlanWlanSecurity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for Hotspot20WifiWlanWlanSecurity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for Hotspot20WifiWlanWlanSecurity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Multi link operation options, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml MultiLinkOperationOptions).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct MultiLinkOperationOptions {
-    /// Enable 24G (default: true).
-    pub enable24_g: Option<bool>,
-    /// Enable 50G (default: true).
-    pub enable50_g: Option<bool>,
-    /// Enable 6G (default: false).
-    pub enable6_g: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for MultiLinkOperationOptions {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &MultiLinkOperationOptions,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("enable24G", &v.enable24_g);
-            w.optional("enable50G", &v.enable50_g);
-            w.optional("enable6G", &v.enable6_g);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for MultiLinkOperationOptions {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<MultiLinkOperationOptions, ruckus_one_runtime::object::FieldError> {
-            let value = MultiLinkOperationOptions {
-                enable24_g: f.optional("enable24G"),
-                enable50_g: f.optional("enable50G"),
-                enable6_g: f.optional("enable6G"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("MultiLinkOperationOptions"))
-    }
-}
-impl MultiLinkOperationOptions {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            enable24_g: None,
-            enable50_g: None,
-            enable6_g: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `enable24G`.
-    pub fn with_enable24_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable24_g = Some(value.into());
-        self
-    }
-    /// Sets `enable50G`.
-    pub fn with_enable50_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable50_g = Some(value.into());
-        self
-    }
-    /// Sets `enable6G`.
-    pub fn with_enable6_g(mut self, value: impl Into<bool>) -> Self {
-        self.enable6_g = Some(value.into());
         self
     }
 }
@@ -3748,2243 +416,6 @@ impl NetworkCompatibilityPage {
         self
     }
 }
-/// Network hotspot20 settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkHotspot20Settings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct NetworkHotspot20Settings {
-    /// Access network type (default: PRIVATE).
-    pub access_network_type: Option<NetworkHotspot20SettingsAccessNetworkType>,
-    /// Allow internet access (default: true).
-    pub allow_internet_access: Option<bool>,
-    /// Connection capabilities (max_items: 32; min_items: 0).
-    pub connection_capabilities: Option<Vec<Hotspot20ConnectionCapability>>,
-    /// IPv4 address type (default: SINGLE_NATED_PRIVATE).
-    pub ipv4_address_type: Option<NetworkHotspot20SettingsIpv4AddressType>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for NetworkHotspot20Settings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkHotspot20Settings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("accessNetworkType", &v.access_network_type);
-            w.optional("allowInternetAccess", &v.allow_internet_access);
-            w.optional("connectionCapabilities", &v.connection_capabilities);
-            w.optional("ipv4AddressType", &v.ipv4_address_type);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for NetworkHotspot20Settings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkHotspot20Settings, ruckus_one_runtime::object::FieldError> {
-            let value = NetworkHotspot20Settings {
-                access_network_type: f.optional("accessNetworkType"),
-                allow_internet_access: f.optional("allowInternetAccess"),
-                connection_capabilities: f.optional("connectionCapabilities"),
-                ipv4_address_type: f.optional("ipv4AddressType"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NetworkHotspot20Settings"))
-    }
-}
-impl NetworkHotspot20Settings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            access_network_type: None,
-            allow_internet_access: None,
-            connection_capabilities: None,
-            ipv4_address_type: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `accessNetworkType`.
-    pub fn with_access_network_type(
-        mut self,
-        value: impl Into<NetworkHotspot20SettingsAccessNetworkType>,
-    ) -> Self {
-        self.access_network_type = Some(value.into());
-        self
-    }
-    /// Sets `allowInternetAccess`.
-    pub fn with_allow_internet_access(mut self, value: impl Into<bool>) -> Self {
-        self.allow_internet_access = Some(value.into());
-        self
-    }
-    /// Sets `connectionCapabilities`.
-    pub fn with_connection_capabilities(
-        mut self,
-        value: impl Into<Vec<Hotspot20ConnectionCapability>>,
-    ) -> Self {
-        self.connection_capabilities = Some(value.into());
-        self
-    }
-    /// Sets `ipv4AddressType`.
-    pub fn with_ipv4_address_type(
-        mut self,
-        value: impl Into<NetworkHotspot20SettingsIpv4AddressType>,
-    ) -> Self {
-        self.ipv4_address_type = Some(value.into());
-        self
-    }
-}
-/// Network hotspot20 settings access network type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkHotspot20Settings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum NetworkHotspot20SettingsAccessNetworkType {
-    /// `PRIVATE`
-    Private,
-    /// `PRIVATE_WITH_GUEST`
-    PrivateWithGuest,
-    /// `CHARGEABLE_PUBLIC`
-    ChargeablePublic,
-    /// `FREE_PUBLIC`
-    FreePublic,
-    /// `PERSONAL_DEVICE`
-    PersonalDevice,
-    /// `TEST`
-    Test,
-    /// `WILDCARD`
-    Wildcard,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl NetworkHotspot20SettingsAccessNetworkType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Private => "PRIVATE",
-            Self::PrivateWithGuest => "PRIVATE_WITH_GUEST",
-            Self::ChargeablePublic => "CHARGEABLE_PUBLIC",
-            Self::FreePublic => "FREE_PUBLIC",
-            Self::PersonalDevice => "PERSONAL_DEVICE",
-            Self::Test => "TEST",
-            Self::Wildcard => "WILDCARD",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for NetworkHotspot20SettingsAccessNetworkType {
-    fn from(s: &str) -> Self {
-        match s {
-            "PRIVATE" => Self::Private,
-            "PRIVATE_WITH_GUEST" => Self::PrivateWithGuest,
-            "CHARGEABLE_PUBLIC" => Self::ChargeablePublic,
-            "FREE_PUBLIC" => Self::FreePublic,
-            "PERSONAL_DEVICE" => Self::PersonalDevice,
-            "TEST" => Self::Test,
-            "WILDCARD" => Self::Wildcard,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for NetworkHotspot20SettingsAccessNetworkType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for NetworkHotspot20SettingsAccessNetworkType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for NetworkHotspot20SettingsAccessNetworkType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Network hotspot20 settings ipv4 address type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkHotspot20Settings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum NetworkHotspot20SettingsIpv4AddressType {
-    /// `UNAVAILABLE`
-    Unavailable,
-    /// `PUBLIC`
-    Public,
-    /// `PORT_RESTRICTED`
-    PortRestricted,
-    /// `SINGLE_NATED_PRIVATE`
-    SingleNatedPrivate,
-    /// `DOUBLE_NATED_PRIVATE`
-    DoubleNatedPrivate,
-    /// `PORT_RESTRICTED_AND_SINGLE_NATED`
-    PortRestrictedAndSingleNated,
-    /// `PORT_RESTRICTED_AND_DOUBLE_NATED`
-    PortRestrictedAndDoubleNated,
-    /// `UNKNOWN`
-    Unknown2,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl NetworkHotspot20SettingsIpv4AddressType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Unavailable => "UNAVAILABLE",
-            Self::Public => "PUBLIC",
-            Self::PortRestricted => "PORT_RESTRICTED",
-            Self::SingleNatedPrivate => "SINGLE_NATED_PRIVATE",
-            Self::DoubleNatedPrivate => "DOUBLE_NATED_PRIVATE",
-            Self::PortRestrictedAndSingleNated => "PORT_RESTRICTED_AND_SINGLE_NATED",
-            Self::PortRestrictedAndDoubleNated => "PORT_RESTRICTED_AND_DOUBLE_NATED",
-            Self::Unknown2 => "UNKNOWN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for NetworkHotspot20SettingsIpv4AddressType {
-    fn from(s: &str) -> Self {
-        match s {
-            "UNAVAILABLE" => Self::Unavailable,
-            "PUBLIC" => Self::Public,
-            "PORT_RESTRICTED" => Self::PortRestricted,
-            "SINGLE_NATED_PRIVATE" => Self::SingleNatedPrivate,
-            "DOUBLE_NATED_PRIVATE" => Self::DoubleNatedPrivate,
-            "PORT_RESTRICTED_AND_SINGLE_NATED" => Self::PortRestrictedAndSingleNated,
-            "PORT_RESTRICTED_AND_DOUBLE_NATED" => Self::PortRestrictedAndDoubleNated,
-            "UNKNOWN" => Self::Unknown2,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for NetworkHotspot20SettingsIpv4AddressType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for NetworkHotspot20SettingsIpv4AddressType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for NetworkHotspot20SettingsIpv4AddressType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Network venue scheduler, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct NetworkVenueScheduler {
-    /// Fri.
-    pub fri: Option<String>,
-    /// Mon.
-    pub mon: Option<String>,
-    /// Sat.
-    pub sat: Option<String>,
-    /// Sun.
-    pub sun: Option<String>,
-    /// Thu.
-    pub thu: Option<String>,
-    /// Tue.
-    pub tue: Option<String>,
-    /// Type (default: ALWAYS_ON).
-    pub type_: Option<NetworkVenueSchedulerType>,
-    /// Wed.
-    pub wed: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for NetworkVenueScheduler {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &NetworkVenueScheduler,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fri", &v.fri);
-            w.optional("mon", &v.mon);
-            w.optional("sat", &v.sat);
-            w.optional("sun", &v.sun);
-            w.optional("thu", &v.thu);
-            w.optional("tue", &v.tue);
-            w.optional("type", &v.type_);
-            w.optional("wed", &v.wed);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for NetworkVenueScheduler {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<NetworkVenueScheduler, ruckus_one_runtime::object::FieldError> {
-            let value = NetworkVenueScheduler {
-                fri: f.optional("fri"),
-                mon: f.optional("mon"),
-                sat: f.optional("sat"),
-                sun: f.optional("sun"),
-                thu: f.optional("thu"),
-                tue: f.optional("tue"),
-                type_: f.optional("type"),
-                wed: f.optional("wed"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("NetworkVenueScheduler"))
-    }
-}
-impl NetworkVenueScheduler {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fri: None,
-            mon: None,
-            sat: None,
-            sun: None,
-            thu: None,
-            tue: None,
-            type_: None,
-            wed: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fri`.
-    pub fn with_fri(mut self, value: impl Into<String>) -> Self {
-        self.fri = Some(value.into());
-        self
-    }
-    /// Sets `mon`.
-    pub fn with_mon(mut self, value: impl Into<String>) -> Self {
-        self.mon = Some(value.into());
-        self
-    }
-    /// Sets `sat`.
-    pub fn with_sat(mut self, value: impl Into<String>) -> Self {
-        self.sat = Some(value.into());
-        self
-    }
-    /// Sets `sun`.
-    pub fn with_sun(mut self, value: impl Into<String>) -> Self {
-        self.sun = Some(value.into());
-        self
-    }
-    /// Sets `thu`.
-    pub fn with_thu(mut self, value: impl Into<String>) -> Self {
-        self.thu = Some(value.into());
-        self
-    }
-    /// Sets `tue`.
-    pub fn with_tue(mut self, value: impl Into<String>) -> Self {
-        self.tue = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<NetworkVenueSchedulerType>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `wed`.
-    pub fn with_wed(mut self, value: impl Into<String>) -> Self {
-        self.wed = Some(value.into());
-        self
-    }
-}
-/// Network venue scheduler type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml NetworkVenueScheduler (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum NetworkVenueSchedulerType {
-    /// `ALWAYS_ON`
-    AlwaysOn,
-    /// `ALWAYS_OFF`
-    AlwaysOff,
-    /// `CUSTOM`
-    Custom,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl NetworkVenueSchedulerType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::AlwaysOn => "ALWAYS_ON",
-            Self::AlwaysOff => "ALWAYS_OFF",
-            Self::Custom => "CUSTOM",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for NetworkVenueSchedulerType {
-    fn from(s: &str) -> Self {
-        match s {
-            "ALWAYS_ON" => Self::AlwaysOn,
-            "ALWAYS_OFF" => Self::AlwaysOff,
-            "CUSTOM" => Self::Custom,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for NetworkVenueSchedulerType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for NetworkVenueSchedulerType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for NetworkVenueSchedulerType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Oauth app config, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml OauthAppConfig).
-///
-/// Build one with `new(...)`, which takes the required fields.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct OauthAppConfig {
-    /// App ID (max_length: 255; min_length: 1).
-    pub app_id: String,
-    /// App secret (secret: redacted in `Debug`; max_length: 128; min_length: 1).
-    pub app_secret: ruckus_one_runtime::Secret,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for OauthAppConfig {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &OauthAppConfig, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("appId", &v.app_id);
-            w.field("appSecret", &v.app_secret);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for OauthAppConfig {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OauthAppConfig, ruckus_one_runtime::object::FieldError> {
-            let value = OauthAppConfig {
-                app_id: f.required("appId")?,
-                app_secret: f.required("appSecret")?,
-                additional_fields: f.rest(),
-            };
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OauthAppConfig"))
-    }
-}
-impl OauthAppConfig {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(app_id: String, app_secret: ruckus_one_runtime::Secret) -> Self {
-        Self {
-            app_id,
-            app_secret,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-}
-/// Open wifi network, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiNetwork).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct OpenWifiNetwork {
-    /// ID.
-    pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
-    pub name: Option<String>,
-    /// Description (max_length: 256; min_length: 0).
-    pub description: Option<String>,
-    /// Is owe master (default: false).
-    pub is_owe_master: Option<bool>,
-    /// Owe pair network ID.
-    pub owe_pair_network_id: Option<String>,
-    /// WLAN.
-    pub wlan: OpenWifiWlan,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for OpenWifiNetwork {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &OpenWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("isOweMaster", &v.is_owe_master);
-            w.optional("owePairNetworkId", &v.owe_pair_network_id);
-            w.field("wlan", &v.wlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for OpenWifiNetwork {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OpenWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            let value = OpenWifiNetwork {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                is_owe_master: f.optional("isOweMaster"),
-                owe_pair_network_id: f.optional("owePairNetworkId"),
-                wlan: f.required("wlan")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OpenWifiNetwork"))
-    }
-}
-impl OpenWifiNetwork {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(wlan: OpenWifiWlan) -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            is_owe_master: None,
-            owe_pair_network_id: None,
-            wlan,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `isOweMaster`.
-    pub fn with_is_owe_master(mut self, value: impl Into<bool>) -> Self {
-        self.is_owe_master = Some(value.into());
-        self
-    }
-    /// Sets `owePairNetworkId`.
-    pub fn with_owe_pair_network_id(mut self, value: impl Into<String>) -> Self {
-        self.owe_pair_network_id = Some(value.into());
-        self
-    }
-}
-/// Open wifi wlan, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlan).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct OpenWifiWlan {
-    /// Advanced customization.
-    pub advanced_customization: Option<DpskOpenWifiWlanAdvancedCustomization>,
-    /// Enabled (default: true).
-    pub enabled: Option<bool>,
-    /// MAC address authentication (default: false).
-    pub mac_address_authentication: Option<bool>,
-    /// SSID.
-    pub ssid: String,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
-    pub vlan_id: Option<i64>,
-    /// WLAN security (default: Open).
-    pub wlan_security: Option<OpenWifiWlanWlanSecurity>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for OpenWifiWlan {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &OpenWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("enabled", &v.enabled);
-            w.optional("macAddressAuthentication", &v.mac_address_authentication);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for OpenWifiWlan {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<OpenWifiWlan, ruckus_one_runtime::object::FieldError> {
-            let value = OpenWifiWlan {
-                advanced_customization: f.optional("advancedCustomization"),
-                enabled: f.optional("enabled"),
-                mac_address_authentication: f.optional("macAddressAuthentication"),
-                ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId"),
-                wlan_security: f.optional("wlanSecurity"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("OpenWifiWlan"))
-    }
-}
-impl OpenWifiWlan {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(ssid: String) -> Self {
-        Self {
-            advanced_customization: None,
-            enabled: None,
-            mac_address_authentication: None,
-            ssid,
-            vlan_id: None,
-            wlan_security: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `advancedCustomization`.
-    pub fn with_advanced_customization(
-        mut self,
-        value: impl Into<DpskOpenWifiWlanAdvancedCustomization>,
-    ) -> Self {
-        self.advanced_customization = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `macAddressAuthentication`.
-    pub fn with_mac_address_authentication(mut self, value: impl Into<bool>) -> Self {
-        self.mac_address_authentication = Some(value.into());
-        self
-    }
-    /// Sets `vlanId`.
-    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `wlanSecurity`.
-    pub fn with_wlan_security(
-        mut self,
-        value: impl Into<OpenWifiWlanWlanSecurity>,
-    ) -> Self {
-        self.wlan_security = Some(value.into());
-        self
-    }
-}
-/// Open wifi wlan wlan security: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml OpenWifiWlan (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum OpenWifiWlanWlanSecurity {
-    /// `Open`
-    Open,
-    /// `OWE`
-    Owe,
-    /// `OWETransition`
-    OweTransition,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl OpenWifiWlanWlanSecurity {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Open => "Open",
-            Self::Owe => "OWE",
-            Self::OweTransition => "OWETransition",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for OpenWifiWlanWlanSecurity {
-    fn from(s: &str) -> Self {
-        match s {
-            "Open" => Self::Open,
-            "OWE" => Self::Owe,
-            "OWETransition" => Self::OweTransition,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for OpenWifiWlanWlanSecurity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for OpenWifiWlanWlanSecurity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for OpenWifiWlanWlanSecurity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Psk wifi network, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiNetwork).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct PskWifiNetwork {
-    /// ID.
-    pub id: Option<String>,
-    /// Name (may be null). Provenance: reference (payloads ui-fixtures/get_wifi_network/06.json (a guest network answered with "name": null, which the vendor's UI test exercises); required by the description, so it is always sent).
-    pub name: Option<String>,
-    /// Description (max_length: 256; min_length: 0).
-    pub description: Option<String>,
-    /// WLAN.
-    pub wlan: PskWifiWlan,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for PskWifiNetwork {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PskWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("description", &v.description);
-            w.field("wlan", &v.wlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for PskWifiNetwork {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PskWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            let value = PskWifiNetwork {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                wlan: f.required("wlan")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PskWifiNetwork"))
-    }
-}
-impl PskWifiNetwork {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(wlan: PskWifiWlan) -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            wlan,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-}
-/// Psk wifi wlan, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlan).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct PskWifiWlan {
-    /// Advanced customization.
-    pub advanced_customization: Option<PskWifiWlanAdvancedCustomization>,
-    /// Enabled (default: true).
-    pub enabled: Option<bool>,
-    /// MAC address authentication (default: false).
-    pub mac_address_authentication: Option<bool>,
-    /// Management frame protection (may be null).
-    pub management_frame_protection: Option<WifiWlanManagementFrameProtection>,
-    /// Passphrase (secret: redacted in `Debug`; max_length: 64; min_length: 8).
-    pub passphrase: Option<ruckus_one_runtime::Secret>,
-    /// Sae passphrase (secret: redacted in `Debug`; max_length: 64; min_length: 8).
-    pub sae_passphrase: Option<ruckus_one_runtime::Secret>,
-    /// SSID.
-    pub ssid: String,
-    /// VLAN ID (default: 1; format: int32; maximum: 4094; minimum: 1).
-    pub vlan_id: Option<i64>,
-    /// Wep hex key.
-    pub wep_hex_key: Option<String>,
-    /// WLAN security (default: WPA2Personal).
-    pub wlan_security: Option<PskWifiWlanWlanSecurity>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for PskWifiWlan {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &PskWifiWlan, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("advancedCustomization", &v.advanced_customization);
-            w.optional("enabled", &v.enabled);
-            w.optional("macAddressAuthentication", &v.mac_address_authentication);
-            w.optional("managementFrameProtection", &v.management_frame_protection);
-            w.optional("passphrase", &v.passphrase);
-            w.optional("saePassphrase", &v.sae_passphrase);
-            w.field("ssid", &v.ssid);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("wepHexKey", &v.wep_hex_key);
-            w.optional("wlanSecurity", &v.wlan_security);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for PskWifiWlan {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<PskWifiWlan, ruckus_one_runtime::object::FieldError> {
-            let value = PskWifiWlan {
-                advanced_customization: f.optional("advancedCustomization"),
-                enabled: f.optional("enabled"),
-                mac_address_authentication: f.optional("macAddressAuthentication"),
-                management_frame_protection: f.optional("managementFrameProtection"),
-                passphrase: f.optional("passphrase"),
-                sae_passphrase: f.optional("saePassphrase"),
-                ssid: f.required("ssid")?,
-                vlan_id: f.optional("vlanId"),
-                wep_hex_key: f.optional("wepHexKey"),
-                wlan_security: f.optional("wlanSecurity"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PskWifiWlan"))
-    }
-}
-impl PskWifiWlan {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(ssid: String) -> Self {
-        Self {
-            advanced_customization: None,
-            enabled: None,
-            mac_address_authentication: None,
-            management_frame_protection: None,
-            passphrase: None,
-            sae_passphrase: None,
-            ssid,
-            vlan_id: None,
-            wep_hex_key: None,
-            wlan_security: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `advancedCustomization`.
-    pub fn with_advanced_customization(
-        mut self,
-        value: impl Into<PskWifiWlanAdvancedCustomization>,
-    ) -> Self {
-        self.advanced_customization = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-    /// Sets `macAddressAuthentication`.
-    pub fn with_mac_address_authentication(mut self, value: impl Into<bool>) -> Self {
-        self.mac_address_authentication = Some(value.into());
-        self
-    }
-    /// Sets `managementFrameProtection`.
-    pub fn with_management_frame_protection(
-        mut self,
-        value: impl Into<WifiWlanManagementFrameProtection>,
-    ) -> Self {
-        self.management_frame_protection = Some(value.into());
-        self
-    }
-    /// Sets `passphrase`.
-    pub fn with_passphrase(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.passphrase = Some(value.into());
-        self
-    }
-    /// Sets `saePassphrase`.
-    pub fn with_sae_passphrase(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.sae_passphrase = Some(value.into());
-        self
-    }
-    /// Sets `vlanId`.
-    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `wepHexKey`.
-    pub fn with_wep_hex_key(mut self, value: impl Into<String>) -> Self {
-        self.wep_hex_key = Some(value.into());
-        self
-    }
-    /// Sets `wlanSecurity`.
-    pub fn with_wlan_security(
-        mut self,
-        value: impl Into<PskWifiWlanWlanSecurity>,
-    ) -> Self {
-        self.wlan_security = Some(value.into());
-        self
-    }
-}
-/// Psk wifi wlan advanced customization, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlanAdvancedCustomization).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct PskWifiWlanAdvancedCustomization {
-    /// Application visibility enabled (default: false).
-    pub application_visibility_enabled: Option<bool>,
-    /// Arp request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
-    pub arp_request_rate_limit: Option<i64>,
-    /// Broadcast probe response delay (default: 15; format: int32; maximum: 120; minimum: 8).
-    pub broadcast_probe_response_delay: Option<i64>,
-    /// BSS priority (default: HIGH).
-    pub bss_priority: Option<WifiWlanAdvancedCustomizationBssPriority>,
-    /// Client inactivity timeout (default: 120; format: int32; maximum: 86400; minimum: 60).
-    pub client_inactivity_timeout: Option<i64>,
-    /// Client isolation (default: false).
-    pub client_isolation: Option<bool>,
-    /// Client isolation options.
-    pub client_isolation_options: Option<ClientIsolationOptions>,
-    /// Client load balancing enable (default: true).
-    pub client_load_balancing_enable: Option<bool>,
-    /// DHCP option 82 enabled (default: false).
-    pub dhcp_option82_enabled: Option<bool>,
-    /// DHCP option 82 MAC format (default: COLON).
-    pub dhcp_option82_mac_format: Option<
-        WifiWlanAdvancedCustomizationDhcpOption82MacFormat,
-    >,
-    /// DHCP option 82 sub option 150 enabled (default: false).
-    pub dhcp_option82_sub_option150_enabled: Option<bool>,
-    /// DHCP option 82 sub option 151 enabled (default: false).
-    pub dhcp_option82_sub_option151_enabled: Option<bool>,
-    /// DHCP option 82 sub option 151 format (may be null).
-    pub dhcp_option82_sub_option151_format: Option<
-        WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
-    >,
-    /// DHCP option 82 sub option 151 input.
-    pub dhcp_option82_sub_option151_input: Option<String>,
-    /// DHCP option 82 sub option 1 enabled (default: false).
-    pub dhcp_option82_sub_option1_enabled: Option<bool>,
-    /// DHCP option 82 sub option 1 format (may be null).
-    pub dhcp_option82_sub_option1_format: Option<
-        WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
-    >,
-    /// DHCP option 82 sub option 2 enabled (default: false).
-    pub dhcp_option82_sub_option2_enabled: Option<bool>,
-    /// DHCP option 82 sub option 2 format (may be null).
-    pub dhcp_option82_sub_option2_format: Option<
-        WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
-    >,
-    /// DHCP request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
-    pub dhcp_request_rate_limit: Option<i64>,
-    /// Directed threshold (default: 5; format: int32; maximum: 5; minimum: 0).
-    pub directed_threshold: Option<i64>,
-    /// DNS proxy.
-    pub dns_proxy: Option<DnsProxy>,
-    /// DNS proxy enabled (default: false).
-    pub dns_proxy_enabled: Option<bool>,
-    /// Enable additional regulatory domains (default: true).
-    pub enable_additional_regulatory_domains: Option<bool>,
-    /// Enable airtime decongestion (default: false).
-    pub enable_airtime_decongestion: Option<bool>,
-    /// Enable anti spoofing (default: false).
-    pub enable_anti_spoofing: Option<bool>,
-    /// Enable AP host name advertisement (default: false).
-    pub enable_ap_host_name_advertisement: Option<bool>,
-    /// Enable arp request rate limit (default: true).
-    pub enable_arp_request_rate_limit: Option<bool>,
-    /// Enable band balancing (default: true).
-    pub enable_band_balancing: Option<bool>,
-    /// Enable DHCP request rate limit (default: true).
-    pub enable_dhcp_request_rate_limit: Option<bool>,
-    /// Enable fast roaming (default: false).
-    pub enable_fast_roaming: Option<bool>,
-    /// Enable gtk rekey (default: true).
-    pub enable_gtk_rekey: Option<bool>,
-    /// Enable join RSSI threshold (default: false).
-    pub enable_join_rssi_threshold: Option<bool>,
-    /// Enable multicast downlink rate limiting (default: false).
-    pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// Enable multicast downlink rate limiting 6G (default: false).
-    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
-    /// Enable multicast uplink rate limiting (default: false).
-    pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// Enable multicast uplink rate limiting 6G (default: false).
-    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
-    /// Enable neighbor report (default: true).
-    pub enable_neighbor_report: Option<bool>,
-    /// Enable optimized connectivity experience (default: false).
-    pub enable_optimized_connectivity_experience: Option<bool>,
-    /// Enable syslog (default: false).
-    pub enable_syslog: Option<bool>,
-    /// Enable transient client management (default: false).
-    pub enable_transient_client_management: Option<bool>,
-    /// Force mobile device DHCP (default: false).
-    pub force_mobile_device_dhcp: Option<bool>,
-    /// Hide SSID (default: false).
-    pub hide_ssid: Option<bool>,
-    /// Join expire time (default: 300; format: int32; maximum: 300; minimum: 1).
-    pub join_expire_time: Option<i64>,
-    /// Join RSSI threshold (default: -85; format: int32; maximum: -60; minimum: -90).
-    pub join_rssi_threshold: Option<i64>,
-    /// Join wait threshold (default: 10; format: int32; maximum: 50; minimum: 1).
-    pub join_wait_threshold: Option<i64>,
-    /// Join wait time (default: 30; format: int32; maximum: 60; minimum: 1).
-    pub join_wait_time: Option<i64>,
-    /// Max clients on WLAN per radio (default: 100; format: int32; maximum: 512; minimum: 1).
-    pub max_clients_on_wlan_per_radio: Option<i64>,
-    /// Mobility domain ID (default: 1; format: int32; maximum: 65535; minimum: 1).
-    pub mobility_domain_id: Option<i64>,
-    /// Multi link operation enabled (default: false).
-    pub multi_link_operation_enabled: Option<bool>,
-    /// Multi link operation options.
-    pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
-    /// Multicast downlink rate limiting (default: 1; format: int32; maximum: 12; minimum: 1).
-    pub multicast_downlink_rate_limiting: Option<i64>,
-    /// Multicast filter enabled (default: false).
-    pub multicast_filter_enabled: Option<bool>,
-    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
-    pub multicast_uplink_rate_limiting: Option<i64>,
-    /// Proxy ARP (default: false).
-    pub proxy_arp: Option<bool>,
-    /// QOS map set enabled (default: false).
-    pub qos_map_set_enabled: Option<bool>,
-    /// QOS map set options.
-    pub qos_map_set_options: Option<QosMapSetOptions>,
-    /// QOS mirroring enabled (default: false).
-    pub qos_mirroring_enabled: Option<bool>,
-    /// QOS mirroring scope (default: MSCS_REQUESTS_ONLY).
-    pub qos_mirroring_scope: Option<WifiWlanAdvancedCustomizationQosMirroringScope>,
-    /// Radio customization.
-    pub radio_customization: Option<WlanRadioCustomization>,
-    /// RADIUS options.
-    pub radius_options: Option<RadiusOptions>,
-    /// Respective access control (default: true).
-    pub respective_access_control: Option<bool>,
-    /// RSSI association rejection threshold (default: -75; format: int32; maximum: -60; minimum: -90).
-    pub rssi_association_rejection_threshold: Option<i64>,
-    /// Total downlink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
-    pub total_downlink_rate_limiting: Option<i64>,
-    /// Total uplink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
-    pub total_uplink_rate_limiting: Option<i64>,
-    /// User downlink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
-    pub user_downlink_rate_limiting: Option<i64>,
-    /// User uplink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
-    pub user_uplink_rate_limiting: Option<i64>,
-    /// Wifi 6 enabled (default: true).
-    pub wifi6_enabled: Option<bool>,
-    /// Wifi 7 enabled (default: true).
-    pub wifi7_enabled: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for PskWifiWlanAdvancedCustomization {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &PskWifiWlanAdvancedCustomization,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional(
-                "applicationVisibilityEnabled",
-                &v.application_visibility_enabled,
-            );
-            w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
-            w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
-            w.optional("bssPriority", &v.bss_priority);
-            w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
-            w.optional("clientIsolation", &v.client_isolation);
-            w.optional("clientIsolationOptions", &v.client_isolation_options);
-            w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
-            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
-            w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
-            w.optional(
-                "dhcpOption82SubOption150Enabled",
-                &v.dhcp_option82_sub_option150_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Enabled",
-                &v.dhcp_option82_sub_option151_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Format",
-                &v.dhcp_option82_sub_option151_format,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Input",
-                &v.dhcp_option82_sub_option151_input,
-            );
-            w.optional(
-                "dhcpOption82SubOption1Enabled",
-                &v.dhcp_option82_sub_option1_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption1Format",
-                &v.dhcp_option82_sub_option1_format,
-            );
-            w.optional(
-                "dhcpOption82SubOption2Enabled",
-                &v.dhcp_option82_sub_option2_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption2Format",
-                &v.dhcp_option82_sub_option2_format,
-            );
-            w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
-            w.optional("directedThreshold", &v.directed_threshold);
-            w.optional("dnsProxy", &v.dns_proxy);
-            w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
-            w.optional(
-                "enableAdditionalRegulatoryDomains",
-                &v.enable_additional_regulatory_domains,
-            );
-            w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
-            w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
-            w.optional(
-                "enableApHostNameAdvertisement",
-                &v.enable_ap_host_name_advertisement,
-            );
-            w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
-            w.optional("enableBandBalancing", &v.enable_band_balancing);
-            w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
-            w.optional("enableFastRoaming", &v.enable_fast_roaming);
-            w.optional("enableGtkRekey", &v.enable_gtk_rekey);
-            w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
-            w.optional(
-                "enableMulticastDownlinkRateLimiting",
-                &v.enable_multicast_downlink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastDownlinkRateLimiting6G",
-                &v.enable_multicast_downlink_rate_limiting6_g,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting",
-                &v.enable_multicast_uplink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting6G",
-                &v.enable_multicast_uplink_rate_limiting6_g,
-            );
-            w.optional("enableNeighborReport", &v.enable_neighbor_report);
-            w.optional(
-                "enableOptimizedConnectivityExperience",
-                &v.enable_optimized_connectivity_experience,
-            );
-            w.optional("enableSyslog", &v.enable_syslog);
-            w.optional(
-                "enableTransientClientManagement",
-                &v.enable_transient_client_management,
-            );
-            w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
-            w.optional("hideSsid", &v.hide_ssid);
-            w.optional("joinExpireTime", &v.join_expire_time);
-            w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
-            w.optional("joinWaitThreshold", &v.join_wait_threshold);
-            w.optional("joinWaitTime", &v.join_wait_time);
-            w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
-            w.optional("mobilityDomainId", &v.mobility_domain_id);
-            w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
-            w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
-            w.optional(
-                "multicastDownlinkRateLimiting",
-                &v.multicast_downlink_rate_limiting,
-            );
-            w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
-            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
-            w.optional("proxyARP", &v.proxy_arp);
-            w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
-            w.optional("qosMapSetOptions", &v.qos_map_set_options);
-            w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
-            w.optional("qosMirroringScope", &v.qos_mirroring_scope);
-            w.optional("radioCustomization", &v.radio_customization);
-            w.optional("radiusOptions", &v.radius_options);
-            w.optional("respectiveAccessControl", &v.respective_access_control);
-            w.optional(
-                "rssiAssociationRejectionThreshold",
-                &v.rssi_association_rejection_threshold,
-            );
-            w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
-            w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
-            w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
-            w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
-            w.optional("wifi6Enabled", &v.wifi6_enabled);
-            w.optional("wifi7Enabled", &v.wifi7_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for PskWifiWlanAdvancedCustomization {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            PskWifiWlanAdvancedCustomization,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = PskWifiWlanAdvancedCustomization {
-                application_visibility_enabled: f
-                    .optional("applicationVisibilityEnabled"),
-                arp_request_rate_limit: f.optional("arpRequestRateLimit"),
-                broadcast_probe_response_delay: f
-                    .optional("broadcastProbeResponseDelay"),
-                bss_priority: f.optional("bssPriority"),
-                client_inactivity_timeout: f.optional("clientInactivityTimeout"),
-                client_isolation: f.optional("clientIsolation"),
-                client_isolation_options: f.optional("clientIsolationOptions"),
-                client_load_balancing_enable: f.optional("clientLoadBalancingEnable"),
-                dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
-                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat"),
-                dhcp_option82_sub_option150_enabled: f
-                    .optional("dhcpOption82SubOption150Enabled"),
-                dhcp_option82_sub_option151_enabled: f
-                    .optional("dhcpOption82SubOption151Enabled"),
-                dhcp_option82_sub_option151_format: f
-                    .optional("dhcpOption82SubOption151Format"),
-                dhcp_option82_sub_option151_input: f
-                    .optional("dhcpOption82SubOption151Input"),
-                dhcp_option82_sub_option1_enabled: f
-                    .optional("dhcpOption82SubOption1Enabled"),
-                dhcp_option82_sub_option1_format: f
-                    .optional("dhcpOption82SubOption1Format"),
-                dhcp_option82_sub_option2_enabled: f
-                    .optional("dhcpOption82SubOption2Enabled"),
-                dhcp_option82_sub_option2_format: f
-                    .optional("dhcpOption82SubOption2Format"),
-                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit"),
-                directed_threshold: f.optional("directedThreshold"),
-                dns_proxy: f.optional("dnsProxy"),
-                dns_proxy_enabled: f.optional("dnsProxyEnabled"),
-                enable_additional_regulatory_domains: f
-                    .optional("enableAdditionalRegulatoryDomains"),
-                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion"),
-                enable_anti_spoofing: f.optional("enableAntiSpoofing"),
-                enable_ap_host_name_advertisement: f
-                    .optional("enableApHostNameAdvertisement"),
-                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit"),
-                enable_band_balancing: f.optional("enableBandBalancing"),
-                enable_dhcp_request_rate_limit: f.optional("enableDhcpRequestRateLimit"),
-                enable_fast_roaming: f.optional("enableFastRoaming"),
-                enable_gtk_rekey: f.optional("enableGtkRekey"),
-                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
-                enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting"),
-                enable_multicast_downlink_rate_limiting6_g: f
-                    .optional("enableMulticastDownlinkRateLimiting6G"),
-                enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting"),
-                enable_multicast_uplink_rate_limiting6_g: f
-                    .optional("enableMulticastUplinkRateLimiting6G"),
-                enable_neighbor_report: f.optional("enableNeighborReport"),
-                enable_optimized_connectivity_experience: f
-                    .optional("enableOptimizedConnectivityExperience"),
-                enable_syslog: f.optional("enableSyslog"),
-                enable_transient_client_management: f
-                    .optional("enableTransientClientManagement"),
-                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp"),
-                hide_ssid: f.optional("hideSsid"),
-                join_expire_time: f.optional("joinExpireTime"),
-                join_rssi_threshold: f.optional("joinRSSIThreshold"),
-                join_wait_threshold: f.optional("joinWaitThreshold"),
-                join_wait_time: f.optional("joinWaitTime"),
-                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio"),
-                mobility_domain_id: f.optional("mobilityDomainId"),
-                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled"),
-                multi_link_operation_options: f.optional("multiLinkOperationOptions"),
-                multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting"),
-                multicast_filter_enabled: f.optional("multicastFilterEnabled"),
-                multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting"),
-                proxy_arp: f.optional("proxyARP"),
-                qos_map_set_enabled: f.optional("qosMapSetEnabled"),
-                qos_map_set_options: f.optional("qosMapSetOptions"),
-                qos_mirroring_enabled: f.optional("qosMirroringEnabled"),
-                qos_mirroring_scope: f.optional("qosMirroringScope"),
-                radio_customization: f.optional("radioCustomization"),
-                radius_options: f.optional("radiusOptions"),
-                respective_access_control: f.optional("respectiveAccessControl"),
-                rssi_association_rejection_threshold: f
-                    .optional("rssiAssociationRejectionThreshold"),
-                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting"),
-                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting"),
-                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting"),
-                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting"),
-                wifi6_enabled: f.optional("wifi6Enabled"),
-                wifi7_enabled: f.optional("wifi7Enabled"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("PskWifiWlanAdvancedCustomization"))
-    }
-}
-impl PskWifiWlanAdvancedCustomization {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            application_visibility_enabled: None,
-            arp_request_rate_limit: None,
-            broadcast_probe_response_delay: None,
-            bss_priority: None,
-            client_inactivity_timeout: None,
-            client_isolation: None,
-            client_isolation_options: None,
-            client_load_balancing_enable: None,
-            dhcp_option82_enabled: None,
-            dhcp_option82_mac_format: None,
-            dhcp_option82_sub_option150_enabled: None,
-            dhcp_option82_sub_option151_enabled: None,
-            dhcp_option82_sub_option151_format: None,
-            dhcp_option82_sub_option151_input: None,
-            dhcp_option82_sub_option1_enabled: None,
-            dhcp_option82_sub_option1_format: None,
-            dhcp_option82_sub_option2_enabled: None,
-            dhcp_option82_sub_option2_format: None,
-            dhcp_request_rate_limit: None,
-            directed_threshold: None,
-            dns_proxy: None,
-            dns_proxy_enabled: None,
-            enable_additional_regulatory_domains: None,
-            enable_airtime_decongestion: None,
-            enable_anti_spoofing: None,
-            enable_ap_host_name_advertisement: None,
-            enable_arp_request_rate_limit: None,
-            enable_band_balancing: None,
-            enable_dhcp_request_rate_limit: None,
-            enable_fast_roaming: None,
-            enable_gtk_rekey: None,
-            enable_join_rssi_threshold: None,
-            enable_multicast_downlink_rate_limiting: None,
-            enable_multicast_downlink_rate_limiting6_g: None,
-            enable_multicast_uplink_rate_limiting: None,
-            enable_multicast_uplink_rate_limiting6_g: None,
-            enable_neighbor_report: None,
-            enable_optimized_connectivity_experience: None,
-            enable_syslog: None,
-            enable_transient_client_management: None,
-            force_mobile_device_dhcp: None,
-            hide_ssid: None,
-            join_expire_time: None,
-            join_rssi_threshold: None,
-            join_wait_threshold: None,
-            join_wait_time: None,
-            max_clients_on_wlan_per_radio: None,
-            mobility_domain_id: None,
-            multi_link_operation_enabled: None,
-            multi_link_operation_options: None,
-            multicast_downlink_rate_limiting: None,
-            multicast_filter_enabled: None,
-            multicast_uplink_rate_limiting: None,
-            proxy_arp: None,
-            qos_map_set_enabled: None,
-            qos_map_set_options: None,
-            qos_mirroring_enabled: None,
-            qos_mirroring_scope: None,
-            radio_customization: None,
-            radius_options: None,
-            respective_access_control: None,
-            rssi_association_rejection_threshold: None,
-            total_downlink_rate_limiting: None,
-            total_uplink_rate_limiting: None,
-            user_downlink_rate_limiting: None,
-            user_uplink_rate_limiting: None,
-            wifi6_enabled: None,
-            wifi7_enabled: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `applicationVisibilityEnabled`.
-    pub fn with_application_visibility_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.application_visibility_enabled = Some(value.into());
-        self
-    }
-    /// Sets `arpRequestRateLimit`.
-    pub fn with_arp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
-        self.arp_request_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `broadcastProbeResponseDelay`.
-    pub fn with_broadcast_probe_response_delay(mut self, value: impl Into<i64>) -> Self {
-        self.broadcast_probe_response_delay = Some(value.into());
-        self
-    }
-    /// Sets `bssPriority`.
-    pub fn with_bss_priority(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationBssPriority>,
-    ) -> Self {
-        self.bss_priority = Some(value.into());
-        self
-    }
-    /// Sets `clientInactivityTimeout`.
-    pub fn with_client_inactivity_timeout(mut self, value: impl Into<i64>) -> Self {
-        self.client_inactivity_timeout = Some(value.into());
-        self
-    }
-    /// Sets `clientIsolation`.
-    pub fn with_client_isolation(mut self, value: impl Into<bool>) -> Self {
-        self.client_isolation = Some(value.into());
-        self
-    }
-    /// Sets `clientIsolationOptions`.
-    pub fn with_client_isolation_options(
-        mut self,
-        value: impl Into<ClientIsolationOptions>,
-    ) -> Self {
-        self.client_isolation_options = Some(value.into());
-        self
-    }
-    /// Sets `clientLoadBalancingEnable`.
-    pub fn with_client_load_balancing_enable(mut self, value: impl Into<bool>) -> Self {
-        self.client_load_balancing_enable = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82Enabled`.
-    pub fn with_dhcp_option82_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.dhcp_option82_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82MacFormat`.
-    pub fn with_dhcp_option82_mac_format(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationDhcpOption82MacFormat>,
-    ) -> Self {
-        self.dhcp_option82_mac_format = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption150Enabled`.
-    pub fn with_dhcp_option82_sub_option150_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.dhcp_option82_sub_option150_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption151Enabled`.
-    pub fn with_dhcp_option82_sub_option151_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.dhcp_option82_sub_option151_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption151Format`.
-    pub fn with_dhcp_option82_sub_option151_format(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format>,
-    ) -> Self {
-        self.dhcp_option82_sub_option151_format = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption151Input`.
-    pub fn with_dhcp_option82_sub_option151_input(
-        mut self,
-        value: impl Into<String>,
-    ) -> Self {
-        self.dhcp_option82_sub_option151_input = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption1Enabled`.
-    pub fn with_dhcp_option82_sub_option1_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.dhcp_option82_sub_option1_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption1Format`.
-    pub fn with_dhcp_option82_sub_option1_format(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format>,
-    ) -> Self {
-        self.dhcp_option82_sub_option1_format = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption2Enabled`.
-    pub fn with_dhcp_option82_sub_option2_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.dhcp_option82_sub_option2_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption2Format`.
-    pub fn with_dhcp_option82_sub_option2_format(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format>,
-    ) -> Self {
-        self.dhcp_option82_sub_option2_format = Some(value.into());
-        self
-    }
-    /// Sets `dhcpRequestRateLimit`.
-    pub fn with_dhcp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
-        self.dhcp_request_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `directedThreshold`.
-    pub fn with_directed_threshold(mut self, value: impl Into<i64>) -> Self {
-        self.directed_threshold = Some(value.into());
-        self
-    }
-    /// Sets `dnsProxy`.
-    pub fn with_dns_proxy(mut self, value: impl Into<DnsProxy>) -> Self {
-        self.dns_proxy = Some(value.into());
-        self
-    }
-    /// Sets `dnsProxyEnabled`.
-    pub fn with_dns_proxy_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.dns_proxy_enabled = Some(value.into());
-        self
-    }
-    /// Sets `enableAdditionalRegulatoryDomains`.
-    pub fn with_enable_additional_regulatory_domains(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_additional_regulatory_domains = Some(value.into());
-        self
-    }
-    /// Sets `enableAirtimeDecongestion`.
-    pub fn with_enable_airtime_decongestion(mut self, value: impl Into<bool>) -> Self {
-        self.enable_airtime_decongestion = Some(value.into());
-        self
-    }
-    /// Sets `enableAntiSpoofing`.
-    pub fn with_enable_anti_spoofing(mut self, value: impl Into<bool>) -> Self {
-        self.enable_anti_spoofing = Some(value.into());
-        self
-    }
-    /// Sets `enableApHostNameAdvertisement`.
-    pub fn with_enable_ap_host_name_advertisement(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_ap_host_name_advertisement = Some(value.into());
-        self
-    }
-    /// Sets `enableArpRequestRateLimit`.
-    pub fn with_enable_arp_request_rate_limit(mut self, value: impl Into<bool>) -> Self {
-        self.enable_arp_request_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `enableBandBalancing`.
-    pub fn with_enable_band_balancing(mut self, value: impl Into<bool>) -> Self {
-        self.enable_band_balancing = Some(value.into());
-        self
-    }
-    /// Sets `enableDhcpRequestRateLimit`.
-    pub fn with_enable_dhcp_request_rate_limit(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_dhcp_request_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `enableFastRoaming`.
-    pub fn with_enable_fast_roaming(mut self, value: impl Into<bool>) -> Self {
-        self.enable_fast_roaming = Some(value.into());
-        self
-    }
-    /// Sets `enableGtkRekey`.
-    pub fn with_enable_gtk_rekey(mut self, value: impl Into<bool>) -> Self {
-        self.enable_gtk_rekey = Some(value.into());
-        self
-    }
-    /// Sets `enableJoinRSSIThreshold`.
-    pub fn with_enable_join_rssi_threshold(mut self, value: impl Into<bool>) -> Self {
-        self.enable_join_rssi_threshold = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastDownlinkRateLimiting`.
-    pub fn with_enable_multicast_downlink_rate_limiting(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastDownlinkRateLimiting6G`.
-    pub fn with_enable_multicast_downlink_rate_limiting6_g(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastUplinkRateLimiting`.
-    pub fn with_enable_multicast_uplink_rate_limiting(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastUplinkRateLimiting6G`.
-    pub fn with_enable_multicast_uplink_rate_limiting6_g(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
-        self
-    }
-    /// Sets `enableNeighborReport`.
-    pub fn with_enable_neighbor_report(mut self, value: impl Into<bool>) -> Self {
-        self.enable_neighbor_report = Some(value.into());
-        self
-    }
-    /// Sets `enableOptimizedConnectivityExperience`.
-    pub fn with_enable_optimized_connectivity_experience(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_optimized_connectivity_experience = Some(value.into());
-        self
-    }
-    /// Sets `enableSyslog`.
-    pub fn with_enable_syslog(mut self, value: impl Into<bool>) -> Self {
-        self.enable_syslog = Some(value.into());
-        self
-    }
-    /// Sets `enableTransientClientManagement`.
-    pub fn with_enable_transient_client_management(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_transient_client_management = Some(value.into());
-        self
-    }
-    /// Sets `forceMobileDeviceDhcp`.
-    pub fn with_force_mobile_device_dhcp(mut self, value: impl Into<bool>) -> Self {
-        self.force_mobile_device_dhcp = Some(value.into());
-        self
-    }
-    /// Sets `hideSsid`.
-    pub fn with_hide_ssid(mut self, value: impl Into<bool>) -> Self {
-        self.hide_ssid = Some(value.into());
-        self
-    }
-    /// Sets `joinExpireTime`.
-    pub fn with_join_expire_time(mut self, value: impl Into<i64>) -> Self {
-        self.join_expire_time = Some(value.into());
-        self
-    }
-    /// Sets `joinRSSIThreshold`.
-    pub fn with_join_rssi_threshold(mut self, value: impl Into<i64>) -> Self {
-        self.join_rssi_threshold = Some(value.into());
-        self
-    }
-    /// Sets `joinWaitThreshold`.
-    pub fn with_join_wait_threshold(mut self, value: impl Into<i64>) -> Self {
-        self.join_wait_threshold = Some(value.into());
-        self
-    }
-    /// Sets `joinWaitTime`.
-    pub fn with_join_wait_time(mut self, value: impl Into<i64>) -> Self {
-        self.join_wait_time = Some(value.into());
-        self
-    }
-    /// Sets `maxClientsOnWlanPerRadio`.
-    pub fn with_max_clients_on_wlan_per_radio(mut self, value: impl Into<i64>) -> Self {
-        self.max_clients_on_wlan_per_radio = Some(value.into());
-        self
-    }
-    /// Sets `mobilityDomainId`.
-    pub fn with_mobility_domain_id(mut self, value: impl Into<i64>) -> Self {
-        self.mobility_domain_id = Some(value.into());
-        self
-    }
-    /// Sets `multiLinkOperationEnabled`.
-    pub fn with_multi_link_operation_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.multi_link_operation_enabled = Some(value.into());
-        self
-    }
-    /// Sets `multiLinkOperationOptions`.
-    pub fn with_multi_link_operation_options(
-        mut self,
-        value: impl Into<MultiLinkOperationOptions>,
-    ) -> Self {
-        self.multi_link_operation_options = Some(value.into());
-        self
-    }
-    /// Sets `multicastDownlinkRateLimiting`.
-    pub fn with_multicast_downlink_rate_limiting(
-        mut self,
-        value: impl Into<i64>,
-    ) -> Self {
-        self.multicast_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `multicastFilterEnabled`.
-    pub fn with_multicast_filter_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.multicast_filter_enabled = Some(value.into());
-        self
-    }
-    /// Sets `multicastUplinkRateLimiting`.
-    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.multicast_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `proxyARP`.
-    pub fn with_proxy_arp(mut self, value: impl Into<bool>) -> Self {
-        self.proxy_arp = Some(value.into());
-        self
-    }
-    /// Sets `qosMapSetEnabled`.
-    pub fn with_qos_map_set_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.qos_map_set_enabled = Some(value.into());
-        self
-    }
-    /// Sets `qosMapSetOptions`.
-    pub fn with_qos_map_set_options(
-        mut self,
-        value: impl Into<QosMapSetOptions>,
-    ) -> Self {
-        self.qos_map_set_options = Some(value.into());
-        self
-    }
-    /// Sets `qosMirroringEnabled`.
-    pub fn with_qos_mirroring_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.qos_mirroring_enabled = Some(value.into());
-        self
-    }
-    /// Sets `qosMirroringScope`.
-    pub fn with_qos_mirroring_scope(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationQosMirroringScope>,
-    ) -> Self {
-        self.qos_mirroring_scope = Some(value.into());
-        self
-    }
-    /// Sets `radioCustomization`.
-    pub fn with_radio_customization(
-        mut self,
-        value: impl Into<WlanRadioCustomization>,
-    ) -> Self {
-        self.radio_customization = Some(value.into());
-        self
-    }
-    /// Sets `radiusOptions`.
-    pub fn with_radius_options(mut self, value: impl Into<RadiusOptions>) -> Self {
-        self.radius_options = Some(value.into());
-        self
-    }
-    /// Sets `respectiveAccessControl`.
-    pub fn with_respective_access_control(mut self, value: impl Into<bool>) -> Self {
-        self.respective_access_control = Some(value.into());
-        self
-    }
-    /// Sets `rssiAssociationRejectionThreshold`.
-    pub fn with_rssi_association_rejection_threshold(
-        mut self,
-        value: impl Into<i64>,
-    ) -> Self {
-        self.rssi_association_rejection_threshold = Some(value.into());
-        self
-    }
-    /// Sets `totalDownlinkRateLimiting`.
-    pub fn with_total_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.total_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `totalUplinkRateLimiting`.
-    pub fn with_total_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.total_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `userDownlinkRateLimiting`.
-    pub fn with_user_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.user_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `userUplinkRateLimiting`.
-    pub fn with_user_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.user_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `wifi6Enabled`.
-    pub fn with_wifi6_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.wifi6_enabled = Some(value.into());
-        self
-    }
-    /// Sets `wifi7Enabled`.
-    pub fn with_wifi7_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.wifi7_enabled = Some(value.into());
-        self
-    }
-}
-/// Psk wifi wlan wlan security: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml PskWifiWlan (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum PskWifiWlanWlanSecurity {
-    /// `WPAPersonal`
-    WpaPersonal,
-    /// `WPA2Personal`
-    Wpa2Personal,
-    /// `WEP`
-    Wep,
-    /// `WPA23Mixed`
-    Wpa23Mixed,
-    /// `WPA3`
-    Wpa3,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl PskWifiWlanWlanSecurity {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::WpaPersonal => "WPAPersonal",
-            Self::Wpa2Personal => "WPA2Personal",
-            Self::Wep => "WEP",
-            Self::Wpa23Mixed => "WPA23Mixed",
-            Self::Wpa3 => "WPA3",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for PskWifiWlanWlanSecurity {
-    fn from(s: &str) -> Self {
-        match s {
-            "WPAPersonal" => Self::WpaPersonal,
-            "WPA2Personal" => Self::Wpa2Personal,
-            "WEP" => Self::Wep,
-            "WPA23Mixed" => Self::Wpa23Mixed,
-            "WPA3" => Self::Wpa3,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for PskWifiWlanWlanSecurity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for PskWifiWlanWlanSecurity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for PskWifiWlanWlanSecurity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Qos map rule, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml QosMapRule).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct QosMapRule {
-    /// Dscp exception values.
-    pub dscp_exception_values: Option<Vec<i64>>,
-    /// Dscp high (format: int32).
-    pub dscp_high: i64,
-    /// Dscp low (format: int32).
-    pub dscp_low: i64,
-    /// Enabled (default: true).
-    pub enabled: Option<bool>,
-    /// Priority (format: int32; maximum: 7; minimum: 0).
-    pub priority: i64,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QosMapRule {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QosMapRule, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("dscpExceptionValues", &v.dscp_exception_values);
-            w.field("dscpHigh", &v.dscp_high);
-            w.field("dscpLow", &v.dscp_low);
-            w.optional("enabled", &v.enabled);
-            w.field("priority", &v.priority);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QosMapRule {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QosMapRule, ruckus_one_runtime::object::FieldError> {
-            let value = QosMapRule {
-                dscp_exception_values: f.optional("dscpExceptionValues"),
-                dscp_high: f.required("dscpHigh")?,
-                dscp_low: f.required("dscpLow")?,
-                enabled: f.optional("enabled"),
-                priority: f.required("priority")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QosMapRule"))
-    }
-}
-impl QosMapRule {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(dscp_high: i64, dscp_low: i64, priority: i64) -> Self {
-        Self {
-            dscp_exception_values: None,
-            dscp_high,
-            dscp_low,
-            enabled: None,
-            priority,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `dscpExceptionValues`.
-    pub fn with_dscp_exception_values(mut self, value: impl Into<Vec<i64>>) -> Self {
-        self.dscp_exception_values = Some(value.into());
-        self
-    }
-    /// Sets `enabled`.
-    pub fn with_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.enabled = Some(value.into());
-        self
-    }
-}
-/// Qos map set options, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml QosMapSetOptions).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QosMapSetOptions {
-    /// Rules (max_items: 8; min_items: 0).
-    pub rules: Option<Vec<QosMapRule>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QosMapSetOptions {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &QosMapSetOptions, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("rules", &v.rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QosMapSetOptions {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<QosMapSetOptions, ruckus_one_runtime::object::FieldError> {
-            let value = QosMapSetOptions {
-                rules: f.optional("rules"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QosMapSetOptions"))
-    }
-}
-impl QosMapSetOptions {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            rules: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `rules`.
-    pub fn with_rules(mut self, value: impl Into<Vec<QosMapRule>>) -> Self {
-        self.rules = Some(value.into());
-        self
-    }
-}
-/// Radius options, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusOptions).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct RadiusOptions {
-    /// Called station ID type (may be null).
-    pub called_station_id_type: Option<super::common::CalledStationIdType>,
-    /// Nas ID delimiter (default: DASH).
-    pub nas_id_delimiter: Option<super::common::NasIdDelimiter>,
-    /// Nas ID type (default: BSSID).
-    pub nas_id_type: Option<super::common::NasIdType>,
-    /// Nas max retry (default: 2; format: int32; maximum: 10; minimum: 2).
-    pub nas_max_retry: Option<i64>,
-    /// Nas reconnect primary min (default: 5; format: int32; maximum: 300; minimum: 1).
-    pub nas_reconnect_primary_min: Option<i64>,
-    /// Nas request timeout sec (default: 3; format: int32; maximum: 20; minimum: 2).
-    pub nas_request_timeout_sec: Option<i64>,
-    /// Single session ID accounting (default: false).
-    pub single_session_id_accounting: Option<bool>,
-    /// User defined nas ID (max_length: 64; min_length: 2).
-    pub user_defined_nas_id: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for RadiusOptions {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusOptions, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("calledStationIdType", &v.called_station_id_type);
-            w.optional("nasIdDelimiter", &v.nas_id_delimiter);
-            w.optional("nasIdType", &v.nas_id_type);
-            w.optional("nasMaxRetry", &v.nas_max_retry);
-            w.optional("nasReconnectPrimaryMin", &v.nas_reconnect_primary_min);
-            w.optional("nasRequestTimeoutSec", &v.nas_request_timeout_sec);
-            w.optional("singleSessionIdAccounting", &v.single_session_id_accounting);
-            w.optional("userDefinedNasId", &v.user_defined_nas_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for RadiusOptions {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusOptions, ruckus_one_runtime::object::FieldError> {
-            let value = RadiusOptions {
-                called_station_id_type: f.optional("calledStationIdType"),
-                nas_id_delimiter: f.optional("nasIdDelimiter"),
-                nas_id_type: f.optional("nasIdType"),
-                nas_max_retry: f.optional("nasMaxRetry"),
-                nas_reconnect_primary_min: f.optional("nasReconnectPrimaryMin"),
-                nas_request_timeout_sec: f.optional("nasRequestTimeoutSec"),
-                single_session_id_accounting: f.optional("singleSessionIdAccounting"),
-                user_defined_nas_id: f.optional("userDefinedNasId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusOptions"))
-    }
-}
-impl RadiusOptions {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            called_station_id_type: None,
-            nas_id_delimiter: None,
-            nas_id_type: None,
-            nas_max_retry: None,
-            nas_reconnect_primary_min: None,
-            nas_request_timeout_sec: None,
-            single_session_id_accounting: None,
-            user_defined_nas_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `calledStationIdType`.
-    pub fn with_called_station_id_type(
-        mut self,
-        value: impl Into<super::common::CalledStationIdType>,
-    ) -> Self {
-        self.called_station_id_type = Some(value.into());
-        self
-    }
-    /// Sets `nasIdDelimiter`.
-    pub fn with_nas_id_delimiter(
-        mut self,
-        value: impl Into<super::common::NasIdDelimiter>,
-    ) -> Self {
-        self.nas_id_delimiter = Some(value.into());
-        self
-    }
-    /// Sets `nasIdType`.
-    pub fn with_nas_id_type(
-        mut self,
-        value: impl Into<super::common::NasIdType>,
-    ) -> Self {
-        self.nas_id_type = Some(value.into());
-        self
-    }
-    /// Sets `nasMaxRetry`.
-    pub fn with_nas_max_retry(mut self, value: impl Into<i64>) -> Self {
-        self.nas_max_retry = Some(value.into());
-        self
-    }
-    /// Sets `nasReconnectPrimaryMin`.
-    pub fn with_nas_reconnect_primary_min(mut self, value: impl Into<i64>) -> Self {
-        self.nas_reconnect_primary_min = Some(value.into());
-        self
-    }
-    /// Sets `nasRequestTimeoutSec`.
-    pub fn with_nas_request_timeout_sec(mut self, value: impl Into<i64>) -> Self {
-        self.nas_request_timeout_sec = Some(value.into());
-        self
-    }
-    /// Sets `singleSessionIdAccounting`.
-    pub fn with_single_session_id_accounting(mut self, value: impl Into<bool>) -> Self {
-        self.single_session_id_accounting = Some(value.into());
-        self
-    }
-    /// Sets `userDefinedNasId`.
-    pub fn with_user_defined_nas_id(mut self, value: impl Into<String>) -> Self {
-        self.user_defined_nas_id = Some(value.into());
-        self
-    }
-}
 /// Recovery passphrase settings, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RecoveryPassphraseSettings).
@@ -6047,292 +478,6 @@ impl RecoveryPassphraseSettings {
         self
     }
 }
-/// Social identities, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SocialIdentities).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct SocialIdentities {
-    /// Facebook.
-    pub facebook: Option<SocialIdentity>,
-    /// Google.
-    pub google: Option<SocialIdentity>,
-    /// Linkedin.
-    pub linkedin: Option<SocialIdentity>,
-    /// Twitter.
-    pub twitter: Option<SocialIdentity>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for SocialIdentities {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SocialIdentities, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("facebook", &v.facebook);
-            w.optional("google", &v.google);
-            w.optional("linkedin", &v.linkedin);
-            w.optional("twitter", &v.twitter);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SocialIdentities {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SocialIdentities, ruckus_one_runtime::object::FieldError> {
-            let value = SocialIdentities {
-                facebook: f.optional("facebook"),
-                google: f.optional("google"),
-                linkedin: f.optional("linkedin"),
-                twitter: f.optional("twitter"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SocialIdentities"))
-    }
-}
-impl SocialIdentities {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            facebook: None,
-            google: None,
-            linkedin: None,
-            twitter: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `facebook`.
-    pub fn with_facebook(mut self, value: impl Into<SocialIdentity>) -> Self {
-        self.facebook = Some(value.into());
-        self
-    }
-    /// Sets `google`.
-    pub fn with_google(mut self, value: impl Into<SocialIdentity>) -> Self {
-        self.google = Some(value.into());
-        self
-    }
-    /// Sets `linkedin`.
-    pub fn with_linkedin(mut self, value: impl Into<SocialIdentity>) -> Self {
-        self.linkedin = Some(value.into());
-        self
-    }
-    /// Sets `twitter`.
-    pub fn with_twitter(mut self, value: impl Into<SocialIdentity>) -> Self {
-        self.twitter = Some(value.into());
-        self
-    }
-}
-/// Social identity, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SocialIdentity).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct SocialIdentity {
-    /// Config.
-    pub config: Option<OauthAppConfig>,
-    /// Source (default: RUCKUS).
-    pub source: Option<SocialIdentitySource>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for SocialIdentity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SocialIdentity, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("config", &v.config);
-            w.optional("source", &v.source);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SocialIdentity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SocialIdentity, ruckus_one_runtime::object::FieldError> {
-            let value = SocialIdentity {
-                config: f.optional("config"),
-                source: f.optional("source"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SocialIdentity"))
-    }
-}
-impl SocialIdentity {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            config: None,
-            source: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `config`.
-    pub fn with_config(mut self, value: impl Into<OauthAppConfig>) -> Self {
-        self.config = Some(value.into());
-        self
-    }
-    /// Sets `source`.
-    pub fn with_source(mut self, value: impl Into<SocialIdentitySource>) -> Self {
-        self.source = Some(value.into());
-        self
-    }
-}
-/// Social identity source: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SocialIdentity (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SocialIdentitySource {
-    /// `RUCKUS`
-    Ruckus,
-    /// `CUSTOM`
-    Custom,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SocialIdentitySource {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ruckus => "RUCKUS",
-            Self::Custom => "CUSTOM",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SocialIdentitySource {
-    fn from(s: &str) -> Self {
-        match s {
-            "RUCKUS" => Self::Ruckus,
-            "CUSTOM" => Self::Custom,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SocialIdentitySource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SocialIdentitySource {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SocialIdentitySource {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Venue ap group query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueApGroupQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueApGroupQueryData {
-    /// Venue ID.
-    pub venue_id: Option<String>,
-    /// AP group IDs.
-    pub ap_group_ids: Option<Vec<String>>,
-    /// Is all AP groups.
-    pub is_all_ap_groups: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueApGroupQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueApGroupQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("venueId", &v.venue_id);
-            w.optional("apGroupIds", &v.ap_group_ids);
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueApGroupQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueApGroupQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = VenueApGroupQueryData {
-                venue_id: f.optional("venueId"),
-                ap_group_ids: f.optional("apGroupIds"),
-                is_all_ap_groups: f.optional("isAllApGroups"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueApGroupQueryData"))
-    }
-}
-impl VenueApGroupQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            venue_id: None,
-            ap_group_ids: None,
-            is_all_ap_groups: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `venueId`.
-    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
-        self.venue_id = Some(value.into());
-        self
-    }
-    /// Sets `apGroupIds`.
-    pub fn with_ap_group_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.ap_group_ids = Some(value.into());
-        self
-    }
-    /// Sets `isAllApGroups`.
-    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
-        self.is_all_ap_groups = Some(value.into());
-        self
-    }
-}
 /// Body of the activation of a Wi-Fi network on a venue.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetwork).
@@ -6388,225 +533,6 @@ impl VenueWifiNetwork {
     /// Sets `isAllApGroups`.
     pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
         self.is_all_ap_groups = Some(value.into());
-        self
-    }
-}
-/// Venue wifi network settings, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueWifiNetworkSettings {
-    /// All AP groups radio types.
-    pub all_ap_groups_radio_types: Option<
-        Vec<VenueWifiNetworkSettingsAllApGroupsRadioTypes>,
-    >,
-    /// All AP groups VLAN ID (format: int32; maximum: 4094; minimum: 1).
-    pub all_ap_groups_vlan_id: Option<i64>,
-    /// Is all AP groups (default: true).
-    pub is_all_ap_groups: Option<bool>,
-    /// Scheduler.
-    pub scheduler: Option<NetworkVenueScheduler>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueWifiNetworkSettings {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VenueWifiNetworkSettings,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("allApGroupsRadioTypes", &v.all_ap_groups_radio_types);
-            w.optional("allApGroupsVlanId", &v.all_ap_groups_vlan_id);
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.optional("scheduler", &v.scheduler);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettings {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueWifiNetworkSettings, ruckus_one_runtime::object::FieldError> {
-            let value = VenueWifiNetworkSettings {
-                all_ap_groups_radio_types: f.optional("allApGroupsRadioTypes"),
-                all_ap_groups_vlan_id: f.optional("allApGroupsVlanId"),
-                is_all_ap_groups: f.optional("isAllApGroups"),
-                scheduler: f.optional("scheduler"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueWifiNetworkSettings"))
-    }
-}
-impl VenueWifiNetworkSettings {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            all_ap_groups_radio_types: None,
-            all_ap_groups_vlan_id: None,
-            is_all_ap_groups: None,
-            scheduler: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `allApGroupsRadioTypes`.
-    pub fn with_all_ap_groups_radio_types(
-        mut self,
-        value: impl Into<Vec<VenueWifiNetworkSettingsAllApGroupsRadioTypes>>,
-    ) -> Self {
-        self.all_ap_groups_radio_types = Some(value.into());
-        self
-    }
-    /// Sets `allApGroupsVlanId`.
-    pub fn with_all_ap_groups_vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.all_ap_groups_vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `isAllApGroups`.
-    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
-        self.is_all_ap_groups = Some(value.into());
-        self
-    }
-    /// Sets `scheduler`.
-    pub fn with_scheduler(mut self, value: impl Into<NetworkVenueScheduler>) -> Self {
-        self.scheduler = Some(value.into());
-        self
-    }
-}
-/// Venue wifi network settings all ap groups radio types: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetworkSettings (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum VenueWifiNetworkSettingsAllApGroupsRadioTypes {
-    /// `2.4-GHz`
-    V24GHz,
-    /// `5-GHz`
-    V5GHz,
-    /// `6-GHz`
-    V6GHz,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl VenueWifiNetworkSettingsAllApGroupsRadioTypes {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V24GHz => "2.4-GHz",
-            Self::V5GHz => "5-GHz",
-            Self::V6GHz => "6-GHz",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for VenueWifiNetworkSettingsAllApGroupsRadioTypes {
-    fn from(s: &str) -> Self {
-        match s {
-            "2.4-GHz" => Self::V24GHz,
-            "5-GHz" => Self::V5GHz,
-            "6-GHz" => Self::V6GHz,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for VenueWifiNetworkSettingsAllApGroupsRadioTypes {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for VenueWifiNetworkSettingsAllApGroupsRadioTypes {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueWifiNetworkSettingsAllApGroupsRadioTypes {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Vlan pool data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VlanPoolData {
-    /// Name.
-    pub name: Option<String>,
-    /// VLAN members.
-    pub vlan_members: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VlanPoolData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VlanPoolData, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("name", &v.name);
-            w.optional("vlanMembers", &v.vlan_members);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VlanPoolData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VlanPoolData, ruckus_one_runtime::object::FieldError> {
-            let value = VlanPoolData {
-                name: f.optional("name"),
-                vlan_members: f.optional("vlanMembers"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VlanPoolData"))
-    }
-}
-impl VlanPoolData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            name: None,
-            vlan_members: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `vlanMembers`.
-    pub fn with_vlan_members(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.vlan_members = Some(value.into());
         self
     }
 }
@@ -6749,2006 +675,6 @@ impl WifiFeatureSetRow {
     pub fn with_feature_name(mut self, value: impl Into<String>) -> Self {
         self.feature_name = Some(value.into());
         self
-    }
-}
-/// Wifi network: one of several kinds, told apart by the `type` field (its values as the description's discriminator maps them; without a mapping, the variant schemas' names).
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiNetwork; tag values: payloads ui-fixtures/get_wifi_network/01-08.json, postman-requests/17-create-network.json).
-///
-/// One of 6 types, chosen by the string in the wire field `type`.
-/// Forward compatible: a value with another `type`, or none, is kept as raw JSON in
-/// `Unknown` and sent back unchanged; a value whose `type` selects a variant but does
-/// not decode as its type is an error.
-///
-/// The union owns the tag: a variant is sent as its value with its tag in `type`, and
-/// the variant types have no field for it.
-///
-/// `Debug` of `Unknown` shows the secret fields of the variant types (`appSecret`, `passphrase`, `saePassphrase`) as `***`.
-#[derive(Clone, PartialEq)]
-#[non_exhaustive]
-#[allow(clippy::large_enum_variant)]
-pub enum WifiNetwork {
-    /// Variant type `AaaWifiNetwork`; chosen when the wire field `type` is `aaa`.
-    Aaa(AaaWifiNetwork),
-    /// Variant type `DpskWifiNetwork`; chosen when the wire field `type` is `dpsk`.
-    Dpsk(DpskWifiNetwork),
-    /// Variant type `GuestWifiNetwork`; chosen when the wire field `type` is `guest`.
-    Guest(GuestWifiNetwork),
-    /// Variant type `Hotspot20WifiNetwork`; chosen when the wire field `type` is `hotspot20`.
-    Hotspot20(Hotspot20WifiNetwork),
-    /// Variant type `OpenWifiNetwork`; chosen when the wire field `type` is `open`.
-    Open(OpenWifiNetwork),
-    /// Variant type `PskWifiNetwork`; chosen when the wire field `type` is `psk`.
-    Psk(PskWifiNetwork),
-    /// A value that matches no variant, kept as received and sent back unchanged.
-    Unknown(serde_json::Value),
-}
-impl From<AaaWifiNetwork> for WifiNetwork {
-    fn from(value: AaaWifiNetwork) -> Self {
-        Self::Aaa(value)
-    }
-}
-impl From<DpskWifiNetwork> for WifiNetwork {
-    fn from(value: DpskWifiNetwork) -> Self {
-        Self::Dpsk(value)
-    }
-}
-impl From<GuestWifiNetwork> for WifiNetwork {
-    fn from(value: GuestWifiNetwork) -> Self {
-        Self::Guest(value)
-    }
-}
-impl From<Hotspot20WifiNetwork> for WifiNetwork {
-    fn from(value: Hotspot20WifiNetwork) -> Self {
-        Self::Hotspot20(value)
-    }
-}
-impl From<OpenWifiNetwork> for WifiNetwork {
-    fn from(value: OpenWifiNetwork) -> Self {
-        Self::Open(value)
-    }
-}
-impl From<PskWifiNetwork> for WifiNetwork {
-    fn from(value: PskWifiNetwork) -> Self {
-        Self::Psk(value)
-    }
-}
-impl std::fmt::Debug for WifiNetwork {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Aaa(v) => f.debug_tuple("Aaa").field(v).finish(),
-            Self::Dpsk(v) => f.debug_tuple("Dpsk").field(v).finish(),
-            Self::Guest(v) => f.debug_tuple("Guest").field(v).finish(),
-            Self::Hotspot20(v) => f.debug_tuple("Hotspot20").field(v).finish(),
-            Self::Open(v) => f.debug_tuple("Open").field(v).finish(),
-            Self::Psk(v) => f.debug_tuple("Psk").field(v).finish(),
-            Self::Unknown(v) => {
-                ruckus_one_runtime::union::debug_unknown(
-                    f,
-                    v,
-                    &["appSecret", "passphrase", "saePassphrase"],
-                )
-            }
-        }
-    }
-}
-impl serde::Serialize for WifiNetwork {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        match self {
-            Self::Aaa(v) => {
-                ruckus_one_runtime::union::serialize_tagged(v, "type", "aaa", serializer)
-            }
-            Self::Dpsk(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
-                    v,
-                    "type",
-                    "dpsk",
-                    serializer,
-                )
-            }
-            Self::Guest(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
-                    v,
-                    "type",
-                    "guest",
-                    serializer,
-                )
-            }
-            Self::Hotspot20(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
-                    v,
-                    "type",
-                    "hotspot20",
-                    serializer,
-                )
-            }
-            Self::Open(v) => {
-                ruckus_one_runtime::union::serialize_tagged(
-                    v,
-                    "type",
-                    "open",
-                    serializer,
-                )
-            }
-            Self::Psk(v) => {
-                ruckus_one_runtime::union::serialize_tagged(v, "type", "psk", serializer)
-            }
-            Self::Unknown(v) => serde::Serialize::serialize(v, serializer),
-        }
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiNetwork {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let value = <serde_json::Value as serde::Deserialize>::deserialize(
-            deserializer,
-        )?;
-        Ok(
-            match ruckus_one_runtime::union::tag(&value, "type") {
-                Some("aaa") => {
-                    Self::Aaa(
-                        ruckus_one_runtime::union::decode_tagged(
-                            value,
-                            "type",
-                            "WifiNetwork",
-                            "aaa",
-                        )?,
-                    )
-                }
-                Some("dpsk") => {
-                    Self::Dpsk(
-                        ruckus_one_runtime::union::decode_tagged(
-                            value,
-                            "type",
-                            "WifiNetwork",
-                            "dpsk",
-                        )?,
-                    )
-                }
-                Some("guest") => {
-                    Self::Guest(
-                        ruckus_one_runtime::union::decode_tagged(
-                            value,
-                            "type",
-                            "WifiNetwork",
-                            "guest",
-                        )?,
-                    )
-                }
-                Some("hotspot20") => {
-                    Self::Hotspot20(
-                        ruckus_one_runtime::union::decode_tagged(
-                            value,
-                            "type",
-                            "WifiNetwork",
-                            "hotspot20",
-                        )?,
-                    )
-                }
-                Some("open") => {
-                    Self::Open(
-                        ruckus_one_runtime::union::decode_tagged(
-                            value,
-                            "type",
-                            "WifiNetwork",
-                            "open",
-                        )?,
-                    )
-                }
-                Some("psk") => {
-                    Self::Psk(
-                        ruckus_one_runtime::union::decode_tagged(
-                            value,
-                            "type",
-                            "WifiNetwork",
-                            "psk",
-                        )?,
-                    )
-                }
-                _ => Self::Unknown(value),
-            },
-        )
-    }
-}
-/// Wifi network row, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct WifiNetworkRow {
-    /// Name.
-    pub name: Option<String>,
-    /// ID.
-    pub id: Option<String>,
-    /// VLAN (format: int32).
-    pub vlan: Option<i64>,
-    /// Nw type.
-    pub nw_type: Option<String>,
-    /// Nw sub type.
-    pub nw_sub_type: Option<String>,
-    /// Captive type.
-    pub captive_type: Option<String>,
-    /// Crt time.
-    pub crt_time: Option<String>,
-    /// Last upd time.
-    pub last_upd_time: Option<String>,
-    /// SSID.
-    pub ssid: Option<String>,
-    /// Ancillary SSID.
-    pub ancillary_ssid: Option<String>,
-    /// Description.
-    pub description: Option<String>,
-    /// Client count (format: int32).
-    pub client_count: Option<i64>,
-    /// Default guest country.
-    pub default_guest_country: Option<String>,
-    /// Enable DHCP.
-    pub enable_dhcp: Option<bool>,
-    /// Tunnel WLAN enable.
-    pub tunnel_wlan_enable: Option<bool>,
-    /// Security protocol.
-    pub security_protocol: Option<String>,
-    /// Dsae onboard network.
-    pub dsae_onboard_network: Option<DsaeOnboardNetwork>,
-    /// Is owe master.
-    pub is_owe_master: Option<bool>,
-    /// Owe pair network ID.
-    pub owe_pair_network_id: Option<String>,
-    /// Venue AP groups.
-    pub venue_ap_groups: Option<Vec<VenueApGroupQueryData>>,
-    /// AP count (format: int32).
-    pub ap_count: Option<i64>,
-    /// Is enforced.
-    pub is_enforced: Option<bool>,
-    /// Is managed by template.
-    pub is_managed_by_template: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WifiNetworkRow {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiNetworkRow, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("name", &v.name);
-            w.optional("id", &v.id);
-            w.optional("vlan", &v.vlan);
-            w.optional("nwType", &v.nw_type);
-            w.optional("nwSubType", &v.nw_sub_type);
-            w.optional("captiveType", &v.captive_type);
-            w.optional("crtTime", &v.crt_time);
-            w.optional("lastUpdTime", &v.last_upd_time);
-            w.optional("ssid", &v.ssid);
-            w.optional("ancillarySsid", &v.ancillary_ssid);
-            w.optional("description", &v.description);
-            w.optional("clientCount", &v.client_count);
-            w.optional("defaultGuestCountry", &v.default_guest_country);
-            w.optional("enableDhcp", &v.enable_dhcp);
-            w.optional("tunnelWlanEnable", &v.tunnel_wlan_enable);
-            w.optional("securityProtocol", &v.security_protocol);
-            w.optional("dsaeOnboardNetwork", &v.dsae_onboard_network);
-            w.optional("isOweMaster", &v.is_owe_master);
-            w.optional("owePairNetworkId", &v.owe_pair_network_id);
-            w.optional("venueApGroups", &v.venue_ap_groups);
-            w.optional("apCount", &v.ap_count);
-            w.optional("isEnforced", &v.is_enforced);
-            w.optional("isManagedByTemplate", &v.is_managed_by_template);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiNetworkRow {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiNetworkRow, ruckus_one_runtime::object::FieldError> {
-            let value = WifiNetworkRow {
-                name: f.optional("name"),
-                id: f.optional("id"),
-                vlan: f.optional("vlan"),
-                nw_type: f.optional("nwType"),
-                nw_sub_type: f.optional("nwSubType"),
-                captive_type: f.optional("captiveType"),
-                crt_time: f.optional("crtTime"),
-                last_upd_time: f.optional("lastUpdTime"),
-                ssid: f.optional("ssid"),
-                ancillary_ssid: f.optional("ancillarySsid"),
-                description: f.optional("description"),
-                client_count: f.optional("clientCount"),
-                default_guest_country: f.optional("defaultGuestCountry"),
-                enable_dhcp: f.optional("enableDhcp"),
-                tunnel_wlan_enable: f.optional("tunnelWlanEnable"),
-                security_protocol: f.optional("securityProtocol"),
-                dsae_onboard_network: f.optional("dsaeOnboardNetwork"),
-                is_owe_master: f.optional("isOweMaster"),
-                owe_pair_network_id: f.optional("owePairNetworkId"),
-                venue_ap_groups: f.optional("venueApGroups"),
-                ap_count: f.optional("apCount"),
-                is_enforced: f.optional("isEnforced"),
-                is_managed_by_template: f.optional("isManagedByTemplate"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiNetworkRow"))
-    }
-}
-impl WifiNetworkRow {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            name: None,
-            id: None,
-            vlan: None,
-            nw_type: None,
-            nw_sub_type: None,
-            captive_type: None,
-            crt_time: None,
-            last_upd_time: None,
-            ssid: None,
-            ancillary_ssid: None,
-            description: None,
-            client_count: None,
-            default_guest_country: None,
-            enable_dhcp: None,
-            tunnel_wlan_enable: None,
-            security_protocol: None,
-            dsae_onboard_network: None,
-            is_owe_master: None,
-            owe_pair_network_id: None,
-            venue_ap_groups: None,
-            ap_count: None,
-            is_enforced: None,
-            is_managed_by_template: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `vlan`.
-    pub fn with_vlan(mut self, value: impl Into<i64>) -> Self {
-        self.vlan = Some(value.into());
-        self
-    }
-    /// Sets `nwType`.
-    pub fn with_nw_type(mut self, value: impl Into<String>) -> Self {
-        self.nw_type = Some(value.into());
-        self
-    }
-    /// Sets `nwSubType`.
-    pub fn with_nw_sub_type(mut self, value: impl Into<String>) -> Self {
-        self.nw_sub_type = Some(value.into());
-        self
-    }
-    /// Sets `captiveType`.
-    pub fn with_captive_type(mut self, value: impl Into<String>) -> Self {
-        self.captive_type = Some(value.into());
-        self
-    }
-    /// Sets `crtTime`.
-    pub fn with_crt_time(mut self, value: impl Into<String>) -> Self {
-        self.crt_time = Some(value.into());
-        self
-    }
-    /// Sets `lastUpdTime`.
-    pub fn with_last_upd_time(mut self, value: impl Into<String>) -> Self {
-        self.last_upd_time = Some(value.into());
-        self
-    }
-    /// Sets `ssid`.
-    pub fn with_ssid(mut self, value: impl Into<String>) -> Self {
-        self.ssid = Some(value.into());
-        self
-    }
-    /// Sets `ancillarySsid`.
-    pub fn with_ancillary_ssid(mut self, value: impl Into<String>) -> Self {
-        self.ancillary_ssid = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `clientCount`.
-    pub fn with_client_count(mut self, value: impl Into<i64>) -> Self {
-        self.client_count = Some(value.into());
-        self
-    }
-    /// Sets `defaultGuestCountry`.
-    pub fn with_default_guest_country(mut self, value: impl Into<String>) -> Self {
-        self.default_guest_country = Some(value.into());
-        self
-    }
-    /// Sets `enableDhcp`.
-    pub fn with_enable_dhcp(mut self, value: impl Into<bool>) -> Self {
-        self.enable_dhcp = Some(value.into());
-        self
-    }
-    /// Sets `tunnelWlanEnable`.
-    pub fn with_tunnel_wlan_enable(mut self, value: impl Into<bool>) -> Self {
-        self.tunnel_wlan_enable = Some(value.into());
-        self
-    }
-    /// Sets `securityProtocol`.
-    pub fn with_security_protocol(mut self, value: impl Into<String>) -> Self {
-        self.security_protocol = Some(value.into());
-        self
-    }
-    /// Sets `dsaeOnboardNetwork`.
-    pub fn with_dsae_onboard_network(
-        mut self,
-        value: impl Into<DsaeOnboardNetwork>,
-    ) -> Self {
-        self.dsae_onboard_network = Some(value.into());
-        self
-    }
-    /// Sets `isOweMaster`.
-    pub fn with_is_owe_master(mut self, value: impl Into<bool>) -> Self {
-        self.is_owe_master = Some(value.into());
-        self
-    }
-    /// Sets `owePairNetworkId`.
-    pub fn with_owe_pair_network_id(mut self, value: impl Into<String>) -> Self {
-        self.owe_pair_network_id = Some(value.into());
-        self
-    }
-    /// Sets `venueApGroups`.
-    pub fn with_venue_ap_groups(
-        mut self,
-        value: impl Into<Vec<VenueApGroupQueryData>>,
-    ) -> Self {
-        self.venue_ap_groups = Some(value.into());
-        self
-    }
-    /// Sets `apCount`.
-    pub fn with_ap_count(mut self, value: impl Into<i64>) -> Self {
-        self.ap_count = Some(value.into());
-        self
-    }
-    /// Sets `isEnforced`.
-    pub fn with_is_enforced(mut self, value: impl Into<bool>) -> Self {
-        self.is_enforced = Some(value.into());
-        self
-    }
-    /// Sets `isManagedByTemplate`.
-    pub fn with_is_managed_by_template(mut self, value: impl Into<bool>) -> Self {
-        self.is_managed_by_template = Some(value.into());
-        self
-    }
-}
-/// Wifi wispr page, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiWisprPage).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct WifiWisprPage {
-    /// Auth type (default: RADIUS).
-    pub auth_type: Option<WifiWisprPageAuthType>,
-    /// Captive portal URL.
-    pub captive_portal_url: String,
-    /// Custom external provider (default: false).
-    pub custom_external_provider: Option<bool>,
-    /// External provider name.
-    pub external_provider_name: Option<String>,
-    /// External provider region.
-    pub external_provider_region: Option<String>,
-    /// Integration key.
-    pub integration_key: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WifiWisprPage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &WifiWisprPage, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("authType", &v.auth_type);
-            w.field("captivePortalUrl", &v.captive_portal_url);
-            w.optional("customExternalProvider", &v.custom_external_provider);
-            w.optional("externalProviderName", &v.external_provider_name);
-            w.optional("externalProviderRegion", &v.external_provider_region);
-            w.optional("integrationKey", &v.integration_key);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiWisprPage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiWisprPage, ruckus_one_runtime::object::FieldError> {
-            let value = WifiWisprPage {
-                auth_type: f.optional("authType"),
-                captive_portal_url: f.required("captivePortalUrl")?,
-                custom_external_provider: f.optional("customExternalProvider"),
-                external_provider_name: f.optional("externalProviderName"),
-                external_provider_region: f.optional("externalProviderRegion"),
-                integration_key: f.optional("integrationKey"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiWisprPage"))
-    }
-}
-impl WifiWisprPage {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(captive_portal_url: String) -> Self {
-        Self {
-            auth_type: None,
-            captive_portal_url,
-            custom_external_provider: None,
-            external_provider_name: None,
-            external_provider_region: None,
-            integration_key: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `authType`.
-    pub fn with_auth_type(mut self, value: impl Into<WifiWisprPageAuthType>) -> Self {
-        self.auth_type = Some(value.into());
-        self
-    }
-    /// Sets `customExternalProvider`.
-    pub fn with_custom_external_provider(mut self, value: impl Into<bool>) -> Self {
-        self.custom_external_provider = Some(value.into());
-        self
-    }
-    /// Sets `externalProviderName`.
-    pub fn with_external_provider_name(mut self, value: impl Into<String>) -> Self {
-        self.external_provider_name = Some(value.into());
-        self
-    }
-    /// Sets `externalProviderRegion`.
-    pub fn with_external_provider_region(mut self, value: impl Into<String>) -> Self {
-        self.external_provider_region = Some(value.into());
-        self
-    }
-    /// Sets `integrationKey`.
-    pub fn with_integration_key(mut self, value: impl Into<String>) -> Self {
-        self.integration_key = Some(value.into());
-        self
-    }
-}
-/// Wifi wispr page auth type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiWisprPage (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WifiWisprPageAuthType {
-    /// `RADIUS`
-    Radius,
-    /// `ALWAYS_ACCEPT`
-    AlwaysAccept,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WifiWisprPageAuthType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Radius => "RADIUS",
-            Self::AlwaysAccept => "ALWAYS_ACCEPT",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WifiWisprPageAuthType {
-    fn from(s: &str) -> Self {
-        match s {
-            "RADIUS" => Self::Radius,
-            "ALWAYS_ACCEPT" => Self::AlwaysAccept,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WifiWisprPageAuthType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WifiWisprPageAuthType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiWisprPageAuthType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Wifi wlan advanced customization, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct WifiWlanAdvancedCustomization {
-    /// Application visibility enabled (default: false).
-    pub application_visibility_enabled: Option<bool>,
-    /// Arp request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
-    pub arp_request_rate_limit: Option<i64>,
-    /// Broadcast probe response delay (default: 15; format: int32; maximum: 120; minimum: 8).
-    pub broadcast_probe_response_delay: Option<i64>,
-    /// BSS priority (default: HIGH).
-    pub bss_priority: Option<WifiWlanAdvancedCustomizationBssPriority>,
-    /// Client inactivity timeout (default: 120; format: int32; maximum: 86400; minimum: 60).
-    pub client_inactivity_timeout: Option<i64>,
-    /// Client isolation (default: false).
-    pub client_isolation: Option<bool>,
-    /// Client isolation options.
-    pub client_isolation_options: Option<ClientIsolationOptions>,
-    /// Client load balancing enable (default: true).
-    pub client_load_balancing_enable: Option<bool>,
-    /// DHCP option 82 enabled (default: false).
-    pub dhcp_option82_enabled: Option<bool>,
-    /// DHCP option 82 MAC format (default: COLON).
-    pub dhcp_option82_mac_format: Option<
-        WifiWlanAdvancedCustomizationDhcpOption82MacFormat,
-    >,
-    /// DHCP option 82 sub option 150 enabled (default: false).
-    pub dhcp_option82_sub_option150_enabled: Option<bool>,
-    /// DHCP option 82 sub option 151 enabled (default: false).
-    pub dhcp_option82_sub_option151_enabled: Option<bool>,
-    /// DHCP option 82 sub option 151 format (may be null).
-    pub dhcp_option82_sub_option151_format: Option<
-        WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format,
-    >,
-    /// DHCP option 82 sub option 151 input.
-    pub dhcp_option82_sub_option151_input: Option<String>,
-    /// DHCP option 82 sub option 1 enabled (default: false).
-    pub dhcp_option82_sub_option1_enabled: Option<bool>,
-    /// DHCP option 82 sub option 1 format (may be null).
-    pub dhcp_option82_sub_option1_format: Option<
-        WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format,
-    >,
-    /// DHCP option 82 sub option 2 enabled (default: false).
-    pub dhcp_option82_sub_option2_enabled: Option<bool>,
-    /// DHCP option 82 sub option 2 format (may be null).
-    pub dhcp_option82_sub_option2_format: Option<
-        WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format,
-    >,
-    /// DHCP request rate limit (default: 15; format: int32; maximum: 100; minimum: 15).
-    pub dhcp_request_rate_limit: Option<i64>,
-    /// Directed threshold (default: 5; format: int32; maximum: 5; minimum: 0).
-    pub directed_threshold: Option<i64>,
-    /// DNS proxy.
-    pub dns_proxy: Option<DnsProxy>,
-    /// DNS proxy enabled (default: false).
-    pub dns_proxy_enabled: Option<bool>,
-    /// Enable AAA VLAN override (default: true).
-    pub enable_aaa_vlan_override: Option<bool>,
-    /// Enable additional regulatory domains (default: true).
-    pub enable_additional_regulatory_domains: Option<bool>,
-    /// Enable airtime decongestion (default: false).
-    pub enable_airtime_decongestion: Option<bool>,
-    /// Enable anti spoofing (default: false).
-    pub enable_anti_spoofing: Option<bool>,
-    /// Enable AP host name advertisement (default: false).
-    pub enable_ap_host_name_advertisement: Option<bool>,
-    /// Enable arp request rate limit (default: true).
-    pub enable_arp_request_rate_limit: Option<bool>,
-    /// Enable band balancing (default: true).
-    pub enable_band_balancing: Option<bool>,
-    /// Enable DHCP request rate limit (default: true).
-    pub enable_dhcp_request_rate_limit: Option<bool>,
-    /// Enable fast roaming (default: false).
-    pub enable_fast_roaming: Option<bool>,
-    /// Enable gtk rekey (default: true).
-    pub enable_gtk_rekey: Option<bool>,
-    /// Enable join RSSI threshold (default: false).
-    pub enable_join_rssi_threshold: Option<bool>,
-    /// Enable multicast downlink rate limiting (default: false).
-    pub enable_multicast_downlink_rate_limiting: Option<bool>,
-    /// Enable multicast downlink rate limiting 6G (default: false).
-    pub enable_multicast_downlink_rate_limiting6_g: Option<bool>,
-    /// Enable multicast uplink rate limiting (default: false).
-    pub enable_multicast_uplink_rate_limiting: Option<bool>,
-    /// Enable multicast uplink rate limiting 6G (default: false).
-    pub enable_multicast_uplink_rate_limiting6_g: Option<bool>,
-    /// Enable neighbor report (default: true).
-    pub enable_neighbor_report: Option<bool>,
-    /// Enable optimized connectivity experience (default: false).
-    pub enable_optimized_connectivity_experience: Option<bool>,
-    /// Enable syslog (default: false).
-    pub enable_syslog: Option<bool>,
-    /// Enable transient client management (default: false).
-    pub enable_transient_client_management: Option<bool>,
-    /// Force mobile device DHCP (default: false).
-    pub force_mobile_device_dhcp: Option<bool>,
-    /// Hide SSID (default: false).
-    pub hide_ssid: Option<bool>,
-    /// Join expire time (default: 300; format: int32; maximum: 300; minimum: 1).
-    pub join_expire_time: Option<i64>,
-    /// Join RSSI threshold (default: -85; format: int32; maximum: -60; minimum: -90).
-    pub join_rssi_threshold: Option<i64>,
-    /// Join wait threshold (default: 10; format: int32; maximum: 50; minimum: 1).
-    pub join_wait_threshold: Option<i64>,
-    /// Join wait time (default: 30; format: int32; maximum: 60; minimum: 1).
-    pub join_wait_time: Option<i64>,
-    /// Max clients on WLAN per radio (default: 100; format: int32; maximum: 512; minimum: 1).
-    pub max_clients_on_wlan_per_radio: Option<i64>,
-    /// Mobility domain ID (default: 1; format: int32; maximum: 65535; minimum: 1).
-    pub mobility_domain_id: Option<i64>,
-    /// Multi link operation enabled (default: false).
-    pub multi_link_operation_enabled: Option<bool>,
-    /// Multi link operation options.
-    pub multi_link_operation_options: Option<MultiLinkOperationOptions>,
-    /// Multicast downlink rate limiting (default: 1; format: int32; maximum: 12; minimum: 1).
-    pub multicast_downlink_rate_limiting: Option<i64>,
-    /// Multicast filter enabled (default: false).
-    pub multicast_filter_enabled: Option<bool>,
-    /// Multicast uplink rate limiting (default: 1; format: int32; maximum: 100; minimum: 1).
-    pub multicast_uplink_rate_limiting: Option<i64>,
-    /// Proxy ARP (default: false).
-    pub proxy_arp: Option<bool>,
-    /// QOS map set enabled (default: false).
-    pub qos_map_set_enabled: Option<bool>,
-    /// QOS map set options.
-    pub qos_map_set_options: Option<QosMapSetOptions>,
-    /// QOS mirroring enabled (default: false).
-    pub qos_mirroring_enabled: Option<bool>,
-    /// QOS mirroring scope (default: MSCS_REQUESTS_ONLY).
-    pub qos_mirroring_scope: Option<WifiWlanAdvancedCustomizationQosMirroringScope>,
-    /// Radio customization.
-    pub radio_customization: Option<WlanRadioCustomization>,
-    /// RADIUS options.
-    pub radius_options: Option<RadiusOptions>,
-    /// Respective access control (default: true).
-    pub respective_access_control: Option<bool>,
-    /// RSSI association rejection threshold (default: -75; format: int32; maximum: -60; minimum: -90).
-    pub rssi_association_rejection_threshold: Option<i64>,
-    /// Total downlink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
-    pub total_downlink_rate_limiting: Option<i64>,
-    /// Total uplink rate limiting (default: 0; format: int32; maximum: 500; minimum: 0).
-    pub total_uplink_rate_limiting: Option<i64>,
-    /// User downlink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
-    pub user_downlink_rate_limiting: Option<i64>,
-    /// User uplink rate limiting (default: 0; format: int32; maximum: 200; minimum: 0).
-    pub user_uplink_rate_limiting: Option<i64>,
-    /// Wifi 6 enabled (default: true).
-    pub wifi6_enabled: Option<bool>,
-    /// Wifi 7 enabled (default: true).
-    pub wifi7_enabled: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WifiWlanAdvancedCustomization {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiWlanAdvancedCustomization,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional(
-                "applicationVisibilityEnabled",
-                &v.application_visibility_enabled,
-            );
-            w.optional("arpRequestRateLimit", &v.arp_request_rate_limit);
-            w.optional("broadcastProbeResponseDelay", &v.broadcast_probe_response_delay);
-            w.optional("bssPriority", &v.bss_priority);
-            w.optional("clientInactivityTimeout", &v.client_inactivity_timeout);
-            w.optional("clientIsolation", &v.client_isolation);
-            w.optional("clientIsolationOptions", &v.client_isolation_options);
-            w.optional("clientLoadBalancingEnable", &v.client_load_balancing_enable);
-            w.optional("dhcpOption82Enabled", &v.dhcp_option82_enabled);
-            w.optional("dhcpOption82MacFormat", &v.dhcp_option82_mac_format);
-            w.optional(
-                "dhcpOption82SubOption150Enabled",
-                &v.dhcp_option82_sub_option150_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Enabled",
-                &v.dhcp_option82_sub_option151_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Format",
-                &v.dhcp_option82_sub_option151_format,
-            );
-            w.optional(
-                "dhcpOption82SubOption151Input",
-                &v.dhcp_option82_sub_option151_input,
-            );
-            w.optional(
-                "dhcpOption82SubOption1Enabled",
-                &v.dhcp_option82_sub_option1_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption1Format",
-                &v.dhcp_option82_sub_option1_format,
-            );
-            w.optional(
-                "dhcpOption82SubOption2Enabled",
-                &v.dhcp_option82_sub_option2_enabled,
-            );
-            w.optional(
-                "dhcpOption82SubOption2Format",
-                &v.dhcp_option82_sub_option2_format,
-            );
-            w.optional("dhcpRequestRateLimit", &v.dhcp_request_rate_limit);
-            w.optional("directedThreshold", &v.directed_threshold);
-            w.optional("dnsProxy", &v.dns_proxy);
-            w.optional("dnsProxyEnabled", &v.dns_proxy_enabled);
-            w.optional("enableAaaVlanOverride", &v.enable_aaa_vlan_override);
-            w.optional(
-                "enableAdditionalRegulatoryDomains",
-                &v.enable_additional_regulatory_domains,
-            );
-            w.optional("enableAirtimeDecongestion", &v.enable_airtime_decongestion);
-            w.optional("enableAntiSpoofing", &v.enable_anti_spoofing);
-            w.optional(
-                "enableApHostNameAdvertisement",
-                &v.enable_ap_host_name_advertisement,
-            );
-            w.optional("enableArpRequestRateLimit", &v.enable_arp_request_rate_limit);
-            w.optional("enableBandBalancing", &v.enable_band_balancing);
-            w.optional("enableDhcpRequestRateLimit", &v.enable_dhcp_request_rate_limit);
-            w.optional("enableFastRoaming", &v.enable_fast_roaming);
-            w.optional("enableGtkRekey", &v.enable_gtk_rekey);
-            w.optional("enableJoinRSSIThreshold", &v.enable_join_rssi_threshold);
-            w.optional(
-                "enableMulticastDownlinkRateLimiting",
-                &v.enable_multicast_downlink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastDownlinkRateLimiting6G",
-                &v.enable_multicast_downlink_rate_limiting6_g,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting",
-                &v.enable_multicast_uplink_rate_limiting,
-            );
-            w.optional(
-                "enableMulticastUplinkRateLimiting6G",
-                &v.enable_multicast_uplink_rate_limiting6_g,
-            );
-            w.optional("enableNeighborReport", &v.enable_neighbor_report);
-            w.optional(
-                "enableOptimizedConnectivityExperience",
-                &v.enable_optimized_connectivity_experience,
-            );
-            w.optional("enableSyslog", &v.enable_syslog);
-            w.optional(
-                "enableTransientClientManagement",
-                &v.enable_transient_client_management,
-            );
-            w.optional("forceMobileDeviceDhcp", &v.force_mobile_device_dhcp);
-            w.optional("hideSsid", &v.hide_ssid);
-            w.optional("joinExpireTime", &v.join_expire_time);
-            w.optional("joinRSSIThreshold", &v.join_rssi_threshold);
-            w.optional("joinWaitThreshold", &v.join_wait_threshold);
-            w.optional("joinWaitTime", &v.join_wait_time);
-            w.optional("maxClientsOnWlanPerRadio", &v.max_clients_on_wlan_per_radio);
-            w.optional("mobilityDomainId", &v.mobility_domain_id);
-            w.optional("multiLinkOperationEnabled", &v.multi_link_operation_enabled);
-            w.optional("multiLinkOperationOptions", &v.multi_link_operation_options);
-            w.optional(
-                "multicastDownlinkRateLimiting",
-                &v.multicast_downlink_rate_limiting,
-            );
-            w.optional("multicastFilterEnabled", &v.multicast_filter_enabled);
-            w.optional("multicastUplinkRateLimiting", &v.multicast_uplink_rate_limiting);
-            w.optional("proxyARP", &v.proxy_arp);
-            w.optional("qosMapSetEnabled", &v.qos_map_set_enabled);
-            w.optional("qosMapSetOptions", &v.qos_map_set_options);
-            w.optional("qosMirroringEnabled", &v.qos_mirroring_enabled);
-            w.optional("qosMirroringScope", &v.qos_mirroring_scope);
-            w.optional("radioCustomization", &v.radio_customization);
-            w.optional("radiusOptions", &v.radius_options);
-            w.optional("respectiveAccessControl", &v.respective_access_control);
-            w.optional(
-                "rssiAssociationRejectionThreshold",
-                &v.rssi_association_rejection_threshold,
-            );
-            w.optional("totalDownlinkRateLimiting", &v.total_downlink_rate_limiting);
-            w.optional("totalUplinkRateLimiting", &v.total_uplink_rate_limiting);
-            w.optional("userDownlinkRateLimiting", &v.user_downlink_rate_limiting);
-            w.optional("userUplinkRateLimiting", &v.user_uplink_rate_limiting);
-            w.optional("wifi6Enabled", &v.wifi6_enabled);
-            w.optional("wifi7Enabled", &v.wifi7_enabled);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomization {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            WifiWlanAdvancedCustomization,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = WifiWlanAdvancedCustomization {
-                application_visibility_enabled: f
-                    .optional("applicationVisibilityEnabled"),
-                arp_request_rate_limit: f.optional("arpRequestRateLimit"),
-                broadcast_probe_response_delay: f
-                    .optional("broadcastProbeResponseDelay"),
-                bss_priority: f.optional("bssPriority"),
-                client_inactivity_timeout: f.optional("clientInactivityTimeout"),
-                client_isolation: f.optional("clientIsolation"),
-                client_isolation_options: f.optional("clientIsolationOptions"),
-                client_load_balancing_enable: f.optional("clientLoadBalancingEnable"),
-                dhcp_option82_enabled: f.optional("dhcpOption82Enabled"),
-                dhcp_option82_mac_format: f.optional("dhcpOption82MacFormat"),
-                dhcp_option82_sub_option150_enabled: f
-                    .optional("dhcpOption82SubOption150Enabled"),
-                dhcp_option82_sub_option151_enabled: f
-                    .optional("dhcpOption82SubOption151Enabled"),
-                dhcp_option82_sub_option151_format: f
-                    .optional("dhcpOption82SubOption151Format"),
-                dhcp_option82_sub_option151_input: f
-                    .optional("dhcpOption82SubOption151Input"),
-                dhcp_option82_sub_option1_enabled: f
-                    .optional("dhcpOption82SubOption1Enabled"),
-                dhcp_option82_sub_option1_format: f
-                    .optional("dhcpOption82SubOption1Format"),
-                dhcp_option82_sub_option2_enabled: f
-                    .optional("dhcpOption82SubOption2Enabled"),
-                dhcp_option82_sub_option2_format: f
-                    .optional("dhcpOption82SubOption2Format"),
-                dhcp_request_rate_limit: f.optional("dhcpRequestRateLimit"),
-                directed_threshold: f.optional("directedThreshold"),
-                dns_proxy: f.optional("dnsProxy"),
-                dns_proxy_enabled: f.optional("dnsProxyEnabled"),
-                enable_aaa_vlan_override: f.optional("enableAaaVlanOverride"),
-                enable_additional_regulatory_domains: f
-                    .optional("enableAdditionalRegulatoryDomains"),
-                enable_airtime_decongestion: f.optional("enableAirtimeDecongestion"),
-                enable_anti_spoofing: f.optional("enableAntiSpoofing"),
-                enable_ap_host_name_advertisement: f
-                    .optional("enableApHostNameAdvertisement"),
-                enable_arp_request_rate_limit: f.optional("enableArpRequestRateLimit"),
-                enable_band_balancing: f.optional("enableBandBalancing"),
-                enable_dhcp_request_rate_limit: f.optional("enableDhcpRequestRateLimit"),
-                enable_fast_roaming: f.optional("enableFastRoaming"),
-                enable_gtk_rekey: f.optional("enableGtkRekey"),
-                enable_join_rssi_threshold: f.optional("enableJoinRSSIThreshold"),
-                enable_multicast_downlink_rate_limiting: f
-                    .optional("enableMulticastDownlinkRateLimiting"),
-                enable_multicast_downlink_rate_limiting6_g: f
-                    .optional("enableMulticastDownlinkRateLimiting6G"),
-                enable_multicast_uplink_rate_limiting: f
-                    .optional("enableMulticastUplinkRateLimiting"),
-                enable_multicast_uplink_rate_limiting6_g: f
-                    .optional("enableMulticastUplinkRateLimiting6G"),
-                enable_neighbor_report: f.optional("enableNeighborReport"),
-                enable_optimized_connectivity_experience: f
-                    .optional("enableOptimizedConnectivityExperience"),
-                enable_syslog: f.optional("enableSyslog"),
-                enable_transient_client_management: f
-                    .optional("enableTransientClientManagement"),
-                force_mobile_device_dhcp: f.optional("forceMobileDeviceDhcp"),
-                hide_ssid: f.optional("hideSsid"),
-                join_expire_time: f.optional("joinExpireTime"),
-                join_rssi_threshold: f.optional("joinRSSIThreshold"),
-                join_wait_threshold: f.optional("joinWaitThreshold"),
-                join_wait_time: f.optional("joinWaitTime"),
-                max_clients_on_wlan_per_radio: f.optional("maxClientsOnWlanPerRadio"),
-                mobility_domain_id: f.optional("mobilityDomainId"),
-                multi_link_operation_enabled: f.optional("multiLinkOperationEnabled"),
-                multi_link_operation_options: f.optional("multiLinkOperationOptions"),
-                multicast_downlink_rate_limiting: f
-                    .optional("multicastDownlinkRateLimiting"),
-                multicast_filter_enabled: f.optional("multicastFilterEnabled"),
-                multicast_uplink_rate_limiting: f
-                    .optional("multicastUplinkRateLimiting"),
-                proxy_arp: f.optional("proxyARP"),
-                qos_map_set_enabled: f.optional("qosMapSetEnabled"),
-                qos_map_set_options: f.optional("qosMapSetOptions"),
-                qos_mirroring_enabled: f.optional("qosMirroringEnabled"),
-                qos_mirroring_scope: f.optional("qosMirroringScope"),
-                radio_customization: f.optional("radioCustomization"),
-                radius_options: f.optional("radiusOptions"),
-                respective_access_control: f.optional("respectiveAccessControl"),
-                rssi_association_rejection_threshold: f
-                    .optional("rssiAssociationRejectionThreshold"),
-                total_downlink_rate_limiting: f.optional("totalDownlinkRateLimiting"),
-                total_uplink_rate_limiting: f.optional("totalUplinkRateLimiting"),
-                user_downlink_rate_limiting: f.optional("userDownlinkRateLimiting"),
-                user_uplink_rate_limiting: f.optional("userUplinkRateLimiting"),
-                wifi6_enabled: f.optional("wifi6Enabled"),
-                wifi7_enabled: f.optional("wifi7Enabled"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiWlanAdvancedCustomization"))
-    }
-}
-impl WifiWlanAdvancedCustomization {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            application_visibility_enabled: None,
-            arp_request_rate_limit: None,
-            broadcast_probe_response_delay: None,
-            bss_priority: None,
-            client_inactivity_timeout: None,
-            client_isolation: None,
-            client_isolation_options: None,
-            client_load_balancing_enable: None,
-            dhcp_option82_enabled: None,
-            dhcp_option82_mac_format: None,
-            dhcp_option82_sub_option150_enabled: None,
-            dhcp_option82_sub_option151_enabled: None,
-            dhcp_option82_sub_option151_format: None,
-            dhcp_option82_sub_option151_input: None,
-            dhcp_option82_sub_option1_enabled: None,
-            dhcp_option82_sub_option1_format: None,
-            dhcp_option82_sub_option2_enabled: None,
-            dhcp_option82_sub_option2_format: None,
-            dhcp_request_rate_limit: None,
-            directed_threshold: None,
-            dns_proxy: None,
-            dns_proxy_enabled: None,
-            enable_aaa_vlan_override: None,
-            enable_additional_regulatory_domains: None,
-            enable_airtime_decongestion: None,
-            enable_anti_spoofing: None,
-            enable_ap_host_name_advertisement: None,
-            enable_arp_request_rate_limit: None,
-            enable_band_balancing: None,
-            enable_dhcp_request_rate_limit: None,
-            enable_fast_roaming: None,
-            enable_gtk_rekey: None,
-            enable_join_rssi_threshold: None,
-            enable_multicast_downlink_rate_limiting: None,
-            enable_multicast_downlink_rate_limiting6_g: None,
-            enable_multicast_uplink_rate_limiting: None,
-            enable_multicast_uplink_rate_limiting6_g: None,
-            enable_neighbor_report: None,
-            enable_optimized_connectivity_experience: None,
-            enable_syslog: None,
-            enable_transient_client_management: None,
-            force_mobile_device_dhcp: None,
-            hide_ssid: None,
-            join_expire_time: None,
-            join_rssi_threshold: None,
-            join_wait_threshold: None,
-            join_wait_time: None,
-            max_clients_on_wlan_per_radio: None,
-            mobility_domain_id: None,
-            multi_link_operation_enabled: None,
-            multi_link_operation_options: None,
-            multicast_downlink_rate_limiting: None,
-            multicast_filter_enabled: None,
-            multicast_uplink_rate_limiting: None,
-            proxy_arp: None,
-            qos_map_set_enabled: None,
-            qos_map_set_options: None,
-            qos_mirroring_enabled: None,
-            qos_mirroring_scope: None,
-            radio_customization: None,
-            radius_options: None,
-            respective_access_control: None,
-            rssi_association_rejection_threshold: None,
-            total_downlink_rate_limiting: None,
-            total_uplink_rate_limiting: None,
-            user_downlink_rate_limiting: None,
-            user_uplink_rate_limiting: None,
-            wifi6_enabled: None,
-            wifi7_enabled: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `applicationVisibilityEnabled`.
-    pub fn with_application_visibility_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.application_visibility_enabled = Some(value.into());
-        self
-    }
-    /// Sets `arpRequestRateLimit`.
-    pub fn with_arp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
-        self.arp_request_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `broadcastProbeResponseDelay`.
-    pub fn with_broadcast_probe_response_delay(mut self, value: impl Into<i64>) -> Self {
-        self.broadcast_probe_response_delay = Some(value.into());
-        self
-    }
-    /// Sets `bssPriority`.
-    pub fn with_bss_priority(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationBssPriority>,
-    ) -> Self {
-        self.bss_priority = Some(value.into());
-        self
-    }
-    /// Sets `clientInactivityTimeout`.
-    pub fn with_client_inactivity_timeout(mut self, value: impl Into<i64>) -> Self {
-        self.client_inactivity_timeout = Some(value.into());
-        self
-    }
-    /// Sets `clientIsolation`.
-    pub fn with_client_isolation(mut self, value: impl Into<bool>) -> Self {
-        self.client_isolation = Some(value.into());
-        self
-    }
-    /// Sets `clientIsolationOptions`.
-    pub fn with_client_isolation_options(
-        mut self,
-        value: impl Into<ClientIsolationOptions>,
-    ) -> Self {
-        self.client_isolation_options = Some(value.into());
-        self
-    }
-    /// Sets `clientLoadBalancingEnable`.
-    pub fn with_client_load_balancing_enable(mut self, value: impl Into<bool>) -> Self {
-        self.client_load_balancing_enable = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82Enabled`.
-    pub fn with_dhcp_option82_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.dhcp_option82_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82MacFormat`.
-    pub fn with_dhcp_option82_mac_format(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationDhcpOption82MacFormat>,
-    ) -> Self {
-        self.dhcp_option82_mac_format = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption150Enabled`.
-    pub fn with_dhcp_option82_sub_option150_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.dhcp_option82_sub_option150_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption151Enabled`.
-    pub fn with_dhcp_option82_sub_option151_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.dhcp_option82_sub_option151_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption151Format`.
-    pub fn with_dhcp_option82_sub_option151_format(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format>,
-    ) -> Self {
-        self.dhcp_option82_sub_option151_format = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption151Input`.
-    pub fn with_dhcp_option82_sub_option151_input(
-        mut self,
-        value: impl Into<String>,
-    ) -> Self {
-        self.dhcp_option82_sub_option151_input = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption1Enabled`.
-    pub fn with_dhcp_option82_sub_option1_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.dhcp_option82_sub_option1_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption1Format`.
-    pub fn with_dhcp_option82_sub_option1_format(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format>,
-    ) -> Self {
-        self.dhcp_option82_sub_option1_format = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption2Enabled`.
-    pub fn with_dhcp_option82_sub_option2_enabled(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.dhcp_option82_sub_option2_enabled = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOption82SubOption2Format`.
-    pub fn with_dhcp_option82_sub_option2_format(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format>,
-    ) -> Self {
-        self.dhcp_option82_sub_option2_format = Some(value.into());
-        self
-    }
-    /// Sets `dhcpRequestRateLimit`.
-    pub fn with_dhcp_request_rate_limit(mut self, value: impl Into<i64>) -> Self {
-        self.dhcp_request_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `directedThreshold`.
-    pub fn with_directed_threshold(mut self, value: impl Into<i64>) -> Self {
-        self.directed_threshold = Some(value.into());
-        self
-    }
-    /// Sets `dnsProxy`.
-    pub fn with_dns_proxy(mut self, value: impl Into<DnsProxy>) -> Self {
-        self.dns_proxy = Some(value.into());
-        self
-    }
-    /// Sets `dnsProxyEnabled`.
-    pub fn with_dns_proxy_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.dns_proxy_enabled = Some(value.into());
-        self
-    }
-    /// Sets `enableAaaVlanOverride`.
-    pub fn with_enable_aaa_vlan_override(mut self, value: impl Into<bool>) -> Self {
-        self.enable_aaa_vlan_override = Some(value.into());
-        self
-    }
-    /// Sets `enableAdditionalRegulatoryDomains`.
-    pub fn with_enable_additional_regulatory_domains(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_additional_regulatory_domains = Some(value.into());
-        self
-    }
-    /// Sets `enableAirtimeDecongestion`.
-    pub fn with_enable_airtime_decongestion(mut self, value: impl Into<bool>) -> Self {
-        self.enable_airtime_decongestion = Some(value.into());
-        self
-    }
-    /// Sets `enableAntiSpoofing`.
-    pub fn with_enable_anti_spoofing(mut self, value: impl Into<bool>) -> Self {
-        self.enable_anti_spoofing = Some(value.into());
-        self
-    }
-    /// Sets `enableApHostNameAdvertisement`.
-    pub fn with_enable_ap_host_name_advertisement(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_ap_host_name_advertisement = Some(value.into());
-        self
-    }
-    /// Sets `enableArpRequestRateLimit`.
-    pub fn with_enable_arp_request_rate_limit(mut self, value: impl Into<bool>) -> Self {
-        self.enable_arp_request_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `enableBandBalancing`.
-    pub fn with_enable_band_balancing(mut self, value: impl Into<bool>) -> Self {
-        self.enable_band_balancing = Some(value.into());
-        self
-    }
-    /// Sets `enableDhcpRequestRateLimit`.
-    pub fn with_enable_dhcp_request_rate_limit(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_dhcp_request_rate_limit = Some(value.into());
-        self
-    }
-    /// Sets `enableFastRoaming`.
-    pub fn with_enable_fast_roaming(mut self, value: impl Into<bool>) -> Self {
-        self.enable_fast_roaming = Some(value.into());
-        self
-    }
-    /// Sets `enableGtkRekey`.
-    pub fn with_enable_gtk_rekey(mut self, value: impl Into<bool>) -> Self {
-        self.enable_gtk_rekey = Some(value.into());
-        self
-    }
-    /// Sets `enableJoinRSSIThreshold`.
-    pub fn with_enable_join_rssi_threshold(mut self, value: impl Into<bool>) -> Self {
-        self.enable_join_rssi_threshold = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastDownlinkRateLimiting`.
-    pub fn with_enable_multicast_downlink_rate_limiting(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastDownlinkRateLimiting6G`.
-    pub fn with_enable_multicast_downlink_rate_limiting6_g(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_downlink_rate_limiting6_g = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastUplinkRateLimiting`.
-    pub fn with_enable_multicast_uplink_rate_limiting(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `enableMulticastUplinkRateLimiting6G`.
-    pub fn with_enable_multicast_uplink_rate_limiting6_g(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_multicast_uplink_rate_limiting6_g = Some(value.into());
-        self
-    }
-    /// Sets `enableNeighborReport`.
-    pub fn with_enable_neighbor_report(mut self, value: impl Into<bool>) -> Self {
-        self.enable_neighbor_report = Some(value.into());
-        self
-    }
-    /// Sets `enableOptimizedConnectivityExperience`.
-    pub fn with_enable_optimized_connectivity_experience(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_optimized_connectivity_experience = Some(value.into());
-        self
-    }
-    /// Sets `enableSyslog`.
-    pub fn with_enable_syslog(mut self, value: impl Into<bool>) -> Self {
-        self.enable_syslog = Some(value.into());
-        self
-    }
-    /// Sets `enableTransientClientManagement`.
-    pub fn with_enable_transient_client_management(
-        mut self,
-        value: impl Into<bool>,
-    ) -> Self {
-        self.enable_transient_client_management = Some(value.into());
-        self
-    }
-    /// Sets `forceMobileDeviceDhcp`.
-    pub fn with_force_mobile_device_dhcp(mut self, value: impl Into<bool>) -> Self {
-        self.force_mobile_device_dhcp = Some(value.into());
-        self
-    }
-    /// Sets `hideSsid`.
-    pub fn with_hide_ssid(mut self, value: impl Into<bool>) -> Self {
-        self.hide_ssid = Some(value.into());
-        self
-    }
-    /// Sets `joinExpireTime`.
-    pub fn with_join_expire_time(mut self, value: impl Into<i64>) -> Self {
-        self.join_expire_time = Some(value.into());
-        self
-    }
-    /// Sets `joinRSSIThreshold`.
-    pub fn with_join_rssi_threshold(mut self, value: impl Into<i64>) -> Self {
-        self.join_rssi_threshold = Some(value.into());
-        self
-    }
-    /// Sets `joinWaitThreshold`.
-    pub fn with_join_wait_threshold(mut self, value: impl Into<i64>) -> Self {
-        self.join_wait_threshold = Some(value.into());
-        self
-    }
-    /// Sets `joinWaitTime`.
-    pub fn with_join_wait_time(mut self, value: impl Into<i64>) -> Self {
-        self.join_wait_time = Some(value.into());
-        self
-    }
-    /// Sets `maxClientsOnWlanPerRadio`.
-    pub fn with_max_clients_on_wlan_per_radio(mut self, value: impl Into<i64>) -> Self {
-        self.max_clients_on_wlan_per_radio = Some(value.into());
-        self
-    }
-    /// Sets `mobilityDomainId`.
-    pub fn with_mobility_domain_id(mut self, value: impl Into<i64>) -> Self {
-        self.mobility_domain_id = Some(value.into());
-        self
-    }
-    /// Sets `multiLinkOperationEnabled`.
-    pub fn with_multi_link_operation_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.multi_link_operation_enabled = Some(value.into());
-        self
-    }
-    /// Sets `multiLinkOperationOptions`.
-    pub fn with_multi_link_operation_options(
-        mut self,
-        value: impl Into<MultiLinkOperationOptions>,
-    ) -> Self {
-        self.multi_link_operation_options = Some(value.into());
-        self
-    }
-    /// Sets `multicastDownlinkRateLimiting`.
-    pub fn with_multicast_downlink_rate_limiting(
-        mut self,
-        value: impl Into<i64>,
-    ) -> Self {
-        self.multicast_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `multicastFilterEnabled`.
-    pub fn with_multicast_filter_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.multicast_filter_enabled = Some(value.into());
-        self
-    }
-    /// Sets `multicastUplinkRateLimiting`.
-    pub fn with_multicast_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.multicast_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `proxyARP`.
-    pub fn with_proxy_arp(mut self, value: impl Into<bool>) -> Self {
-        self.proxy_arp = Some(value.into());
-        self
-    }
-    /// Sets `qosMapSetEnabled`.
-    pub fn with_qos_map_set_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.qos_map_set_enabled = Some(value.into());
-        self
-    }
-    /// Sets `qosMapSetOptions`.
-    pub fn with_qos_map_set_options(
-        mut self,
-        value: impl Into<QosMapSetOptions>,
-    ) -> Self {
-        self.qos_map_set_options = Some(value.into());
-        self
-    }
-    /// Sets `qosMirroringEnabled`.
-    pub fn with_qos_mirroring_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.qos_mirroring_enabled = Some(value.into());
-        self
-    }
-    /// Sets `qosMirroringScope`.
-    pub fn with_qos_mirroring_scope(
-        mut self,
-        value: impl Into<WifiWlanAdvancedCustomizationQosMirroringScope>,
-    ) -> Self {
-        self.qos_mirroring_scope = Some(value.into());
-        self
-    }
-    /// Sets `radioCustomization`.
-    pub fn with_radio_customization(
-        mut self,
-        value: impl Into<WlanRadioCustomization>,
-    ) -> Self {
-        self.radio_customization = Some(value.into());
-        self
-    }
-    /// Sets `radiusOptions`.
-    pub fn with_radius_options(mut self, value: impl Into<RadiusOptions>) -> Self {
-        self.radius_options = Some(value.into());
-        self
-    }
-    /// Sets `respectiveAccessControl`.
-    pub fn with_respective_access_control(mut self, value: impl Into<bool>) -> Self {
-        self.respective_access_control = Some(value.into());
-        self
-    }
-    /// Sets `rssiAssociationRejectionThreshold`.
-    pub fn with_rssi_association_rejection_threshold(
-        mut self,
-        value: impl Into<i64>,
-    ) -> Self {
-        self.rssi_association_rejection_threshold = Some(value.into());
-        self
-    }
-    /// Sets `totalDownlinkRateLimiting`.
-    pub fn with_total_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.total_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `totalUplinkRateLimiting`.
-    pub fn with_total_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.total_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `userDownlinkRateLimiting`.
-    pub fn with_user_downlink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.user_downlink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `userUplinkRateLimiting`.
-    pub fn with_user_uplink_rate_limiting(mut self, value: impl Into<i64>) -> Self {
-        self.user_uplink_rate_limiting = Some(value.into());
-        self
-    }
-    /// Sets `wifi6Enabled`.
-    pub fn with_wifi6_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.wifi6_enabled = Some(value.into());
-        self
-    }
-    /// Sets `wifi7Enabled`.
-    pub fn with_wifi7_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.wifi7_enabled = Some(value.into());
-        self
-    }
-}
-/// Wifi wlan advanced customization bss priority: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WifiWlanAdvancedCustomizationBssPriority {
-    /// `HIGH`
-    High,
-    /// `LOW`
-    Low,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WifiWlanAdvancedCustomizationBssPriority {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::High => "HIGH",
-            Self::Low => "LOW",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WifiWlanAdvancedCustomizationBssPriority {
-    fn from(s: &str) -> Self {
-        match s {
-            "HIGH" => Self::High,
-            "LOW" => Self::Low,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WifiWlanAdvancedCustomizationBssPriority {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WifiWlanAdvancedCustomizationBssPriority {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomizationBssPriority {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Wifi wlan advanced customization dhcp option82 mac format: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
-    /// `COLON`
-    Colon,
-    /// `HYPHEN`
-    Hyphen,
-    /// `NODELIMITER`
-    Nodelimiter,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Colon => "COLON",
-            Self::Hyphen => "HYPHEN",
-            Self::Nodelimiter => "NODELIMITER",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
-    fn from(s: &str) -> Self {
-        match s {
-            "COLON" => Self::Colon,
-            "HYPHEN" => Self::Hyphen,
-            "NODELIMITER" => Self::Nodelimiter,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de>
-for WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Wifi wlan advanced customization dhcp option82 sub option151 format: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
-    /// `SUBOPT151_AREA_NAME`
-    Subopt151AreaName,
-    /// `SUBOPT151_ESSID`
-    Subopt151Essid,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Subopt151AreaName => "SUBOPT151_AREA_NAME",
-            Self::Subopt151Essid => "SUBOPT151_ESSID",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
-    fn from(s: &str) -> Self {
-        match s {
-            "SUBOPT151_AREA_NAME" => Self::Subopt151AreaName,
-            "SUBOPT151_ESSID" => Self::Subopt151Essid,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de>
-for WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Wifi wlan advanced customization dhcp option82 sub option1 format: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
-    /// `SUBOPT1_AP_INFO_LOCATION`
-    Subopt1ApInfoLocation,
-    /// `SUBOPT1_AP_INFO`
-    Subopt1ApInfo,
-    /// `SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE`
-    Subopt1ApMacEssidPrivacytype,
-    /// `SUBOPT1_AP_MAC_hex`
-    Subopt1ApMacHex,
-    /// `SUBOPT1_AP_MAC_hex_ESSID`
-    Subopt1ApMacHexEssid,
-    /// `SUBOPT1_ESSID`
-    Subopt1Essid,
-    /// `SUBOPT1_AP_MAC`
-    Subopt1ApMac,
-    /// `SUBOPT1_AP_MAC_ESSID`
-    Subopt1ApMacEssid,
-    /// `SUBOPT1_AP_Name_ESSID`
-    Subopt1ApNameEssid,
-    /// `SUBOPT1_CUSTOMIZED`
-    Subopt1Customized,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Subopt1ApInfoLocation => "SUBOPT1_AP_INFO_LOCATION",
-            Self::Subopt1ApInfo => "SUBOPT1_AP_INFO",
-            Self::Subopt1ApMacEssidPrivacytype => "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE",
-            Self::Subopt1ApMacHex => "SUBOPT1_AP_MAC_hex",
-            Self::Subopt1ApMacHexEssid => "SUBOPT1_AP_MAC_hex_ESSID",
-            Self::Subopt1Essid => "SUBOPT1_ESSID",
-            Self::Subopt1ApMac => "SUBOPT1_AP_MAC",
-            Self::Subopt1ApMacEssid => "SUBOPT1_AP_MAC_ESSID",
-            Self::Subopt1ApNameEssid => "SUBOPT1_AP_Name_ESSID",
-            Self::Subopt1Customized => "SUBOPT1_CUSTOMIZED",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
-    fn from(s: &str) -> Self {
-        match s {
-            "SUBOPT1_AP_INFO_LOCATION" => Self::Subopt1ApInfoLocation,
-            "SUBOPT1_AP_INFO" => Self::Subopt1ApInfo,
-            "SUBOPT1_AP_MAC_ESSID_PRIVACYTYPE" => Self::Subopt1ApMacEssidPrivacytype,
-            "SUBOPT1_AP_MAC_hex" => Self::Subopt1ApMacHex,
-            "SUBOPT1_AP_MAC_hex_ESSID" => Self::Subopt1ApMacHexEssid,
-            "SUBOPT1_ESSID" => Self::Subopt1Essid,
-            "SUBOPT1_AP_MAC" => Self::Subopt1ApMac,
-            "SUBOPT1_AP_MAC_ESSID" => Self::Subopt1ApMacEssid,
-            "SUBOPT1_AP_Name_ESSID" => Self::Subopt1ApNameEssid,
-            "SUBOPT1_CUSTOMIZED" => Self::Subopt1Customized,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de>
-for WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Wifi wlan advanced customization dhcp option82 sub option2 format: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
-    /// `SUBOPT2_CLIENT_MAC`
-    Subopt2ClientMac,
-    /// `SUBOPT2_CLIENT_MAC_hex`
-    Subopt2ClientMacHex,
-    /// `SUBOPT2_CLIENT_MAC_hex_ESSID`
-    Subopt2ClientMacHexEssid,
-    /// `SUBOPT2_AP_MAC`
-    Subopt2ApMac,
-    /// `SUBOPT2_AP_MAC_hex`
-    Subopt2ApMacHex,
-    /// `SUBOPT2_AP_MAC_hex_ESSID`
-    Subopt2ApMacHexEssid,
-    /// `SUBOPT2_AP_MAC_ESSID`
-    Subopt2ApMacEssid,
-    /// `SUBOPT2_AP_Name`
-    Subopt2ApName,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Subopt2ClientMac => "SUBOPT2_CLIENT_MAC",
-            Self::Subopt2ClientMacHex => "SUBOPT2_CLIENT_MAC_hex",
-            Self::Subopt2ClientMacHexEssid => "SUBOPT2_CLIENT_MAC_hex_ESSID",
-            Self::Subopt2ApMac => "SUBOPT2_AP_MAC",
-            Self::Subopt2ApMacHex => "SUBOPT2_AP_MAC_hex",
-            Self::Subopt2ApMacHexEssid => "SUBOPT2_AP_MAC_hex_ESSID",
-            Self::Subopt2ApMacEssid => "SUBOPT2_AP_MAC_ESSID",
-            Self::Subopt2ApName => "SUBOPT2_AP_Name",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
-    fn from(s: &str) -> Self {
-        match s {
-            "SUBOPT2_CLIENT_MAC" => Self::Subopt2ClientMac,
-            "SUBOPT2_CLIENT_MAC_hex" => Self::Subopt2ClientMacHex,
-            "SUBOPT2_CLIENT_MAC_hex_ESSID" => Self::Subopt2ClientMacHexEssid,
-            "SUBOPT2_AP_MAC" => Self::Subopt2ApMac,
-            "SUBOPT2_AP_MAC_hex" => Self::Subopt2ApMacHex,
-            "SUBOPT2_AP_MAC_hex_ESSID" => Self::Subopt2ApMacHexEssid,
-            "SUBOPT2_AP_MAC_ESSID" => Self::Subopt2ApMacEssid,
-            "SUBOPT2_AP_Name" => Self::Subopt2ApName,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de>
-for WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Wifi wlan advanced customization qos mirroring scope: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlanAdvancedCustomization (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WifiWlanAdvancedCustomizationQosMirroringScope {
-    /// `MSCS_REQUESTS_ONLY`
-    MscsRequestsOnly,
-    /// `ALL_CLIENTS`
-    AllClients,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WifiWlanAdvancedCustomizationQosMirroringScope {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::MscsRequestsOnly => "MSCS_REQUESTS_ONLY",
-            Self::AllClients => "ALL_CLIENTS",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WifiWlanAdvancedCustomizationQosMirroringScope {
-    fn from(s: &str) -> Self {
-        match s {
-            "MSCS_REQUESTS_ONLY" => Self::MscsRequestsOnly,
-            "ALL_CLIENTS" => Self::AllClients,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WifiWlanAdvancedCustomizationQosMirroringScope {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WifiWlanAdvancedCustomizationQosMirroringScope {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiWlanAdvancedCustomizationQosMirroringScope {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Wifi wlan management frame protection: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml AAAWifiWlan (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WifiWlanManagementFrameProtection {
-    /// `Disabled`
-    Disabled,
-    /// `Optional`
-    Optional,
-    /// `Required`
-    Required,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WifiWlanManagementFrameProtection {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Disabled => "Disabled",
-            Self::Optional => "Optional",
-            Self::Required => "Required",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WifiWlanManagementFrameProtection {
-    fn from(s: &str) -> Self {
-        match s {
-            "Disabled" => Self::Disabled,
-            "Optional" => Self::Optional,
-            "Required" => Self::Required,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WifiWlanManagementFrameProtection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WifiWlanManagementFrameProtection {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiWlanManagementFrameProtection {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Wispr providers, with the fields the official description lists.
@@ -9005,382 +931,6 @@ impl WisprProvidersRegion {
         self
     }
 }
-/// Wlan radio customization, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct WlanRadioCustomization {
-    /// BSS minimum phy rate (default: _default).
-    pub bss_minimum_phy_rate: Option<WlanRadioCustomizationBssMinimumPhyRate>,
-    /// Management frame minimum phy rate (default: _6).
-    pub management_frame_minimum_phy_rate: Option<
-        WlanRadioCustomizationManagementFrameMinimumPhyRate,
-    >,
-    /// Phy type constraint (default: OFDM).
-    pub phy_type_constraint: Option<WlanRadioCustomizationPhyTypeConstraint>,
-    /// Rf band usage (default: BOTH).
-    pub rf_band_usage: Option<WlanRadioCustomizationRfBandUsage>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WlanRadioCustomization {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WlanRadioCustomization,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("bssMinimumPhyRate", &v.bss_minimum_phy_rate);
-            w.optional(
-                "managementFrameMinimumPhyRate",
-                &v.management_frame_minimum_phy_rate,
-            );
-            w.optional("phyTypeConstraint", &v.phy_type_constraint);
-            w.optional("rfBandUsage", &v.rf_band_usage);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WlanRadioCustomization {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WlanRadioCustomization, ruckus_one_runtime::object::FieldError> {
-            let value = WlanRadioCustomization {
-                bss_minimum_phy_rate: f.optional("bssMinimumPhyRate"),
-                management_frame_minimum_phy_rate: f
-                    .optional("managementFrameMinimumPhyRate"),
-                phy_type_constraint: f.optional("phyTypeConstraint"),
-                rf_band_usage: f.optional("rfBandUsage"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WlanRadioCustomization"))
-    }
-}
-impl WlanRadioCustomization {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            bss_minimum_phy_rate: None,
-            management_frame_minimum_phy_rate: None,
-            phy_type_constraint: None,
-            rf_band_usage: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `bssMinimumPhyRate`.
-    pub fn with_bss_minimum_phy_rate(
-        mut self,
-        value: impl Into<WlanRadioCustomizationBssMinimumPhyRate>,
-    ) -> Self {
-        self.bss_minimum_phy_rate = Some(value.into());
-        self
-    }
-    /// Sets `managementFrameMinimumPhyRate`.
-    pub fn with_management_frame_minimum_phy_rate(
-        mut self,
-        value: impl Into<WlanRadioCustomizationManagementFrameMinimumPhyRate>,
-    ) -> Self {
-        self.management_frame_minimum_phy_rate = Some(value.into());
-        self
-    }
-    /// Sets `phyTypeConstraint`.
-    pub fn with_phy_type_constraint(
-        mut self,
-        value: impl Into<WlanRadioCustomizationPhyTypeConstraint>,
-    ) -> Self {
-        self.phy_type_constraint = Some(value.into());
-        self
-    }
-    /// Sets `rfBandUsage`.
-    pub fn with_rf_band_usage(
-        mut self,
-        value: impl Into<WlanRadioCustomizationRfBandUsage>,
-    ) -> Self {
-        self.rf_band_usage = Some(value.into());
-        self
-    }
-}
-/// Wlan radio customization bss minimum phy rate: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WlanRadioCustomizationBssMinimumPhyRate {
-    /// `1`
-    V1,
-    /// `2`
-    V2,
-    /// `5.5`
-    V55,
-    /// `12`
-    V12,
-    /// `24`
-    V24,
-    /// `default`
-    Default,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WlanRadioCustomizationBssMinimumPhyRate {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V1 => "1",
-            Self::V2 => "2",
-            Self::V55 => "5.5",
-            Self::V12 => "12",
-            Self::V24 => "24",
-            Self::Default => "default",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WlanRadioCustomizationBssMinimumPhyRate {
-    fn from(s: &str) -> Self {
-        match s {
-            "1" => Self::V1,
-            "2" => Self::V2,
-            "5.5" => Self::V55,
-            "12" => Self::V12,
-            "24" => Self::V24,
-            "default" => Self::Default,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WlanRadioCustomizationBssMinimumPhyRate {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WlanRadioCustomizationBssMinimumPhyRate {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for WlanRadioCustomizationBssMinimumPhyRate {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Wlan radio customization management frame minimum phy rate: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WlanRadioCustomizationManagementFrameMinimumPhyRate {
-    /// `1`
-    V1,
-    /// `2`
-    V2,
-    /// `5.5`
-    V55,
-    /// `6`
-    V6,
-    /// `9`
-    V9,
-    /// `11`
-    V11,
-    /// `12`
-    V12,
-    /// `18`
-    V18,
-    /// `24`
-    V24,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WlanRadioCustomizationManagementFrameMinimumPhyRate {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V1 => "1",
-            Self::V2 => "2",
-            Self::V55 => "5.5",
-            Self::V6 => "6",
-            Self::V9 => "9",
-            Self::V11 => "11",
-            Self::V12 => "12",
-            Self::V18 => "18",
-            Self::V24 => "24",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WlanRadioCustomizationManagementFrameMinimumPhyRate {
-    fn from(s: &str) -> Self {
-        match s {
-            "1" => Self::V1,
-            "2" => Self::V2,
-            "5.5" => Self::V55,
-            "6" => Self::V6,
-            "9" => Self::V9,
-            "11" => Self::V11,
-            "12" => Self::V12,
-            "18" => Self::V18,
-            "24" => Self::V24,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WlanRadioCustomizationManagementFrameMinimumPhyRate {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WlanRadioCustomizationManagementFrameMinimumPhyRate {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de>
-for WlanRadioCustomizationManagementFrameMinimumPhyRate {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Wlan radio customization phy type constraint: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WlanRadioCustomizationPhyTypeConstraint {
-    /// `OFDM`
-    Ofdm,
-    /// `NONE`
-    None,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WlanRadioCustomizationPhyTypeConstraint {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ofdm => "OFDM",
-            Self::None => "NONE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WlanRadioCustomizationPhyTypeConstraint {
-    fn from(s: &str) -> Self {
-        match s {
-            "OFDM" => Self::Ofdm,
-            "NONE" => Self::None,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WlanRadioCustomizationPhyTypeConstraint {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WlanRadioCustomizationPhyTypeConstraint {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for WlanRadioCustomizationPhyTypeConstraint {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Wlan radio customization rf band usage: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WlanRadioCustomization (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum WlanRadioCustomizationRfBandUsage {
-    /// `2.4GHZ`
-    V24ghz,
-    /// `5.0GHZ`
-    V50ghz,
-    /// `BOTH`
-    Both,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl WlanRadioCustomizationRfBandUsage {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::V24ghz => "2.4GHZ",
-            Self::V50ghz => "5.0GHZ",
-            Self::Both => "BOTH",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for WlanRadioCustomizationRfBandUsage {
-    fn from(s: &str) -> Self {
-        match s {
-            "2.4GHZ" => Self::V24ghz,
-            "5.0GHZ" => Self::V50ghz,
-            "BOTH" => Self::Both,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for WlanRadioCustomizationRfBandUsage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for WlanRadioCustomizationRfBandUsage {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for WlanRadioCustomizationRfBandUsage {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// wireless networks: the 66 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().wireless_networks()`; each method returns a request builder, and nothing
@@ -9519,7 +1069,10 @@ impl<'a> WirelessNetworksClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/wifiNetworks")]
     #[doc(alias = "POST /wifiNetworks")]
-    pub fn create_wifi_network(&self, body: &WifiNetwork) -> CreateWifiNetwork<'a> {
+    pub fn create_wifi_network(
+        &self,
+        body: &super::common::WifiNetwork,
+    ) -> CreateWifiNetwork<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_WIFI_NETWORK,
@@ -9542,7 +1095,7 @@ impl<'a> WirelessNetworksClient<'a> {
     pub fn update_wifi_network(
         &self,
         wifi_network_id: &str,
-        body: &WifiNetwork,
+        body: &super::common::WifiNetwork,
     ) -> UpdateWifiNetwork<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -9783,7 +1336,7 @@ impl<'a> WirelessNetworksClient<'a> {
         &self,
         venue_id: &str,
         wifi_network_id: &str,
-        body: &VenueWifiNetworkSettings,
+        body: &super::common::VenueWifiNetworkSettings,
     ) -> UpdateVenueWifiNetworkSettings<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -11871,7 +3424,7 @@ impl<'a> GetWifiNetwork<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<WifiNetwork, ruckus_one_runtime::Error>,
+        Output = Result<super::common::WifiNetwork, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -11880,7 +3433,7 @@ impl<'a> GetWifiNetwork<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiNetwork>,
+            ruckus_one_runtime::Response<super::common::WifiNetwork>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -12056,7 +3609,7 @@ impl<'a> QueryWifiNetworks<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, WifiNetworkRow> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::WifiNetworkRow> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -12463,7 +4016,10 @@ impl<'a> GetVenueWifiNetworkSettings<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VenueWifiNetworkSettings, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::VenueWifiNetworkSettings,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -12472,7 +4028,7 @@ impl<'a> GetVenueWifiNetworkSettings<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VenueWifiNetworkSettings>,
+            ruckus_one_runtime::Response<super::common::VenueWifiNetworkSettings>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -13177,7 +4733,7 @@ impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13191,7 +4747,7 @@ impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -13211,7 +4767,7 @@ impl<'a> DeactivateApGroupOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13286,7 +4842,7 @@ impl<'a> ActivateApGroupOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13300,7 +4856,7 @@ impl<'a> ActivateApGroupOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -13320,7 +4876,7 @@ impl<'a> ActivateApGroupOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13479,7 +5035,7 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13493,7 +5049,7 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -13513,7 +5069,7 @@ impl<'a> UpdateApGroupSettingsOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13591,7 +5147,7 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13605,7 +5161,7 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -13625,7 +5181,7 @@ impl<'a> DeactivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13703,7 +5259,7 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13717,7 +5273,7 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -13737,7 +5293,7 @@ impl<'a> ActivateVlanPoolProfileOnVenueWifiNetworkApGroup<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13815,7 +5371,7 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13829,7 +5385,7 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -13849,7 +5405,7 @@ impl<'a> DeactivateClientIsolationProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13927,7 +5483,7 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -13941,7 +5497,7 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -13961,7 +5517,7 @@ impl<'a> ActivateClientIsolationProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14039,7 +5595,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14053,7 +5609,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -14073,7 +5629,7 @@ impl<'a> DeactivateSoftGreProfileOnVenueWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14151,7 +5707,7 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14165,7 +5721,7 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -14185,7 +5741,7 @@ impl<'a> ActivateSoftGreProfileOnVenueWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14259,10 +5815,7 @@ impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            Vec<super::wireless_service_profiles::IdAndName>,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<Vec<super::common::IdAndName>, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -14271,9 +5824,7 @@ impl<'a> GetWifiNetworkPredefinedHotspot20IdentityProviders<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                Vec<super::wireless_service_profiles::IdAndName>,
-            >,
+            ruckus_one_runtime::Response<Vec<super::common::IdAndName>>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14345,10 +5896,7 @@ impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            Vec<super::wireless_service_profiles::IdAndName>,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<Vec<super::common::IdAndName>, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -14357,9 +5905,7 @@ impl<'a> GetWifiNetworkPredefinedHotspot20Operators<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<
-                Vec<super::wireless_service_profiles::IdAndName>,
-            >,
+            ruckus_one_runtime::Response<Vec<super::common::IdAndName>>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14431,7 +5977,7 @@ impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<QosMapSetOptions, ruckus_one_runtime::Error>,
+        Output = Result<super::common::QosMapSetOptions, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -14440,7 +5986,7 @@ impl<'a> GetWifiNetworkDefaultQosMapSetOptions<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QosMapSetOptions>,
+            ruckus_one_runtime::Response<super::common::QosMapSetOptions>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -14591,7 +6137,7 @@ impl<'a> UpdateRecoveryPassphraseSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14605,7 +6151,7 @@ impl<'a> UpdateRecoveryPassphraseSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -14625,7 +6171,7 @@ impl<'a> UpdateRecoveryPassphraseSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14781,7 +6327,7 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14795,7 +6341,7 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -14815,7 +6361,7 @@ impl<'a> DeactivateAccessControlProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14893,7 +6439,7 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -14907,7 +6453,7 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -14927,7 +6473,7 @@ impl<'a> ActivateAccessControlProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15005,7 +6551,7 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15019,7 +6565,7 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -15039,7 +6585,7 @@ impl<'a> DeactivateApplicationPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15117,7 +6663,7 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15131,7 +6677,7 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -15151,7 +6697,7 @@ impl<'a> ActivateApplicationPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15229,7 +6775,7 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15243,7 +6789,7 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -15263,7 +6809,7 @@ impl<'a> DeactivateDevicePolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15338,7 +6884,7 @@ impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15352,7 +6898,7 @@ impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -15372,7 +6918,7 @@ impl<'a> ActivateDevicePolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15447,7 +6993,7 @@ impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15461,7 +7007,7 @@ impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -15481,7 +7027,7 @@ impl<'a> ActivateDpskServiceOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15559,7 +7105,7 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15573,7 +7119,7 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -15593,7 +7139,7 @@ impl<'a> DeactivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15671,7 +7217,7 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15685,7 +7231,7 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -15705,7 +7251,7 @@ impl<'a> ActivateHotspot20IdentityProviderOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15783,7 +7329,7 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15797,7 +7343,7 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -15817,7 +7363,7 @@ impl<'a> DeactivateHotspot20OperatorOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15895,7 +7441,7 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -15909,7 +7455,7 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -15929,7 +7475,7 @@ impl<'a> ActivateHotspot20OperatorOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16007,7 +7553,7 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16021,7 +7567,7 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -16041,7 +7587,7 @@ impl<'a> DeactivateL2AclPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16116,7 +7662,7 @@ impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16130,7 +7676,7 @@ impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -16150,7 +7696,7 @@ impl<'a> ActivateL2AclPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16228,7 +7774,7 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16242,7 +7788,7 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -16262,7 +7808,7 @@ impl<'a> DeactivateL3AclPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16337,7 +7883,7 @@ impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16351,7 +7897,7 @@ impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -16371,7 +7917,7 @@ impl<'a> ActivateL3AclPolicyOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16449,7 +7995,7 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16463,7 +8009,7 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -16483,7 +8029,7 @@ impl<'a> DeactivateMacRegistrationPoolOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16561,7 +8107,7 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16575,7 +8121,7 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -16595,7 +8141,7 @@ impl<'a> ActivateMacRegistrationPoolOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16673,7 +8219,7 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16687,7 +8233,7 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -16707,7 +8253,7 @@ impl<'a> ActivatePortalServiceProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16871,7 +8417,7 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16885,7 +8431,7 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -16905,7 +8451,7 @@ impl<'a> UpdateWifiNetworkRadiusServerProfileSettings<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16983,7 +8529,7 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -16997,7 +8543,7 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -17017,7 +8563,7 @@ impl<'a> DeactivateRadiusServerProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -17095,7 +8641,7 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -17109,7 +8655,7 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -17129,7 +8675,7 @@ impl<'a> ActivateRadiusServerProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -17207,7 +8753,7 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -17221,7 +8767,7 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -17241,7 +8787,7 @@ impl<'a> DeactivateVlanPoolProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -17319,7 +8865,7 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -17333,7 +8879,7 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -17353,7 +8899,7 @@ impl<'a> ActivateVlanPoolProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -17431,7 +8977,7 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -17445,7 +8991,7 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -17465,7 +9011,7 @@ impl<'a> DeactivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -17543,7 +9089,7 @@ impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Accepted<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,
@@ -17557,7 +9103,7 @@ impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
             >,
             ruckus_one_runtime::Error,
         >,
@@ -17577,7 +9123,7 @@ impl<'a> ActivateWifiCallingServiceProfileOnWifiNetwork<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Completed<
-                super::wireless_aps::WifiOperationResponseRequestIdOnly,
+                super::common::WifiOperationResponseRequestIdOnly,
                 super::activities::Activity,
             >,
             ruckus_one_runtime::Error,

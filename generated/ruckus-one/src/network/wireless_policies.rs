@@ -71,82 +71,6 @@ impl Activation {
         self
     }
 }
-/// Ap activation, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApActivation).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ApActivation {
-    /// Venue ID.
-    pub venue_id: Option<String>,
-    /// AP serial number.
-    pub ap_serial_number: Option<String>,
-    /// Port ID (format: int32).
-    pub port_id: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ApActivation {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ApActivation, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("venueId", &v.venue_id);
-            w.optional("apSerialNumber", &v.ap_serial_number);
-            w.optional("portId", &v.port_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ApActivation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ApActivation, ruckus_one_runtime::object::FieldError> {
-            let value = ApActivation {
-                venue_id: f.optional("venueId"),
-                ap_serial_number: f.optional("apSerialNumber"),
-                port_id: f.optional("portId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ApActivation"))
-    }
-}
-impl ApActivation {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            venue_id: None,
-            ap_serial_number: None,
-            port_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `venueId`.
-    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
-        self.venue_id = Some(value.into());
-        self
-    }
-    /// Sets `apSerialNumber`.
-    pub fn with_ap_serial_number(mut self, value: impl Into<String>) -> Self {
-        self.ap_serial_number = Some(value.into());
-        self
-    }
-    /// Sets `portId`.
-    pub fn with_port_id(mut self, value: impl Into<i64>) -> Self {
-        self.port_id = Some(value.into());
-        self
-    }
-}
 /// Client isolation allowlist entry, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ClientIsolationAllowlistEntry).
@@ -653,211 +577,6 @@ impl<'de> serde::Deserialize<'de> for EthernetPortProfileAuthType {
     ) -> Result<Self, D::Error> {
         let s = <String as serde::Deserialize>::deserialize(deserializer)?;
         Ok(Self::from(s.as_str()))
-    }
-}
-/// Ethernet port profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml EthernetPortProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct EthernetPortProfileQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Venue IDs.
-    pub venue_ids: Option<Vec<String>>,
-    /// AP serial numbers.
-    pub ap_serial_numbers: Option<Vec<String>>,
-    /// Type.
-    pub type_: Option<String>,
-    /// Untag ID (format: int32).
-    pub untag_id: Option<i64>,
-    /// VLAN members.
-    pub vlan_members: Option<String>,
-    /// Is default.
-    pub is_default: Option<bool>,
-    /// Is template.
-    pub is_template: Option<bool>,
-    /// Auth type.
-    pub auth_type: Option<String>,
-    /// Auth RADIUS ID.
-    pub auth_radius_id: Option<String>,
-    /// Accounting RADIUS ID.
-    pub accounting_radius_id: Option<String>,
-    /// Venue activations.
-    pub venue_activations: Option<Vec<VenueActivation>>,
-    /// AP activations.
-    pub ap_activations: Option<Vec<ApActivation>>,
-    /// Vni (format: int32).
-    pub vni: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for EthernetPortProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &EthernetPortProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("venueIds", &v.venue_ids);
-            w.optional("apSerialNumbers", &v.ap_serial_numbers);
-            w.optional("type", &v.type_);
-            w.optional("untagId", &v.untag_id);
-            w.optional("vlanMembers", &v.vlan_members);
-            w.optional("isDefault", &v.is_default);
-            w.optional("isTemplate", &v.is_template);
-            w.optional("authType", &v.auth_type);
-            w.optional("authRadiusId", &v.auth_radius_id);
-            w.optional("accountingRadiusId", &v.accounting_radius_id);
-            w.optional("venueActivations", &v.venue_activations);
-            w.optional("apActivations", &v.ap_activations);
-            w.optional("vni", &v.vni);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for EthernetPortProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            EthernetPortProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = EthernetPortProfileQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                venue_ids: f.optional("venueIds"),
-                ap_serial_numbers: f.optional("apSerialNumbers"),
-                type_: f.optional("type"),
-                untag_id: f.optional("untagId"),
-                vlan_members: f.optional("vlanMembers"),
-                is_default: f.optional("isDefault"),
-                is_template: f.optional("isTemplate"),
-                auth_type: f.optional("authType"),
-                auth_radius_id: f.optional("authRadiusId"),
-                accounting_radius_id: f.optional("accountingRadiusId"),
-                venue_activations: f.optional("venueActivations"),
-                ap_activations: f.optional("apActivations"),
-                vni: f.optional("vni"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("EthernetPortProfileQueryData"))
-    }
-}
-impl EthernetPortProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            venue_ids: None,
-            ap_serial_numbers: None,
-            type_: None,
-            untag_id: None,
-            vlan_members: None,
-            is_default: None,
-            is_template: None,
-            auth_type: None,
-            auth_radius_id: None,
-            accounting_radius_id: None,
-            venue_activations: None,
-            ap_activations: None,
-            vni: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `venueIds`.
-    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.venue_ids = Some(value.into());
-        self
-    }
-    /// Sets `apSerialNumbers`.
-    pub fn with_ap_serial_numbers(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.ap_serial_numbers = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `untagId`.
-    pub fn with_untag_id(mut self, value: impl Into<i64>) -> Self {
-        self.untag_id = Some(value.into());
-        self
-    }
-    /// Sets `vlanMembers`.
-    pub fn with_vlan_members(mut self, value: impl Into<String>) -> Self {
-        self.vlan_members = Some(value.into());
-        self
-    }
-    /// Sets `isDefault`.
-    pub fn with_is_default(mut self, value: impl Into<bool>) -> Self {
-        self.is_default = Some(value.into());
-        self
-    }
-    /// Sets `isTemplate`.
-    pub fn with_is_template(mut self, value: impl Into<bool>) -> Self {
-        self.is_template = Some(value.into());
-        self
-    }
-    /// Sets `authType`.
-    pub fn with_auth_type(mut self, value: impl Into<String>) -> Self {
-        self.auth_type = Some(value.into());
-        self
-    }
-    /// Sets `authRadiusId`.
-    pub fn with_auth_radius_id(mut self, value: impl Into<String>) -> Self {
-        self.auth_radius_id = Some(value.into());
-        self
-    }
-    /// Sets `accountingRadiusId`.
-    pub fn with_accounting_radius_id(mut self, value: impl Into<String>) -> Self {
-        self.accounting_radius_id = Some(value.into());
-        self
-    }
-    /// Sets `venueActivations`.
-    pub fn with_venue_activations(
-        mut self,
-        value: impl Into<Vec<VenueActivation>>,
-    ) -> Self {
-        self.venue_activations = Some(value.into());
-        self
-    }
-    /// Sets `apActivations`.
-    pub fn with_ap_activations(mut self, value: impl Into<Vec<ApActivation>>) -> Self {
-        self.ap_activations = Some(value.into());
-        self
-    }
-    /// Sets `vni`.
-    pub fn with_vni(mut self, value: impl Into<i64>) -> Self {
-        self.vni = Some(value.into());
-        self
     }
 }
 /// Ethernet port profile type: the values the official description lists.
@@ -1565,135 +1284,6 @@ impl QueryResponseClientIsolationProfileQueryData {
         self
     }
 }
-/// Query response ethernet port profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseEthernetPortProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseEthernetPortProfileQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<EthernetPortProfileQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseEthernetPortProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseEthernetPortProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseEthernetPortProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseEthernetPortProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseEthernetPortProfileQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseEthernetPortProfileQueryData"))
-    }
-}
-impl QueryResponseEthernetPortProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(
-        mut self,
-        value: impl Into<Vec<EthernetPortProfileQueryData>>,
-    ) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
 /// Query response lbs server profile query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseLbsServerProfileQueryData).
@@ -1935,131 +1525,6 @@ impl QueryResponseMulticastDnsProxyProfileQueryData {
         mut self,
         value: impl Into<Vec<MulticastDnsProxyProfileQueryData>>,
     ) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Query response rogue policy query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseRoguePolicyQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<RoguePolicyQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseRoguePolicyQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseRoguePolicyQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseRoguePolicyQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseRoguePolicyQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseRoguePolicyQueryData"))
-    }
-}
-impl QueryResponseRoguePolicyQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<RoguePolicyQueryData>>) -> Self {
         self.data = Some(value.into());
         self
     }
@@ -2450,571 +1915,6 @@ impl QueryResponseTunnelProfile {
         value: impl Into<Vec<super::common::SubsequentQuery>>,
     ) -> Self {
         self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Query response vlan pool profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseVlanPoolProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseVlanPoolProfileQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<VlanPoolProfileQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseVlanPoolProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseVlanPoolProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseVlanPoolProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseVlanPoolProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseVlanPoolProfileQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("QueryResponseVlanPoolProfileQueryData"))
-    }
-}
-impl QueryResponseVlanPoolProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(mut self, value: impl Into<Vec<VlanPoolProfileQueryData>>) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Rogue classification policy rule, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct RogueClassificationPolicyRule {
-    /// Classification (may be null).
-    pub classification: Option<RogueClassificationPolicyRuleClassification>,
-    /// More info.
-    pub more_info: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
-    pub name: String,
-    /// Priority (format: int32; minimum: 1).
-    pub priority: i64,
-    /// Type (may be null).
-    pub type_: Option<RogueClassificationPolicyRuleType>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for RogueClassificationPolicyRule {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RogueClassificationPolicyRule,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.field("classification", &v.classification);
-            w.optional("moreInfo", &v.more_info);
-            w.field("name", &v.name);
-            w.field("priority", &v.priority);
-            w.field("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRule {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            RogueClassificationPolicyRule,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = RogueClassificationPolicyRule {
-                classification: f.optional("classification"),
-                more_info: f.optional("moreInfo"),
-                name: f.required("name")?,
-                priority: f.required("priority")?,
-                type_: f.optional("type"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RogueClassificationPolicyRule"))
-    }
-}
-impl RogueClassificationPolicyRule {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, priority: i64) -> Self {
-        Self {
-            classification: None,
-            more_info: None,
-            name,
-            priority,
-            type_: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `classification`.
-    pub fn with_classification(
-        mut self,
-        value: impl Into<RogueClassificationPolicyRuleClassification>,
-    ) -> Self {
-        self.classification = Some(value.into());
-        self
-    }
-    /// Sets `moreInfo`.
-    pub fn with_more_info(mut self, value: impl Into<String>) -> Self {
-        self.more_info = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(
-        mut self,
-        value: impl Into<RogueClassificationPolicyRuleType>,
-    ) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-}
-/// Rogue classification policy rule classification: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum RogueClassificationPolicyRuleClassification {
-    /// `Ignored`
-    Ignored,
-    /// `Known`
-    Known,
-    /// `Unclassified`
-    Unclassified,
-    /// `Malicious`
-    Malicious,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl RogueClassificationPolicyRuleClassification {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ignored => "Ignored",
-            Self::Known => "Known",
-            Self::Unclassified => "Unclassified",
-            Self::Malicious => "Malicious",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for RogueClassificationPolicyRuleClassification {
-    fn from(s: &str) -> Self {
-        match s {
-            "Ignored" => Self::Ignored,
-            "Known" => Self::Known,
-            "Unclassified" => Self::Unclassified,
-            "Malicious" => Self::Malicious,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for RogueClassificationPolicyRuleClassification {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for RogueClassificationPolicyRuleClassification {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRuleClassification {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Rogue classification policy rule type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum RogueClassificationPolicyRuleType {
-    /// `AdhocRule`
-    AdhocRule,
-    /// `SsidSpoofingRule`
-    SsidSpoofingRule,
-    /// `MacSpoofingRule`
-    MacSpoofingRule,
-    /// `SameNetworkRule`
-    SameNetworkRule,
-    /// `CTSAbuseRule`
-    CtsAbuseRule,
-    /// `RTSAbuseRule`
-    RtsAbuseRule,
-    /// `DeauthFloodRule`
-    DeauthFloodRule,
-    /// `DisassocFloodRule`
-    DisassocFloodRule,
-    /// `ExcessivePowerRule`
-    ExcessivePowerRule,
-    /// `NullSSIDRule`
-    NullSsidRule,
-    /// `CustomSsidRule`
-    CustomSsidRule,
-    /// `CustomSnrRule`
-    CustomSnrRule,
-    /// `CustomMacOuiRule`
-    CustomMacOuiRule,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl RogueClassificationPolicyRuleType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::AdhocRule => "AdhocRule",
-            Self::SsidSpoofingRule => "SsidSpoofingRule",
-            Self::MacSpoofingRule => "MacSpoofingRule",
-            Self::SameNetworkRule => "SameNetworkRule",
-            Self::CtsAbuseRule => "CTSAbuseRule",
-            Self::RtsAbuseRule => "RTSAbuseRule",
-            Self::DeauthFloodRule => "DeauthFloodRule",
-            Self::DisassocFloodRule => "DisassocFloodRule",
-            Self::ExcessivePowerRule => "ExcessivePowerRule",
-            Self::NullSsidRule => "NullSSIDRule",
-            Self::CustomSsidRule => "CustomSsidRule",
-            Self::CustomSnrRule => "CustomSnrRule",
-            Self::CustomMacOuiRule => "CustomMacOuiRule",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for RogueClassificationPolicyRuleType {
-    fn from(s: &str) -> Self {
-        match s {
-            "AdhocRule" => Self::AdhocRule,
-            "SsidSpoofingRule" => Self::SsidSpoofingRule,
-            "MacSpoofingRule" => Self::MacSpoofingRule,
-            "SameNetworkRule" => Self::SameNetworkRule,
-            "CTSAbuseRule" => Self::CtsAbuseRule,
-            "RTSAbuseRule" => Self::RtsAbuseRule,
-            "DeauthFloodRule" => Self::DeauthFloodRule,
-            "DisassocFloodRule" => Self::DisassocFloodRule,
-            "ExcessivePowerRule" => Self::ExcessivePowerRule,
-            "NullSSIDRule" => Self::NullSsidRule,
-            "CustomSsidRule" => Self::CustomSsidRule,
-            "CustomSnrRule" => Self::CustomSnrRule,
-            "CustomMacOuiRule" => Self::CustomMacOuiRule,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for RogueClassificationPolicyRuleType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for RogueClassificationPolicyRuleType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRuleType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Rogue policy, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml RoguePolicy).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct RoguePolicy {
-    /// Description (max_length: 255; min_length: 0).
-    pub description: Option<String>,
-    /// ID.
-    pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
-    pub name: String,
-    /// Rules.
-    pub rules: Option<Vec<RogueClassificationPolicyRule>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for RoguePolicy {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RoguePolicy, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.optional("rules", &v.rules);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for RoguePolicy {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RoguePolicy, ruckus_one_runtime::object::FieldError> {
-            let value = RoguePolicy {
-                description: f.optional("description"),
-                id: f.optional("id"),
-                name: f.required("name")?,
-                rules: f.optional("rules"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RoguePolicy"))
-    }
-}
-impl RoguePolicy {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String) -> Self {
-        Self {
-            description: None,
-            id: None,
-            name,
-            rules: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `rules`.
-    pub fn with_rules(
-        mut self,
-        value: impl Into<Vec<RogueClassificationPolicyRule>>,
-    ) -> Self {
-        self.rules = Some(value.into());
-        self
-    }
-}
-/// Rogue policy query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct RoguePolicyQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Description.
-    pub description: Option<String>,
-    /// Num of rules.
-    pub num_of_rules: Option<i64>,
-    /// Venue IDs.
-    pub venue_ids: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for RoguePolicyQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RoguePolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("description", &v.description);
-            w.optional("numOfRules", &v.num_of_rules);
-            w.optional("venueIds", &v.venue_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for RoguePolicyQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RoguePolicyQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = RoguePolicyQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                description: f.optional("description"),
-                num_of_rules: f.optional("numOfRules"),
-                venue_ids: f.optional("venueIds"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RoguePolicyQueryData"))
-    }
-}
-impl RoguePolicyQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            description: None,
-            num_of_rules: None,
-            venue_ids: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `numOfRules`.
-    pub fn with_num_of_rules(mut self, value: impl Into<i64>) -> Self {
-        self.num_of_rules = Some(value.into());
-        self
-    }
-    /// Sets `venueIds`.
-    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.venue_ids = Some(value.into());
         self
     }
 }
@@ -4841,82 +3741,6 @@ impl<'de> serde::Deserialize<'de> for TunnelServiceProfileType {
         Ok(Self::from(s.as_str()))
     }
 }
-/// Venue activation, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VenueActivation).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueActivation {
-    /// Venue ID.
-    pub venue_id: Option<String>,
-    /// AP model.
-    pub ap_model: Option<String>,
-    /// Port ID (format: int32).
-    pub port_id: Option<i64>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueActivation {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueActivation, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("venueId", &v.venue_id);
-            w.optional("apModel", &v.ap_model);
-            w.optional("portId", &v.port_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueActivation {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueActivation, ruckus_one_runtime::object::FieldError> {
-            let value = VenueActivation {
-                venue_id: f.optional("venueId"),
-                ap_model: f.optional("apModel"),
-                port_id: f.optional("portId"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueActivation"))
-    }
-}
-impl VenueActivation {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            venue_id: None,
-            ap_model: None,
-            port_id: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `venueId`.
-    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
-        self.venue_id = Some(value.into());
-        self
-    }
-    /// Sets `apModel`.
-    pub fn with_ap_model(mut self, value: impl Into<String>) -> Self {
-        self.ap_model = Some(value.into());
-        self
-    }
-    /// Sets `portId`.
-    pub fn with_port_id(mut self, value: impl Into<i64>) -> Self {
-        self.port_id = Some(value.into());
-        self
-    }
-}
 /// Viewmodel multicast dns proxy service rule, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml MulticastDnsProxyServiceRuleDto).
@@ -5036,276 +3860,6 @@ impl ViewmodelMulticastDnsProxyServiceRule {
     /// Sets `toVlan`.
     pub fn with_to_vlan(mut self, value: impl Into<i64>) -> Self {
         self.to_vlan = Some(value.into());
-        self
-    }
-}
-/// Vlan pool profile, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VlanPoolProfile).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct VlanPoolProfile {
-    /// Description (max_length: 64; min_length: 0).
-    pub description: Option<String>,
-    /// ID.
-    pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 1).
-    pub name: String,
-    /// VLAN members (max_items: 16; min_items: 0).
-    pub vlan_members: Vec<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VlanPoolProfile {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VlanPoolProfile, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("description", &v.description);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.field("vlanMembers", &v.vlan_members);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VlanPoolProfile {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VlanPoolProfile, ruckus_one_runtime::object::FieldError> {
-            let value = VlanPoolProfile {
-                description: f.optional("description"),
-                id: f.optional("id"),
-                name: f.required("name")?,
-                vlan_members: f.required("vlanMembers")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VlanPoolProfile"))
-    }
-}
-impl VlanPoolProfile {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, vlan_members: Vec<String>) -> Self {
-        Self {
-            description: None,
-            id: None,
-            name,
-            vlan_members,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-}
-/// Vlan pool profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml VlanPoolProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VlanPoolProfileQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// VLAN members.
-    pub vlan_members: Option<Vec<String>>,
-    /// Wifi network IDs.
-    pub wifi_network_ids: Option<Vec<String>>,
-    /// Wifi network venue AP groups.
-    pub wifi_network_venue_ap_groups: Option<Vec<WifiNetworkVenueApGroupQueryData>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VlanPoolProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &VlanPoolProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("vlanMembers", &v.vlan_members);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional("wifiNetworkVenueApGroups", &v.wifi_network_venue_ap_groups);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VlanPoolProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VlanPoolProfileQueryData, ruckus_one_runtime::object::FieldError> {
-            let value = VlanPoolProfileQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                vlan_members: f.optional("vlanMembers"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                wifi_network_venue_ap_groups: f.optional("wifiNetworkVenueApGroups"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VlanPoolProfileQueryData"))
-    }
-}
-impl VlanPoolProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            vlan_members: None,
-            wifi_network_ids: None,
-            wifi_network_venue_ap_groups: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `vlanMembers`.
-    pub fn with_vlan_members(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.vlan_members = Some(value.into());
-        self
-    }
-    /// Sets `wifiNetworkIds`.
-    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.wifi_network_ids = Some(value.into());
-        self
-    }
-    /// Sets `wifiNetworkVenueApGroups`.
-    pub fn with_wifi_network_venue_ap_groups(
-        mut self,
-        value: impl Into<Vec<WifiNetworkVenueApGroupQueryData>>,
-    ) -> Self {
-        self.wifi_network_venue_ap_groups = Some(value.into());
-        self
-    }
-}
-/// Wifi network venue ap group query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiNetworkVenueApGroupQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct WifiNetworkVenueApGroupQueryData {
-    /// Venue ID.
-    pub venue_id: Option<String>,
-    /// Wifi network ID.
-    pub wifi_network_id: Option<String>,
-    /// AP group IDs.
-    pub ap_group_ids: Option<Vec<String>>,
-    /// Is all AP groups.
-    pub is_all_ap_groups: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WifiNetworkVenueApGroupQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiNetworkVenueApGroupQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("venueId", &v.venue_id);
-            w.optional("wifiNetworkId", &v.wifi_network_id);
-            w.optional("apGroupIds", &v.ap_group_ids);
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiNetworkVenueApGroupQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            WifiNetworkVenueApGroupQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = WifiNetworkVenueApGroupQueryData {
-                venue_id: f.optional("venueId"),
-                wifi_network_id: f.optional("wifiNetworkId"),
-                ap_group_ids: f.optional("apGroupIds"),
-                is_all_ap_groups: f.optional("isAllApGroups"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiNetworkVenueApGroupQueryData"))
-    }
-}
-impl WifiNetworkVenueApGroupQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            venue_id: None,
-            wifi_network_id: None,
-            ap_group_ids: None,
-            is_all_ap_groups: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `venueId`.
-    pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
-        self.venue_id = Some(value.into());
-        self
-    }
-    /// Sets `wifiNetworkId`.
-    pub fn with_wifi_network_id(mut self, value: impl Into<String>) -> Self {
-        self.wifi_network_id = Some(value.into());
-        self
-    }
-    /// Sets `apGroupIds`.
-    pub fn with_ap_group_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.ap_group_ids = Some(value.into());
-        self
-    }
-    /// Sets `isAllApGroups`.
-    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
-        self.is_all_ap_groups = Some(value.into());
         self
     }
 }
@@ -5716,7 +4270,10 @@ impl<'a> WirelessPoliciesClient<'a> {
     /// - Asynchronous (202): `send` answers an `Accepted`, whose `wait` polls the work as the call's tenant; `send_and_wait` does both and returns the answer with the activity.
     #[doc(alias = "/roguePolicies")]
     #[doc(alias = "POST /roguePolicies")]
-    pub fn create_rogue_policy(&self, body: &RoguePolicy) -> CreateRoguePolicy<'a> {
+    pub fn create_rogue_policy(
+        &self,
+        body: &super::common::RoguePolicy,
+    ) -> CreateRoguePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
             &CREATE_ROGUE_POLICY,
@@ -5760,7 +4317,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_rogue_policy(
         &self,
         rogue_policy_id: &str,
-        body: &RoguePolicy,
+        body: &super::common::RoguePolicy,
     ) -> UpdateRoguePolicy<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -6215,7 +4772,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "POST /vlanPoolProfiles")]
     pub fn create_vlan_pool_profile(
         &self,
-        body: &VlanPoolProfile,
+        body: &super::common::VlanPoolProfile,
     ) -> CreateVlanPoolProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -6263,7 +4820,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_vlan_pool_profile(
         &self,
         vlan_pool_profile_id: &str,
-        body: &VlanPoolProfile,
+        body: &super::common::VlanPoolProfile,
     ) -> UpdateVlanPoolProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8114,7 +6671,7 @@ impl<'a> GetRoguePolicy<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<RoguePolicy, ruckus_one_runtime::Error>,
+        Output = Result<super::common::RoguePolicy, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -8123,7 +6680,7 @@ impl<'a> GetRoguePolicy<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<RoguePolicy>,
+            ruckus_one_runtime::Response<super::common::RoguePolicy>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8402,13 +6959,18 @@ impl<'a> QueryRoguePolicies<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, QueryResponseRoguePolicyQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseRoguePolicyQueryData,
+    > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, RoguePolicyQueryData> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::RoguePolicyQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -8425,7 +6987,10 @@ impl<'a> QueryRoguePolicies<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<QueryResponseRoguePolicyQueryData, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::QueryResponseRoguePolicyQueryData,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -8434,7 +6999,9 @@ impl<'a> QueryRoguePolicies<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QueryResponseRoguePolicyQueryData>,
+            ruckus_one_runtime::Response<
+                super::common::QueryResponseRoguePolicyQueryData,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10206,7 +8773,7 @@ impl<'a> GetVlanPoolProfile<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VlanPoolProfile, ruckus_one_runtime::Error>,
+        Output = Result<super::common::VlanPoolProfile, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -10215,7 +8782,7 @@ impl<'a> GetVlanPoolProfile<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VlanPoolProfile>,
+            ruckus_one_runtime::Response<super::common::VlanPoolProfile>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10494,13 +9061,18 @@ impl<'a> QueryVlanPoolProfiles<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, QueryResponseVlanPoolProfileQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseVlanPoolProfileQueryData,
+    > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, VlanPoolProfileQueryData> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::VlanPoolProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -10517,7 +9089,10 @@ impl<'a> QueryVlanPoolProfiles<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<QueryResponseVlanPoolProfileQueryData, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::QueryResponseVlanPoolProfileQueryData,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -10526,7 +9101,9 @@ impl<'a> QueryVlanPoolProfiles<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QueryResponseVlanPoolProfileQueryData>,
+            ruckus_one_runtime::Response<
+                super::common::QueryResponseVlanPoolProfileQueryData,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10990,13 +9567,18 @@ impl<'a> QueryEthernetPortProfiles<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, QueryResponseEthernetPortProfileQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseEthernetPortProfileQueryData,
+    > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, EthernetPortProfileQueryData> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::EthernetPortProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -11014,7 +9596,7 @@ impl<'a> QueryEthernetPortProfiles<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            QueryResponseEthernetPortProfileQueryData,
+            super::common::QueryResponseEthernetPortProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -11025,7 +9607,9 @@ impl<'a> QueryEthernetPortProfiles<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QueryResponseEthernetPortProfileQueryData>,
+            ruckus_one_runtime::Response<
+                super::common::QueryResponseEthernetPortProfileQueryData,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -5,85 +5,6 @@
 //! Service profiles wireless networks refer to: Hotspot 2.0 identity providers and operators, RADIUS server profiles, Wi-Fi calling, DHCP configuration and syslog server profiles. Split from the wireless policies area so each can be compiled alone.
 //!
 //! Spec: `spec/network/wireless_service_profiles.yaml`.
-/// Dhcp config service profile, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct DhcpConfigServiceProfile {
-    /// DHCP mode (default: EnableOnEachAPs).
-    pub dhcp_mode: Option<DhcpMode>,
-    /// DHCP pools (max_items: 4; min_items: 1).
-    pub dhcp_pools: Vec<DhcpPool>,
-    /// ID.
-    pub id: Option<String>,
-    /// Service name.
-    pub service_name: String,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DhcpConfigServiceProfile {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpConfigServiceProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("dhcpMode", &v.dhcp_mode);
-            w.field("dhcpPools", &v.dhcp_pools);
-            w.optional("id", &v.id);
-            w.field("serviceName", &v.service_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfile {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpConfigServiceProfile, ruckus_one_runtime::object::FieldError> {
-            let value = DhcpConfigServiceProfile {
-                dhcp_mode: f.optional("dhcpMode"),
-                dhcp_pools: f.required("dhcpPools")?,
-                id: f.optional("id"),
-                service_name: f.required("serviceName")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfile"))
-    }
-}
-impl DhcpConfigServiceProfile {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(dhcp_pools: Vec<DhcpPool>, service_name: String) -> Self {
-        Self {
-            dhcp_mode: None,
-            dhcp_pools,
-            id: None,
-            service_name,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `dhcpMode`.
-    pub fn with_dhcp_mode(mut self, value: impl Into<DhcpMode>) -> Self {
-        self.dhcp_mode = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-}
 /// Dhcp config service profile deep, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfileDeep).
@@ -93,7 +14,7 @@ impl DhcpConfigServiceProfile {
 #[non_exhaustive]
 pub struct DhcpConfigServiceProfileDeep {
     /// DHCP mode (default: EnableOnEachAPs).
-    pub dhcp_mode: Option<DhcpMode>,
+    pub dhcp_mode: Option<super::common::DhcpMode>,
     /// DHCP pools (max_items: 4; min_items: 1).
     pub dhcp_pools: Vec<DhcpPoolV1>,
     /// ID.
@@ -166,7 +87,7 @@ impl DhcpConfigServiceProfileDeep {
         }
     }
     /// Sets `dhcpMode`.
-    pub fn with_dhcp_mode(mut self, value: impl Into<DhcpMode>) -> Self {
+    pub fn with_dhcp_mode(mut self, value: impl Into<super::common::DhcpMode>) -> Self {
         self.dhcp_mode = Some(value.into());
         self
     }
@@ -184,340 +105,6 @@ impl DhcpConfigServiceProfileDeep {
     pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
         self.venue_ids = Some(value.into());
         self
-    }
-}
-/// Dhcp config service profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpConfigServiceProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DhcpConfigServiceProfileQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// DHCP pools.
-    pub dhcp_pools: Option<Vec<ViewmodelDhcpPool>>,
-    /// Venue IDs.
-    pub venue_ids: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DhcpConfigServiceProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &DhcpConfigServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("dhcpPools", &v.dhcp_pools);
-            w.optional("venueIds", &v.venue_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpConfigServiceProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            DhcpConfigServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = DhcpConfigServiceProfileQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                dhcp_pools: f.optional("dhcpPools"),
-                venue_ids: f.optional("venueIds"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpConfigServiceProfileQueryData"))
-    }
-}
-impl DhcpConfigServiceProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            dhcp_pools: None,
-            venue_ids: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `dhcpPools`.
-    pub fn with_dhcp_pools(mut self, value: impl Into<Vec<ViewmodelDhcpPool>>) -> Self {
-        self.dhcp_pools = Some(value.into());
-        self
-    }
-    /// Sets `venueIds`.
-    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.venue_ids = Some(value.into());
-        self
-    }
-}
-/// Dhcp mode: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DhcpMode {
-    /// `EnableOnEachAPs`
-    EnableOnEachAPs,
-    /// `EnableOnMultipleAPs`
-    EnableOnMultipleAPs,
-    /// `EnableOnHierarchicalAPs`
-    EnableOnHierarchicalAPs,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DhcpMode {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::EnableOnEachAPs => "EnableOnEachAPs",
-            Self::EnableOnMultipleAPs => "EnableOnMultipleAPs",
-            Self::EnableOnHierarchicalAPs => "EnableOnHierarchicalAPs",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DhcpMode {
-    fn from(s: &str) -> Self {
-        match s {
-            "EnableOnEachAPs" => Self::EnableOnEachAPs,
-            "EnableOnMultipleAPs" => Self::EnableOnMultipleAPs,
-            "EnableOnHierarchicalAPs" => Self::EnableOnHierarchicalAPs,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DhcpMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DhcpMode {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpMode {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Dhcp pool, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml DhcpPoolV1_1).
-///
-/// Build one with `builder()`: a setter per field, then `build()`, which fails with `MissingField` when one of the 8 required fields is not set.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct DhcpPool {
-    /// Description (max_length: 255; min_length: 0).
-    pub description: Option<String>,
-    /// End IP address.
-    pub end_ip_address: String,
-    /// Lease time hours (format: int32; maximum: 24; minimum: 0).
-    pub lease_time_hours: i64,
-    /// Lease time minutes (format: int32; maximum: 59; minimum: 0).
-    pub lease_time_minutes: i64,
-    /// Name (max_length: 32; min_length: 2).
-    pub name: String,
-    /// Primary DNS IP.
-    pub primary_dns_ip: Option<String>,
-    /// Secondary DNS IP.
-    pub secondary_dns_ip: Option<String>,
-    /// Start IP address.
-    pub start_ip_address: String,
-    /// Subnet address.
-    pub subnet_address: String,
-    /// Subnet mask.
-    pub subnet_mask: String,
-    /// VLAN ID (format: int32; maximum: 4094; minimum: 1).
-    pub vlan_id: i64,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DhcpPool {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpPool, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("description", &v.description);
-            w.field("endIpAddress", &v.end_ip_address);
-            w.field("leaseTimeHours", &v.lease_time_hours);
-            w.field("leaseTimeMinutes", &v.lease_time_minutes);
-            w.field("name", &v.name);
-            w.optional("primaryDnsIp", &v.primary_dns_ip);
-            w.optional("secondaryDnsIp", &v.secondary_dns_ip);
-            w.field("startIpAddress", &v.start_ip_address);
-            w.field("subnetAddress", &v.subnet_address);
-            w.field("subnetMask", &v.subnet_mask);
-            w.field("vlanId", &v.vlan_id);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpPool {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpPool, ruckus_one_runtime::object::FieldError> {
-            let value = DhcpPool {
-                description: f.optional("description"),
-                end_ip_address: f.required("endIpAddress")?,
-                lease_time_hours: f.required("leaseTimeHours")?,
-                lease_time_minutes: f.required("leaseTimeMinutes")?,
-                name: f.required("name")?,
-                primary_dns_ip: f.optional("primaryDnsIp"),
-                secondary_dns_ip: f.optional("secondaryDnsIp"),
-                start_ip_address: f.required("startIpAddress")?,
-                subnet_address: f.required("subnetAddress")?,
-                subnet_mask: f.required("subnetMask")?,
-                vlan_id: f.required("vlanId")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpPool"))
-    }
-}
-impl DhcpPool {
-    /// Starts a builder: one setter per field, then `build`.
-    pub fn builder() -> DhcpPoolBuilder {
-        <DhcpPoolBuilder as Default>::default()
-    }
-}
-/// Builder of [`DhcpPool`]: set its fields, then call `build`.
-///
-/// Start one with `DhcpPool::builder()`.
-#[derive(Debug, Clone, Default)]
-#[must_use = "a builder does nothing until `build` is called"]
-pub struct DhcpPoolBuilder {
-    description: Option<String>,
-    end_ip_address: Option<String>,
-    lease_time_hours: Option<i64>,
-    lease_time_minutes: Option<i64>,
-    name: Option<String>,
-    primary_dns_ip: Option<String>,
-    secondary_dns_ip: Option<String>,
-    start_ip_address: Option<String>,
-    subnet_address: Option<String>,
-    subnet_mask: Option<String>,
-    vlan_id: Option<i64>,
-}
-impl DhcpPoolBuilder {
-    /// Sets `description` (optional).
-    pub fn description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `endIpAddress` (required).
-    pub fn end_ip_address(mut self, value: impl Into<String>) -> Self {
-        self.end_ip_address = Some(value.into());
-        self
-    }
-    /// Sets `leaseTimeHours` (required).
-    pub fn lease_time_hours(mut self, value: impl Into<i64>) -> Self {
-        self.lease_time_hours = Some(value.into());
-        self
-    }
-    /// Sets `leaseTimeMinutes` (required).
-    pub fn lease_time_minutes(mut self, value: impl Into<i64>) -> Self {
-        self.lease_time_minutes = Some(value.into());
-        self
-    }
-    /// Sets `name` (required).
-    pub fn name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `primaryDnsIp` (optional).
-    pub fn primary_dns_ip(mut self, value: impl Into<String>) -> Self {
-        self.primary_dns_ip = Some(value.into());
-        self
-    }
-    /// Sets `secondaryDnsIp` (optional).
-    pub fn secondary_dns_ip(mut self, value: impl Into<String>) -> Self {
-        self.secondary_dns_ip = Some(value.into());
-        self
-    }
-    /// Sets `startIpAddress` (required).
-    pub fn start_ip_address(mut self, value: impl Into<String>) -> Self {
-        self.start_ip_address = Some(value.into());
-        self
-    }
-    /// Sets `subnetAddress` (required).
-    pub fn subnet_address(mut self, value: impl Into<String>) -> Self {
-        self.subnet_address = Some(value.into());
-        self
-    }
-    /// Sets `subnetMask` (required).
-    pub fn subnet_mask(mut self, value: impl Into<String>) -> Self {
-        self.subnet_mask = Some(value.into());
-        self
-    }
-    /// Sets `vlanId` (required).
-    pub fn vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.vlan_id = Some(value.into());
-        self
-    }
-    /// The value, or an error naming the first required field that is not set.
-    pub fn build(self) -> Result<DhcpPool, ruckus_one_runtime::MissingField> {
-        let missing = |field| ruckus_one_runtime::MissingField::new("DhcpPool", field);
-        Ok(DhcpPool {
-            description: self.description,
-            end_ip_address: self.end_ip_address.ok_or(missing("endIpAddress"))?,
-            lease_time_hours: self.lease_time_hours.ok_or(missing("leaseTimeHours"))?,
-            lease_time_minutes: self
-                .lease_time_minutes
-                .ok_or(missing("leaseTimeMinutes"))?,
-            name: self.name.ok_or(missing("name"))?,
-            primary_dns_ip: self.primary_dns_ip,
-            secondary_dns_ip: self.secondary_dns_ip,
-            start_ip_address: self.start_ip_address.ok_or(missing("startIpAddress"))?,
-            subnet_address: self.subnet_address.ok_or(missing("subnetAddress"))?,
-            subnet_mask: self.subnet_mask.ok_or(missing("subnetMask"))?,
-            vlan_id: self.vlan_id.ok_or(missing("vlanId"))?,
-            additional_fields: std::collections::BTreeMap::new(),
-        })
     }
 }
 /// Dhcp pool v1, with the fields the official description lists.
@@ -788,126 +375,6 @@ impl DhcpPoolVenueUsage {
     pub fn with_venue_id(mut self, value: impl Into<String>) -> Self {
         self.venue_id = Some(value.into());
         self
-    }
-}
-/// Epdg, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml Epdg).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct Epdg {
-    /// Domain.
-    pub domain: String,
-    /// IP.
-    pub ip: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for Epdg {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &Epdg, w: &mut ruckus_one_runtime::object::Writer) {
-            w.field("domain", &v.domain);
-            w.optional("ip", &v.ip);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for Epdg {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<Epdg, ruckus_one_runtime::object::FieldError> {
-            let value = Epdg {
-                domain: f.required("domain")?,
-                ip: f.optional("ip"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("Epdg"))
-    }
-}
-impl Epdg {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(domain: String) -> Self {
-        Self {
-            domain,
-            ip: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `ip`.
-    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
-        self.ip = Some(value.into());
-        self
-    }
-}
-/// Flow level: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum FlowLevel {
-    /// `GENERAL_LOGS`
-    GeneralLogs,
-    /// `CLIENT_FLOW`
-    ClientFlow,
-    /// `ALL`
-    All,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl FlowLevel {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::GeneralLogs => "GENERAL_LOGS",
-            Self::ClientFlow => "CLIENT_FLOW",
-            Self::All => "ALL",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for FlowLevel {
-    fn from(s: &str) -> Self {
-        match s {
-            "GENERAL_LOGS" => Self::GeneralLogs,
-            "CLIENT_FLOW" => Self::ClientFlow,
-            "ALL" => Self::All,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for FlowLevel {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for FlowLevel {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for FlowLevel {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Hotspot20 auth info, with the fields the official description lists.
@@ -2449,264 +1916,6 @@ impl Hotspot20RoamConsortiumOi {
         self
     }
 }
-/// Id and name, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml IdAndName).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct IdAndName {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for IdAndName {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &IdAndName, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for IdAndName {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<IdAndName, ruckus_one_runtime::object::FieldError> {
-            let value = IdAndName {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("IdAndName"))
-    }
-}
-impl IdAndName {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-}
-/// Qos priority: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum QosPriority {
-    /// `WIFICALLING_PRI_VOICE`
-    WificallingPriVoice,
-    /// `WIFICALLING_PRI_VIDEO`
-    WificallingPriVideo,
-    /// `WIFICALLING_PRI_BE`
-    WificallingPriBe,
-    /// `WIFICALLING_PRI_BG`
-    WificallingPriBg,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl QosPriority {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::WificallingPriVoice => "WIFICALLING_PRI_VOICE",
-            Self::WificallingPriVideo => "WIFICALLING_PRI_VIDEO",
-            Self::WificallingPriBe => "WIFICALLING_PRI_BE",
-            Self::WificallingPriBg => "WIFICALLING_PRI_BG",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for QosPriority {
-    fn from(s: &str) -> Self {
-        match s {
-            "WIFICALLING_PRI_VOICE" => Self::WificallingPriVoice,
-            "WIFICALLING_PRI_VIDEO" => Self::WificallingPriVideo,
-            "WIFICALLING_PRI_BE" => Self::WificallingPriBe,
-            "WIFICALLING_PRI_BG" => Self::WificallingPriBg,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for QosPriority {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for QosPriority {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for QosPriority {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Query response dhcp config service profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDhcpConfigServiceProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseDhcpConfigServiceProfileQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<DhcpConfigServiceProfileQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseDhcpConfigServiceProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseDhcpConfigServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseDhcpConfigServiceProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseDhcpConfigServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseDhcpConfigServiceProfileQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseDhcpConfigServiceProfileQueryData"))
-    }
-}
-impl QueryResponseDhcpConfigServiceProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(
-        mut self,
-        value: impl Into<Vec<DhcpConfigServiceProfileQueryData>>,
-    ) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
 /// Query response hotspot20 identity provider query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseHotspot20IdentityProviderQueryData).
@@ -2965,651 +2174,6 @@ impl QueryResponseHotspot20OperatorQueryData {
         self
     }
 }
-/// Query response radius server profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRadiusServerProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseRadiusServerProfileQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<RadiusServerProfileQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseRadiusServerProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseRadiusServerProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseRadiusServerProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseRadiusServerProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseRadiusServerProfileQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseRadiusServerProfileQueryData"))
-    }
-}
-impl QueryResponseRadiusServerProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(
-        mut self,
-        value: impl Into<Vec<RadiusServerProfileQueryData>>,
-    ) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Query response syslog server profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseSyslogServerProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseSyslogServerProfileQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<SyslogServerProfileQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseSyslogServerProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseSyslogServerProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseSyslogServerProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseSyslogServerProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseSyslogServerProfileQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseSyslogServerProfileQueryData"))
-    }
-}
-impl QueryResponseSyslogServerProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(
-        mut self,
-        value: impl Into<Vec<SyslogServerProfileQueryData>>,
-    ) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Query response wifi calling service profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseWifiCallingServiceProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct QueryResponseWifiCallingServiceProfileQueryData {
-    /// Fields.
-    pub fields: Option<Vec<String>>,
-    /// Total count.
-    pub total_count: Option<i64>,
-    /// Page (format: int32).
-    pub page: Option<i64>,
-    /// Object ID.
-    pub object_id: Option<String>,
-    /// Data.
-    pub data: Option<Vec<WifiCallingServiceProfileQueryData>>,
-    /// Error message.
-    pub error_message: Option<String>,
-    /// Subsequent queries.
-    pub subsequent_queries: Option<Vec<super::common::SubsequentQuery>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for QueryResponseWifiCallingServiceProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &QueryResponseWifiCallingServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("fields", &v.fields);
-            w.optional("totalCount", &v.total_count);
-            w.optional("page", &v.page);
-            w.optional("objectId", &v.object_id);
-            w.optional("data", &v.data);
-            w.optional("errorMessage", &v.error_message);
-            w.optional("subsequentQueries", &v.subsequent_queries);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for QueryResponseWifiCallingServiceProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            QueryResponseWifiCallingServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = QueryResponseWifiCallingServiceProfileQueryData {
-                fields: f.optional("fields"),
-                total_count: f.optional("totalCount"),
-                page: f.optional("page"),
-                object_id: f.optional("objectId"),
-                data: f.optional("data"),
-                error_message: f.optional("errorMessage"),
-                subsequent_queries: f.optional("subsequentQueries"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f)
-            .map_err(|e| e.into_error("QueryResponseWifiCallingServiceProfileQueryData"))
-    }
-}
-impl QueryResponseWifiCallingServiceProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            fields: None,
-            total_count: None,
-            page: None,
-            object_id: None,
-            data: None,
-            error_message: None,
-            subsequent_queries: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `fields`.
-    pub fn with_fields(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.fields = Some(value.into());
-        self
-    }
-    /// Sets `totalCount`.
-    pub fn with_total_count(mut self, value: impl Into<i64>) -> Self {
-        self.total_count = Some(value.into());
-        self
-    }
-    /// Sets `page`.
-    pub fn with_page(mut self, value: impl Into<i64>) -> Self {
-        self.page = Some(value.into());
-        self
-    }
-    /// Sets `objectId`.
-    pub fn with_object_id(mut self, value: impl Into<String>) -> Self {
-        self.object_id = Some(value.into());
-        self
-    }
-    /// Sets `data`.
-    pub fn with_data(
-        mut self,
-        value: impl Into<Vec<WifiCallingServiceProfileQueryData>>,
-    ) -> Self {
-        self.data = Some(value.into());
-        self
-    }
-    /// Sets `errorMessage`.
-    pub fn with_error_message(mut self, value: impl Into<String>) -> Self {
-        self.error_message = Some(value.into());
-        self
-    }
-    /// Sets `subsequentQueries`.
-    pub fn with_subsequent_queries(
-        mut self,
-        value: impl Into<Vec<super::common::SubsequentQuery>>,
-    ) -> Self {
-        self.subsequent_queries = Some(value.into());
-        self
-    }
-}
-/// Radius server profile, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct RadiusServerProfile {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Primary.
-    pub primary: RadiusServerV11,
-    /// Secondary.
-    pub secondary: Option<RadiusServerV11>,
-    /// Type (may be null).
-    pub type_: Option<RadiusServerProfileType>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for RadiusServerProfile {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusServerProfile, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.field("primary", &v.primary);
-            w.optional("secondary", &v.secondary);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for RadiusServerProfile {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusServerProfile, ruckus_one_runtime::object::FieldError> {
-            let value = RadiusServerProfile {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                primary: f.required("primary")?,
-                secondary: f.optional("secondary"),
-                type_: f.optional("type"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusServerProfile"))
-    }
-}
-impl RadiusServerProfile {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(primary: RadiusServerV11) -> Self {
-        Self {
-            id: None,
-            name: None,
-            primary,
-            secondary: None,
-            type_: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `secondary`.
-    pub fn with_secondary(mut self, value: impl Into<RadiusServerV11>) -> Self {
-        self.secondary = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<RadiusServerProfileType>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-}
-/// Radius server profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml RadiusServerProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct RadiusServerProfileQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Type.
-    pub type_: Option<String>,
-    /// Primary.
-    pub primary: Option<String>,
-    /// Secondary.
-    pub secondary: Option<String>,
-    /// Wifi network IDs.
-    pub wifi_network_ids: Option<Vec<String>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for RadiusServerProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &RadiusServerProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("type", &v.type_);
-            w.optional("primary", &v.primary);
-            w.optional("secondary", &v.secondary);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for RadiusServerProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            RadiusServerProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = RadiusServerProfileQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                type_: f.optional("type"),
-                primary: f.optional("primary"),
-                secondary: f.optional("secondary"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusServerProfileQueryData"))
-    }
-}
-impl RadiusServerProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            type_: None,
-            primary: None,
-            secondary: None,
-            wifi_network_ids: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-    /// Sets `primary`.
-    pub fn with_primary(mut self, value: impl Into<String>) -> Self {
-        self.primary = Some(value.into());
-        self
-    }
-    /// Sets `secondary`.
-    pub fn with_secondary(mut self, value: impl Into<String>) -> Self {
-        self.secondary = Some(value.into());
-        self
-    }
-    /// Sets `wifiNetworkIds`.
-    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.wifi_network_ids = Some(value.into());
-        self
-    }
-}
-/// Radius server profile type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerProfile (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum RadiusServerProfileType {
-    /// `AUTHENTICATION`
-    Authentication,
-    /// `ACCOUNTING`
-    Accounting,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl RadiusServerProfileType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Authentication => "AUTHENTICATION",
-            Self::Accounting => "ACCOUNTING",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for RadiusServerProfileType {
-    fn from(s: &str) -> Self {
-        match s {
-            "AUTHENTICATION" => Self::Authentication,
-            "ACCOUNTING" => Self::Accounting,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for RadiusServerProfileType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for RadiusServerProfileType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for RadiusServerProfileType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Radius server v1, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServer).
@@ -3679,85 +2243,6 @@ impl RadiusServerV1 {
         self
     }
 }
-/// Radius server v11, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml RadiusServerV1_1).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct RadiusServerV11 {
-    /// Auto fallback disable (default: true).
-    pub auto_fallback_disable: Option<bool>,
-    /// IP.
-    pub ip: String,
-    /// Port (format: int32; maximum: 65535; minimum: 1).
-    pub port: i64,
-    /// Shared secret (secret: redacted in `Debug`; max_length: 255; min_length: 1).
-    pub shared_secret: Option<ruckus_one_runtime::Secret>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for RadiusServerV11 {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &RadiusServerV11, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("autoFallbackDisable", &v.auto_fallback_disable);
-            w.field("ip", &v.ip);
-            w.field("port", &v.port);
-            w.optional("sharedSecret", &v.shared_secret);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for RadiusServerV11 {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<RadiusServerV11, ruckus_one_runtime::object::FieldError> {
-            let value = RadiusServerV11 {
-                auto_fallback_disable: f.optional("autoFallbackDisable"),
-                ip: f.required("ip")?,
-                port: f.required("port")?,
-                shared_secret: f.optional("sharedSecret"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("RadiusServerV11"))
-    }
-}
-impl RadiusServerV11 {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(ip: String, port: i64) -> Self {
-        Self {
-            auto_fallback_disable: None,
-            ip,
-            port,
-            shared_secret: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `autoFallbackDisable`.
-    pub fn with_auto_fallback_disable(mut self, value: impl Into<bool>) -> Self {
-        self.auto_fallback_disable = Some(value.into());
-        self
-    }
-    /// Sets `sharedSecret`.
-    pub fn with_shared_secret(
-        mut self,
-        value: impl Into<ruckus_one_runtime::Secret>,
-    ) -> Self {
-        self.shared_secret = Some(value.into());
-        self
-    }
-}
 /// Radius v1, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml Radius).
@@ -3775,7 +2260,7 @@ pub struct RadiusV1 {
     /// Secondary.
     pub secondary: Option<RadiusServerV1>,
     /// Type (may be null).
-    pub type_: Option<RadiusServerProfileType>,
+    pub type_: Option<super::common::RadiusServerProfileType>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -3844,483 +2329,11 @@ impl RadiusV1 {
         self
     }
     /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<RadiusServerProfileType>) -> Self {
+    pub fn with_type(
+        mut self,
+        value: impl Into<super::common::RadiusServerProfileType>,
+    ) -> Self {
         self.type_ = Some(value.into());
-        self
-    }
-}
-/// Syslog server, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServer).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct SyslogServer {
-    /// Port (default: 514; format: int32; maximum: 65535; minimum: 1).
-    pub port: Option<i64>,
-    /// Protocol (default: UDP).
-    pub protocol: Option<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
-    /// Server. Provenance: reference (payloads ui-fixtures/get_syslog_server_profile_v1/03.json, 04.json (`"secondary": {}`)).
-    pub server: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for SyslogServer {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SyslogServer, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("port", &v.port);
-            w.optional("protocol", &v.protocol);
-            w.optional("server", &v.server);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SyslogServer {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SyslogServer, ruckus_one_runtime::object::FieldError> {
-            let value = SyslogServer {
-                port: f.optional("port"),
-                protocol: f.optional("protocol"),
-                server: f.optional("server"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SyslogServer"))
-    }
-}
-impl SyslogServer {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            port: None,
-            protocol: None,
-            server: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `port`.
-    pub fn with_port(mut self, value: impl Into<i64>) -> Self {
-        self.port = Some(value.into());
-        self
-    }
-    /// Sets `protocol`.
-    pub fn with_protocol(
-        mut self,
-        value: impl Into<super::common::MulticastDnsProxyServiceRuleMdnsProtocol>,
-    ) -> Self {
-        self.protocol = Some(value.into());
-        self
-    }
-    /// Sets `server`.
-    pub fn with_server(mut self, value: impl Into<String>) -> Self {
-        self.server = Some(value.into());
-        self
-    }
-}
-/// Syslog server profile, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct SyslogServerProfile {
-    /// Facility (default: KEEP_ORIGINAL).
-    pub facility: Option<SyslogServerProfileFacility>,
-    /// Flow level (default: CLIENT_FLOW).
-    pub flow_level: Option<FlowLevel>,
-    /// ID.
-    pub id: Option<String>,
-    /// Name (max_length: 32; min_length: 2).
-    pub name: String,
-    /// Primary.
-    pub primary: SyslogServer,
-    /// Priority (default: INFO).
-    pub priority: Option<SyslogServerProfilePriority>,
-    /// Secondary.
-    pub secondary: Option<SyslogServer>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for SyslogServerProfile {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SyslogServerProfile, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("facility", &v.facility);
-            w.optional("flowLevel", &v.flow_level);
-            w.optional("id", &v.id);
-            w.field("name", &v.name);
-            w.field("primary", &v.primary);
-            w.optional("priority", &v.priority);
-            w.optional("secondary", &v.secondary);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SyslogServerProfile {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SyslogServerProfile, ruckus_one_runtime::object::FieldError> {
-            let value = SyslogServerProfile {
-                facility: f.optional("facility"),
-                flow_level: f.optional("flowLevel"),
-                id: f.optional("id"),
-                name: f.required("name")?,
-                primary: f.required("primary")?,
-                priority: f.optional("priority"),
-                secondary: f.optional("secondary"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SyslogServerProfile"))
-    }
-}
-impl SyslogServerProfile {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, primary: SyslogServer) -> Self {
-        Self {
-            facility: None,
-            flow_level: None,
-            id: None,
-            name,
-            primary,
-            priority: None,
-            secondary: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `facility`.
-    pub fn with_facility(
-        mut self,
-        value: impl Into<SyslogServerProfileFacility>,
-    ) -> Self {
-        self.facility = Some(value.into());
-        self
-    }
-    /// Sets `flowLevel`.
-    pub fn with_flow_level(mut self, value: impl Into<FlowLevel>) -> Self {
-        self.flow_level = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `priority`.
-    pub fn with_priority(
-        mut self,
-        value: impl Into<SyslogServerProfilePriority>,
-    ) -> Self {
-        self.priority = Some(value.into());
-        self
-    }
-    /// Sets `secondary`.
-    pub fn with_secondary(mut self, value: impl Into<SyslogServer>) -> Self {
-        self.secondary = Some(value.into());
-        self
-    }
-}
-/// Syslog server profile facility: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SyslogServerProfileFacility {
-    /// `KEEP_ORIGINAL`
-    KeepOriginal,
-    /// `LOCAL0`
-    Local0,
-    /// `LOCAL1`
-    Local1,
-    /// `LOCAL2`
-    Local2,
-    /// `LOCAL3`
-    Local3,
-    /// `LOCAL4`
-    Local4,
-    /// `LOCAL5`
-    Local5,
-    /// `LOCAL6`
-    Local6,
-    /// `LOCAL7`
-    Local7,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SyslogServerProfileFacility {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::KeepOriginal => "KEEP_ORIGINAL",
-            Self::Local0 => "LOCAL0",
-            Self::Local1 => "LOCAL1",
-            Self::Local2 => "LOCAL2",
-            Self::Local3 => "LOCAL3",
-            Self::Local4 => "LOCAL4",
-            Self::Local5 => "LOCAL5",
-            Self::Local6 => "LOCAL6",
-            Self::Local7 => "LOCAL7",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SyslogServerProfileFacility {
-    fn from(s: &str) -> Self {
-        match s {
-            "KEEP_ORIGINAL" => Self::KeepOriginal,
-            "LOCAL0" => Self::Local0,
-            "LOCAL1" => Self::Local1,
-            "LOCAL2" => Self::Local2,
-            "LOCAL3" => Self::Local3,
-            "LOCAL4" => Self::Local4,
-            "LOCAL5" => Self::Local5,
-            "LOCAL6" => Self::Local6,
-            "LOCAL7" => Self::Local7,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SyslogServerProfileFacility {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SyslogServerProfileFacility {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SyslogServerProfileFacility {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Syslog server profile priority: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml SyslogServerProfileV1_1 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum SyslogServerProfilePriority {
-    /// `EMERGENCY`
-    Emergency,
-    /// `ALERT`
-    Alert,
-    /// `CRITICAL`
-    Critical,
-    /// `ERROR`
-    Error,
-    /// `WARNING`
-    Warning,
-    /// `NOTICE`
-    Notice,
-    /// `INFO`
-    Info,
-    /// `ALL`
-    All,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl SyslogServerProfilePriority {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Emergency => "EMERGENCY",
-            Self::Alert => "ALERT",
-            Self::Critical => "CRITICAL",
-            Self::Error => "ERROR",
-            Self::Warning => "WARNING",
-            Self::Notice => "NOTICE",
-            Self::Info => "INFO",
-            Self::All => "ALL",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for SyslogServerProfilePriority {
-    fn from(s: &str) -> Self {
-        match s {
-            "EMERGENCY" => Self::Emergency,
-            "ALERT" => Self::Alert,
-            "CRITICAL" => Self::Critical,
-            "ERROR" => Self::Error,
-            "WARNING" => Self::Warning,
-            "NOTICE" => Self::Notice,
-            "INFO" => Self::Info,
-            "ALL" => Self::All,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for SyslogServerProfilePriority {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for SyslogServerProfilePriority {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for SyslogServerProfilePriority {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Syslog server profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml SyslogServerProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct SyslogServerProfileQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Venue IDs.
-    pub venue_ids: Option<Vec<String>>,
-    /// Primary server.
-    pub primary_server: Option<String>,
-    /// Secondary server.
-    pub secondary_server: Option<String>,
-    /// Facility.
-    pub facility: Option<String>,
-    /// Flow level.
-    pub flow_level: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for SyslogServerProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SyslogServerProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("venueIds", &v.venue_ids);
-            w.optional("primaryServer", &v.primary_server);
-            w.optional("secondaryServer", &v.secondary_server);
-            w.optional("facility", &v.facility);
-            w.optional("flowLevel", &v.flow_level);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SyslogServerProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            SyslogServerProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = SyslogServerProfileQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                venue_ids: f.optional("venueIds"),
-                primary_server: f.optional("primaryServer"),
-                secondary_server: f.optional("secondaryServer"),
-                facility: f.optional("facility"),
-                flow_level: f.optional("flowLevel"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SyslogServerProfileQueryData"))
-    }
-}
-impl SyslogServerProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            venue_ids: None,
-            primary_server: None,
-            secondary_server: None,
-            facility: None,
-            flow_level: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `venueIds`.
-    pub fn with_venue_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.venue_ids = Some(value.into());
-        self
-    }
-    /// Sets `primaryServer`.
-    pub fn with_primary_server(mut self, value: impl Into<String>) -> Self {
-        self.primary_server = Some(value.into());
-        self
-    }
-    /// Sets `secondaryServer`.
-    pub fn with_secondary_server(mut self, value: impl Into<String>) -> Self {
-        self.secondary_server = Some(value.into());
-        self
-    }
-    /// Sets `facility`.
-    pub fn with_facility(mut self, value: impl Into<String>) -> Self {
-        self.facility = Some(value.into());
-        self
-    }
-    /// Sets `flowLevel`.
-    pub fn with_flow_level(mut self, value: impl Into<String>) -> Self {
-        self.flow_level = Some(value.into());
         self
     }
 }
@@ -4333,21 +2346,21 @@ impl SyslogServerProfileQueryData {
 #[non_exhaustive]
 pub struct SyslogServerProfileV1 {
     /// Facility (default: KEEP_ORIGINAL).
-    pub facility: Option<SyslogServerProfileFacility>,
+    pub facility: Option<super::common::SyslogServerProfileFacility>,
     /// Flow level (default: CLIENT_FLOW).
-    pub flow_level: Option<FlowLevel>,
+    pub flow_level: Option<super::common::FlowLevel>,
     /// ID.
     pub id: Option<String>,
     /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Primary.
-    pub primary: SyslogServer,
+    pub primary: super::common::SyslogServer,
     /// Priority (default: INFO).
-    pub priority: Option<SyslogServerProfilePriority>,
+    pub priority: Option<super::common::SyslogServerProfilePriority>,
     /// Secondary.
-    pub secondary: Option<SyslogServer>,
+    pub secondary: Option<super::common::SyslogServer>,
     /// Venues.
-    pub venues: Option<Vec<IdAndName>>,
+    pub venues: Option<Vec<super::common::IdAndName>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -4399,7 +2412,7 @@ impl<'de> serde::Deserialize<'de> for SyslogServerProfileV1 {
 }
 impl SyslogServerProfileV1 {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(name: String, primary: SyslogServer) -> Self {
+    pub fn new(name: String, primary: super::common::SyslogServer) -> Self {
         Self {
             facility: None,
             flow_level: None,
@@ -4415,13 +2428,16 @@ impl SyslogServerProfileV1 {
     /// Sets `facility`.
     pub fn with_facility(
         mut self,
-        value: impl Into<SyslogServerProfileFacility>,
+        value: impl Into<super::common::SyslogServerProfileFacility>,
     ) -> Self {
         self.facility = Some(value.into());
         self
     }
     /// Sets `flowLevel`.
-    pub fn with_flow_level(mut self, value: impl Into<FlowLevel>) -> Self {
+    pub fn with_flow_level(
+        mut self,
+        value: impl Into<super::common::FlowLevel>,
+    ) -> Self {
         self.flow_level = Some(value.into());
         self
     }
@@ -4433,171 +2449,25 @@ impl SyslogServerProfileV1 {
     /// Sets `priority`.
     pub fn with_priority(
         mut self,
-        value: impl Into<SyslogServerProfilePriority>,
+        value: impl Into<super::common::SyslogServerProfilePriority>,
     ) -> Self {
         self.priority = Some(value.into());
         self
     }
     /// Sets `secondary`.
-    pub fn with_secondary(mut self, value: impl Into<SyslogServer>) -> Self {
+    pub fn with_secondary(
+        mut self,
+        value: impl Into<super::common::SyslogServer>,
+    ) -> Self {
         self.secondary = Some(value.into());
         self
     }
     /// Sets `venues`.
-    pub fn with_venues(mut self, value: impl Into<Vec<IdAndName>>) -> Self {
+    pub fn with_venues(
+        mut self,
+        value: impl Into<Vec<super::common::IdAndName>>,
+    ) -> Self {
         self.venues = Some(value.into());
-        self
-    }
-}
-/// Viewmodel dhcp pool, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml DhcpPoolDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ViewmodelDhcpPool {
-    /// Name.
-    pub name: Option<String>,
-    /// Start address.
-    pub start_address: Option<String>,
-    /// End address.
-    pub end_address: Option<String>,
-    /// Network address.
-    pub network_address: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ViewmodelDhcpPool {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ViewmodelDhcpPool, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("name", &v.name);
-            w.optional("startAddress", &v.start_address);
-            w.optional("endAddress", &v.end_address);
-            w.optional("networkAddress", &v.network_address);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ViewmodelDhcpPool {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ViewmodelDhcpPool, ruckus_one_runtime::object::FieldError> {
-            let value = ViewmodelDhcpPool {
-                name: f.optional("name"),
-                start_address: f.optional("startAddress"),
-                end_address: f.optional("endAddress"),
-                network_address: f.optional("networkAddress"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ViewmodelDhcpPool"))
-    }
-}
-impl ViewmodelDhcpPool {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            name: None,
-            start_address: None,
-            end_address: None,
-            network_address: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `startAddress`.
-    pub fn with_start_address(mut self, value: impl Into<String>) -> Self {
-        self.start_address = Some(value.into());
-        self
-    }
-    /// Sets `endAddress`.
-    pub fn with_end_address(mut self, value: impl Into<String>) -> Self {
-        self.end_address = Some(value.into());
-        self
-    }
-    /// Sets `networkAddress`.
-    pub fn with_network_address(mut self, value: impl Into<String>) -> Self {
-        self.network_address = Some(value.into());
-        self
-    }
-}
-/// Viewmodel epdg, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml EpdgDto).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ViewmodelEpdg {
-    /// IP.
-    pub ip: Option<String>,
-    /// Domain.
-    pub domain: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ViewmodelEpdg {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ViewmodelEpdg, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("ip", &v.ip);
-            w.optional("domain", &v.domain);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ViewmodelEpdg {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ViewmodelEpdg, ruckus_one_runtime::object::FieldError> {
-            let value = ViewmodelEpdg {
-                ip: f.optional("ip"),
-                domain: f.optional("domain"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ViewmodelEpdg"))
-    }
-}
-impl ViewmodelEpdg {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            ip: None,
-            domain: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `ip`.
-    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
-        self.ip = Some(value.into());
-        self
-    }
-    /// Sets `domain`.
-    pub fn with_domain(mut self, value: impl Into<String>) -> Self {
-        self.domain = Some(value.into());
         self
     }
 }
@@ -4870,197 +2740,6 @@ impl ViewmodelHotspot20Plmn {
         self
     }
 }
-/// Wifi calling service profile, with the fields the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfileV1_1).
-///
-/// Build one with `new(...)`, which takes the required fields, then the `with_...` methods for optional ones.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub struct WifiCallingServiceProfile {
-    /// Description (max_length: 180; min_length: 2).
-    pub description: Option<String>,
-    /// Epdgs (max_items: 5; min_items: 1).
-    pub epdgs: Vec<Epdg>,
-    /// ID.
-    pub id: Option<String>,
-    /// QOS priority (default: WIFICALLING_PRI_VOICE).
-    pub qos_priority: Option<QosPriority>,
-    /// Service name.
-    pub service_name: String,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WifiCallingServiceProfile {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiCallingServiceProfile,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("description", &v.description);
-            w.field("epdgs", &v.epdgs);
-            w.optional("id", &v.id);
-            w.optional("qosPriority", &v.qos_priority);
-            w.field("serviceName", &v.service_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfile {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<WifiCallingServiceProfile, ruckus_one_runtime::object::FieldError> {
-            let value = WifiCallingServiceProfile {
-                description: f.optional("description"),
-                epdgs: f.required("epdgs")?,
-                id: f.optional("id"),
-                qos_priority: f.optional("qosPriority"),
-                service_name: f.required("serviceName")?,
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiCallingServiceProfile"))
-    }
-}
-impl WifiCallingServiceProfile {
-    /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(epdgs: Vec<Epdg>, service_name: String) -> Self {
-        Self {
-            description: None,
-            epdgs,
-            id: None,
-            qos_priority: None,
-            service_name,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `description`.
-    pub fn with_description(mut self, value: impl Into<String>) -> Self {
-        self.description = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `qosPriority`.
-    pub fn with_qos_priority(mut self, value: impl Into<QosPriority>) -> Self {
-        self.qos_priority = Some(value.into());
-        self
-    }
-}
-/// Wifi calling service profile query data, with the fields the official description lists.
-///
-/// Provenance: reference (viewmodel_service_api-1.0.42.yaml WifiCallingServiceProfileQueryData).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct WifiCallingServiceProfileQueryData {
-    /// ID.
-    pub id: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// QOS priority.
-    pub qos_priority: Option<String>,
-    /// Wifi network IDs.
-    pub wifi_network_ids: Option<Vec<String>>,
-    /// Epdgs.
-    pub epdgs: Option<Vec<ViewmodelEpdg>>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for WifiCallingServiceProfileQueryData {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &WifiCallingServiceProfileQueryData,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("name", &v.name);
-            w.optional("qosPriority", &v.qos_priority);
-            w.optional("wifiNetworkIds", &v.wifi_network_ids);
-            w.optional("epdgs", &v.epdgs);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileQueryData {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<
-            WifiCallingServiceProfileQueryData,
-            ruckus_one_runtime::object::FieldError,
-        > {
-            let value = WifiCallingServiceProfileQueryData {
-                id: f.optional("id"),
-                name: f.optional("name"),
-                qos_priority: f.optional("qosPriority"),
-                wifi_network_ids: f.optional("wifiNetworkIds"),
-                epdgs: f.optional("epdgs"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("WifiCallingServiceProfileQueryData"))
-    }
-}
-impl WifiCallingServiceProfileQueryData {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            name: None,
-            qos_priority: None,
-            wifi_network_ids: None,
-            epdgs: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `qosPriority`.
-    pub fn with_qos_priority(mut self, value: impl Into<String>) -> Self {
-        self.qos_priority = Some(value.into());
-        self
-    }
-    /// Sets `wifiNetworkIds`.
-    pub fn with_wifi_network_ids(mut self, value: impl Into<Vec<String>>) -> Self {
-        self.wifi_network_ids = Some(value.into());
-        self
-    }
-    /// Sets `epdgs`.
-    pub fn with_epdgs(mut self, value: impl Into<Vec<ViewmodelEpdg>>) -> Self {
-        self.epdgs = Some(value.into());
-        self
-    }
-}
 /// Wifi calling service profile v1, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiCallingServiceProfile).
@@ -5072,13 +2751,13 @@ pub struct WifiCallingServiceProfileV1 {
     /// Description (max_length: 180; min_length: 2).
     pub description: Option<String>,
     /// Epdgs (max_items: 5; min_items: 1).
-    pub epdgs: Vec<Epdg>,
+    pub epdgs: Vec<super::common::Epdg>,
     /// ID.
     pub id: Option<String>,
     /// Network IDs. Deprecated: The official description marks this field deprecated.
     pub network_ids: Option<Vec<String>>,
     /// QOS priority (default: WIFICALLING_PRI_VOICE).
-    pub qos_priority: Option<QosPriority>,
+    pub qos_priority: Option<super::common::QosPriority>,
     /// Service name.
     pub service_name: String,
     /// Fields the document does not show, kept as received and sent as set.
@@ -5131,7 +2810,7 @@ impl<'de> serde::Deserialize<'de> for WifiCallingServiceProfileV1 {
 }
 impl WifiCallingServiceProfileV1 {
     /// Creates a value from the required fields; optional fields start empty.
-    pub fn new(epdgs: Vec<Epdg>, service_name: String) -> Self {
+    pub fn new(epdgs: Vec<super::common::Epdg>, service_name: String) -> Self {
         Self {
             description: None,
             epdgs,
@@ -5158,7 +2837,10 @@ impl WifiCallingServiceProfileV1 {
         self
     }
     /// Sets `qosPriority`.
-    pub fn with_qos_priority(mut self, value: impl Into<QosPriority>) -> Self {
+    pub fn with_qos_priority(
+        mut self,
+        value: impl Into<super::common::QosPriority>,
+    ) -> Self {
         self.qos_priority = Some(value.into());
         self
     }
@@ -5506,7 +3188,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "POST /syslogServerProfiles")]
     pub fn create_syslog_server_profile(
         &self,
-        body: &SyslogServerProfile,
+        body: &super::common::SyslogServerProfile,
     ) -> CreateSyslogServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5598,7 +3280,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     pub fn update_syslog_server_profile(
         &self,
         syslog_server_profile_id: &str,
-        body: &SyslogServerProfile,
+        body: &super::common::SyslogServerProfile,
     ) -> UpdateSyslogServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5696,7 +3378,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "POST /radiusServerProfiles")]
     pub fn create_radius_server_profile(
         &self,
-        body: &RadiusServerProfile,
+        body: &super::common::RadiusServerProfile,
     ) -> CreateRadiusServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5788,7 +3470,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     pub fn update_radius_server_profile(
         &self,
         radius_id: &str,
-        body: &RadiusServerProfile,
+        body: &super::common::RadiusServerProfile,
     ) -> UpdateRadiusServerProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5886,7 +3568,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "POST /dhcpConfigServiceProfiles")]
     pub fn create_dhcp_config_service_profile(
         &self,
-        body: &DhcpConfigServiceProfile,
+        body: &super::common::DhcpConfigServiceProfile,
     ) -> CreateDhcpConfigServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -5984,7 +3666,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     pub fn update_dhcp_config_service_profile(
         &self,
         dhcp_config_service_profile_id: &str,
-        body: &DhcpConfigServiceProfile,
+        body: &super::common::DhcpConfigServiceProfile,
     ) -> UpdateDhcpConfigServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -6090,7 +3772,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     #[doc(alias = "POST /wifiCallingServiceProfiles")]
     pub fn create_wifi_calling_service_profile(
         &self,
-        body: &WifiCallingServiceProfile,
+        body: &super::common::WifiCallingServiceProfile,
     ) -> CreateWifiCallingServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -6190,7 +3872,7 @@ impl<'a> WirelessServiceProfilesClient<'a> {
     pub fn update_wifi_calling_service_profile(
         &self,
         wifi_calling_service_profile_id: &str,
-        body: &WifiCallingServiceProfile,
+        body: &super::common::WifiCallingServiceProfile,
     ) -> UpdateWifiCallingServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -7803,7 +5485,7 @@ impl<'a> GetSyslogServerProfile<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<SyslogServerProfile, ruckus_one_runtime::Error>,
+        Output = Result<super::common::SyslogServerProfile, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -7812,7 +5494,7 @@ impl<'a> GetSyslogServerProfile<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<SyslogServerProfile>,
+            ruckus_one_runtime::Response<super::common::SyslogServerProfile>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8261,13 +5943,18 @@ impl<'a> QuerySyslogServerProfiles<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, QueryResponseSyslogServerProfileQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseSyslogServerProfileQueryData,
+    > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, SyslogServerProfileQueryData> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::SyslogServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -8285,7 +5972,7 @@ impl<'a> QuerySyslogServerProfiles<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            QueryResponseSyslogServerProfileQueryData,
+            super::common::QueryResponseSyslogServerProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8296,7 +5983,9 @@ impl<'a> QuerySyslogServerProfiles<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QueryResponseSyslogServerProfileQueryData>,
+            ruckus_one_runtime::Response<
+                super::common::QueryResponseSyslogServerProfileQueryData,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8537,7 +6226,7 @@ impl<'a> GetRadiusServerProfile<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<RadiusServerProfile, ruckus_one_runtime::Error>,
+        Output = Result<super::common::RadiusServerProfile, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -8546,7 +6235,7 @@ impl<'a> GetRadiusServerProfile<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<RadiusServerProfile>,
+            ruckus_one_runtime::Response<super::common::RadiusServerProfile>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -8993,13 +6682,18 @@ impl<'a> QueryRadiusServerProfiles<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, QueryResponseRadiusServerProfileQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseRadiusServerProfileQueryData,
+    > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, RadiusServerProfileQueryData> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::RadiusServerProfileQueryData> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -9017,7 +6711,7 @@ impl<'a> QueryRadiusServerProfiles<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            QueryResponseRadiusServerProfileQueryData,
+            super::common::QueryResponseRadiusServerProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9028,7 +6722,9 @@ impl<'a> QueryRadiusServerProfiles<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QueryResponseRadiusServerProfileQueryData>,
+            ruckus_one_runtime::Response<
+                super::common::QueryResponseRadiusServerProfileQueryData,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9269,7 +6965,10 @@ impl<'a> GetDhcpConfigServiceProfile<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<DhcpConfigServiceProfile, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::DhcpConfigServiceProfile,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -9278,7 +6977,7 @@ impl<'a> GetDhcpConfigServiceProfile<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<DhcpConfigServiceProfile>,
+            ruckus_one_runtime::Response<super::common::DhcpConfigServiceProfile>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9727,7 +7426,10 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, QueryResponseDhcpConfigServiceProfileQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseDhcpConfigServiceProfileQueryData,
+    > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -9735,7 +7437,10 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, DhcpConfigServiceProfileQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::DhcpConfigServiceProfileQueryData,
+    > {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -9753,7 +7458,7 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            QueryResponseDhcpConfigServiceProfileQueryData,
+            super::common::QueryResponseDhcpConfigServiceProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -9764,7 +7469,9 @@ impl<'a> QueryDhcpConfigServiceProfiles<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<QueryResponseDhcpConfigServiceProfileQueryData>,
+            ruckus_one_runtime::Response<
+                super::common::QueryResponseDhcpConfigServiceProfileQueryData,
+            >,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10005,7 +7712,10 @@ impl<'a> GetWifiCallingServiceProfile<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<WifiCallingServiceProfile, ruckus_one_runtime::Error>,
+        Output = Result<
+            super::common::WifiCallingServiceProfile,
+            ruckus_one_runtime::Error,
+        >,
     > {
         self.req.send_json()
     }
@@ -10014,7 +7724,7 @@ impl<'a> GetWifiCallingServiceProfile<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<WifiCallingServiceProfile>,
+            ruckus_one_runtime::Response<super::common::WifiCallingServiceProfile>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10463,7 +8173,10 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
     /// The page number goes in the JSON body's `page` field; the stream ends once the answer's `totalCount` is reached, after an empty or repeated page, or (without a total) after a short page.
     pub fn pages(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, QueryResponseWifiCallingServiceProfileQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::QueryResponseWifiCallingServiceProfileQueryData,
+    > {
         self.req.pages(Self::PAGING)
     }
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
@@ -10471,7 +8184,10 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, WifiCallingServiceProfileQueryData> {
+    ) -> ruckus_one_runtime::Pages<
+        'a,
+        super::common::WifiCallingServiceProfileQueryData,
+    > {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -10489,7 +8205,7 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            QueryResponseWifiCallingServiceProfileQueryData,
+            super::common::QueryResponseWifiCallingServiceProfileQueryData,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -10501,7 +8217,7 @@ impl<'a> QueryWifiCallingServiceProfiles<'a> {
     ) -> impl std::future::Future<
         Output = Result<
             ruckus_one_runtime::Response<
-                QueryResponseWifiCallingServiceProfileQueryData,
+                super::common::QueryResponseWifiCallingServiceProfileQueryData,
             >,
             ruckus_one_runtime::Error,
         >,

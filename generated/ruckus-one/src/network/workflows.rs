@@ -692,7 +692,7 @@ impl<'de> serde::Deserialize<'de> for ActionDefinitionDependencyType {
 #[non_exhaustive]
 pub struct ActionQueryCriteria {
     /// Sort direction.
-    pub sort_direction: Option<super::tenants::AdminQueryRequestSortOrder>,
+    pub sort_direction: Option<super::common::AdminQueryRequestSortOrder>,
     /// Page (format: int32).
     pub page: Option<i64>,
     /// Page size (format: int32).
@@ -781,7 +781,7 @@ impl ActionQueryCriteria {
     /// Sets `sortDirection`.
     pub fn with_sort_direction(
         mut self,
-        value: impl Into<super::tenants::AdminQueryRequestSortOrder>,
+        value: impl Into<super::common::AdminQueryRequestSortOrder>,
     ) -> Self {
         self.sort_direction = Some(value.into());
         self
@@ -1210,7 +1210,7 @@ pub struct PageEntityModelAction {
     /// Total pages (format: int32).
     pub total_pages: Option<i64>,
     /// Pageable.
-    pub pageable: Option<super::tenants::TenantPageableObject>,
+    pub pageable: Option<super::common::TenantPageableObject>,
     /// First.
     pub first: Option<bool>,
     /// Last.
@@ -1222,7 +1222,7 @@ pub struct PageEntityModelAction {
     /// Number (format: int32).
     pub number: Option<i64>,
     /// Sort.
-    pub sort: Option<super::tenants::TenantSortObject>,
+    pub sort: Option<super::common::TenantSortObject>,
     /// Number of elements (format: int32).
     pub number_of_elements: Option<i64>,
     /// Empty.
@@ -1313,7 +1313,7 @@ impl PageEntityModelAction {
     /// Sets `pageable`.
     pub fn with_pageable(
         mut self,
-        value: impl Into<super::tenants::TenantPageableObject>,
+        value: impl Into<super::common::TenantPageableObject>,
     ) -> Self {
         self.pageable = Some(value.into());
         self
@@ -1346,7 +1346,7 @@ impl PageEntityModelAction {
     /// Sets `sort`.
     pub fn with_sort(
         mut self,
-        value: impl Into<super::tenants::TenantSortObject>,
+        value: impl Into<super::common::TenantSortObject>,
     ) -> Self {
         self.sort = Some(value.into());
         self

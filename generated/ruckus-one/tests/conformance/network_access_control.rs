@@ -20,7 +20,7 @@ async fn network_access_control() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::QueryResponseAccessControlProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseAccessControlProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -36,8 +36,8 @@ async fn network_access_control() {
         support::same_json(&out, &expect, "query_access_control_profiles");
         assert_eq!(
             out, <
-            ruckus_one::network::access_control::QueryResponseAccessControlProfileQueryData
-            as support::Sample > ::sample(),
+            ruckus_one::network::common::QueryResponseAccessControlProfileQueryData as
+            support::Sample > ::sample(),
             "query_access_control_profiles: decoded value differs from the sample"
         );
     }
@@ -52,7 +52,7 @@ async fn network_access_control() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::AccessControlProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AccessControlProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -65,8 +65,8 @@ async fn network_access_control() {
             .expect("get_access_control_profile");
         support::same_json(&out, &expect, "get_access_control_profile");
         assert_eq!(
-            out, < ruckus_one::network::access_control::AccessControlProfile as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::AccessControlProfile as support::Sample >
+            ::sample(),
             "get_access_control_profile: decoded value differs from the sample"
         );
     }
@@ -108,7 +108,7 @@ async fn network_access_control() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::AccessControlProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AccessControlProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -121,7 +121,7 @@ async fn network_access_control() {
             .access_control()
             .update_access_control_profile(
                 "accessControlProfileId 1/x",
-                &<ruckus_one::network::access_control::AccessControlProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::AccessControlProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -492,7 +492,7 @@ async fn network_access_control() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::ApplicationPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -504,7 +504,7 @@ async fn network_access_control() {
             .network()
             .access_control()
             .create_application_policy(
-                &<ruckus_one::network::access_control::ApplicationPolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::ApplicationPolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -590,7 +590,7 @@ async fn network_access_control() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseApplicationPolicyQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -605,8 +605,7 @@ async fn network_access_control() {
             .expect("query_application_policies");
         support::same_json(&out, &expect, "query_application_policies");
         assert_eq!(
-            out, <
-            ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData
+            out, < ruckus_one::network::common::QueryResponseApplicationPolicyQueryData
             as support::Sample > ::sample(),
             "query_application_policies: decoded value differs from the sample"
         );
@@ -622,7 +621,7 @@ async fn network_access_control() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::ApplicationPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicy as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -635,9 +634,8 @@ async fn network_access_control() {
             .expect("get_application_policy");
         support::same_json(&out, &expect, "get_application_policy");
         assert_eq!(
-            out, < ruckus_one::network::access_control::ApplicationPolicy as
-            support::Sample > ::sample(),
-            "get_application_policy: decoded value differs from the sample"
+            out, < ruckus_one::network::common::ApplicationPolicy as support::Sample >
+            ::sample(), "get_application_policy: decoded value differs from the sample"
         );
     }
     {
@@ -678,7 +676,7 @@ async fn network_access_control() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::ApplicationPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -691,7 +689,7 @@ async fn network_access_control() {
             .access_control()
             .update_application_policy(
                 "applicationPolicyId 1/x",
-                &<ruckus_one::network::access_control::ApplicationPolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::ApplicationPolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -778,7 +776,7 @@ async fn network_access_control() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::DevicePolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -790,7 +788,7 @@ async fn network_access_control() {
             .network()
             .access_control()
             .create_device_policy(
-                &<ruckus_one::network::access_control::DevicePolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::DevicePolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -874,7 +872,7 @@ async fn network_access_control() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseDevicePolicyQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -889,8 +887,7 @@ async fn network_access_control() {
             .expect("query_device_policies");
         support::same_json(&out, &expect, "query_device_policies");
         assert_eq!(
-            out, <
-            ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData as
+            out, < ruckus_one::network::common::QueryResponseDevicePolicyQueryData as
             support::Sample > ::sample(),
             "query_device_policies: decoded value differs from the sample"
         );
@@ -906,7 +903,7 @@ async fn network_access_control() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::DevicePolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicy as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -919,7 +916,7 @@ async fn network_access_control() {
             .expect("get_device_policy");
         support::same_json(&out, &expect, "get_device_policy");
         assert_eq!(
-            out, < ruckus_one::network::access_control::DevicePolicy as support::Sample >
+            out, < ruckus_one::network::common::DevicePolicy as support::Sample >
             ::sample(), "get_device_policy: decoded value differs from the sample"
         );
     }
@@ -960,7 +957,7 @@ async fn network_access_control() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::DevicePolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -973,7 +970,7 @@ async fn network_access_control() {
             .access_control()
             .update_device_policy(
                 "devicePolicyId 1/x",
-                &<ruckus_one::network::access_control::DevicePolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::DevicePolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1057,7 +1054,7 @@ async fn network_access_control() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::L2AclPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L2AclPolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1069,7 +1066,7 @@ async fn network_access_control() {
             .network()
             .access_control()
             .create_l2_acl_policy(
-                &<ruckus_one::network::access_control::L2AclPolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::L2AclPolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1120,7 +1117,7 @@ async fn network_access_control() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::QueryResponseL2AclPolicyQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseL2AclPolicyQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1135,8 +1132,8 @@ async fn network_access_control() {
             .expect("query_l2_acl_policies");
         support::same_json(&out, &expect, "query_l2_acl_policies");
         assert_eq!(
-            out, < ruckus_one::network::access_control::QueryResponseL2AclPolicyQueryData
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::QueryResponseL2AclPolicyQueryData as
+            support::Sample > ::sample(),
             "query_l2_acl_policies: decoded value differs from the sample"
         );
     }
@@ -1151,7 +1148,7 @@ async fn network_access_control() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::L2AclPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L2AclPolicy as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1164,7 +1161,7 @@ async fn network_access_control() {
             .expect("get_l2_acl_policy");
         support::same_json(&out, &expect, "get_l2_acl_policy");
         assert_eq!(
-            out, < ruckus_one::network::access_control::L2AclPolicy as support::Sample >
+            out, < ruckus_one::network::common::L2AclPolicy as support::Sample >
             ::sample(), "get_l2_acl_policy: decoded value differs from the sample"
         );
     }
@@ -1177,7 +1174,7 @@ async fn network_access_control() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::L2AclPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L2AclPolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1190,7 +1187,7 @@ async fn network_access_control() {
             .access_control()
             .update_l2_acl_policy(
                 "l2AclPolicyId 1/x",
-                &<ruckus_one::network::access_control::L2AclPolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::L2AclPolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1240,7 +1237,7 @@ async fn network_access_control() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::L3AclPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L3AclPolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1252,7 +1249,7 @@ async fn network_access_control() {
             .network()
             .access_control()
             .create_l3_acl_policy(
-                &<ruckus_one::network::access_control::L3AclPolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::L3AclPolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1303,7 +1300,7 @@ async fn network_access_control() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::QueryResponseL3AclPolicyQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseL3AclPolicyQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1318,8 +1315,8 @@ async fn network_access_control() {
             .expect("query_l3_acl_policies");
         support::same_json(&out, &expect, "query_l3_acl_policies");
         assert_eq!(
-            out, < ruckus_one::network::access_control::QueryResponseL3AclPolicyQueryData
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::QueryResponseL3AclPolicyQueryData as
+            support::Sample > ::sample(),
             "query_l3_acl_policies: decoded value differs from the sample"
         );
     }
@@ -1334,7 +1331,7 @@ async fn network_access_control() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::L3AclPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L3AclPolicy as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1347,7 +1344,7 @@ async fn network_access_control() {
             .expect("get_l3_acl_policy");
         support::same_json(&out, &expect, "get_l3_acl_policy");
         assert_eq!(
-            out, < ruckus_one::network::access_control::L3AclPolicy as support::Sample >
+            out, < ruckus_one::network::common::L3AclPolicy as support::Sample >
             ::sample(), "get_l3_acl_policy: decoded value differs from the sample"
         );
     }
@@ -1360,7 +1357,7 @@ async fn network_access_control() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::L3AclPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L3AclPolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1373,7 +1370,7 @@ async fn network_access_control() {
             .access_control()
             .update_l3_acl_policy(
                 "l3AclPolicyId 1/x",
-                &<ruckus_one::network::access_control::L3AclPolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::L3AclPolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1551,11 +1548,11 @@ async fn network_access_control() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::AccessControlProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AccessControlProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1563,7 +1560,7 @@ async fn network_access_control() {
             .network()
             .access_control()
             .add_access_control_profile(
-                &<ruckus_one::network::access_control::AccessControlProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::AccessControlProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1571,7 +1568,7 @@ async fn network_access_control() {
             .into_inner();
         support::same_json(&out, &expect, "add_access_control_profile");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "add_access_control_profile: decoded value differs from the sample"
         );

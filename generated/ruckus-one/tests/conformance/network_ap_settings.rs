@@ -1233,7 +1233,7 @@ async fn network_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::ap_settings::WifiAvailableChannels as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiAvailableChannels as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1246,8 +1246,8 @@ async fn network_ap_settings() {
             .expect("get_ap_wifi_available_channels");
         support::same_json(&out, &expect, "get_ap_wifi_available_channels");
         assert_eq!(
-            out, < ruckus_one::network::ap_settings::WifiAvailableChannels as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiAvailableChannels as support::Sample
+            > ::sample(),
             "get_ap_wifi_available_channels: decoded value differs from the sample"
         );
     }

@@ -16,11 +16,11 @@ async fn network_files() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_venues::UploadUrlRequest as support::Sample>::sample_json(),
+                <ruckus_one::network::common::UploadUrlRequest as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_venues::SignedUrlResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SignedUrlResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -28,16 +28,15 @@ async fn network_files() {
             .network()
             .files()
             .get_upload_url(
-                &<ruckus_one::network::wireless_venues::UploadUrlRequest as support::Sample>::sample(),
+                &<ruckus_one::network::common::UploadUrlRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("get_upload_url");
         support::same_json(&out, &expect, "get_upload_url");
         assert_eq!(
-            out, < ruckus_one::network::wireless_venues::SignedUrlResponse as
-            support::Sample > ::sample(),
-            "get_upload_url: decoded value differs from the sample"
+            out, < ruckus_one::network::common::SignedUrlResponse as support::Sample >
+            ::sample(), "get_upload_url: decoded value differs from the sample"
         );
     }
     {
@@ -73,7 +72,7 @@ async fn network_files() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_venues::SignedUrlResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SignedUrlResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -86,9 +85,8 @@ async fn network_files() {
             .expect("get_file_download_url");
         support::same_json(&out, &expect, "get_file_download_url");
         assert_eq!(
-            out, < ruckus_one::network::wireless_venues::SignedUrlResponse as
-            support::Sample > ::sample(),
-            "get_file_download_url: decoded value differs from the sample"
+            out, < ruckus_one::network::common::SignedUrlResponse as support::Sample >
+            ::sample(), "get_file_download_url: decoded value differs from the sample"
         );
     }
 }

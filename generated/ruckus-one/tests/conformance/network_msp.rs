@@ -840,7 +840,7 @@ async fn network_msp() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
@@ -852,7 +852,7 @@ async fn network_msp() {
             .network()
             .msp()
             .get_msp_e_cs(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
@@ -872,7 +872,7 @@ async fn network_msp() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
@@ -885,7 +885,7 @@ async fn network_msp() {
             .msp()
             .get_device_inventory(
                 "mspTenantId 1/x",
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
@@ -906,7 +906,7 @@ async fn network_msp() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
@@ -918,7 +918,7 @@ async fn network_msp() {
             .network()
             .msp()
             .get_delegations_for_view(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await

@@ -88,7 +88,7 @@ async fn network_switch_config_backups() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::switch_config_backups::ConfigurationHistoryView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ConfigurationHistoryView as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -109,8 +109,8 @@ async fn network_switch_config_backups() {
             "list_venue_switch_transaction_config_hist_details",
         );
         assert_eq!(
-            out, < ruckus_one::network::switch_config_backups::ConfigurationHistoryView
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::ConfigurationHistoryView as
+            support::Sample > ::sample(),
             "list_venue_switch_transaction_config_hist_details: decoded value differs from the sample"
         );
     }

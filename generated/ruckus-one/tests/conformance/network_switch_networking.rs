@@ -1516,7 +1516,7 @@ async fn network_switch_networking() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_templates::VenueView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueView as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1529,7 +1529,7 @@ async fn network_switch_networking() {
             .expect("get_venue_setting");
         support::same_json(&out, &expect, "get_venue_setting");
         assert_eq!(
-            out, < ruckus_one::network::venue_templates::VenueView as support::Sample >
+            out, < ruckus_one::network::common::VenueView as support::Sample >
             ::sample(), "get_venue_setting: decoded value differs from the sample"
         );
     }
@@ -1546,7 +1546,7 @@ async fn network_switch_networking() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_templates::VenueResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1562,8 +1562,8 @@ async fn network_switch_networking() {
             .expect("update_venue_setting");
         support::same_json(&out, &expect, "update_venue_setting");
         assert_eq!(
-            out, < ruckus_one::network::venue_templates::VenueResponse as support::Sample
-            > ::sample(), "update_venue_setting: decoded value differs from the sample"
+            out, < ruckus_one::network::common::VenueResponse as support::Sample >
+            ::sample(), "update_venue_setting: decoded value differs from the sample"
         );
     }
     {
@@ -1620,7 +1620,7 @@ async fn network_switch_networking() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::switch_config_backups::ConfigurationHistoryView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ConfigurationHistoryView as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1641,8 +1641,8 @@ async fn network_switch_networking() {
             "get_venue_configuration_history_detail_by_transaction",
         );
         assert_eq!(
-            out, < ruckus_one::network::switch_config_backups::ConfigurationHistoryView
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::ConfigurationHistoryView as
+            support::Sample > ::sample(),
             "get_venue_configuration_history_detail_by_transaction: decoded value differs from the sample"
         );
     }
@@ -1655,7 +1655,7 @@ async fn network_switch_networking() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DeviceRequestView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DeviceRequestView as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1668,7 +1668,7 @@ async fn network_switch_networking() {
             .switch_networking()
             .sync_venue_admin_password_multiple_device_requests(
                 "venueId 1/x",
-                &<ruckus_one::network::switches::DeviceRequestView as support::Sample>::sample(),
+                &<ruckus_one::network::common::DeviceRequestView as support::Sample>::sample(),
             )
             .send()
             .await

@@ -541,7 +541,7 @@ async fn network_switches() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DeviceRequestView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DeviceRequestView as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -555,7 +555,7 @@ async fn network_switches() {
             .create_venue_switch_device_request(
                 "venueId 1/x",
                 "switchId 1/x",
-                &<ruckus_one::network::switches::DeviceRequestView as support::Sample>::sample(),
+                &<ruckus_one::network::common::DeviceRequestView as support::Sample>::sample(),
             )
             .send()
             .await
@@ -777,7 +777,7 @@ async fn network_switches() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
@@ -789,7 +789,7 @@ async fn network_switches() {
             .network()
             .switches()
             .fetch_venue_switch_aggregation_details(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await

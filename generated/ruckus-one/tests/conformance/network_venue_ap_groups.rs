@@ -176,7 +176,7 @@ async fn network_venue_ap_groups() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_groups::QueryResponseApGroupQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseApGroupQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -191,7 +191,7 @@ async fn network_venue_ap_groups() {
             .expect("query_venue_ap_groups");
         support::same_json(&out, &expect, "query_venue_ap_groups");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_groups::QueryResponseApGroupQueryData as
+            out, < ruckus_one::network::common::QueryResponseApGroupQueryData as
             support::Sample > ::sample(),
             "query_venue_ap_groups: decoded value differs from the sample"
         );

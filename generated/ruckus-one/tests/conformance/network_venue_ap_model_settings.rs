@@ -101,9 +101,8 @@ async fn network_venue_ap_model_settings() {
             answer: Answer::Json(
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::VenueApModelBandModeSettings as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -118,8 +117,7 @@ async fn network_venue_ap_model_settings() {
             .expect("get_venue_ap_model_band_mode_settings");
         support::same_json(&out, &expect, "get_venue_ap_model_band_mode_settings");
         assert_eq!(
-            out, vec![<
-            ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings as
+            out, vec![< ruckus_one::network::common::VenueApModelBandModeSettings as
             support::Sample > ::sample()],
             "get_venue_ap_model_band_mode_settings: decoded value differs from the sample"
         );
@@ -135,9 +133,8 @@ async fn network_venue_ap_model_settings() {
             body_json: Some(
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::VenueApModelBandModeSettings as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -153,9 +150,8 @@ async fn network_venue_ap_model_settings() {
             .update_venue_ap_model_band_mode_settings(
                 "venueId 1/x",
                 &vec![
-                    <
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings
-                    as support::Sample > ::sample()
+                    < ruckus_one::network::common::VenueApModelBandModeSettings as
+                    support::Sample > ::sample()
                 ],
             )
             .send()
@@ -183,7 +179,7 @@ async fn network_venue_ap_model_settings() {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings
+                        ruckus_one::network::common::VenueApModelExternalAntennaSettings
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -203,8 +199,7 @@ async fn network_venue_ap_model_settings() {
             "get_venue_ap_model_external_antenna_settings",
         );
         assert_eq!(
-            out, vec![<
-            ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings
+            out, vec![< ruckus_one::network::common::VenueApModelExternalAntennaSettings
             as support::Sample > ::sample()],
             "get_venue_ap_model_external_antenna_settings: decoded value differs from the sample"
         );
@@ -221,7 +216,7 @@ async fn network_venue_ap_model_settings() {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings
+                        ruckus_one::network::common::VenueApModelExternalAntennaSettings
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -238,9 +233,8 @@ async fn network_venue_ap_model_settings() {
             .update_venue_ap_model_external_antenna_settings(
                 "venueId 1/x",
                 &vec![
-                    <
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings
-                    as support::Sample > ::sample()
+                    < ruckus_one::network::common::VenueApModelExternalAntennaSettings as
+                    support::Sample > ::sample()
                 ],
             )
             .send()
@@ -324,9 +318,8 @@ async fn network_venue_ap_model_settings() {
             answer: Answer::Json(
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::VenueApModelLedSettings as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -341,8 +334,7 @@ async fn network_venue_ap_model_settings() {
             .expect("get_venue_ap_model_led_settings");
         support::same_json(&out, &expect, "get_venue_ap_model_led_settings");
         assert_eq!(
-            out, vec![<
-            ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings as
+            out, vec![< ruckus_one::network::common::VenueApModelLedSettings as
             support::Sample > ::sample()],
             "get_venue_ap_model_led_settings: decoded value differs from the sample"
         );
@@ -358,9 +350,8 @@ async fn network_venue_ap_model_settings() {
             body_json: Some(
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::VenueApModelLedSettings as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -376,9 +367,8 @@ async fn network_venue_ap_model_settings() {
             .update_venue_ap_model_led_settings(
                 "venueId 1/x",
                 &vec![
-                    <
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings
-                    as support::Sample > ::sample()
+                    < ruckus_one::network::common::VenueApModelLedSettings as
+                    support::Sample > ::sample()
                 ],
             )
             .send()
@@ -484,7 +474,7 @@ async fn network_venue_ap_model_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApModelCapabilities as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -497,8 +487,8 @@ async fn network_venue_ap_model_settings() {
             .expect("get_venue_ap_model_capabilities");
         support::same_json(&out, &expect, "get_venue_ap_model_capabilities");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApModelCapabilities as
+            support::Sample > ::sample(),
             "get_venue_ap_model_capabilities: decoded value differs from the sample"
         );
     }
@@ -758,7 +748,7 @@ async fn network_venue_ap_model_settings() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -781,8 +771,8 @@ async fn network_venue_ap_model_settings() {
             "deactivate_client_isolation_profile_on_venue_ap_model_lan_port",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_client_isolation_profile_on_venue_ap_model_lan_port: decoded value differs from the sample"
         );
     }
@@ -797,7 +787,7 @@ async fn network_venue_ap_model_settings() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -820,8 +810,8 @@ async fn network_venue_ap_model_settings() {
             "activate_client_isolation_profile_on_venue_ap_model_lan_port",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_client_isolation_profile_on_venue_ap_model_lan_port: decoded value differs from the sample"
         );
     }
@@ -836,7 +826,7 @@ async fn network_venue_ap_model_settings() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -859,8 +849,8 @@ async fn network_venue_ap_model_settings() {
             "deactivate_soft_gre_profile_on_venue_ap_model_lan_port",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_soft_gre_profile_on_venue_ap_model_lan_port: decoded value differs from the sample"
         );
     }
@@ -875,7 +865,7 @@ async fn network_venue_ap_model_settings() {
             body_json: Some(serde_json::json!({ "sample" : true })),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -899,8 +889,8 @@ async fn network_venue_ap_model_settings() {
             "activate_soft_gre_profile_on_venue_ap_model_lan_port",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_soft_gre_profile_on_venue_ap_model_lan_port: decoded value differs from the sample"
         );
     }

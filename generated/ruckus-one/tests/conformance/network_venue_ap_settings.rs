@@ -18,7 +18,7 @@ async fn network_venue_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApBssColoringSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -31,7 +31,7 @@ async fn network_venue_ap_settings() {
             .expect("get_venue_ap_bss_coloring_settings");
         support::same_json(&out, &expect, "get_venue_ap_bss_coloring_settings");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings as
+            out, < ruckus_one::network::common::VenueApBssColoringSettings as
             support::Sample > ::sample(),
             "get_venue_ap_bss_coloring_settings: decoded value differs from the sample"
         );
@@ -45,7 +45,7 @@ async fn network_venue_ap_settings() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApBssColoringSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -58,7 +58,7 @@ async fn network_venue_ap_settings() {
             .venue_ap_settings()
             .update_venue_ap_bss_coloring_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApBssColoringSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -82,7 +82,7 @@ async fn network_venue_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApCellularSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApCellularSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -95,7 +95,7 @@ async fn network_venue_ap_settings() {
             .expect("get_venue_ap_cellular_settings");
         support::same_json(&out, &expect, "get_venue_ap_cellular_settings");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApCellularSettings as
+            out, < ruckus_one::network::common::VenueApCellularSettings as
             support::Sample > ::sample(),
             "get_venue_ap_cellular_settings: decoded value differs from the sample"
         );
@@ -109,7 +109,7 @@ async fn network_venue_ap_settings() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApCellularSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApCellularSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -122,7 +122,7 @@ async fn network_venue_ap_settings() {
             .venue_ap_settings()
             .update_venue_ap_cellular_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApCellularSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApCellularSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -146,7 +146,7 @@ async fn network_venue_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApClientAdmissionControlSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -163,9 +163,8 @@ async fn network_venue_ap_settings() {
             "get_venue_ap_client_admission_control_settings",
         );
         assert_eq!(
-            out, <
-            ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApClientAdmissionControlSettings as
+            support::Sample > ::sample(),
             "get_venue_ap_client_admission_control_settings: decoded value differs from the sample"
         );
     }
@@ -178,7 +177,7 @@ async fn network_venue_ap_settings() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApClientAdmissionControlSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -191,7 +190,7 @@ async fn network_venue_ap_settings() {
             .venue_ap_settings()
             .update_venue_ap_client_admission_control_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApClientAdmissionControlSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -219,7 +218,7 @@ async fn network_venue_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApDirectedMulticastSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -232,8 +231,7 @@ async fn network_venue_ap_settings() {
             .expect("get_venue_ap_directed_multicast_settings");
         support::same_json(&out, &expect, "get_venue_ap_directed_multicast_settings");
         assert_eq!(
-            out, <
-            ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings as
+            out, < ruckus_one::network::common::VenueApDirectedMulticastSettings as
             support::Sample > ::sample(),
             "get_venue_ap_directed_multicast_settings: decoded value differs from the sample"
         );
@@ -247,7 +245,7 @@ async fn network_venue_ap_settings() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApDirectedMulticastSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -260,7 +258,7 @@ async fn network_venue_ap_settings() {
             .venue_ap_settings()
             .update_venue_ap_directed_multicast_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApDirectedMulticastSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -284,7 +282,7 @@ async fn network_venue_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApDosProtectionSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -297,8 +295,8 @@ async fn network_venue_ap_settings() {
             .expect("get_venue_ap_dos_protection_settings");
         support::same_json(&out, &expect, "get_venue_ap_dos_protection_settings");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApDosProtectionSettings as
+            support::Sample > ::sample(),
             "get_venue_ap_dos_protection_settings: decoded value differs from the sample"
         );
     }
@@ -311,7 +309,7 @@ async fn network_venue_ap_settings() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApDosProtectionSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -324,7 +322,7 @@ async fn network_venue_ap_settings() {
             .venue_ap_settings()
             .update_venue_ap_dos_protection_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApDosProtectionSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -454,7 +452,7 @@ async fn network_venue_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApLoadBalancingSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -467,8 +465,8 @@ async fn network_venue_ap_settings() {
             .expect("get_venue_ap_load_balancing_settings");
         support::same_json(&out, &expect, "get_venue_ap_load_balancing_settings");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApLoadBalancingSettings as
+            support::Sample > ::sample(),
             "get_venue_ap_load_balancing_settings: decoded value differs from the sample"
         );
     }
@@ -481,7 +479,7 @@ async fn network_venue_ap_settings() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApLoadBalancingSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -494,7 +492,7 @@ async fn network_venue_ap_settings() {
             .venue_ap_settings()
             .update_venue_ap_load_balancing_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApLoadBalancingSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -591,7 +589,7 @@ async fn network_venue_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApMeshSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApMeshSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -604,8 +602,8 @@ async fn network_venue_ap_settings() {
             .expect("get_venue_ap_mesh_settings");
         support::same_json(&out, &expect, "get_venue_ap_mesh_settings");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApMeshSettings as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApMeshSettings as support::Sample >
+            ::sample(),
             "get_venue_ap_mesh_settings: decoded value differs from the sample"
         );
     }
@@ -647,7 +645,7 @@ async fn network_venue_ap_settings() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApMeshSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApMeshSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -660,7 +658,7 @@ async fn network_venue_ap_settings() {
             .venue_ap_settings()
             .update_venue_ap_mesh_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApMeshSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApMeshSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -719,7 +717,7 @@ async fn network_venue_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApMulticastDnsFencingSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -732,8 +730,7 @@ async fn network_venue_ap_settings() {
             .expect("get_venue_ap_multicast_dns_fencing_settings");
         support::same_json(&out, &expect, "get_venue_ap_multicast_dns_fencing_settings");
         assert_eq!(
-            out, <
-            ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings as
+            out, < ruckus_one::network::common::VenueApMulticastDnsFencingSettings as
             support::Sample > ::sample(),
             "get_venue_ap_multicast_dns_fencing_settings: decoded value differs from the sample"
         );
@@ -747,7 +744,7 @@ async fn network_venue_ap_settings() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApMulticastDnsFencingSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -760,7 +757,7 @@ async fn network_venue_ap_settings() {
             .venue_ap_settings()
             .update_venue_ap_multicast_dns_fencing_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApMulticastDnsFencingSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -788,7 +785,7 @@ async fn network_venue_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApRadioSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadioSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -801,8 +798,8 @@ async fn network_venue_ap_settings() {
             .expect("get_venue_ap_radio_settings");
         support::same_json(&out, &expect, "get_venue_ap_radio_settings");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApRadioSettings as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApRadioSettings as support::Sample >
+            ::sample(),
             "get_venue_ap_radio_settings: decoded value differs from the sample"
         );
     }
@@ -844,7 +841,7 @@ async fn network_venue_ap_settings() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApRadioSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadioSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -857,7 +854,7 @@ async fn network_venue_ap_settings() {
             .venue_ap_settings()
             .update_venue_ap_radio_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApRadioSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApRadioSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -916,7 +913,7 @@ async fn network_venue_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadiusOptionSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -929,7 +926,7 @@ async fn network_venue_ap_settings() {
             .expect("get_venue_ap_radius_options");
         support::same_json(&out, &expect, "get_venue_ap_radius_options");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings as
+            out, < ruckus_one::network::common::VenueApRadiusOptionSettings as
             support::Sample > ::sample(),
             "get_venue_ap_radius_options: decoded value differs from the sample"
         );
@@ -943,7 +940,7 @@ async fn network_venue_ap_settings() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadiusOptionSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -956,7 +953,7 @@ async fn network_venue_ap_settings() {
             .venue_ap_settings()
             .update_venue_ap_radius_options(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApRadiusOptionSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -980,7 +977,7 @@ async fn network_venue_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRebootTimeoutSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -993,8 +990,8 @@ async fn network_venue_ap_settings() {
             .expect("get_venue_ap_reboot_timeout_settings");
         support::same_json(&out, &expect, "get_venue_ap_reboot_timeout_settings");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApRebootTimeoutSettings as
+            support::Sample > ::sample(),
             "get_venue_ap_reboot_timeout_settings: decoded value differs from the sample"
         );
     }
@@ -1007,7 +1004,7 @@ async fn network_venue_ap_settings() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRebootTimeoutSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1020,7 +1017,7 @@ async fn network_venue_ap_settings() {
             .venue_ap_settings()
             .update_venue_ap_reboot_timeout_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApRebootTimeoutSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1044,7 +1041,7 @@ async fn network_venue_ap_settings() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApSmartMonitorSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1057,7 +1054,7 @@ async fn network_venue_ap_settings() {
             .expect("get_venue_ap_smart_monitor_settings");
         support::same_json(&out, &expect, "get_venue_ap_smart_monitor_settings");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings as
+            out, < ruckus_one::network::common::VenueApSmartMonitorSettings as
             support::Sample > ::sample(),
             "get_venue_ap_smart_monitor_settings: decoded value differs from the sample"
         );
@@ -1071,7 +1068,7 @@ async fn network_venue_ap_settings() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApSmartMonitorSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1084,7 +1081,7 @@ async fn network_venue_ap_settings() {
             .venue_ap_settings()
             .update_venue_ap_smart_monitor_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApSmartMonitorSettings as support::Sample>::sample(),
             )
             .send()
             .await

@@ -78,7 +78,7 @@ async fn network_venue_templates() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_templates::VenueResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -94,8 +94,8 @@ async fn network_venue_templates() {
             .expect("update_venue_template_switch_settings");
         support::same_json(&out, &expect, "update_venue_template_switch_settings");
         assert_eq!(
-            out, < ruckus_one::network::venue_templates::VenueResponse as support::Sample
-            > ::sample(),
+            out, < ruckus_one::network::common::VenueResponse as support::Sample >
+            ::sample(),
             "update_venue_template_switch_settings: decoded value differs from the sample"
         );
     }
@@ -854,7 +854,7 @@ async fn network_venue_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
@@ -866,7 +866,7 @@ async fn network_venue_templates() {
             .network()
             .venue_templates()
             .get_templates(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await

@@ -16,11 +16,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_groups::QueryResponseApGroupQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseApGroupQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -28,14 +28,14 @@ async fn network_venue_wifi_templates() {
             .network()
             .venue_wifi_templates()
             .get_ap_group_templates(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("get_ap_group_templates");
         support::same_json(&out, &expect, "get_ap_group_templates");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_groups::QueryResponseApGroupQueryData as
+            out, < ruckus_one::network::common::QueryResponseApGroupQueryData as
             support::Sample > ::sample(),
             "get_ap_group_templates: decoded value differs from the sample"
         );
@@ -51,7 +51,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApBssColoringSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -64,7 +64,7 @@ async fn network_venue_wifi_templates() {
             .expect("get_venue_template_ap_bss_coloring_settings");
         support::same_json(&out, &expect, "get_venue_template_ap_bss_coloring_settings");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings as
+            out, < ruckus_one::network::common::VenueApBssColoringSettings as
             support::Sample > ::sample(),
             "get_venue_template_ap_bss_coloring_settings: decoded value differs from the sample"
         );
@@ -78,11 +78,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApBssColoringSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -91,7 +91,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .update_venue_template_ap_bss_coloring_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApBssColoringSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -103,8 +103,8 @@ async fn network_venue_wifi_templates() {
             "update_venue_template_ap_bss_coloring_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_bss_coloring_settings: decoded value differs from the sample"
         );
     }
@@ -119,7 +119,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApCellularSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApCellularSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -132,7 +132,7 @@ async fn network_venue_wifi_templates() {
             .expect("get_venue_template_ap_cellular_settings");
         support::same_json(&out, &expect, "get_venue_template_ap_cellular_settings");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApCellularSettings as
+            out, < ruckus_one::network::common::VenueApCellularSettings as
             support::Sample > ::sample(),
             "get_venue_template_ap_cellular_settings: decoded value differs from the sample"
         );
@@ -146,11 +146,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApCellularSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApCellularSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -159,7 +159,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .update_venue_template_ap_cellular_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApCellularSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApCellularSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -167,8 +167,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_venue_template_ap_cellular_settings");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_cellular_settings: decoded value differs from the sample"
         );
     }
@@ -183,7 +183,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApClientAdmissionControlSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -200,9 +200,8 @@ async fn network_venue_wifi_templates() {
             "get_venue_template_ap_client_admission_control_settings",
         );
         assert_eq!(
-            out, <
-            ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApClientAdmissionControlSettings as
+            support::Sample > ::sample(),
             "get_venue_template_ap_client_admission_control_settings: decoded value differs from the sample"
         );
     }
@@ -215,11 +214,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApClientAdmissionControlSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -228,7 +227,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .update_venue_template_ap_client_admission_control_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApClientAdmissionControlSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -240,8 +239,8 @@ async fn network_venue_wifi_templates() {
             "update_venue_template_ap_client_admission_control_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_client_admission_control_settings: decoded value differs from the sample"
         );
     }
@@ -256,7 +255,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApDirectedMulticastSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -273,8 +272,7 @@ async fn network_venue_wifi_templates() {
             "get_venue_template_ap_directed_multicast_settings",
         );
         assert_eq!(
-            out, <
-            ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings as
+            out, < ruckus_one::network::common::VenueApDirectedMulticastSettings as
             support::Sample > ::sample(),
             "get_venue_template_ap_directed_multicast_settings: decoded value differs from the sample"
         );
@@ -288,11 +286,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApDirectedMulticastSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -301,7 +299,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .update_venue_template_ap_directed_multicast_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApDirectedMulticastSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -313,8 +311,8 @@ async fn network_venue_wifi_templates() {
             "update_venue_template_ap_directed_multicast_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_directed_multicast_settings: decoded value differs from the sample"
         );
     }
@@ -329,7 +327,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApDosProtectionSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -346,8 +344,8 @@ async fn network_venue_wifi_templates() {
             "get_venue_template_ap_dos_protection_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApDosProtectionSettings as
+            support::Sample > ::sample(),
             "get_venue_template_ap_dos_protection_settings: decoded value differs from the sample"
         );
     }
@@ -360,11 +358,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApDosProtectionSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -373,7 +371,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .update_venue_template_ap_dos_protection_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApDosProtectionSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -385,8 +383,8 @@ async fn network_venue_wifi_templates() {
             "update_venue_template_ap_dos_protection_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_dos_protection_settings: decoded value differs from the sample"
         );
     }
@@ -403,7 +401,7 @@ async fn network_venue_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -420,7 +418,7 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_venue_ap_group_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "add_venue_ap_group_template: decoded value differs from the sample"
         );
@@ -436,7 +434,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -450,8 +448,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_venue_ap_group_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_venue_ap_group_template: decoded value differs from the sample"
         );
     }
@@ -497,7 +495,7 @@ async fn network_venue_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -515,8 +513,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_venue_ap_group_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_ap_group_template: decoded value differs from the sample"
         );
     }
@@ -533,7 +531,7 @@ async fn network_venue_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -551,7 +549,7 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "clone_venue_ap_group_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "clone_venue_ap_group_template: decoded value differs from the sample"
         );
@@ -567,7 +565,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApLoadBalancingSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -584,8 +582,8 @@ async fn network_venue_wifi_templates() {
             "get_venue_template_ap_load_balancing_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApLoadBalancingSettings as
+            support::Sample > ::sample(),
             "get_venue_template_ap_load_balancing_settings: decoded value differs from the sample"
         );
     }
@@ -598,11 +596,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApLoadBalancingSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -611,7 +609,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .update_venue_template_ap_load_balancing_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApLoadBalancingSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -623,8 +621,8 @@ async fn network_venue_wifi_templates() {
             "update_venue_template_ap_load_balancing_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_load_balancing_settings: decoded value differs from the sample"
         );
     }
@@ -639,7 +637,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApMeshSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApMeshSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -652,8 +650,8 @@ async fn network_venue_wifi_templates() {
             .expect("get_venue_template_ap_mesh_settings_v");
         support::same_json(&out, &expect, "get_venue_template_ap_mesh_settings_v");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApMeshSettings as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApMeshSettings as support::Sample >
+            ::sample(),
             "get_venue_template_ap_mesh_settings_v: decoded value differs from the sample"
         );
     }
@@ -666,11 +664,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApMeshSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApMeshSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -679,7 +677,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .update_venue_template_ap_mesh_settings_v(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApMeshSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApMeshSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -687,8 +685,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_venue_template_ap_mesh_settings_v");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_mesh_settings_v: decoded value differs from the sample"
         );
     }
@@ -705,9 +703,8 @@ async fn network_venue_wifi_templates() {
             answer: Answer::Json(
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::VenueApModelBandModeSettings as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -722,8 +719,7 @@ async fn network_venue_wifi_templates() {
             .expect("get_venue_template_band_mode_settings");
         support::same_json(&out, &expect, "get_venue_template_band_mode_settings");
         assert_eq!(
-            out, vec![<
-            ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings as
+            out, vec![< ruckus_one::network::common::VenueApModelBandModeSettings as
             support::Sample > ::sample()],
             "get_venue_template_band_mode_settings: decoded value differs from the sample"
         );
@@ -739,15 +735,14 @@ async fn network_venue_wifi_templates() {
             body_json: Some(
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::VenueApModelBandModeSettings as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -757,9 +752,8 @@ async fn network_venue_wifi_templates() {
             .update_venue_template_band_mode_settings(
                 "venueId 1/x",
                 &vec![
-                    <
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings
-                    as support::Sample > ::sample()
+                    < ruckus_one::network::common::VenueApModelBandModeSettings as
+                    support::Sample > ::sample()
                 ],
             )
             .send()
@@ -768,8 +762,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_venue_template_band_mode_settings");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_band_mode_settings: decoded value differs from the sample"
         );
     }
@@ -784,7 +778,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApModelCapabilities as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -797,8 +791,8 @@ async fn network_venue_wifi_templates() {
             .expect("get_venue_template_ap_model_capabilities");
         support::same_json(&out, &expect, "get_venue_template_ap_model_capabilities");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApModelCapabilities as
+            support::Sample > ::sample(),
             "get_venue_template_ap_model_capabilities: decoded value differs from the sample"
         );
     }
@@ -816,7 +810,7 @@ async fn network_venue_wifi_templates() {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings
+                        ruckus_one::network::common::VenueApModelExternalAntennaSettings
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -836,8 +830,7 @@ async fn network_venue_wifi_templates() {
             "get_venue_template_ap_model_external_antenna_settings",
         );
         assert_eq!(
-            out, vec![<
-            ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings
+            out, vec![< ruckus_one::network::common::VenueApModelExternalAntennaSettings
             as support::Sample > ::sample()],
             "get_venue_template_ap_model_external_antenna_settings: decoded value differs from the sample"
         );
@@ -854,14 +847,14 @@ async fn network_venue_wifi_templates() {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings
+                        ruckus_one::network::common::VenueApModelExternalAntennaSettings
                         as support::Sample > ::sample_json()
                     ],
                 ),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -871,9 +864,8 @@ async fn network_venue_wifi_templates() {
             .update_venue_template_ap_model_external_antenna_settings(
                 "venueId 1/x",
                 &vec![
-                    <
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings
-                    as support::Sample > ::sample()
+                    < ruckus_one::network::common::VenueApModelExternalAntennaSettings as
+                    support::Sample > ::sample()
                 ],
             )
             .send()
@@ -886,8 +878,8 @@ async fn network_venue_wifi_templates() {
             "update_venue_template_ap_model_external_antenna_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_model_external_antenna_settings: decoded value differs from the sample"
         );
     }
@@ -944,9 +936,8 @@ async fn network_venue_wifi_templates() {
             answer: Answer::Json(
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::VenueApModelLedSettings as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -961,8 +952,7 @@ async fn network_venue_wifi_templates() {
             .expect("get_venue_template_ap_model_led_settings");
         support::same_json(&out, &expect, "get_venue_template_ap_model_led_settings");
         assert_eq!(
-            out, vec![<
-            ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings as
+            out, vec![< ruckus_one::network::common::VenueApModelLedSettings as
             support::Sample > ::sample()],
             "get_venue_template_ap_model_led_settings: decoded value differs from the sample"
         );
@@ -978,15 +968,14 @@ async fn network_venue_wifi_templates() {
             body_json: Some(
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::VenueApModelLedSettings as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -996,9 +985,8 @@ async fn network_venue_wifi_templates() {
             .update_venue_template_ap_model_led_settings(
                 "venueId 1/x",
                 &vec![
-                    <
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings
-                    as support::Sample > ::sample()
+                    < ruckus_one::network::common::VenueApModelLedSettings as
+                    support::Sample > ::sample()
                 ],
             )
             .send()
@@ -1007,8 +995,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_venue_template_ap_model_led_settings");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_model_led_settings: decoded value differs from the sample"
         );
     }
@@ -1023,7 +1011,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApMulticastDnsFencingSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1040,8 +1028,7 @@ async fn network_venue_wifi_templates() {
             "get_venue_template_ap_multicast_dns_fencing_settings",
         );
         assert_eq!(
-            out, <
-            ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings as
+            out, < ruckus_one::network::common::VenueApMulticastDnsFencingSettings as
             support::Sample > ::sample(),
             "get_venue_template_ap_multicast_dns_fencing_settings: decoded value differs from the sample"
         );
@@ -1055,11 +1042,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApMulticastDnsFencingSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1068,7 +1055,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .update_venue_template_ap_multicast_dns_fencing_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApMulticastDnsFencingSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1080,8 +1067,8 @@ async fn network_venue_wifi_templates() {
             "update_venue_template_ap_multicast_dns_fencing_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_multicast_dns_fencing_settings: decoded value differs from the sample"
         );
     }
@@ -1096,7 +1083,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApRadioSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadioSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1109,8 +1096,8 @@ async fn network_venue_wifi_templates() {
             .expect("get_venue_template_ap_radio_settings_v");
         support::same_json(&out, &expect, "get_venue_template_ap_radio_settings_v");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApRadioSettings as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApRadioSettings as support::Sample >
+            ::sample(),
             "get_venue_template_ap_radio_settings_v: decoded value differs from the sample"
         );
     }
@@ -1123,11 +1110,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApRadioSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadioSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1136,7 +1123,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .update_venue_template_ap_radio_settings_v(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApRadioSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApRadioSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1144,8 +1131,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_venue_template_ap_radio_settings_v");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_radio_settings_v: decoded value differs from the sample"
         );
     }
@@ -1160,7 +1147,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadiusOptionSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1173,7 +1160,7 @@ async fn network_venue_wifi_templates() {
             .expect("get_venue_template_ap_radius_options");
         support::same_json(&out, &expect, "get_venue_template_ap_radius_options");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings as
+            out, < ruckus_one::network::common::VenueApRadiusOptionSettings as
             support::Sample > ::sample(),
             "get_venue_template_ap_radius_options: decoded value differs from the sample"
         );
@@ -1187,11 +1174,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadiusOptionSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1200,7 +1187,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .update_venue_template_ap_radius_options(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApRadiusOptionSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1208,8 +1195,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_venue_template_ap_radius_options");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_radius_options: decoded value differs from the sample"
         );
     }
@@ -1224,7 +1211,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRebootTimeoutSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1241,8 +1228,8 @@ async fn network_venue_wifi_templates() {
             "get_venue_template_ap_reboot_timeout_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApRebootTimeoutSettings as
+            support::Sample > ::sample(),
             "get_venue_template_ap_reboot_timeout_settings: decoded value differs from the sample"
         );
     }
@@ -1255,11 +1242,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRebootTimeoutSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1268,7 +1255,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .update_venue_template_ap_reboot_timeout_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApRebootTimeoutSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1280,8 +1267,8 @@ async fn network_venue_wifi_templates() {
             "update_venue_template_ap_reboot_timeout_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_reboot_timeout_settings: decoded value differs from the sample"
         );
     }
@@ -1296,7 +1283,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApSmartMonitorSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1313,7 +1300,7 @@ async fn network_venue_wifi_templates() {
             "get_venue_template_ap_smart_monitor_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings as
+            out, < ruckus_one::network::common::VenueApSmartMonitorSettings as
             support::Sample > ::sample(),
             "get_venue_template_ap_smart_monitor_settings: decoded value differs from the sample"
         );
@@ -1327,11 +1314,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApSmartMonitorSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1340,7 +1327,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .update_venue_template_ap_smart_monitor_settings(
                 "venueId 1/x",
-                &<ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueApSmartMonitorSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1352,8 +1339,8 @@ async fn network_venue_wifi_templates() {
             "update_venue_template_ap_smart_monitor_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_ap_smart_monitor_settings: decoded value differs from the sample"
         );
     }
@@ -1368,7 +1355,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::ap_settings::WifiAvailableChannels as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiAvailableChannels as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1385,8 +1372,8 @@ async fn network_venue_wifi_templates() {
             "get_wifi_available_channels_of_venue_template_v",
         );
         assert_eq!(
-            out, < ruckus_one::network::ap_settings::WifiAvailableChannels as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiAvailableChannels as support::Sample
+            > ::sample(),
             "get_wifi_available_channels_of_venue_template_v: decoded value differs from the sample"
         );
     }
@@ -1401,7 +1388,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1418,8 +1405,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "deactivate_wifi_network_template_on_venue");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_wifi_network_template_on_venue: decoded value differs from the sample"
         );
     }
@@ -1436,7 +1423,7 @@ async fn network_venue_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1453,8 +1440,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "activate_wifi_network_template_on_venue");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_wifi_network_template_on_venue: decoded value differs from the sample"
         );
     }
@@ -1469,7 +1456,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1491,8 +1478,8 @@ async fn network_venue_wifi_templates() {
             "deactivate_ap_group_template_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_ap_group_template_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1507,7 +1494,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1525,8 +1512,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "activate_ap_group_template_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_ap_group_template_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1580,7 +1567,7 @@ async fn network_venue_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1603,8 +1590,8 @@ async fn network_venue_wifi_templates() {
             "update_ap_group_template_settings_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_ap_group_template_settings_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1619,7 +1606,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_networks::VenueWifiNetworkSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueWifiNetworkSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1632,7 +1619,7 @@ async fn network_venue_wifi_templates() {
             .expect("get_venue_wifi_network_template_settings");
         support::same_json(&out, &expect, "get_venue_wifi_network_template_settings");
         assert_eq!(
-            out, < ruckus_one::network::wireless_networks::VenueWifiNetworkSettings as
+            out, < ruckus_one::network::common::VenueWifiNetworkSettings as
             support::Sample > ::sample(),
             "get_venue_wifi_network_template_settings: decoded value differs from the sample"
         );
@@ -1646,11 +1633,11 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_networks::VenueWifiNetworkSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueWifiNetworkSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1660,7 +1647,7 @@ async fn network_venue_wifi_templates() {
             .update_venue_wifi_network_template_settings(
                 "venueId 1/x",
                 "wifiNetworkId 1/x",
-                &<ruckus_one::network::wireless_networks::VenueWifiNetworkSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueWifiNetworkSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1668,8 +1655,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_venue_wifi_network_template_settings");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_wifi_network_template_settings: decoded value differs from the sample"
         );
     }
@@ -1684,7 +1671,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1705,8 +1692,8 @@ async fn network_venue_wifi_templates() {
             "deactivate_dhcp_config_service_profile_on_venue_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_dhcp_config_service_profile_on_venue_template: decoded value differs from the sample"
         );
     }
@@ -1759,7 +1746,7 @@ async fn network_venue_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1783,8 +1770,8 @@ async fn network_venue_wifi_templates() {
             "activate_dhcp_config_service_profile_on_venue_template_and_update_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_dhcp_config_service_profile_on_venue_template_and_update_settings: decoded value differs from the sample"
         );
     }
@@ -1799,7 +1786,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1820,8 +1807,8 @@ async fn network_venue_wifi_templates() {
             "deactivate_radius_server_profile_template_on_venue_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_radius_server_profile_template_on_venue_template: decoded value differs from the sample"
         );
     }
@@ -1836,7 +1823,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1857,8 +1844,8 @@ async fn network_venue_wifi_templates() {
             "activate_radius_server_profile_template_on_venue_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_radius_server_profile_template_on_venue_template: decoded value differs from the sample"
         );
     }
@@ -1873,7 +1860,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1890,8 +1877,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "deactivate_rogue_policy_on_venue_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_rogue_policy_on_venue_template: decoded value differs from the sample"
         );
     }
@@ -1906,7 +1893,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1923,8 +1910,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "activate_rogue_policy_on_venue_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_rogue_policy_on_venue_template: decoded value differs from the sample"
         );
     }
@@ -1970,7 +1957,7 @@ async fn network_venue_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1987,8 +1974,8 @@ async fn network_venue_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_venue_template_rogue_policy_settings");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_template_rogue_policy_settings: decoded value differs from the sample"
         );
     }
@@ -2003,7 +1990,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2024,8 +2011,8 @@ async fn network_venue_wifi_templates() {
             "deactivate_syslog_server_profile_template_on_venue",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_syslog_server_profile_template_on_venue: decoded value differs from the sample"
         );
     }
@@ -2040,7 +2027,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2061,8 +2048,8 @@ async fn network_venue_wifi_templates() {
             "activate_syslog_server_profile_template_on_venue",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_syslog_server_profile_template_on_venue: decoded value differs from the sample"
         );
     }
@@ -2077,7 +2064,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiDhcpPoolUsages as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiDhcpPoolUsages as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2090,8 +2077,8 @@ async fn network_venue_wifi_templates() {
             .expect("get_venue_template_wifi_dhcp_pool_usages");
         support::same_json(&out, &expect, "get_venue_template_wifi_dhcp_pool_usages");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiDhcpPoolUsages as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiDhcpPoolUsages as support::Sample >
+            ::sample(),
             "get_venue_template_wifi_dhcp_pool_usages: decoded value differs from the sample"
         );
     }
@@ -2106,7 +2093,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2131,8 +2118,8 @@ async fn network_venue_wifi_templates() {
             "deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template: decoded value differs from the sample"
         );
     }
@@ -2147,7 +2134,7 @@ async fn network_venue_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2172,8 +2159,8 @@ async fn network_venue_wifi_templates() {
             "activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_vlan_pool_profile_template_on_venue_wifi_network_ap_group_template: decoded value differs from the sample"
         );
     }

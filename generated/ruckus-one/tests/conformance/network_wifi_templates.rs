@@ -16,11 +16,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_networks::WifiNetworkRow as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiNetworkRow as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -28,16 +28,15 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .wifi_network_template(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("wifi_network_template");
         support::same_json(&out, &expect, "wifi_network_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_networks::WifiNetworkRow as
-            support::Sample > ::sample(),
-            "wifi_network_template: decoded value differs from the sample"
+            out, < ruckus_one::network::common::WifiNetworkRow as support::Sample >
+            ::sample(), "wifi_network_template: decoded value differs from the sample"
         );
     }
     {
@@ -49,11 +48,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::QueryResponseWifiCallingServiceProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseWifiCallingServiceProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -61,7 +60,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .get_wifi_calling_service_profile_templates(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
@@ -69,7 +68,7 @@ async fn network_wifi_templates() {
         support::same_json(&out, &expect, "get_wifi_calling_service_profile_templates");
         assert_eq!(
             out, <
-            ruckus_one::network::wireless_service_profiles::QueryResponseWifiCallingServiceProfileQueryData
+            ruckus_one::network::common::QueryResponseWifiCallingServiceProfileQueryData
             as support::Sample > ::sample(),
             "get_wifi_calling_service_profile_templates: decoded value differs from the sample"
         );
@@ -83,11 +82,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_policies::QueryResponseVlanPoolProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseVlanPoolProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -95,16 +94,15 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .query_vlan_pool_profile_templates(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("query_vlan_pool_profile_templates");
         support::same_json(&out, &expect, "query_vlan_pool_profile_templates");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_policies::QueryResponseVlanPoolProfileQueryData
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::QueryResponseVlanPoolProfileQueryData as
+            support::Sample > ::sample(),
             "query_vlan_pool_profile_templates: decoded value differs from the sample"
         );
     }
@@ -117,11 +115,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::QueryResponseSyslogServerProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseSyslogServerProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -129,7 +127,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .get_syslog_server_profile_templates_for_view(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
@@ -140,8 +138,7 @@ async fn network_wifi_templates() {
             "get_syslog_server_profile_templates_for_view",
         );
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_service_profiles::QueryResponseSyslogServerProfileQueryData
+            out, < ruckus_one::network::common::QueryResponseSyslogServerProfileQueryData
             as support::Sample > ::sample(),
             "get_syslog_server_profile_templates_for_view: decoded value differs from the sample"
         );
@@ -155,11 +152,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_policies::QueryResponseRoguePolicyQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseRoguePolicyQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -167,15 +164,14 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .get_rogue_policy_templates_for_view(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("get_rogue_policy_templates_for_view");
         support::same_json(&out, &expect, "get_rogue_policy_templates_for_view");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_policies::QueryResponseRoguePolicyQueryData as
+            out, < ruckus_one::network::common::QueryResponseRoguePolicyQueryData as
             support::Sample > ::sample(),
             "get_rogue_policy_templates_for_view: decoded value differs from the sample"
         );
@@ -189,11 +185,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::QueryResponseRadiusServerProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseRadiusServerProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -201,15 +197,14 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .get_radius_server_profile_templates_v(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("get_radius_server_profile_templates_v");
         support::same_json(&out, &expect, "get_radius_server_profile_templates_v");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_service_profiles::QueryResponseRadiusServerProfileQueryData
+            out, < ruckus_one::network::common::QueryResponseRadiusServerProfileQueryData
             as support::Sample > ::sample(),
             "get_radius_server_profile_templates_v: decoded value differs from the sample"
         );
@@ -223,11 +218,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::QueryResponseL3AclPolicyQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseL3AclPolicyQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -235,15 +230,15 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .get_layer3_policy_templates(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("get_layer3_policy_templates");
         support::same_json(&out, &expect, "get_layer3_policy_templates");
         assert_eq!(
-            out, < ruckus_one::network::access_control::QueryResponseL3AclPolicyQueryData
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::QueryResponseL3AclPolicyQueryData as
+            support::Sample > ::sample(),
             "get_layer3_policy_templates: decoded value differs from the sample"
         );
     }
@@ -256,11 +251,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::QueryResponseL2AclPolicyQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseL2AclPolicyQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -268,15 +263,15 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .get_layer2_policy_templates(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("get_layer2_policy_templates");
         support::same_json(&out, &expect, "get_layer2_policy_templates");
         assert_eq!(
-            out, < ruckus_one::network::access_control::QueryResponseL2AclPolicyQueryData
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::QueryResponseL2AclPolicyQueryData as
+            support::Sample > ::sample(),
             "get_layer2_policy_templates: decoded value differs from the sample"
         );
     }
@@ -289,11 +284,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_policies::QueryResponseEthernetPortProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseEthernetPortProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -301,15 +296,14 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .get_ethernet_port_profile_templates(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("get_ethernet_port_profile_templates");
         support::same_json(&out, &expect, "get_ethernet_port_profile_templates");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_policies::QueryResponseEthernetPortProfileQueryData
+            out, < ruckus_one::network::common::QueryResponseEthernetPortProfileQueryData
             as support::Sample > ::sample(),
             "get_ethernet_port_profile_templates: decoded value differs from the sample"
         );
@@ -323,11 +317,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::QueryResponseDhcpConfigServiceProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseDhcpConfigServiceProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -335,7 +329,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .query_dhcp_config_service_profile_templates_for_view(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
@@ -347,7 +341,7 @@ async fn network_wifi_templates() {
         );
         assert_eq!(
             out, <
-            ruckus_one::network::wireless_service_profiles::QueryResponseDhcpConfigServiceProfileQueryData
+            ruckus_one::network::common::QueryResponseDhcpConfigServiceProfileQueryData
             as support::Sample > ::sample(),
             "query_dhcp_config_service_profile_templates_for_view: decoded value differs from the sample"
         );
@@ -361,11 +355,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseDevicePolicyQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -373,15 +367,14 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .get_device_policy_templates(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("get_device_policy_templates");
         support::same_json(&out, &expect, "get_device_policy_templates");
         assert_eq!(
-            out, <
-            ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData as
+            out, < ruckus_one::network::common::QueryResponseDevicePolicyQueryData as
             support::Sample > ::sample(),
             "get_device_policy_templates: decoded value differs from the sample"
         );
@@ -395,11 +388,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseApplicationPolicyQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -407,15 +400,14 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .get_application_policy_templates(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("get_application_policy_templates");
         support::same_json(&out, &expect, "get_application_policy_templates");
         assert_eq!(
-            out, <
-            ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData
+            out, < ruckus_one::network::common::QueryResponseApplicationPolicyQueryData
             as support::Sample > ::sample(),
             "get_application_policy_templates: decoded value differs from the sample"
         );
@@ -429,11 +421,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::QueryResponseAccessControlProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseAccessControlProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -441,7 +433,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .get_access_control_policy_profile_templates(
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await
@@ -449,8 +441,8 @@ async fn network_wifi_templates() {
         support::same_json(&out, &expect, "get_access_control_policy_profile_templates");
         assert_eq!(
             out, <
-            ruckus_one::network::access_control::QueryResponseAccessControlProfileQueryData
-            as support::Sample > ::sample(),
+            ruckus_one::network::common::QueryResponseAccessControlProfileQueryData as
+            support::Sample > ::sample(),
             "get_access_control_policy_profile_templates: decoded value differs from the sample"
         );
     }
@@ -463,11 +455,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::AccessControlProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AccessControlProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -475,7 +467,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .add_access_control_profile_template(
-                &<ruckus_one::network::access_control::AccessControlProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::AccessControlProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -483,7 +475,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_access_control_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "add_access_control_profile_template: decoded value differs from the sample"
         );
@@ -499,7 +491,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -513,8 +505,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_access_control_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_access_control_profile_template: decoded value differs from the sample"
         );
     }
@@ -529,7 +521,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::AccessControlProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AccessControlProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -542,8 +534,8 @@ async fn network_wifi_templates() {
             .expect("get_access_control_profile_template");
         support::same_json(&out, &expect, "get_access_control_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::access_control::AccessControlProfile as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::AccessControlProfile as support::Sample >
+            ::sample(),
             "get_access_control_profile_template: decoded value differs from the sample"
         );
     }
@@ -556,11 +548,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::AccessControlProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AccessControlProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -569,7 +561,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_access_control_profile_template(
                 "accessControlProfileTemplateId 1/x",
-                &<ruckus_one::network::access_control::AccessControlProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::AccessControlProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -577,8 +569,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_access_control_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_access_control_profile_template: decoded value differs from the sample"
         );
     }
@@ -593,7 +585,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -614,8 +606,8 @@ async fn network_wifi_templates() {
             "deactivate_application_policy_template_on_access_control_profile",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_application_policy_template_on_access_control_profile: decoded value differs from the sample"
         );
     }
@@ -630,7 +622,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -651,8 +643,8 @@ async fn network_wifi_templates() {
             "activate_application_policy_template_on_access_control_profile",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_application_policy_template_on_access_control_profile: decoded value differs from the sample"
         );
     }
@@ -667,7 +659,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -688,8 +680,8 @@ async fn network_wifi_templates() {
             "deactivate_device_policy_template_on_access_control_profile",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_device_policy_template_on_access_control_profile: decoded value differs from the sample"
         );
     }
@@ -704,7 +696,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -725,8 +717,8 @@ async fn network_wifi_templates() {
             "activate_device_policy_template_on_access_control_profile",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_device_policy_template_on_access_control_profile: decoded value differs from the sample"
         );
     }
@@ -741,7 +733,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -762,8 +754,8 @@ async fn network_wifi_templates() {
             "deactivate_l2_acl_policy_template_on_access_control_profile",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_l2_acl_policy_template_on_access_control_profile: decoded value differs from the sample"
         );
     }
@@ -778,7 +770,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -799,8 +791,8 @@ async fn network_wifi_templates() {
             "activate_l2_acl_policy_template_on_access_control_profile",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_l2_acl_policy_template_on_access_control_profile: decoded value differs from the sample"
         );
     }
@@ -815,7 +807,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -836,8 +828,8 @@ async fn network_wifi_templates() {
             "deactivate_l3_acl_policy_template_on_access_control_profile",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_l3_acl_policy_template_on_access_control_profile: decoded value differs from the sample"
         );
     }
@@ -852,7 +844,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -873,8 +865,8 @@ async fn network_wifi_templates() {
             "activate_l3_acl_policy_template_on_access_control_profile",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_l3_acl_policy_template_on_access_control_profile: decoded value differs from the sample"
         );
     }
@@ -887,11 +879,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::ApplicationPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -899,7 +891,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .add_application_policy_template(
-                &<ruckus_one::network::access_control::ApplicationPolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::ApplicationPolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -907,7 +899,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_application_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "add_application_policy_template: decoded value differs from the sample"
         );
@@ -923,7 +915,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -937,8 +929,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_application_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_application_policy_template: decoded value differs from the sample"
         );
     }
@@ -953,7 +945,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::ApplicationPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicy as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -966,8 +958,8 @@ async fn network_wifi_templates() {
             .expect("get_application_policy_template");
         support::same_json(&out, &expect, "get_application_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::access_control::ApplicationPolicy as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::ApplicationPolicy as support::Sample >
+            ::sample(),
             "get_application_policy_template: decoded value differs from the sample"
         );
     }
@@ -980,11 +972,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::ApplicationPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -993,7 +985,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_application_policy_template(
                 "applicationPolicyTemplateId 1/x",
-                &<ruckus_one::network::access_control::ApplicationPolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::ApplicationPolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1001,8 +993,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_application_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_application_policy_template: decoded value differs from the sample"
         );
     }
@@ -1015,11 +1007,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::DevicePolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1027,7 +1019,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .add_device_policy_template(
-                &<ruckus_one::network::access_control::DevicePolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::DevicePolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1035,7 +1027,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_device_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "add_device_policy_template: decoded value differs from the sample"
         );
@@ -1051,7 +1043,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1065,8 +1057,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_device_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_device_policy_template: decoded value differs from the sample"
         );
     }
@@ -1081,7 +1073,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::DevicePolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicy as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1094,7 +1086,7 @@ async fn network_wifi_templates() {
             .expect("get_device_policy_template");
         support::same_json(&out, &expect, "get_device_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::access_control::DevicePolicy as support::Sample >
+            out, < ruckus_one::network::common::DevicePolicy as support::Sample >
             ::sample(),
             "get_device_policy_template: decoded value differs from the sample"
         );
@@ -1108,11 +1100,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::DevicePolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1121,7 +1113,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_device_policy_template(
                 "devicePolicyTemplateId 1/x",
-                &<ruckus_one::network::access_control::DevicePolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::DevicePolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1129,8 +1121,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_device_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_device_policy_template: decoded value differs from the sample"
         );
     }
@@ -1143,11 +1135,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpConfigServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1155,7 +1147,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .create_dhcp_config_service_profile_template(
-                &<ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::DhcpConfigServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1163,7 +1155,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "create_dhcp_config_service_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "create_dhcp_config_service_profile_template: decoded value differs from the sample"
         );
@@ -1179,7 +1171,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1195,8 +1187,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_dhcp_config_service_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_dhcp_config_service_profile_template: decoded value differs from the sample"
         );
     }
@@ -1211,7 +1203,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpConfigServiceProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1224,8 +1216,7 @@ async fn network_wifi_templates() {
             .expect("get_dhcp_config_service_profile_template");
         support::same_json(&out, &expect, "get_dhcp_config_service_profile_template");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile as
+            out, < ruckus_one::network::common::DhcpConfigServiceProfile as
             support::Sample > ::sample(),
             "get_dhcp_config_service_profile_template: decoded value differs from the sample"
         );
@@ -1239,11 +1230,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpConfigServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1252,7 +1243,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_dhcp_config_service_profile_template(
                 "dhcpConfigServiceProfileId 1/x",
-                &<ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::DhcpConfigServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1260,8 +1251,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_dhcp_config_service_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_dhcp_config_service_profile_template: decoded value differs from the sample"
         );
     }
@@ -1274,11 +1265,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::L2AclPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L2AclPolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1286,7 +1277,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .add_l2_acl_policy_template(
-                &<ruckus_one::network::access_control::L2AclPolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::L2AclPolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1294,7 +1285,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_l2_acl_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "add_l2_acl_policy_template: decoded value differs from the sample"
         );
@@ -1310,7 +1301,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1324,8 +1315,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_l2_acl_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_l2_acl_policy_template: decoded value differs from the sample"
         );
     }
@@ -1340,7 +1331,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::L2AclPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L2AclPolicy as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1353,7 +1344,7 @@ async fn network_wifi_templates() {
             .expect("get_l2_acl_policy_template");
         support::same_json(&out, &expect, "get_l2_acl_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::access_control::L2AclPolicy as support::Sample >
+            out, < ruckus_one::network::common::L2AclPolicy as support::Sample >
             ::sample(),
             "get_l2_acl_policy_template: decoded value differs from the sample"
         );
@@ -1367,11 +1358,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::L2AclPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L2AclPolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1380,7 +1371,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_l2_acl_policy_template(
                 "l2AclPolicyTemplateId 1/x",
-                &<ruckus_one::network::access_control::L2AclPolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::L2AclPolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1388,8 +1379,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_l2_acl_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_l2_acl_policy_template: decoded value differs from the sample"
         );
     }
@@ -1402,11 +1393,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::L3AclPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L3AclPolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1414,7 +1405,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .add_l3_acl_policy_template(
-                &<ruckus_one::network::access_control::L3AclPolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::L3AclPolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1422,7 +1413,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_l3_acl_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "add_l3_acl_policy_template: decoded value differs from the sample"
         );
@@ -1438,7 +1429,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1452,8 +1443,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_l3_acl_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_l3_acl_policy_template: decoded value differs from the sample"
         );
     }
@@ -1468,7 +1459,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::access_control::L3AclPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L3AclPolicy as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1481,7 +1472,7 @@ async fn network_wifi_templates() {
             .expect("get_l3_acl_policy_template");
         support::same_json(&out, &expect, "get_l3_acl_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::access_control::L3AclPolicy as support::Sample >
+            out, < ruckus_one::network::common::L3AclPolicy as support::Sample >
             ::sample(),
             "get_l3_acl_policy_template: decoded value differs from the sample"
         );
@@ -1495,11 +1486,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::access_control::L3AclPolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L3AclPolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1508,7 +1499,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_l3_acl_policy_template(
                 "l3AclPolicyTemplateId 1/x",
-                &<ruckus_one::network::access_control::L3AclPolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::L3AclPolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1516,8 +1507,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_l3_acl_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_l3_acl_policy_template: decoded value differs from the sample"
         );
     }
@@ -1530,11 +1521,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::RadiusServerProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusServerProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1542,7 +1533,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .add_radius_server_profile_template_v(
-                &<ruckus_one::network::wireless_service_profiles::RadiusServerProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::RadiusServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1550,7 +1541,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_radius_server_profile_template_v");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "add_radius_server_profile_template_v: decoded value differs from the sample"
         );
@@ -1566,7 +1557,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1580,8 +1571,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_radius_server_profile_template_v");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_radius_server_profile_template_v: decoded value differs from the sample"
         );
     }
@@ -1596,7 +1587,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::RadiusServerProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusServerProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1609,8 +1600,8 @@ async fn network_wifi_templates() {
             .expect("get_radius_server_profile_template_v");
         support::same_json(&out, &expect, "get_radius_server_profile_template_v");
         assert_eq!(
-            out, < ruckus_one::network::wireless_service_profiles::RadiusServerProfile as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::RadiusServerProfile as support::Sample >
+            ::sample(),
             "get_radius_server_profile_template_v: decoded value differs from the sample"
         );
     }
@@ -1623,11 +1614,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::RadiusServerProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusServerProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1636,7 +1627,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_radius_server_profile_template_v(
                 "radiusServerProfileTemplateId 1/x",
-                &<ruckus_one::network::wireless_service_profiles::RadiusServerProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::RadiusServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1644,8 +1635,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_radius_server_profile_template_v");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_radius_server_profile_template_v: decoded value differs from the sample"
         );
     }
@@ -1658,11 +1649,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RoguePolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1670,7 +1661,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .add_rogue_policy_template(
-                &<ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::RoguePolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1678,7 +1669,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_rogue_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "add_rogue_policy_template: decoded value differs from the sample"
         );
@@ -1694,7 +1685,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1708,8 +1699,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_rogue_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_rogue_policy_template: decoded value differs from the sample"
         );
     }
@@ -1724,7 +1715,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RoguePolicy as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1737,8 +1728,8 @@ async fn network_wifi_templates() {
             .expect("get_rogue_policy_template");
         support::same_json(&out, &expect, "get_rogue_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_policies::RoguePolicy as support::Sample
-            > ::sample(),
+            out, < ruckus_one::network::common::RoguePolicy as support::Sample >
+            ::sample(),
             "get_rogue_policy_template: decoded value differs from the sample"
         );
     }
@@ -1751,11 +1742,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RoguePolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1764,7 +1755,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_rogue_policy_template(
                 "roguePolicyTemplateId 1/x",
-                &<ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::RoguePolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1772,8 +1763,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_rogue_policy_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_rogue_policy_template: decoded value differs from the sample"
         );
     }
@@ -1786,11 +1777,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServerProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1798,7 +1789,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .create_syslog_server_profile_template(
-                &<ruckus_one::network::wireless_service_profiles::SyslogServerProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::SyslogServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1806,7 +1797,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "create_syslog_server_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "create_syslog_server_profile_template: decoded value differs from the sample"
         );
@@ -1822,7 +1813,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1836,8 +1827,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_syslog_server_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_syslog_server_profile_template: decoded value differs from the sample"
         );
     }
@@ -1852,7 +1843,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServerProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1865,8 +1856,8 @@ async fn network_wifi_templates() {
             .expect("get_syslog_server_profile_template");
         support::same_json(&out, &expect, "get_syslog_server_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_service_profiles::SyslogServerProfile as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::SyslogServerProfile as support::Sample >
+            ::sample(),
             "get_syslog_server_profile_template: decoded value differs from the sample"
         );
     }
@@ -1879,11 +1870,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServerProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1892,7 +1883,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_syslog_server_profile_template(
                 "syslogServerProfileTemplateId 1/x",
-                &<ruckus_one::network::wireless_service_profiles::SyslogServerProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::SyslogServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1900,8 +1891,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_syslog_server_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_syslog_server_profile_template: decoded value differs from the sample"
         );
     }
@@ -1918,7 +1909,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1934,7 +1925,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "create_tunnel_service_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "create_tunnel_service_profile_template: decoded value differs from the sample"
         );
@@ -1950,7 +1941,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1964,8 +1955,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_tunnel_service_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_tunnel_service_profile_template: decoded value differs from the sample"
         );
     }
@@ -2011,7 +2002,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2028,8 +2019,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_tunnel_service_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_tunnel_service_profile_template: decoded value differs from the sample"
         );
     }
@@ -2042,11 +2033,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VlanPoolProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2054,7 +2045,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .add_vlan_pool_profile_template(
-                &<ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::VlanPoolProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -2062,7 +2053,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "add_vlan_pool_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "add_vlan_pool_profile_template: decoded value differs from the sample"
         );
@@ -2078,7 +2069,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2092,8 +2083,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_vlan_pool_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_vlan_pool_profile_template: decoded value differs from the sample"
         );
     }
@@ -2108,7 +2099,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VlanPoolProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2121,8 +2112,8 @@ async fn network_wifi_templates() {
             .expect("get_vlan_pool_profile_template");
         support::same_json(&out, &expect, "get_vlan_pool_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_policies::VlanPoolProfile as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VlanPoolProfile as support::Sample >
+            ::sample(),
             "get_vlan_pool_profile_template: decoded value differs from the sample"
         );
     }
@@ -2135,11 +2126,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VlanPoolProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2148,7 +2139,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_vlan_pool_profile_template(
                 "vlanPoolProfileTemplateId 1/x",
-                &<ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::VlanPoolProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -2156,8 +2147,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_vlan_pool_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_vlan_pool_profile_template: decoded value differs from the sample"
         );
     }
@@ -2170,11 +2161,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiCallingServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2182,7 +2173,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .create_wifi_calling_service_profile_template(
-                &<ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::WifiCallingServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -2194,7 +2185,7 @@ async fn network_wifi_templates() {
             "create_wifi_calling_service_profile_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "create_wifi_calling_service_profile_template: decoded value differs from the sample"
         );
@@ -2210,7 +2201,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2230,8 +2221,8 @@ async fn network_wifi_templates() {
             "delete_wifi_calling_service_profile_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_wifi_calling_service_profile_template: decoded value differs from the sample"
         );
     }
@@ -2246,7 +2237,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiCallingServiceProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2261,8 +2252,7 @@ async fn network_wifi_templates() {
             .expect("get_wi_fi_calling_service_profile_template");
         support::same_json(&out, &expect, "get_wi_fi_calling_service_profile_template");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile as
+            out, < ruckus_one::network::common::WifiCallingServiceProfile as
             support::Sample > ::sample(),
             "get_wi_fi_calling_service_profile_template: decoded value differs from the sample"
         );
@@ -2276,11 +2266,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiCallingServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2289,7 +2279,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_wifi_calling_service_profile_template(
                 "wifiCallingServiceProfileId 1/x",
-                &<ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::WifiCallingServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -2301,8 +2291,8 @@ async fn network_wifi_templates() {
             "update_wifi_calling_service_profile_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_wifi_calling_service_profile_template: decoded value differs from the sample"
         );
     }
@@ -2319,7 +2309,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2336,7 +2326,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "clone_wifi_calling_service_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "clone_wifi_calling_service_profile_template: decoded value differs from the sample"
         );
@@ -2350,11 +2340,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiNetwork as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2362,7 +2352,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .create_wifi_network_template(
-                &<ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample(),
+                &<ruckus_one::network::common::WifiNetwork as support::Sample>::sample(),
             )
             .send()
             .await
@@ -2370,7 +2360,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "create_wifi_network_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "create_wifi_network_template: decoded value differs from the sample"
         );
@@ -2386,7 +2376,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2400,8 +2390,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "delete_wifi_network_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "delete_wifi_network_template: decoded value differs from the sample"
         );
     }
@@ -2416,7 +2406,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiNetwork as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2429,8 +2419,8 @@ async fn network_wifi_templates() {
             .expect("get_wifi_network_template");
         support::same_json(&out, &expect, "get_wifi_network_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_networks::WifiNetwork as support::Sample
-            > ::sample(),
+            out, < ruckus_one::network::common::WifiNetwork as support::Sample >
+            ::sample(),
             "get_wifi_network_template: decoded value differs from the sample"
         );
     }
@@ -2443,11 +2433,11 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiNetwork as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2456,7 +2446,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_wifi_network_template(
                 "wifiNetworkTemplateId 1/x",
-                &<ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample(),
+                &<ruckus_one::network::common::WifiNetwork as support::Sample>::sample(),
             )
             .send()
             .await
@@ -2464,8 +2454,8 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "update_wifi_network_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_wifi_network_template: decoded value differs from the sample"
         );
     }
@@ -2480,7 +2470,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2501,8 +2491,8 @@ async fn network_wifi_templates() {
             "deactivate_access_control_profile_template_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_access_control_profile_template_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -2517,7 +2507,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2538,8 +2528,8 @@ async fn network_wifi_templates() {
             "activate_access_control_profile_template_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_access_control_profile_template_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -2556,7 +2546,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2573,7 +2563,7 @@ async fn network_wifi_templates() {
             .into_inner();
         support::same_json(&out, &expect, "clone_wifi_network_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as
+            out, < ruckus_one::network::common::WifiEntityIdOperationResponse as
             support::Sample > ::sample(),
             "clone_wifi_network_template: decoded value differs from the sample"
         );
@@ -2589,7 +2579,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2610,8 +2600,8 @@ async fn network_wifi_templates() {
             "activate_dpsk_service_on_wifi_network_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_dpsk_service_on_wifi_network_template: decoded value differs from the sample"
         );
     }
@@ -2626,7 +2616,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2647,8 +2637,8 @@ async fn network_wifi_templates() {
             "activate_portal_service_profile_template_on_wifi_network_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_portal_service_profile_template_on_wifi_network_template: decoded value differs from the sample"
         );
     }
@@ -2700,7 +2690,7 @@ async fn network_wifi_templates() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2723,8 +2713,8 @@ async fn network_wifi_templates() {
             "update_wifi_network_template_radius_server_profile_template_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_wifi_network_template_radius_server_profile_template_settings: decoded value differs from the sample"
         );
     }
@@ -2739,7 +2729,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2760,8 +2750,8 @@ async fn network_wifi_templates() {
             "deactivate_radius_server_profile_template_on_wifi_network_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_radius_server_profile_template_on_wifi_network_template: decoded value differs from the sample"
         );
     }
@@ -2776,7 +2766,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2797,8 +2787,8 @@ async fn network_wifi_templates() {
             "activate_radius_server_profile_template_on_wifi_network_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_radius_server_profile_template_on_wifi_network_template: decoded value differs from the sample"
         );
     }
@@ -2813,7 +2803,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2834,8 +2824,8 @@ async fn network_wifi_templates() {
             "deactivate_vlan_pool_profile_template_on_wifi_network_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_vlan_pool_profile_template_on_wifi_network_template: decoded value differs from the sample"
         );
     }
@@ -2850,7 +2840,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2871,8 +2861,8 @@ async fn network_wifi_templates() {
             "activate_vlan_pool_profile_template_on_wifi_network_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_vlan_pool_profile_template_on_wifi_network_template: decoded value differs from the sample"
         );
     }
@@ -2887,7 +2877,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2910,8 +2900,8 @@ async fn network_wifi_templates() {
             "deactivate_wifi_calling_service_profile_template_on_wifi_network_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_wifi_calling_service_profile_template_on_wifi_network_template: decoded value differs from the sample"
         );
     }
@@ -2926,7 +2916,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2949,8 +2939,8 @@ async fn network_wifi_templates() {
             "activate_wifi_calling_service_profile_template_on_wifi_network_template",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_wifi_calling_service_profile_template_on_wifi_network_template: decoded value differs from the sample"
         );
     }

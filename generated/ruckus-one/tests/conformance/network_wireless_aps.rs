@@ -579,7 +579,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiDhcpPoolUsages as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiDhcpPoolUsages as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -592,8 +592,8 @@ async fn network_wireless_aps() {
             .expect("get_ap_wifi_dhcp_pool_usages");
         support::same_json(&out, &expect, "get_ap_wifi_dhcp_pool_usages");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiDhcpPoolUsages as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiDhcpPoolUsages as support::Sample >
+            ::sample(),
             "get_ap_wifi_dhcp_pool_usages: decoded value differs from the sample"
         );
     }
@@ -1369,7 +1369,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApModelCapabilities as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1382,8 +1382,8 @@ async fn network_wireless_aps() {
             .expect("get_ap_model_capabilities");
         support::same_json(&out, &expect, "get_ap_model_capabilities");
         assert_eq!(
-            out, < ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::VenueApModelCapabilities as
+            support::Sample > ::sample(),
             "get_ap_model_capabilities: decoded value differs from the sample"
         );
     }
@@ -1433,7 +1433,7 @@ async fn network_wireless_aps() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1452,8 +1452,8 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "update_ap_lan_port_overwrite_settings");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_ap_lan_port_overwrite_settings: decoded value differs from the sample"
         );
     }
@@ -1468,7 +1468,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1489,8 +1489,8 @@ async fn network_wireless_aps() {
             "deactivate_dhcp_config_service_profile_on_venue",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_dhcp_config_service_profile_on_venue: decoded value differs from the sample"
         );
     }
@@ -1543,7 +1543,7 @@ async fn network_wireless_aps() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1565,8 +1565,8 @@ async fn network_wireless_aps() {
             "activate_dhcp_config_service_profile_on_venue_and_update_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_dhcp_config_service_profile_on_venue_and_update_settings: decoded value differs from the sample"
         );
     }
@@ -1581,7 +1581,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1595,8 +1595,8 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "disassociate_iot_controller_from_venue");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "disassociate_iot_controller_from_venue: decoded value differs from the sample"
         );
     }
@@ -1611,7 +1611,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1625,8 +1625,8 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "associate_iot_controller_with_venue");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "associate_iot_controller_with_venue: decoded value differs from the sample"
         );
     }
@@ -1641,7 +1641,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1658,8 +1658,8 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "deactivate_lbs_server_profile_on_venue");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_lbs_server_profile_on_venue: decoded value differs from the sample"
         );
     }
@@ -1674,7 +1674,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1691,8 +1691,8 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "activate_lbs_server_profile_on_venue");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_lbs_server_profile_on_venue: decoded value differs from the sample"
         );
     }
@@ -1707,7 +1707,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1721,8 +1721,8 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "deactivate_rogue_policy_on_venue");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_rogue_policy_on_venue: decoded value differs from the sample"
         );
     }
@@ -1737,7 +1737,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1751,8 +1751,8 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "activate_rogue_policy_on_venue");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_rogue_policy_on_venue: decoded value differs from the sample"
         );
     }
@@ -1798,7 +1798,7 @@ async fn network_wireless_aps() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1815,8 +1815,8 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "update_venue_rogue_policy_settings");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_venue_rogue_policy_settings: decoded value differs from the sample"
         );
     }
@@ -1831,7 +1831,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1848,8 +1848,8 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "deactivate_snmp_agent_profile_on_venue");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_snmp_agent_profile_on_venue: decoded value differs from the sample"
         );
     }
@@ -1864,7 +1864,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1881,8 +1881,8 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "activate_snmp_agent_profile_on_venue");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_snmp_agent_profile_on_venue: decoded value differs from the sample"
         );
     }
@@ -1897,7 +1897,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1914,8 +1914,8 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "deactivate_syslog_server_profile_on_venue");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_syslog_server_profile_on_venue: decoded value differs from the sample"
         );
     }
@@ -1930,7 +1930,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1947,8 +1947,8 @@ async fn network_wireless_aps() {
             .into_inner();
         support::same_json(&out, &expect, "activate_syslog_server_profile_on_venue");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_syslog_server_profile_on_venue: decoded value differs from the sample"
         );
     }
@@ -1963,7 +1963,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::ap_settings::WifiAvailableChannels as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiAvailableChannels as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1976,8 +1976,8 @@ async fn network_wireless_aps() {
             .expect("get_wifi_available_channels_of_venue");
         support::same_json(&out, &expect, "get_wifi_available_channels_of_venue");
         assert_eq!(
-            out, < ruckus_one::network::ap_settings::WifiAvailableChannels as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiAvailableChannels as support::Sample
+            > ::sample(),
             "get_wifi_available_channels_of_venue: decoded value differs from the sample"
         );
     }
@@ -2021,7 +2021,7 @@ async fn network_wireless_aps() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiDhcpPoolUsages as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiDhcpPoolUsages as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2034,8 +2034,8 @@ async fn network_wireless_aps() {
             .expect("get_venue_wifi_dhcp_pool_usages");
         support::same_json(&out, &expect, "get_venue_wifi_dhcp_pool_usages");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiDhcpPoolUsages as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiDhcpPoolUsages as support::Sample >
+            ::sample(),
             "get_venue_wifi_dhcp_pool_usages: decoded value differs from the sample"
         );
     }

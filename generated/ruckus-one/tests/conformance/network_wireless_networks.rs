@@ -174,7 +174,7 @@ async fn network_wireless_networks() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiNetwork as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -186,7 +186,7 @@ async fn network_wireless_networks() {
             .network()
             .wireless_networks()
             .create_wifi_network(
-                &<ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample(),
+                &<ruckus_one::network::common::WifiNetwork as support::Sample>::sample(),
             )
             .send()
             .await
@@ -207,7 +207,7 @@ async fn network_wireless_networks() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiNetwork as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -220,7 +220,7 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .update_wifi_network(
                 "wifiNetworkId 1/x",
-                &<ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample(),
+                &<ruckus_one::network::common::WifiNetwork as support::Sample>::sample(),
             )
             .send()
             .await
@@ -243,7 +243,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_networks::WifiNetwork as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiNetwork as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -256,8 +256,8 @@ async fn network_wireless_networks() {
             .expect("get_wifi_network");
         support::same_json(&out, &expect, "get_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_networks::WifiNetwork as support::Sample
-            > ::sample(), "get_wifi_network: decoded value differs from the sample"
+            out, < ruckus_one::network::common::WifiNetwork as support::Sample >
+            ::sample(), "get_wifi_network: decoded value differs from the sample"
         );
     }
     {
@@ -483,7 +483,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_networks::VenueWifiNetworkSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueWifiNetworkSettings as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -496,7 +496,7 @@ async fn network_wireless_networks() {
             .expect("get_venue_wifi_network_settings");
         support::same_json(&out, &expect, "get_venue_wifi_network_settings");
         assert_eq!(
-            out, < ruckus_one::network::wireless_networks::VenueWifiNetworkSettings as
+            out, < ruckus_one::network::common::VenueWifiNetworkSettings as
             support::Sample > ::sample(),
             "get_venue_wifi_network_settings: decoded value differs from the sample"
         );
@@ -510,7 +510,7 @@ async fn network_wireless_networks() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_networks::VenueWifiNetworkSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueWifiNetworkSettings as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -524,7 +524,7 @@ async fn network_wireless_networks() {
             .update_venue_wifi_network_settings(
                 "venueId 1/x",
                 "wifiNetworkId 1/x",
-                &<ruckus_one::network::wireless_networks::VenueWifiNetworkSettings as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueWifiNetworkSettings as support::Sample>::sample(),
             )
             .send()
             .await
@@ -731,7 +731,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -749,8 +749,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "deactivate_ap_group_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_ap_group_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -765,7 +765,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -783,8 +783,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "activate_ap_group_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_ap_group_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -834,7 +834,7 @@ async fn network_wireless_networks() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -853,8 +853,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "update_ap_group_settings_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_ap_group_settings_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -869,7 +869,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -892,8 +892,8 @@ async fn network_wireless_networks() {
             "deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_vlan_pool_profile_on_venue_wifi_network_ap_group: decoded value differs from the sample"
         );
     }
@@ -908,7 +908,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -931,8 +931,8 @@ async fn network_wireless_networks() {
             "activate_vlan_pool_profile_on_venue_wifi_network_ap_group",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_vlan_pool_profile_on_venue_wifi_network_ap_group: decoded value differs from the sample"
         );
     }
@@ -947,7 +947,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -969,8 +969,8 @@ async fn network_wireless_networks() {
             "deactivate_client_isolation_profile_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_client_isolation_profile_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -985,7 +985,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1007,8 +1007,8 @@ async fn network_wireless_networks() {
             "activate_client_isolation_profile_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_client_isolation_profile_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1023,7 +1023,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1045,8 +1045,8 @@ async fn network_wireless_networks() {
             "deactivate_soft_gre_profile_on_venue_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_soft_gre_profile_on_venue_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1061,7 +1061,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1083,8 +1083,8 @@ async fn network_wireless_networks() {
             "activate_soft_gre_profile_on_venue_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_soft_gre_profile_on_venue_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1101,8 +1101,8 @@ async fn network_wireless_networks() {
             answer: Answer::Json(
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_service_profiles::IdAndName as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::IdAndName as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -1121,8 +1121,8 @@ async fn network_wireless_networks() {
             "get_wifi_network_predefined_hotspot20_identity_providers",
         );
         assert_eq!(
-            out, vec![< ruckus_one::network::wireless_service_profiles::IdAndName as
-            support::Sample > ::sample()],
+            out, vec![< ruckus_one::network::common::IdAndName as support::Sample >
+            ::sample()],
             "get_wifi_network_predefined_hotspot20_identity_providers: decoded value differs from the sample"
         );
     }
@@ -1139,8 +1139,8 @@ async fn network_wireless_networks() {
             answer: Answer::Json(
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_service_profiles::IdAndName as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::IdAndName as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -1159,8 +1159,8 @@ async fn network_wireless_networks() {
             "get_wifi_network_predefined_hotspot20_operators",
         );
         assert_eq!(
-            out, vec![< ruckus_one::network::wireless_service_profiles::IdAndName as
-            support::Sample > ::sample()],
+            out, vec![< ruckus_one::network::common::IdAndName as support::Sample >
+            ::sample()],
             "get_wifi_network_predefined_hotspot20_operators: decoded value differs from the sample"
         );
     }
@@ -1175,7 +1175,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_networks::QosMapSetOptions as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QosMapSetOptions as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1192,8 +1192,8 @@ async fn network_wireless_networks() {
             "get_wifi_network_default_qos_map_set_options",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_networks::QosMapSetOptions as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::QosMapSetOptions as support::Sample >
+            ::sample(),
             "get_wifi_network_default_qos_map_set_options: decoded value differs from the sample"
         );
     }
@@ -1239,7 +1239,7 @@ async fn network_wireless_networks() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1255,8 +1255,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "update_recovery_passphrase_settings");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_recovery_passphrase_settings: decoded value differs from the sample"
         );
     }
@@ -1300,7 +1300,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1321,8 +1321,8 @@ async fn network_wireless_networks() {
             "deactivate_access_control_profile_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_access_control_profile_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1337,7 +1337,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1358,8 +1358,8 @@ async fn network_wireless_networks() {
             "activate_access_control_profile_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_access_control_profile_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1374,7 +1374,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1395,8 +1395,8 @@ async fn network_wireless_networks() {
             "deactivate_application_policy_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_application_policy_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1411,7 +1411,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1428,8 +1428,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "activate_application_policy_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_application_policy_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1444,7 +1444,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1461,8 +1461,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "deactivate_device_policy_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_device_policy_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1477,7 +1477,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1491,8 +1491,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "activate_device_policy_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_device_policy_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1507,7 +1507,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1524,8 +1524,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "activate_dpsk_service_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_dpsk_service_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1540,7 +1540,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1561,8 +1561,8 @@ async fn network_wireless_networks() {
             "deactivate_hotspot20_identity_provider_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_hotspot20_identity_provider_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1577,7 +1577,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1598,8 +1598,8 @@ async fn network_wireless_networks() {
             "activate_hotspot20_identity_provider_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_hotspot20_identity_provider_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1614,7 +1614,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1635,8 +1635,8 @@ async fn network_wireless_networks() {
             "deactivate_hotspot20_operator_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_hotspot20_operator_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1651,7 +1651,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1668,8 +1668,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "activate_hotspot20_operator_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_hotspot20_operator_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1684,7 +1684,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1701,8 +1701,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "deactivate_l2_acl_policy_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_l2_acl_policy_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1717,7 +1717,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1734,8 +1734,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "activate_l2_acl_policy_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_l2_acl_policy_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1750,7 +1750,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1767,8 +1767,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "deactivate_l3_acl_policy_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_l3_acl_policy_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1783,7 +1783,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1800,8 +1800,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "activate_l3_acl_policy_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_l3_acl_policy_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1816,7 +1816,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1837,8 +1837,8 @@ async fn network_wireless_networks() {
             "deactivate_mac_registration_pool_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_mac_registration_pool_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1853,7 +1853,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1874,8 +1874,8 @@ async fn network_wireless_networks() {
             "activate_mac_registration_pool_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_mac_registration_pool_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1890,7 +1890,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1911,8 +1911,8 @@ async fn network_wireless_networks() {
             "activate_portal_service_profile_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_portal_service_profile_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -1962,7 +1962,7 @@ async fn network_wireless_networks() {
             ),
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1983,8 +1983,8 @@ async fn network_wireless_networks() {
             "update_wifi_network_radius_server_profile_settings",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "update_wifi_network_radius_server_profile_settings: decoded value differs from the sample"
         );
     }
@@ -1999,7 +1999,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2020,8 +2020,8 @@ async fn network_wireless_networks() {
             "deactivate_radius_server_profile_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_radius_server_profile_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -2036,7 +2036,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2057,8 +2057,8 @@ async fn network_wireless_networks() {
             "activate_radius_server_profile_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_radius_server_profile_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -2073,7 +2073,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2094,8 +2094,8 @@ async fn network_wireless_networks() {
             "deactivate_vlan_pool_profile_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_vlan_pool_profile_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -2110,7 +2110,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2127,8 +2127,8 @@ async fn network_wireless_networks() {
             .into_inner();
         support::same_json(&out, &expect, "activate_vlan_pool_profile_on_wifi_network");
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_vlan_pool_profile_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -2143,7 +2143,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2164,8 +2164,8 @@ async fn network_wireless_networks() {
             "deactivate_wifi_calling_service_profile_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "deactivate_wifi_calling_service_profile_on_wifi_network: decoded value differs from the sample"
         );
     }
@@ -2180,7 +2180,7 @@ async fn network_wireless_networks() {
             body_json: None,
             status: 202u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiOperationResponseRequestIdOnly as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -2201,8 +2201,8 @@ async fn network_wireless_networks() {
             "activate_wifi_calling_service_profile_on_wifi_network",
         );
         assert_eq!(
-            out, < ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::WifiOperationResponseRequestIdOnly as
+            support::Sample > ::sample(),
             "activate_wifi_calling_service_profile_on_wifi_network: decoded value differs from the sample"
         );
     }

@@ -502,7 +502,7 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RoguePolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -514,7 +514,7 @@ async fn network_wireless_policies() {
             .network()
             .wireless_policies()
             .create_rogue_policy(
-                &<ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::RoguePolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -537,7 +537,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RoguePolicy as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -550,8 +550,8 @@ async fn network_wireless_policies() {
             .expect("get_rogue_policy");
         support::same_json(&out, &expect, "get_rogue_policy");
         assert_eq!(
-            out, < ruckus_one::network::wireless_policies::RoguePolicy as support::Sample
-            > ::sample(), "get_rogue_policy: decoded value differs from the sample"
+            out, < ruckus_one::network::common::RoguePolicy as support::Sample >
+            ::sample(), "get_rogue_policy: decoded value differs from the sample"
         );
     }
     {
@@ -563,7 +563,7 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RoguePolicy as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -576,7 +576,7 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_rogue_policy(
                 "roguePolicyId 1/x",
-                &<ruckus_one::network::wireless_policies::RoguePolicy as support::Sample>::sample(),
+                &<ruckus_one::network::common::RoguePolicy as support::Sample>::sample(),
             )
             .send()
             .await
@@ -630,7 +630,7 @@ async fn network_wireless_policies() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_policies::QueryResponseRoguePolicyQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseRoguePolicyQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -645,8 +645,7 @@ async fn network_wireless_policies() {
             .expect("query_rogue_policies");
         support::same_json(&out, &expect, "query_rogue_policies");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_policies::QueryResponseRoguePolicyQueryData as
+            out, < ruckus_one::network::common::QueryResponseRoguePolicyQueryData as
             support::Sample > ::sample(),
             "query_rogue_policies: decoded value differs from the sample"
         );
@@ -1177,7 +1176,7 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VlanPoolProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1189,7 +1188,7 @@ async fn network_wireless_policies() {
             .network()
             .wireless_policies()
             .create_vlan_pool_profile(
-                &<ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::VlanPoolProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1212,7 +1211,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VlanPoolProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1225,9 +1224,8 @@ async fn network_wireless_policies() {
             .expect("get_vlan_pool_profile");
         support::same_json(&out, &expect, "get_vlan_pool_profile");
         assert_eq!(
-            out, < ruckus_one::network::wireless_policies::VlanPoolProfile as
-            support::Sample > ::sample(),
-            "get_vlan_pool_profile: decoded value differs from the sample"
+            out, < ruckus_one::network::common::VlanPoolProfile as support::Sample >
+            ::sample(), "get_vlan_pool_profile: decoded value differs from the sample"
         );
     }
     {
@@ -1239,7 +1237,7 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VlanPoolProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1252,7 +1250,7 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_vlan_pool_profile(
                 "vlanPoolProfileId 1/x",
-                &<ruckus_one::network::wireless_policies::VlanPoolProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::VlanPoolProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1306,7 +1304,7 @@ async fn network_wireless_policies() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_policies::QueryResponseVlanPoolProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseVlanPoolProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1321,9 +1319,8 @@ async fn network_wireless_policies() {
             .expect("query_vlan_pool_profiles");
         support::same_json(&out, &expect, "query_vlan_pool_profiles");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_policies::QueryResponseVlanPoolProfileQueryData
-            as support::Sample > ::sample(),
+            out, < ruckus_one::network::common::QueryResponseVlanPoolProfileQueryData as
+            support::Sample > ::sample(),
             "query_vlan_pool_profiles: decoded value differs from the sample"
         );
     }
@@ -1468,7 +1465,7 @@ async fn network_wireless_policies() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_policies::QueryResponseEthernetPortProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseEthernetPortProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1483,8 +1480,7 @@ async fn network_wireless_policies() {
             .expect("query_ethernet_port_profiles");
         support::same_json(&out, &expect, "query_ethernet_port_profiles");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_policies::QueryResponseEthernetPortProfileQueryData
+            out, < ruckus_one::network::common::QueryResponseEthernetPortProfileQueryData
             as support::Sample > ::sample(),
             "query_ethernet_port_profiles: decoded value differs from the sample"
         );

@@ -415,7 +415,7 @@ async fn network_wireless_service_profiles() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServerProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -427,7 +427,7 @@ async fn network_wireless_service_profiles() {
             .network()
             .wireless_service_profiles()
             .create_syslog_server_profile(
-                &<ruckus_one::network::wireless_service_profiles::SyslogServerProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::SyslogServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -485,7 +485,7 @@ async fn network_wireless_service_profiles() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServerProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -498,8 +498,8 @@ async fn network_wireless_service_profiles() {
             .expect("get_syslog_server_profile");
         support::same_json(&out, &expect, "get_syslog_server_profile");
         assert_eq!(
-            out, < ruckus_one::network::wireless_service_profiles::SyslogServerProfile as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::SyslogServerProfile as support::Sample >
+            ::sample(),
             "get_syslog_server_profile: decoded value differs from the sample"
         );
     }
@@ -541,7 +541,7 @@ async fn network_wireless_service_profiles() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServerProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -554,7 +554,7 @@ async fn network_wireless_service_profiles() {
             .wireless_service_profiles()
             .update_syslog_server_profile(
                 "syslogServerProfileId 1/x",
-                &<ruckus_one::network::wireless_service_profiles::SyslogServerProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::SyslogServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -645,7 +645,7 @@ async fn network_wireless_service_profiles() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::QueryResponseSyslogServerProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseSyslogServerProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -660,8 +660,7 @@ async fn network_wireless_service_profiles() {
             .expect("query_syslog_server_profiles");
         support::same_json(&out, &expect, "query_syslog_server_profiles");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_service_profiles::QueryResponseSyslogServerProfileQueryData
+            out, < ruckus_one::network::common::QueryResponseSyslogServerProfileQueryData
             as support::Sample > ::sample(),
             "query_syslog_server_profiles: decoded value differs from the sample"
         );
@@ -675,7 +674,7 @@ async fn network_wireless_service_profiles() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::RadiusServerProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusServerProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -687,7 +686,7 @@ async fn network_wireless_service_profiles() {
             .network()
             .wireless_service_profiles()
             .create_radius_server_profile(
-                &<ruckus_one::network::wireless_service_profiles::RadiusServerProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::RadiusServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -745,7 +744,7 @@ async fn network_wireless_service_profiles() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::RadiusServerProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusServerProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -758,8 +757,8 @@ async fn network_wireless_service_profiles() {
             .expect("get_radius_server_profile");
         support::same_json(&out, &expect, "get_radius_server_profile");
         assert_eq!(
-            out, < ruckus_one::network::wireless_service_profiles::RadiusServerProfile as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::RadiusServerProfile as support::Sample >
+            ::sample(),
             "get_radius_server_profile: decoded value differs from the sample"
         );
     }
@@ -801,7 +800,7 @@ async fn network_wireless_service_profiles() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::RadiusServerProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusServerProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -814,7 +813,7 @@ async fn network_wireless_service_profiles() {
             .wireless_service_profiles()
             .update_radius_server_profile(
                 "radiusId 1/x",
-                &<ruckus_one::network::wireless_service_profiles::RadiusServerProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::RadiusServerProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -905,7 +904,7 @@ async fn network_wireless_service_profiles() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::QueryResponseRadiusServerProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseRadiusServerProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -920,8 +919,7 @@ async fn network_wireless_service_profiles() {
             .expect("query_radius_server_profiles");
         support::same_json(&out, &expect, "query_radius_server_profiles");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_service_profiles::QueryResponseRadiusServerProfileQueryData
+            out, < ruckus_one::network::common::QueryResponseRadiusServerProfileQueryData
             as support::Sample > ::sample(),
             "query_radius_server_profiles: decoded value differs from the sample"
         );
@@ -935,7 +933,7 @@ async fn network_wireless_service_profiles() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpConfigServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -947,7 +945,7 @@ async fn network_wireless_service_profiles() {
             .network()
             .wireless_service_profiles()
             .create_dhcp_config_service_profile(
-                &<ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::DhcpConfigServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1005,7 +1003,7 @@ async fn network_wireless_service_profiles() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpConfigServiceProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1018,8 +1016,7 @@ async fn network_wireless_service_profiles() {
             .expect("get_dhcp_config_service_profile");
         support::same_json(&out, &expect, "get_dhcp_config_service_profile");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile as
+            out, < ruckus_one::network::common::DhcpConfigServiceProfile as
             support::Sample > ::sample(),
             "get_dhcp_config_service_profile: decoded value differs from the sample"
         );
@@ -1063,7 +1060,7 @@ async fn network_wireless_service_profiles() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpConfigServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1076,7 +1073,7 @@ async fn network_wireless_service_profiles() {
             .wireless_service_profiles()
             .update_dhcp_config_service_profile(
                 "dhcpConfigServiceProfileId 1/x",
-                &<ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::DhcpConfigServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1167,7 +1164,7 @@ async fn network_wireless_service_profiles() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::QueryResponseDhcpConfigServiceProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseDhcpConfigServiceProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1183,7 +1180,7 @@ async fn network_wireless_service_profiles() {
         support::same_json(&out, &expect, "query_dhcp_config_service_profiles");
         assert_eq!(
             out, <
-            ruckus_one::network::wireless_service_profiles::QueryResponseDhcpConfigServiceProfileQueryData
+            ruckus_one::network::common::QueryResponseDhcpConfigServiceProfileQueryData
             as support::Sample > ::sample(),
             "query_dhcp_config_service_profiles: decoded value differs from the sample"
         );
@@ -1197,7 +1194,7 @@ async fn network_wireless_service_profiles() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiCallingServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1209,7 +1206,7 @@ async fn network_wireless_service_profiles() {
             .network()
             .wireless_service_profiles()
             .create_wifi_calling_service_profile(
-                &<ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::WifiCallingServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1267,7 +1264,7 @@ async fn network_wireless_service_profiles() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiCallingServiceProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1280,8 +1277,7 @@ async fn network_wireless_service_profiles() {
             .expect("get_wifi_calling_service_profile");
         support::same_json(&out, &expect, "get_wifi_calling_service_profile");
         assert_eq!(
-            out, <
-            ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile as
+            out, < ruckus_one::network::common::WifiCallingServiceProfile as
             support::Sample > ::sample(),
             "get_wifi_calling_service_profile: decoded value differs from the sample"
         );
@@ -1325,7 +1321,7 @@ async fn network_wireless_service_profiles() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiCallingServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1338,7 +1334,7 @@ async fn network_wireless_service_profiles() {
             .wireless_service_profiles()
             .update_wifi_calling_service_profile(
                 "wifiCallingServiceProfileId 1/x",
-                &<ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::WifiCallingServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1429,7 +1425,7 @@ async fn network_wireless_service_profiles() {
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_service_profiles::QueryResponseWifiCallingServiceProfileQueryData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QueryResponseWifiCallingServiceProfileQueryData as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1445,7 +1441,7 @@ async fn network_wireless_service_profiles() {
         support::same_json(&out, &expect, "query_wifi_calling_service_profiles");
         assert_eq!(
             out, <
-            ruckus_one::network::wireless_service_profiles::QueryResponseWifiCallingServiceProfileQueryData
+            ruckus_one::network::common::QueryResponseWifiCallingServiceProfileQueryData
             as support::Sample > ::sample(),
             "query_wifi_calling_service_profiles: decoded value differs from the sample"
         );

@@ -172,11 +172,11 @@ async fn network_wireless_venues() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_venues::UploadUrlRequest as support::Sample>::sample_json(),
+                <ruckus_one::network::common::UploadUrlRequest as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_venues::SignedUrlResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SignedUrlResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -185,16 +185,15 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .create_venue_upload_url(
                 "venueId 1/x",
-                &<ruckus_one::network::wireless_venues::UploadUrlRequest as support::Sample>::sample(),
+                &<ruckus_one::network::common::UploadUrlRequest as support::Sample>::sample(),
             )
             .send()
             .await
             .expect("create_venue_upload_url");
         support::same_json(&out, &expect, "create_venue_upload_url");
         assert_eq!(
-            out, < ruckus_one::network::wireless_venues::SignedUrlResponse as
-            support::Sample > ::sample(),
-            "create_venue_upload_url: decoded value differs from the sample"
+            out, < ruckus_one::network::common::SignedUrlResponse as support::Sample >
+            ::sample(), "create_venue_upload_url: decoded value differs from the sample"
         );
     }
     {
@@ -208,7 +207,7 @@ async fn network_wireless_venues() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_venues::SignedUrlResponse as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SignedUrlResponse as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -221,9 +220,8 @@ async fn network_wireless_venues() {
             .expect("get_venue_file_url");
         support::same_json(&out, &expect, "get_venue_file_url");
         assert_eq!(
-            out, < ruckus_one::network::wireless_venues::SignedUrlResponse as
-            support::Sample > ::sample(),
-            "get_venue_file_url: decoded value differs from the sample"
+            out, < ruckus_one::network::common::SignedUrlResponse as support::Sample >
+            ::sample(), "get_venue_file_url: decoded value differs from the sample"
         );
     }
     {
@@ -560,7 +558,7 @@ async fn network_wireless_venues() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
@@ -573,7 +571,7 @@ async fn network_wireless_venues() {
             .wireless_venues()
             .get_venue_rogue_a_ps(
                 "venueId 1/x",
-                &<ruckus_one::network::switches::DynamicQueryPayload as support::Sample>::sample(),
+                &<ruckus_one::network::common::DynamicQueryPayload as support::Sample>::sample(),
             )
             .send()
             .await

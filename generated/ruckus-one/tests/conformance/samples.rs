@@ -1690,9 +1690,23 @@ impl support::Sample for ruckus_one::network::activities::NotificationData {
         ])
     }
 }
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::AdminQueryRequestSortOrder {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-activities",
+        feature = "network-adaptive-policies",
+        feature = "network-certificates",
+        feature = "network-dpsk",
+        feature = "network-enrollments",
+        feature = "network-property-management",
+        feature = "network-radius-attribute-groups",
+        feature = "network-switch-networking",
+        feature = "network-tenants",
+        feature = "network-workflows"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::AdminQueryRequestSortOrder {
     fn sample() -> Self {
         Self::from("ASC")
     }
@@ -1709,7 +1723,7 @@ impl support::Sample for ruckus_one::network::activities::QueryData {
                 .with_fields(vec!["sample".to_owned()])
                 .with_sort_field("sample".to_owned())
                 .with_sort_order(
-                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
                 )
                 .with_page(1)
                 .with_page_size(1)
@@ -1736,7 +1750,7 @@ impl support::Sample for ruckus_one::network::activities::QueryData {
             ("sortField", serde_json::Value::from("sample")),
             (
                 "sortOrder",
-                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
             ),
             ("page", serde_json::Value::from(1)),
             ("pageSize", serde_json::Value::from(1)),
@@ -2950,6 +2964,8 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeSdLanStatus {
         feature = "network-portal-service-profiles",
         feature = "network-switches",
         feature = "network-venue-ap-groups",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles",
@@ -2975,6 +2991,8 @@ impl support::Sample for ruckus_one::network::common::SubsequentQueryHttpMethod 
         feature = "network-portal-service-profiles",
         feature = "network-switches",
         feature = "network-venue-ap-groups",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles",
@@ -4736,6 +4754,7 @@ for ruckus_one::network::edge_services::EdgeMdnsProxyProfileForwardingRuleServic
     any(
         feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-wifi-templates",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
     )
@@ -7966,7 +7985,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseQueryRequest {
                 .with_page_size(1)
                 .with_sort_field("sample".to_owned())
                 .with_sort_order(
-                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
                 )
                 .with_search_target_fields(vec!["sample".to_owned()])
                 .with_search_string("sample".to_owned())
@@ -7993,7 +8012,7 @@ impl support::Sample for ruckus_one::network::dpsk::DpskPassphraseQueryRequest {
             ("sortField", serde_json::Value::from("sample")),
             (
                 "sortOrder",
-                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
             ),
             (
                 "searchTargetFields",
@@ -9987,8 +10006,11 @@ impl support::Sample for ruckus_one::network::certificates::SamlIdpProfileReques
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
     any(
+        feature = "network-access-control",
         feature = "network-certificates",
         feature = "network-portal-service-profiles",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
         feature = "network-wireless-aps"
     )
 )]
@@ -10181,7 +10203,7 @@ impl support::Sample for ruckus_one::network::certificates::CertQueryRequest {
                 .with_page_size(1)
                 .with_sort_field("sample".to_owned())
                 .with_sort_order(
-                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
                 )
                 .with_search_target_fields(vec!["sample".to_owned()])
                 .with_search_string("sample".to_owned())
@@ -10208,7 +10230,7 @@ impl support::Sample for ruckus_one::network::certificates::CertQueryRequest {
             ("sortField", serde_json::Value::from("sample")),
             (
                 "sortOrder",
-                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
             ),
             (
                 "searchTargetFields",
@@ -10551,7 +10573,7 @@ impl support::Sample for ruckus_one::network::certificates::CertTemplateQueryReq
                 .with_page_size(1)
                 .with_sort_field("sample".to_owned())
                 .with_sort_order(
-                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
                 )
                 .with_search_target_fields(vec!["sample".to_owned()])
                 .with_search_string("sample".to_owned())
@@ -10578,7 +10600,7 @@ impl support::Sample for ruckus_one::network::certificates::CertTemplateQueryReq
             ("sortField", serde_json::Value::from("sample")),
             (
                 "sortOrder",
-                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
             ),
             (
                 "searchTargetFields",
@@ -13828,9 +13850,10 @@ for ruckus_one::network::tenants::OperationResponseMobilePushNotificationEndpoin
         ])
     }
 }
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::TenantSortObject {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
+impl support::Sample for ruckus_one::network::common::TenantSortObject {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -13855,9 +13878,10 @@ impl support::Sample for ruckus_one::network::tenants::TenantSortObject {
         ])
     }
 }
-#[cfg(feature = "network-tenants")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-tenants")))]
-impl support::Sample for ruckus_one::network::tenants::TenantPageableObject {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-tenants", feature = "network-workflows"))]
+impl support::Sample for ruckus_one::network::common::TenantPageableObject {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -13866,7 +13890,7 @@ impl support::Sample for ruckus_one::network::tenants::TenantPageableObject {
                 .with_page_size(1)
                 .with_offset(1)
                 .with_sort(
-                    <ruckus_one::network::tenants::TenantSortObject as support::Sample>::sample(),
+                    <ruckus_one::network::common::TenantSortObject as support::Sample>::sample(),
                 )
                 .with_unpaged(true);
             value
@@ -13886,7 +13910,7 @@ impl support::Sample for ruckus_one::network::tenants::TenantPageableObject {
             ("offset", serde_json::Value::from(1)),
             (
                 "sort",
-                <ruckus_one::network::tenants::TenantSortObject as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TenantSortObject as support::Sample>::sample_json(),
             ),
             ("unpaged", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -13909,10 +13933,10 @@ impl support::Sample for ruckus_one::network::tenants::TenantManagementPage {
                 .with_last(true)
                 .with_empty(true)
                 .with_pageable(
-                    <ruckus_one::network::tenants::TenantPageableObject as support::Sample>::sample(),
+                    <ruckus_one::network::common::TenantPageableObject as support::Sample>::sample(),
                 )
                 .with_sort(
-                    <ruckus_one::network::tenants::TenantSortObject as support::Sample>::sample(),
+                    <ruckus_one::network::common::TenantSortObject as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -13939,11 +13963,11 @@ impl support::Sample for ruckus_one::network::tenants::TenantManagementPage {
             ("empty", serde_json::Value::from(true)),
             (
                 "pageable",
-                <ruckus_one::network::tenants::TenantPageableObject as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TenantPageableObject as support::Sample>::sample_json(),
             ),
             (
                 "sort",
-                <ruckus_one::network::tenants::TenantSortObject as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TenantSortObject as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -14172,7 +14196,7 @@ impl support::Sample for ruckus_one::network::tenants::AdminQueryRequest {
                     <ruckus_one::network::tenants::AdminQueryRequestSortField as support::Sample>::sample(),
                 )
                 .with_sort_order(
-                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
                 )
                 .with_search_target_fields(
                     vec![
@@ -14210,7 +14234,7 @@ impl support::Sample for ruckus_one::network::tenants::AdminQueryRequest {
             ),
             (
                 "sortOrder",
-                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
             ),
             (
                 "searchTargetFields",
@@ -14235,8 +14259,12 @@ impl support::Sample for ruckus_one::network::tenants::AdminQueryRequest {
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
 #[cfg(
     any(
+        feature = "network-msp",
         feature = "network-switches",
         feature = "network-tenants",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
 )]
@@ -14263,9 +14291,20 @@ impl support::Sample for ruckus_one::network::common::QosMatchField {
         ])
     }
 }
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::RangeFilter {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::RangeFilter {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -14292,9 +14331,20 @@ impl support::Sample for ruckus_one::network::switches::RangeFilter {
         ])
     }
 }
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::MustNotMatchField {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::MustNotMatchField {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -14317,9 +14367,20 @@ impl support::Sample for ruckus_one::network::switches::MustNotMatchField {
         ])
     }
 }
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::DynamicQueryPayloadPageByDate {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-switches",
+        feature = "network-tenants",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::DynamicQueryPayloadPageByDate {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -14347,8 +14408,13 @@ impl support::Sample for ruckus_one::network::switches::DynamicQueryPayloadPageB
 #[cfg(
     any(
         feature = "network-events-alarms",
+        feature = "network-msp",
         feature = "network-switches",
-        feature = "network-tenants"
+        feature = "network-tenants",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-venues"
     )
 )]
 impl support::Sample for ruckus_one::network::common::TermField {
@@ -14388,14 +14454,14 @@ impl support::Sample for ruckus_one::network::tenants::MspDynamicQueryPayload {
                     ],
                 )
                 .with_range_filter(
-                    <ruckus_one::network::switches::RangeFilter as support::Sample>::sample(),
+                    <ruckus_one::network::common::RangeFilter as support::Sample>::sample(),
                 )
                 .with_range_date_filter(
-                    <ruckus_one::network::switches::RangeFilter as support::Sample>::sample(),
+                    <ruckus_one::network::common::RangeFilter as support::Sample>::sample(),
                 )
                 .with_must_not_match_field(
                     vec![
-                        < ruckus_one::network::switches::MustNotMatchField as
+                        < ruckus_one::network::common::MustNotMatchField as
                         support::Sample > ::sample()
                     ],
                 )
@@ -14403,7 +14469,7 @@ impl support::Sample for ruckus_one::network::tenants::MspDynamicQueryPayload {
                 .with_sort_order("sample".to_owned())
                 .with_page(1)
                 .with_page_by_date(
-                    <ruckus_one::network::switches::DynamicQueryPayloadPageByDate as support::Sample>::sample(),
+                    <ruckus_one::network::common::DynamicQueryPayloadPageByDate as support::Sample>::sample(),
                 )
                 .with_page_size(1)
                 .with_fields(vec!["sample".to_owned()])
@@ -14453,17 +14519,17 @@ impl support::Sample for ruckus_one::network::tenants::MspDynamicQueryPayload {
             ),
             (
                 "rangeFilter",
-                <ruckus_one::network::switches::RangeFilter as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RangeFilter as support::Sample>::sample_json(),
             ),
             (
                 "rangeDateFilter",
-                <ruckus_one::network::switches::RangeFilter as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RangeFilter as support::Sample>::sample_json(),
             ),
             (
                 "mustNotMatchField",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switches::MustNotMatchField as
+                        < ruckus_one::network::common::MustNotMatchField as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -14473,7 +14539,7 @@ impl support::Sample for ruckus_one::network::tenants::MspDynamicQueryPayload {
             ("page", serde_json::Value::from(1)),
             (
                 "pageByDate",
-                <ruckus_one::network::switches::DynamicQueryPayloadPageByDate as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayloadPageByDate as support::Sample>::sample_json(),
             ),
             ("pageSize", serde_json::Value::from(1)),
             (
@@ -15802,9 +15868,19 @@ impl support::Sample for ruckus_one::network::msp::MspLegacyBody {
         ])
     }
 }
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::DynamicQueryPayload {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-msp",
+        feature = "network-switches",
+        feature = "network-venue-templates",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-venues"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::DynamicQueryPayload {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -15816,14 +15892,14 @@ impl support::Sample for ruckus_one::network::switches::DynamicQueryPayload {
                     ],
                 )
                 .with_range_filter(
-                    <ruckus_one::network::switches::RangeFilter as support::Sample>::sample(),
+                    <ruckus_one::network::common::RangeFilter as support::Sample>::sample(),
                 )
                 .with_range_date_filter(
-                    <ruckus_one::network::switches::RangeFilter as support::Sample>::sample(),
+                    <ruckus_one::network::common::RangeFilter as support::Sample>::sample(),
                 )
                 .with_must_not_match_field(
                     vec![
-                        < ruckus_one::network::switches::MustNotMatchField as
+                        < ruckus_one::network::common::MustNotMatchField as
                         support::Sample > ::sample()
                     ],
                 )
@@ -15831,7 +15907,7 @@ impl support::Sample for ruckus_one::network::switches::DynamicQueryPayload {
                 .with_sort_order("sample".to_owned())
                 .with_page(1)
                 .with_page_by_date(
-                    <ruckus_one::network::switches::DynamicQueryPayloadPageByDate as support::Sample>::sample(),
+                    <ruckus_one::network::common::DynamicQueryPayloadPageByDate as support::Sample>::sample(),
                 )
                 .with_page_size(1)
                 .with_fields(vec!["sample".to_owned()])
@@ -15880,17 +15956,17 @@ impl support::Sample for ruckus_one::network::switches::DynamicQueryPayload {
             ),
             (
                 "rangeFilter",
-                <ruckus_one::network::switches::RangeFilter as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RangeFilter as support::Sample>::sample_json(),
             ),
             (
                 "rangeDateFilter",
-                <ruckus_one::network::switches::RangeFilter as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RangeFilter as support::Sample>::sample_json(),
             ),
             (
                 "mustNotMatchField",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switches::MustNotMatchField as
+                        < ruckus_one::network::common::MustNotMatchField as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -15900,7 +15976,7 @@ impl support::Sample for ruckus_one::network::switches::DynamicQueryPayload {
             ("page", serde_json::Value::from(1)),
             (
                 "pageByDate",
-                <ruckus_one::network::switches::DynamicQueryPayloadPageByDate as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DynamicQueryPayloadPageByDate as support::Sample>::sample_json(),
             ),
             ("pageSize", serde_json::Value::from(1)),
             (
@@ -15948,9 +16024,10 @@ impl support::Sample for ruckus_one::network::switches::DynamicQueryPayload {
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::ApRadio {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::ApRadio {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -15985,9 +16062,10 @@ impl support::Sample for ruckus_one::network::wireless_venues::ApRadio {
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::ApSystem {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::ApSystem {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -16018,9 +16096,10 @@ impl support::Sample for ruckus_one::network::wireless_venues::ApSystem {
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::CellularInfo {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::CellularInfo {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -16119,9 +16198,10 @@ impl support::Sample for ruckus_one::network::wireless_venues::CellularInfo {
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::GeoLocation {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::GeoLocation {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -16152,9 +16232,10 @@ impl support::Sample for ruckus_one::network::wireless_venues::GeoLocation {
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::AfcInfo {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::AfcInfo {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -16165,7 +16246,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::AfcInfo {
                 .with_afc_status("sample".to_owned())
                 .with_power_mode("sample".to_owned())
                 .with_geo_location(
-                    <ruckus_one::network::wireless_venues::GeoLocation as support::Sample>::sample(),
+                    <ruckus_one::network::common::GeoLocation as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -16189,15 +16270,16 @@ impl support::Sample for ruckus_one::network::wireless_venues::AfcInfo {
             ("powerMode", serde_json::Value::from("sample")),
             (
                 "geoLocation",
-                <ruckus_one::network::wireless_venues::GeoLocation as support::Sample>::sample_json(),
+                <ruckus_one::network::common::GeoLocation as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::LanPortStatus {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::LanPortStatus {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -16220,31 +16302,32 @@ impl support::Sample for ruckus_one::network::wireless_venues::LanPortStatus {
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::ApStatusData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::ApStatusData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_ap_radio(
                     vec![
-                        < ruckus_one::network::wireless_venues::ApRadio as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::ApRadio as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_ap_system(
-                    <ruckus_one::network::wireless_venues::ApSystem as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApSystem as support::Sample>::sample(),
                 )
                 .with_cellular_info(
-                    <ruckus_one::network::wireless_venues::CellularInfo as support::Sample>::sample(),
+                    <ruckus_one::network::common::CellularInfo as support::Sample>::sample(),
                 )
                 .with_afc_info(
-                    <ruckus_one::network::wireless_venues::AfcInfo as support::Sample>::sample(),
+                    <ruckus_one::network::common::AfcInfo as support::Sample>::sample(),
                 )
                 .with_lan_port_status(
                     vec![
-                        < ruckus_one::network::wireless_venues::LanPortStatus as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::LanPortStatus as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -16262,29 +16345,29 @@ impl support::Sample for ruckus_one::network::wireless_venues::ApStatusData {
                 "APRadio",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::ApRadio as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::ApRadio as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
             (
                 "APSystem",
-                <ruckus_one::network::wireless_venues::ApSystem as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApSystem as support::Sample>::sample_json(),
             ),
             (
                 "cellularInfo",
-                <ruckus_one::network::wireless_venues::CellularInfo as support::Sample>::sample_json(),
+                <ruckus_one::network::common::CellularInfo as support::Sample>::sample_json(),
             ),
             (
                 "afcInfo",
-                <ruckus_one::network::wireless_venues::AfcInfo as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AfcInfo as support::Sample>::sample_json(),
             ),
             (
                 "lanPortStatus",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::LanPortStatus as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::LanPortStatus as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -16292,9 +16375,10 @@ impl support::Sample for ruckus_one::network::wireless_venues::ApStatusData {
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::WlanGroup {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::WlanGroup {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -16319,9 +16403,10 @@ impl support::Sample for ruckus_one::network::wireless_venues::WlanGroup {
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::Neighbor {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::Neighbor {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -16346,9 +16431,10 @@ impl support::Sample for ruckus_one::network::wireless_venues::Neighbor {
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::UpLink {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::UpLink {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -16371,8 +16457,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::UpLink {
                 .with_wlan_group5_g_id("sample".to_owned())
                 .with_wlan_groups(
                     vec![
-                        < ruckus_one::network::wireless_venues::WlanGroup as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::WlanGroup as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_config_status("sample".to_owned())
@@ -16384,7 +16470,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::UpLink {
                 .with_external_port("sample".to_owned())
                 .with_ap_mac("sample".to_owned())
                 .with_ap_status_data(
-                    <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApStatusData as support::Sample>::sample(),
                 )
                 .with_downlink_down_mac(vec!["sample".to_owned()])
                 .with_downlink_rssi(vec![1])
@@ -16424,8 +16510,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::UpLink {
                 .with_ap_neighbor_rssis(vec![1])
                 .with_neighbors(
                     vec![
-                        < ruckus_one::network::wireless_venues::Neighbor as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::Neighbor as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_tx_frames("sample".to_owned())
@@ -16467,8 +16553,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::UpLink {
                 "wlanGroups",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::WlanGroup as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::WlanGroup as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -16482,7 +16568,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::UpLink {
             ("apMac", serde_json::Value::from("sample")),
             (
                 "apStatusData",
-                <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApStatusData as support::Sample>::sample_json(),
             ),
             (
                 "downlink.downMac",
@@ -16537,8 +16623,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::UpLink {
                 "neighbors",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::Neighbor as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Neighbor as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -16553,9 +16639,10 @@ impl support::Sample for ruckus_one::network::wireless_venues::UpLink {
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::ViewmodelDevice {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::ViewmodelDevice {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -16578,8 +16665,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::ViewmodelDevice {
                 .with_wlan_group5_g_id("sample".to_owned())
                 .with_wlan_groups(
                     vec![
-                        < ruckus_one::network::wireless_venues::WlanGroup as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::WlanGroup as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_config_status("sample".to_owned())
@@ -16591,12 +16678,12 @@ impl support::Sample for ruckus_one::network::wireless_venues::ViewmodelDevice {
                 .with_external_port("sample".to_owned())
                 .with_ap_mac("sample".to_owned())
                 .with_ap_status_data(
-                    <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApStatusData as support::Sample>::sample(),
                 )
                 .with_uplink(
                     vec![
-                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
-                        > ::sample()
+                        < ruckus_one::network::common::UpLink as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_downlink_down_mac(vec!["sample".to_owned()])
@@ -16637,8 +16724,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::ViewmodelDevice {
                 .with_ap_neighbor_rssis(vec![1])
                 .with_neighbors(
                     vec![
-                        < ruckus_one::network::wireless_venues::Neighbor as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::Neighbor as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -16673,8 +16760,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::ViewmodelDevice {
                 "wlanGroups",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::WlanGroup as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::WlanGroup as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -16688,14 +16775,14 @@ impl support::Sample for ruckus_one::network::wireless_venues::ViewmodelDevice {
             ("apMac", serde_json::Value::from("sample")),
             (
                 "apStatusData",
-                <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApStatusData as support::Sample>::sample_json(),
             ),
             (
                 "uplink",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
-                        > ::sample_json()
+                        < ruckus_one::network::common::UpLink as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -16752,8 +16839,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::ViewmodelDevice {
                 "neighbors",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::Neighbor as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Neighbor as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -16761,15 +16848,16 @@ impl support::Sample for ruckus_one::network::wireless_venues::ViewmodelDevice {
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::DownLink {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-msp", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::DownLink {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_is_mesh_enable(true)
                 .with_device_dto(
-                    <ruckus_one::network::wireless_venues::ViewmodelDevice as support::Sample>::sample(),
+                    <ruckus_one::network::common::ViewmodelDevice as support::Sample>::sample(),
                 )
                 .with_down_link_count(1)
                 .with_serial_number("sample".to_owned())
@@ -16789,8 +16877,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::DownLink {
                 .with_wlan_group5_g_id("sample".to_owned())
                 .with_wlan_groups(
                     vec![
-                        < ruckus_one::network::wireless_venues::WlanGroup as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::WlanGroup as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_config_status("sample".to_owned())
@@ -16802,12 +16890,12 @@ impl support::Sample for ruckus_one::network::wireless_venues::DownLink {
                 .with_external_port("sample".to_owned())
                 .with_ap_mac("sample".to_owned())
                 .with_ap_status_data(
-                    <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApStatusData as support::Sample>::sample(),
                 )
                 .with_uplink(
                     vec![
-                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
-                        > ::sample()
+                        < ruckus_one::network::common::UpLink as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_downlink_down_mac(vec!["sample".to_owned()])
@@ -16848,8 +16936,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::DownLink {
                 .with_ap_neighbor_rssis(vec![1])
                 .with_neighbors(
                     vec![
-                        < ruckus_one::network::wireless_venues::Neighbor as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::Neighbor as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_tx_frames("sample".to_owned())
@@ -16873,7 +16961,7 @@ impl support::Sample for ruckus_one::network::wireless_venues::DownLink {
             ("isMeshEnable", serde_json::Value::from(true)),
             (
                 "deviceDto",
-                <ruckus_one::network::wireless_venues::ViewmodelDevice as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ViewmodelDevice as support::Sample>::sample_json(),
             ),
             ("downLinkCount", serde_json::Value::from(1)),
             ("serialNumber", serde_json::Value::from("sample")),
@@ -16895,8 +16983,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::DownLink {
                 "wlanGroups",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::WlanGroup as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::WlanGroup as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -16910,14 +16998,14 @@ impl support::Sample for ruckus_one::network::wireless_venues::DownLink {
             ("apMac", serde_json::Value::from("sample")),
             (
                 "apStatusData",
-                <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApStatusData as support::Sample>::sample_json(),
             ),
             (
                 "uplink",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
-                        > ::sample_json()
+                        < ruckus_one::network::common::UpLink as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -16974,8 +17062,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::DownLink {
                 "neighbors",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::Neighbor as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Neighbor as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -17020,18 +17108,18 @@ impl support::Sample for ruckus_one::network::msp::MspInventoryDevice {
                 .with_external_port("sample".to_owned())
                 .with_ap_mac("sample".to_owned())
                 .with_ap_status_data(
-                    <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApStatusData as support::Sample>::sample(),
                 )
                 .with_downlink(
                     vec![
-                        < ruckus_one::network::wireless_venues::DownLink as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::DownLink as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_uplink(
                     vec![
-                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
-                        > ::sample()
+                        < ruckus_one::network::common::UpLink as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_downlink_down_mac(vec!["sample".to_owned()])
@@ -17095,14 +17183,14 @@ impl support::Sample for ruckus_one::network::msp::MspInventoryDevice {
             ("apMac", serde_json::Value::from("sample")),
             (
                 "apStatusData",
-                <ruckus_one::network::wireless_venues::ApStatusData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApStatusData as support::Sample>::sample_json(),
             ),
             (
                 "downlink",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::DownLink as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::DownLink as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -17110,8 +17198,8 @@ impl support::Sample for ruckus_one::network::msp::MspInventoryDevice {
                 "uplink",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
-                        > ::sample_json()
+                        < ruckus_one::network::common::UpLink as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -17290,10 +17378,11 @@ impl support::Sample for ruckus_one::network::msp::DelegationData {
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationBssPriority {
+for ruckus_one::network::common::WifiWlanAdvancedCustomizationBssPriority {
     fn sample() -> Self {
         Self::from("HIGH")
     }
@@ -17306,6 +17395,8 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationBssPrio
 #[cfg(
     any(
         feature = "network-venue-ap-model-settings",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
         feature = "network-wireless-networks"
     )
 )]
@@ -17317,9 +17408,10 @@ impl support::Sample for ruckus_one::network::common::PacketsType {
         serde_json::Value::from("UNICAST")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::ClientIsolationOptions {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::ClientIsolationOptions {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -17347,10 +17439,11 @@ impl support::Sample for ruckus_one::network::wireless_networks::ClientIsolation
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
+for ruckus_one::network::common::WifiWlanAdvancedCustomizationDhcpOption82MacFormat {
     fn sample() -> Self {
         Self::from("COLON")
     }
@@ -17358,10 +17451,11 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOpt
         serde_json::Value::from("COLON")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
+for ruckus_one::network::common::WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format {
     fn sample() -> Self {
         Self::from("SUBOPT151_AREA_NAME")
     }
@@ -17369,10 +17463,11 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOpt
         serde_json::Value::from("SUBOPT151_AREA_NAME")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
+for ruckus_one::network::common::WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format {
     fn sample() -> Self {
         Self::from("SUBOPT1_AP_INFO_LOCATION")
     }
@@ -17380,10 +17475,11 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOpt
         serde_json::Value::from("SUBOPT1_AP_INFO_LOCATION")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
+for ruckus_one::network::common::WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format {
     fn sample() -> Self {
         Self::from("SUBOPT2_CLIENT_MAC")
     }
@@ -17391,9 +17487,10 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOpt
         serde_json::Value::from("SUBOPT2_CLIENT_MAC")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::DnsProxyRule {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::DnsProxyRule {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned(), vec!["sample".to_owned()]);
@@ -17417,16 +17514,17 @@ impl support::Sample for ruckus_one::network::wireless_networks::DnsProxyRule {
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::DnsProxy {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::DnsProxy {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_dns_proxy_rules(
                     vec![
-                        < ruckus_one::network::wireless_networks::DnsProxyRule as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::DnsProxyRule as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -17444,8 +17542,8 @@ impl support::Sample for ruckus_one::network::wireless_networks::DnsProxy {
                 "dnsProxyRules",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_networks::DnsProxyRule as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::DnsProxyRule as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -17453,10 +17551,10 @@ impl support::Sample for ruckus_one::network::wireless_networks::DnsProxy {
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample
-for ruckus_one::network::wireless_networks::MultiLinkOperationOptions {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::MultiLinkOperationOptions {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -17481,9 +17579,10 @@ for ruckus_one::network::wireless_networks::MultiLinkOperationOptions {
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::QosMapRule {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::QosMapRule {
     fn sample() -> Self {
         {
             let mut value = Self::new(1, 1, 1)
@@ -17512,16 +17611,17 @@ impl support::Sample for ruckus_one::network::wireless_networks::QosMapRule {
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::QosMapSetOptions {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::QosMapSetOptions {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_rules(
                     vec![
-                        < ruckus_one::network::wireless_networks::QosMapRule as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::QosMapRule as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -17539,8 +17639,8 @@ impl support::Sample for ruckus_one::network::wireless_networks::QosMapSetOption
                 "rules",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_networks::QosMapRule as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::QosMapRule as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -17548,10 +17648,11 @@ impl support::Sample for ruckus_one::network::wireless_networks::QosMapSetOption
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationQosMirroringScope {
+for ruckus_one::network::common::WifiWlanAdvancedCustomizationQosMirroringScope {
     fn sample() -> Self {
         Self::from("MSCS_REQUESTS_ONLY")
     }
@@ -17559,10 +17660,11 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationQosMirr
         serde_json::Value::from("MSCS_REQUESTS_ONLY")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::WlanRadioCustomizationBssMinimumPhyRate {
+for ruckus_one::network::common::WlanRadioCustomizationBssMinimumPhyRate {
     fn sample() -> Self {
         Self::from("1")
     }
@@ -17570,10 +17672,11 @@ for ruckus_one::network::wireless_networks::WlanRadioCustomizationBssMinimumPhyR
         serde_json::Value::from("1")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::WlanRadioCustomizationManagementFrameMinimumPhyRate {
+for ruckus_one::network::common::WlanRadioCustomizationManagementFrameMinimumPhyRate {
     fn sample() -> Self {
         Self::from("1")
     }
@@ -17581,10 +17684,11 @@ for ruckus_one::network::wireless_networks::WlanRadioCustomizationManagementFram
         serde_json::Value::from("1")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
 impl support::Sample
-for ruckus_one::network::wireless_networks::WlanRadioCustomizationPhyTypeConstraint {
+for ruckus_one::network::common::WlanRadioCustomizationPhyTypeConstraint {
     fn sample() -> Self {
         Self::from("OFDM")
     }
@@ -17592,10 +17696,10 @@ for ruckus_one::network::wireless_networks::WlanRadioCustomizationPhyTypeConstra
         serde_json::Value::from("OFDM")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample
-for ruckus_one::network::wireless_networks::WlanRadioCustomizationRfBandUsage {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::WlanRadioCustomizationRfBandUsage {
     fn sample() -> Self {
         Self::from("2.4GHZ")
     }
@@ -17603,23 +17707,24 @@ for ruckus_one::network::wireless_networks::WlanRadioCustomizationRfBandUsage {
         serde_json::Value::from("2.4GHZ")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::WlanRadioCustomization {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::WlanRadioCustomization {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_bss_minimum_phy_rate(
-                    <ruckus_one::network::wireless_networks::WlanRadioCustomizationBssMinimumPhyRate as support::Sample>::sample(),
+                    <ruckus_one::network::common::WlanRadioCustomizationBssMinimumPhyRate as support::Sample>::sample(),
                 )
                 .with_management_frame_minimum_phy_rate(
-                    <ruckus_one::network::wireless_networks::WlanRadioCustomizationManagementFrameMinimumPhyRate as support::Sample>::sample(),
+                    <ruckus_one::network::common::WlanRadioCustomizationManagementFrameMinimumPhyRate as support::Sample>::sample(),
                 )
                 .with_phy_type_constraint(
-                    <ruckus_one::network::wireless_networks::WlanRadioCustomizationPhyTypeConstraint as support::Sample>::sample(),
+                    <ruckus_one::network::common::WlanRadioCustomizationPhyTypeConstraint as support::Sample>::sample(),
                 )
                 .with_rf_band_usage(
-                    <ruckus_one::network::wireless_networks::WlanRadioCustomizationRfBandUsage as support::Sample>::sample(),
+                    <ruckus_one::network::common::WlanRadioCustomizationRfBandUsage as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -17634,19 +17739,19 @@ impl support::Sample for ruckus_one::network::wireless_networks::WlanRadioCustom
         support::object([
             (
                 "bssMinimumPhyRate",
-                <ruckus_one::network::wireless_networks::WlanRadioCustomizationBssMinimumPhyRate as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WlanRadioCustomizationBssMinimumPhyRate as support::Sample>::sample_json(),
             ),
             (
                 "managementFrameMinimumPhyRate",
-                <ruckus_one::network::wireless_networks::WlanRadioCustomizationManagementFrameMinimumPhyRate as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WlanRadioCustomizationManagementFrameMinimumPhyRate as support::Sample>::sample_json(),
             ),
             (
                 "phyTypeConstraint",
-                <ruckus_one::network::wireless_networks::WlanRadioCustomizationPhyTypeConstraint as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WlanRadioCustomizationPhyTypeConstraint as support::Sample>::sample_json(),
             ),
             (
                 "rfBandUsage",
-                <ruckus_one::network::wireless_networks::WlanRadioCustomizationRfBandUsage as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WlanRadioCustomizationRfBandUsage as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -17654,7 +17759,14 @@ impl support::Sample for ruckus_one::network::wireless_networks::WlanRadioCustom
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-networks"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::CalledStationIdType {
     fn sample() -> Self {
         Self::from("BSSID")
@@ -17665,7 +17777,14 @@ impl support::Sample for ruckus_one::network::common::CalledStationIdType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-networks"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::NasIdDelimiter {
     fn sample() -> Self {
         Self::from("DASH")
@@ -17676,7 +17795,14 @@ impl support::Sample for ruckus_one::network::common::NasIdDelimiter {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-networks"))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-networks"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::NasIdType {
     fn sample() -> Self {
         Self::from("USER")
@@ -17685,9 +17811,10 @@ impl support::Sample for ruckus_one::network::common::NasIdType {
         serde_json::Value::from("USER")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::RadiusOptions {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::RadiusOptions {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -17737,10 +17864,10 @@ impl support::Sample for ruckus_one::network::wireless_networks::RadiusOptions {
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample
-for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::WifiWlanAdvancedCustomization {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -17748,36 +17875,36 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization {
                 .with_arp_request_rate_limit(1)
                 .with_broadcast_probe_response_delay(1)
                 .with_bss_priority(
-                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationBssPriority as support::Sample>::sample(),
+                    <ruckus_one::network::common::WifiWlanAdvancedCustomizationBssPriority as support::Sample>::sample(),
                 )
                 .with_client_inactivity_timeout(1)
                 .with_client_isolation(true)
                 .with_client_isolation_options(
-                    <ruckus_one::network::wireless_networks::ClientIsolationOptions as support::Sample>::sample(),
+                    <ruckus_one::network::common::ClientIsolationOptions as support::Sample>::sample(),
                 )
                 .with_client_load_balancing_enable(true)
                 .with_dhcp_option82_enabled(true)
                 .with_dhcp_option82_mac_format(
-                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82MacFormat as support::Sample>::sample(),
+                    <ruckus_one::network::common::WifiWlanAdvancedCustomizationDhcpOption82MacFormat as support::Sample>::sample(),
                 )
                 .with_dhcp_option82_sub_option150_enabled(true)
                 .with_dhcp_option82_sub_option151_enabled(true)
                 .with_dhcp_option82_sub_option151_format(
-                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format as support::Sample>::sample(),
+                    <ruckus_one::network::common::WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format as support::Sample>::sample(),
                 )
                 .with_dhcp_option82_sub_option151_input("sample".to_owned())
                 .with_dhcp_option82_sub_option1_enabled(true)
                 .with_dhcp_option82_sub_option1_format(
-                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format as support::Sample>::sample(),
+                    <ruckus_one::network::common::WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format as support::Sample>::sample(),
                 )
                 .with_dhcp_option82_sub_option2_enabled(true)
                 .with_dhcp_option82_sub_option2_format(
-                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format as support::Sample>::sample(),
+                    <ruckus_one::network::common::WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format as support::Sample>::sample(),
                 )
                 .with_dhcp_request_rate_limit(1)
                 .with_directed_threshold(1)
                 .with_dns_proxy(
-                    <ruckus_one::network::wireless_networks::DnsProxy as support::Sample>::sample(),
+                    <ruckus_one::network::common::DnsProxy as support::Sample>::sample(),
                 )
                 .with_dns_proxy_enabled(true)
                 .with_enable_aaa_vlan_override(true)
@@ -17809,7 +17936,7 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization {
                 .with_mobility_domain_id(1)
                 .with_multi_link_operation_enabled(true)
                 .with_multi_link_operation_options(
-                    <ruckus_one::network::wireless_networks::MultiLinkOperationOptions as support::Sample>::sample(),
+                    <ruckus_one::network::common::MultiLinkOperationOptions as support::Sample>::sample(),
                 )
                 .with_multicast_downlink_rate_limiting(1)
                 .with_multicast_filter_enabled(true)
@@ -17817,17 +17944,17 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization {
                 .with_proxy_arp(true)
                 .with_qos_map_set_enabled(true)
                 .with_qos_map_set_options(
-                    <ruckus_one::network::wireless_networks::QosMapSetOptions as support::Sample>::sample(),
+                    <ruckus_one::network::common::QosMapSetOptions as support::Sample>::sample(),
                 )
                 .with_qos_mirroring_enabled(true)
                 .with_qos_mirroring_scope(
-                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationQosMirroringScope as support::Sample>::sample(),
+                    <ruckus_one::network::common::WifiWlanAdvancedCustomizationQosMirroringScope as support::Sample>::sample(),
                 )
                 .with_radio_customization(
-                    <ruckus_one::network::wireless_networks::WlanRadioCustomization as support::Sample>::sample(),
+                    <ruckus_one::network::common::WlanRadioCustomization as support::Sample>::sample(),
                 )
                 .with_radius_options(
-                    <ruckus_one::network::wireless_networks::RadiusOptions as support::Sample>::sample(),
+                    <ruckus_one::network::common::RadiusOptions as support::Sample>::sample(),
                 )
                 .with_respective_access_control(true)
                 .with_rssi_association_rejection_threshold(1)
@@ -17853,42 +17980,42 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization {
             ("broadcastProbeResponseDelay", serde_json::Value::from(1)),
             (
                 "bssPriority",
-                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationBssPriority as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiWlanAdvancedCustomizationBssPriority as support::Sample>::sample_json(),
             ),
             ("clientInactivityTimeout", serde_json::Value::from(1)),
             ("clientIsolation", serde_json::Value::from(true)),
             (
                 "clientIsolationOptions",
-                <ruckus_one::network::wireless_networks::ClientIsolationOptions as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ClientIsolationOptions as support::Sample>::sample_json(),
             ),
             ("clientLoadBalancingEnable", serde_json::Value::from(true)),
             ("dhcpOption82Enabled", serde_json::Value::from(true)),
             (
                 "dhcpOption82MacFormat",
-                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82MacFormat as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiWlanAdvancedCustomizationDhcpOption82MacFormat as support::Sample>::sample_json(),
             ),
             ("dhcpOption82SubOption150Enabled", serde_json::Value::from(true)),
             ("dhcpOption82SubOption151Enabled", serde_json::Value::from(true)),
             (
                 "dhcpOption82SubOption151Format",
-                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiWlanAdvancedCustomizationDhcpOption82SubOption151Format as support::Sample>::sample_json(),
             ),
             ("dhcpOption82SubOption151Input", serde_json::Value::from("sample")),
             ("dhcpOption82SubOption1Enabled", serde_json::Value::from(true)),
             (
                 "dhcpOption82SubOption1Format",
-                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiWlanAdvancedCustomizationDhcpOption82SubOption1Format as support::Sample>::sample_json(),
             ),
             ("dhcpOption82SubOption2Enabled", serde_json::Value::from(true)),
             (
                 "dhcpOption82SubOption2Format",
-                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiWlanAdvancedCustomizationDhcpOption82SubOption2Format as support::Sample>::sample_json(),
             ),
             ("dhcpRequestRateLimit", serde_json::Value::from(1)),
             ("directedThreshold", serde_json::Value::from(1)),
             (
                 "dnsProxy",
-                <ruckus_one::network::wireless_networks::DnsProxy as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DnsProxy as support::Sample>::sample_json(),
             ),
             ("dnsProxyEnabled", serde_json::Value::from(true)),
             ("enableAaaVlanOverride", serde_json::Value::from(true)),
@@ -17921,7 +18048,7 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization {
             ("multiLinkOperationEnabled", serde_json::Value::from(true)),
             (
                 "multiLinkOperationOptions",
-                <ruckus_one::network::wireless_networks::MultiLinkOperationOptions as support::Sample>::sample_json(),
+                <ruckus_one::network::common::MultiLinkOperationOptions as support::Sample>::sample_json(),
             ),
             ("multicastDownlinkRateLimiting", serde_json::Value::from(1)),
             ("multicastFilterEnabled", serde_json::Value::from(true)),
@@ -17930,20 +18057,20 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization {
             ("qosMapSetEnabled", serde_json::Value::from(true)),
             (
                 "qosMapSetOptions",
-                <ruckus_one::network::wireless_networks::QosMapSetOptions as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QosMapSetOptions as support::Sample>::sample_json(),
             ),
             ("qosMirroringEnabled", serde_json::Value::from(true)),
             (
                 "qosMirroringScope",
-                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomizationQosMirroringScope as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiWlanAdvancedCustomizationQosMirroringScope as support::Sample>::sample_json(),
             ),
             (
                 "radioCustomization",
-                <ruckus_one::network::wireless_networks::WlanRadioCustomization as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WlanRadioCustomization as support::Sample>::sample_json(),
             ),
             (
                 "radiusOptions",
-                <ruckus_one::network::wireless_networks::RadiusOptions as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusOptions as support::Sample>::sample_json(),
             ),
             ("respectiveAccessControl", serde_json::Value::from(true)),
             ("rssiAssociationRejectionThreshold", serde_json::Value::from(1)),
@@ -17957,10 +18084,10 @@ for ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization {
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample
-for ruckus_one::network::wireless_networks::WifiWlanManagementFrameProtection {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::WifiWlanManagementFrameProtection {
     fn sample() -> Self {
         Self::from("Disabled")
     }
@@ -17968,10 +18095,10 @@ for ruckus_one::network::wireless_networks::WifiWlanManagementFrameProtection {
         serde_json::Value::from("Disabled")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample
-for ruckus_one::network::wireless_networks::AaaWifiWlanWlanSecurity {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::AaaWifiWlanWlanSecurity {
     fn sample() -> Self {
         Self::from("WPA2Enterprise")
     }
@@ -17979,25 +18106,26 @@ for ruckus_one::network::wireless_networks::AaaWifiWlanWlanSecurity {
         serde_json::Value::from("WPA2Enterprise")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::AaaWifiWlan {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::AaaWifiWlan {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned())
                 .with_advanced_customization(
-                    <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization as support::Sample>::sample(),
+                    <ruckus_one::network::common::WifiWlanAdvancedCustomization as support::Sample>::sample(),
                 )
                 .with_bypass_cna(true)
                 .with_bypass_cp_using_mac_address_authentication(true)
                 .with_enabled(true)
                 .with_mac_address_authentication(true)
                 .with_management_frame_protection(
-                    <ruckus_one::network::wireless_networks::WifiWlanManagementFrameProtection as support::Sample>::sample(),
+                    <ruckus_one::network::common::WifiWlanManagementFrameProtection as support::Sample>::sample(),
                 )
                 .with_vlan_id(1)
                 .with_wlan_security(
-                    <ruckus_one::network::wireless_networks::AaaWifiWlanWlanSecurity as support::Sample>::sample(),
+                    <ruckus_one::network::common::AaaWifiWlanWlanSecurity as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -18012,7 +18140,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::AaaWifiWlan {
         support::object([
             (
                 "advancedCustomization",
-                <ruckus_one::network::wireless_networks::WifiWlanAdvancedCustomization as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiWlanAdvancedCustomization as support::Sample>::sample_json(),
             ),
             ("bypassCNA", serde_json::Value::from(true)),
             ("bypassCPUsingMacAddressAuthentication", serde_json::Value::from(true)),
@@ -18020,25 +18148,26 @@ impl support::Sample for ruckus_one::network::wireless_networks::AaaWifiWlan {
             ("macAddressAuthentication", serde_json::Value::from(true)),
             (
                 "managementFrameProtection",
-                <ruckus_one::network::wireless_networks::WifiWlanManagementFrameProtection as support::Sample>::sample_json(),
+                <ruckus_one::network::common::WifiWlanManagementFrameProtection as support::Sample>::sample_json(),
             ),
             ("ssid", serde_json::Value::from("sample")),
             ("vlanId", serde_json::Value::from(1)),
             (
                 "wlanSecurity",
-                <ruckus_one::network::wireless_networks::AaaWifiWlanWlanSecurity as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AaaWifiWlanWlanSecurity as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::AaaWifiNetwork {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::AaaWifiNetwork {
     fn sample() -> Self {
         {
             let mut value = Self::new(
-                    <ruckus_one::network::wireless_networks::AaaWifiWlan as support::Sample>::sample(),
+                    <ruckus_one::network::common::AaaWifiWlan as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_name("sample".to_owned())
@@ -18061,15 +18190,16 @@ impl support::Sample for ruckus_one::network::wireless_networks::AaaWifiNetwork 
             ("useCertificateTemplate", serde_json::Value::from(true)),
             (
                 "wlan",
-                <ruckus_one::network::wireless_networks::AaaWifiWlan as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AaaWifiWlan as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::WifiNetwork {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::WifiNetwork {
     fn sample() -> Self {
         Self::Unknown(serde_json::json!({ "sample" : true }))
     }
@@ -18138,10 +18268,13 @@ impl support::Sample for ruckus_one::network::wireless_networks::NetworkActivati
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
 impl support::Sample
-for ruckus_one::network::wireless_networks::VenueWifiNetworkSettingsAllApGroupsRadioTypes {
+for ruckus_one::network::common::VenueWifiNetworkSettingsAllApGroupsRadioTypes {
     fn sample() -> Self {
         Self::from("2.4-GHz")
     }
@@ -18149,10 +18282,12 @@ for ruckus_one::network::wireless_networks::VenueWifiNetworkSettingsAllApGroupsR
         serde_json::Value::from("2.4-GHz")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample
-for ruckus_one::network::wireless_networks::NetworkVenueSchedulerType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+impl support::Sample for ruckus_one::network::common::NetworkVenueSchedulerType {
     fn sample() -> Self {
         Self::from("ALWAYS_ON")
     }
@@ -18160,9 +18295,12 @@ for ruckus_one::network::wireless_networks::NetworkVenueSchedulerType {
         serde_json::Value::from("ALWAYS_ON")
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::NetworkVenueScheduler {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+impl support::Sample for ruckus_one::network::common::NetworkVenueScheduler {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -18173,7 +18311,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::NetworkVenueSch
                 .with_thu("sample".to_owned())
                 .with_tue("sample".to_owned())
                 .with_type(
-                    <ruckus_one::network::wireless_networks::NetworkVenueSchedulerType as support::Sample>::sample(),
+                    <ruckus_one::network::common::NetworkVenueSchedulerType as support::Sample>::sample(),
                 )
                 .with_wed("sample".to_owned());
             value
@@ -18195,31 +18333,33 @@ impl support::Sample for ruckus_one::network::wireless_networks::NetworkVenueSch
             ("tue", serde_json::Value::from("sample")),
             (
                 "type",
-                <ruckus_one::network::wireless_networks::NetworkVenueSchedulerType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::NetworkVenueSchedulerType as support::Sample>::sample_json(),
             ),
             ("wed", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample
-for ruckus_one::network::wireless_networks::VenueWifiNetworkSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+impl support::Sample for ruckus_one::network::common::VenueWifiNetworkSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_all_ap_groups_radio_types(
                     vec![
                         <
-                        ruckus_one::network::wireless_networks::VenueWifiNetworkSettingsAllApGroupsRadioTypes
+                        ruckus_one::network::common::VenueWifiNetworkSettingsAllApGroupsRadioTypes
                         as support::Sample > ::sample()
                     ],
                 )
                 .with_all_ap_groups_vlan_id(1)
                 .with_is_all_ap_groups(true)
                 .with_scheduler(
-                    <ruckus_one::network::wireless_networks::NetworkVenueScheduler as support::Sample>::sample(),
+                    <ruckus_one::network::common::NetworkVenueScheduler as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -18237,7 +18377,7 @@ for ruckus_one::network::wireless_networks::VenueWifiNetworkSettings {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::wireless_networks::VenueWifiNetworkSettingsAllApGroupsRadioTypes
+                        ruckus_one::network::common::VenueWifiNetworkSettingsAllApGroupsRadioTypes
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -18246,7 +18386,7 @@ for ruckus_one::network::wireless_networks::VenueWifiNetworkSettings {
             ("isAllApGroups", serde_json::Value::from(true)),
             (
                 "scheduler",
-                <ruckus_one::network::wireless_networks::NetworkVenueScheduler as support::Sample>::sample_json(),
+                <ruckus_one::network::common::NetworkVenueScheduler as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -18335,10 +18475,19 @@ impl support::Sample for ruckus_one::network::wireless_networks::WifiFeatureSetP
         ])
     }
 }
-#[cfg(feature = "network-wireless-aps")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps",
+        feature = "network-wireless-networks"
+    )
+)]
 impl support::Sample
-for ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly {
+for ruckus_one::network::common::WifiOperationResponseRequestIdOnly {
     fn sample() -> Self {
         {
             let mut value = Self::new().with_request_id("sample".to_owned());
@@ -18370,7 +18519,7 @@ impl support::Sample for ruckus_one::network::common::VenueWifiNetworkApGroupSet
                 .with_radio_types(
                     vec![
                         <
-                        ruckus_one::network::wireless_networks::VenueWifiNetworkSettingsAllApGroupsRadioTypes
+                        ruckus_one::network::common::VenueWifiNetworkSettingsAllApGroupsRadioTypes
                         as support::Sample > ::sample()
                     ],
                 )
@@ -18391,7 +18540,7 @@ impl support::Sample for ruckus_one::network::common::VenueWifiNetworkApGroupSet
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::wireless_networks::VenueWifiNetworkSettingsAllApGroupsRadioTypes
+                        ruckus_one::network::common::VenueWifiNetworkSettingsAllApGroupsRadioTypes
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -18401,9 +18550,15 @@ impl support::Sample for ruckus_one::network::common::VenueWifiNetworkApGroupSet
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample for ruckus_one::network::wireless_service_profiles::IdAndName {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wireless-networks",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::IdAndName {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -20161,7 +20316,13 @@ for ruckus_one::network::wireless_policies::QueryResponseLbsServerProfileQueryDa
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-venue-ap-settings", feature = "network-wireless-policies"))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-policies"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::RuleService {
     fn sample() -> Self {
         Self::from("AIRDISK")
@@ -20415,10 +20576,11 @@ for ruckus_one::network::wireless_policies::QueryResponseMulticastDnsProxyProfil
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl support::Sample
-for ruckus_one::network::wireless_policies::RogueClassificationPolicyRuleClassification {
+for ruckus_one::network::common::RogueClassificationPolicyRuleClassification {
     fn sample() -> Self {
         Self::from("Ignored")
     }
@@ -20426,10 +20588,10 @@ for ruckus_one::network::wireless_policies::RogueClassificationPolicyRuleClassif
         serde_json::Value::from("Ignored")
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample
-for ruckus_one::network::wireless_policies::RogueClassificationPolicyRuleType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::RogueClassificationPolicyRuleType {
     fn sample() -> Self {
         Self::from("AdhocRule")
     }
@@ -20437,19 +20599,19 @@ for ruckus_one::network::wireless_policies::RogueClassificationPolicyRuleType {
         serde_json::Value::from("AdhocRule")
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample
-for ruckus_one::network::wireless_policies::RogueClassificationPolicyRule {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::RogueClassificationPolicyRule {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned(), 1)
                 .with_classification(
-                    <ruckus_one::network::wireless_policies::RogueClassificationPolicyRuleClassification as support::Sample>::sample(),
+                    <ruckus_one::network::common::RogueClassificationPolicyRuleClassification as support::Sample>::sample(),
                 )
                 .with_more_info("sample".to_owned())
                 .with_type(
-                    <ruckus_one::network::wireless_policies::RogueClassificationPolicyRuleType as support::Sample>::sample(),
+                    <ruckus_one::network::common::RogueClassificationPolicyRuleType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -20464,22 +20626,23 @@ for ruckus_one::network::wireless_policies::RogueClassificationPolicyRule {
         support::object([
             (
                 "classification",
-                <ruckus_one::network::wireless_policies::RogueClassificationPolicyRuleClassification as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RogueClassificationPolicyRuleClassification as support::Sample>::sample_json(),
             ),
             ("moreInfo", serde_json::Value::from("sample")),
             ("name", serde_json::Value::from("sample")),
             ("priority", serde_json::Value::from(1)),
             (
                 "type",
-                <ruckus_one::network::wireless_policies::RogueClassificationPolicyRuleType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RogueClassificationPolicyRuleType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample for ruckus_one::network::wireless_policies::RoguePolicy {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::RoguePolicy {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned())
@@ -20487,9 +20650,8 @@ impl support::Sample for ruckus_one::network::wireless_policies::RoguePolicy {
                 .with_id("sample".to_owned())
                 .with_rules(
                     vec![
-                        <
-                        ruckus_one::network::wireless_policies::RogueClassificationPolicyRule
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::RogueClassificationPolicyRule as
+                        support::Sample > ::sample()
                     ],
                 );
             value
@@ -20510,9 +20672,8 @@ impl support::Sample for ruckus_one::network::wireless_policies::RoguePolicy {
                 "rules",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::wireless_policies::RogueClassificationPolicyRule
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::RogueClassificationPolicyRule as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -20520,9 +20681,10 @@ impl support::Sample for ruckus_one::network::wireless_policies::RoguePolicy {
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample for ruckus_one::network::wireless_policies::RoguePolicyQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::RoguePolicyQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -20554,10 +20716,10 @@ impl support::Sample for ruckus_one::network::wireless_policies::RoguePolicyQuer
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample
-for ruckus_one::network::wireless_policies::QueryResponseRoguePolicyQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::QueryResponseRoguePolicyQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -20567,7 +20729,7 @@ for ruckus_one::network::wireless_policies::QueryResponseRoguePolicyQueryData {
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        < ruckus_one::network::wireless_policies::RoguePolicyQueryData as
+                        < ruckus_one::network::common::RoguePolicyQueryData as
                         support::Sample > ::sample()
                     ],
                 )
@@ -20600,7 +20762,7 @@ for ruckus_one::network::wireless_policies::QueryResponseRoguePolicyQueryData {
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_policies::RoguePolicyQueryData as
+                        < ruckus_one::network::common::RoguePolicyQueryData as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -21365,9 +21527,10 @@ for ruckus_one::network::wireless_policies::QueryResponseTunnelProfile {
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample for ruckus_one::network::wireless_policies::VlanPoolProfile {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::VlanPoolProfile {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned(), vec!["sample".to_owned()])
@@ -21395,10 +21558,10 @@ impl support::Sample for ruckus_one::network::wireless_policies::VlanPoolProfile
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample
-for ruckus_one::network::wireless_policies::WifiNetworkVenueApGroupQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::WifiNetworkVenueApGroupQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -21428,10 +21591,10 @@ for ruckus_one::network::wireless_policies::WifiNetworkVenueApGroupQueryData {
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample
-for ruckus_one::network::wireless_policies::VlanPoolProfileQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::VlanPoolProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -21441,8 +21604,7 @@ for ruckus_one::network::wireless_policies::VlanPoolProfileQueryData {
                 .with_wifi_network_ids(vec!["sample".to_owned()])
                 .with_wifi_network_venue_ap_groups(
                     vec![
-                        <
-                        ruckus_one::network::wireless_policies::WifiNetworkVenueApGroupQueryData
+                        < ruckus_one::network::common::WifiNetworkVenueApGroupQueryData
                         as support::Sample > ::sample()
                     ],
                 );
@@ -21471,8 +21633,7 @@ for ruckus_one::network::wireless_policies::VlanPoolProfileQueryData {
                 "wifiNetworkVenueApGroups",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::wireless_policies::WifiNetworkVenueApGroupQueryData
+                        < ruckus_one::network::common::WifiNetworkVenueApGroupQueryData
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -21481,10 +21642,11 @@ for ruckus_one::network::wireless_policies::VlanPoolProfileQueryData {
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl support::Sample
-for ruckus_one::network::wireless_policies::QueryResponseVlanPoolProfileQueryData {
+for ruckus_one::network::common::QueryResponseVlanPoolProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -21494,9 +21656,8 @@ for ruckus_one::network::wireless_policies::QueryResponseVlanPoolProfileQueryDat
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        <
-                        ruckus_one::network::wireless_policies::VlanPoolProfileQueryData
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::VlanPoolProfileQueryData as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_error_message("sample".to_owned())
@@ -21528,9 +21689,8 @@ for ruckus_one::network::wireless_policies::QueryResponseVlanPoolProfileQueryDat
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::wireless_policies::VlanPoolProfileQueryData
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::VlanPoolProfileQueryData as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -21676,9 +21836,10 @@ impl support::Sample for ruckus_one::network::wireless_policies::EthernetPortPro
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample for ruckus_one::network::wireless_policies::VenueActivation {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::VenueActivation {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -21703,9 +21864,10 @@ impl support::Sample for ruckus_one::network::wireless_policies::VenueActivation
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample for ruckus_one::network::wireless_policies::ApActivation {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::ApActivation {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -21730,10 +21892,10 @@ impl support::Sample for ruckus_one::network::wireless_policies::ApActivation {
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample
-for ruckus_one::network::wireless_policies::EthernetPortProfileQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::EthernetPortProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -21751,14 +21913,14 @@ for ruckus_one::network::wireless_policies::EthernetPortProfileQueryData {
                 .with_accounting_radius_id("sample".to_owned())
                 .with_venue_activations(
                     vec![
-                        < ruckus_one::network::wireless_policies::VenueActivation as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::VenueActivation as support::Sample
+                        > ::sample()
                     ],
                 )
                 .with_ap_activations(
                     vec![
-                        < ruckus_one::network::wireless_policies::ApActivation as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::ApActivation as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_vni(1);
@@ -21795,8 +21957,8 @@ for ruckus_one::network::wireless_policies::EthernetPortProfileQueryData {
                 "venueActivations",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_policies::VenueActivation as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::VenueActivation as support::Sample
+                        > ::sample_json()
                     ],
                 ),
             ),
@@ -21804,8 +21966,8 @@ for ruckus_one::network::wireless_policies::EthernetPortProfileQueryData {
                 "apActivations",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_policies::ApActivation as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::ApActivation as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -21814,10 +21976,11 @@ for ruckus_one::network::wireless_policies::EthernetPortProfileQueryData {
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
 impl support::Sample
-for ruckus_one::network::wireless_policies::QueryResponseEthernetPortProfileQueryData {
+for ruckus_one::network::common::QueryResponseEthernetPortProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -21827,9 +21990,8 @@ for ruckus_one::network::wireless_policies::QueryResponseEthernetPortProfileQuer
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        <
-                        ruckus_one::network::wireless_policies::EthernetPortProfileQueryData
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::EthernetPortProfileQueryData as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_error_message("sample".to_owned())
@@ -21861,9 +22023,8 @@ for ruckus_one::network::wireless_policies::QueryResponseEthernetPortProfileQuer
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::wireless_policies::EthernetPortProfileQueryData
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::EthernetPortProfileQueryData as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -21881,10 +22042,10 @@ for ruckus_one::network::wireless_policies::QueryResponseEthernetPortProfileQuer
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample
-for ruckus_one::network::access_control::AccessControlProfileQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::AccessControlProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -21932,10 +22093,11 @@ for ruckus_one::network::access_control::AccessControlProfileQueryData {
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
 impl support::Sample
-for ruckus_one::network::access_control::QueryResponseAccessControlProfileQueryData {
+for ruckus_one::network::common::QueryResponseAccessControlProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -21945,9 +22107,8 @@ for ruckus_one::network::access_control::QueryResponseAccessControlProfileQueryD
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        <
-                        ruckus_one::network::access_control::AccessControlProfileQueryData
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::AccessControlProfileQueryData as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_error_message("sample".to_owned())
@@ -21979,9 +22140,8 @@ for ruckus_one::network::access_control::QueryResponseAccessControlProfileQueryD
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::access_control::AccessControlProfileQueryData
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::AccessControlProfileQueryData as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -21999,9 +22159,10 @@ for ruckus_one::network::access_control::QueryResponseAccessControlProfileQueryD
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::RateLimiting {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::RateLimiting {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -22026,16 +22187,17 @@ impl support::Sample for ruckus_one::network::access_control::RateLimiting {
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::AccessControlProfile {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::AccessControlProfile {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned())
                 .with_description("sample".to_owned())
                 .with_id("sample".to_owned())
                 .with_rate_limiting(
-                    <ruckus_one::network::access_control::RateLimiting as support::Sample>::sample(),
+                    <ruckus_one::network::common::RateLimiting as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -22053,7 +22215,7 @@ impl support::Sample for ruckus_one::network::access_control::AccessControlProfi
             ("name", serde_json::Value::from("sample")),
             (
                 "rateLimiting",
-                <ruckus_one::network::access_control::RateLimiting as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RateLimiting as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -22103,7 +22265,7 @@ impl support::Sample for ruckus_one::network::access_control::AccessControlProfi
                     <ruckus_one::network::access_control::IdAndEnabled as support::Sample>::sample(),
                 )
                 .with_rate_limiting(
-                    <ruckus_one::network::access_control::RateLimiting as support::Sample>::sample(),
+                    <ruckus_one::network::common::RateLimiting as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -22137,16 +22299,17 @@ impl support::Sample for ruckus_one::network::access_control::AccessControlProfi
             ("name", serde_json::Value::from("sample")),
             (
                 "rateLimiting",
-                <ruckus_one::network::access_control::RateLimiting as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RateLimiting as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
 impl support::Sample
-for ruckus_one::network::access_control::ApplicationPolicyRuleAccessControl {
+for ruckus_one::network::common::ApplicationPolicyRuleAccessControl {
     fn sample() -> Self {
         Self::from("DENY")
     }
@@ -22154,9 +22317,10 @@ for ruckus_one::network::access_control::ApplicationPolicyRuleAccessControl {
         serde_json::Value::from("DENY")
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::LinkMarkingType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::LinkMarkingType {
     fn sample() -> Self {
         Self::from("VOICE")
     }
@@ -22164,10 +22328,11 @@ impl support::Sample for ruckus_one::network::access_control::LinkMarkingType {
         serde_json::Value::from("VOICE")
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
 impl support::Sample
-for ruckus_one::network::access_control::ApplicationPolicyRuleMarkingPriority {
+for ruckus_one::network::common::ApplicationPolicyRuleMarkingPriority {
     fn sample() -> Self {
         Self::from("IEEE802_1P")
     }
@@ -22175,10 +22340,10 @@ for ruckus_one::network::access_control::ApplicationPolicyRuleMarkingPriority {
         serde_json::Value::from("IEEE802_1P")
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample
-for ruckus_one::network::access_control::ApplicationPolicyRulePortMapping {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::ApplicationPolicyRulePortMapping {
     fn sample() -> Self {
         Self::from("IP_WITH_PORT")
     }
@@ -22186,10 +22351,10 @@ for ruckus_one::network::access_control::ApplicationPolicyRulePortMapping {
         serde_json::Value::from("IP_WITH_PORT")
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample
-for ruckus_one::network::access_control::ApplicationPolicyRuleRuleType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::ApplicationPolicyRuleRuleType {
     fn sample() -> Self {
         Self::from("SIGNATURE")
     }
@@ -22197,14 +22362,15 @@ for ruckus_one::network::access_control::ApplicationPolicyRuleRuleType {
         serde_json::Value::from("SIGNATURE")
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyRule {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::ApplicationPolicyRule {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned(), 1)
                 .with_access_control(
-                    <ruckus_one::network::access_control::ApplicationPolicyRuleAccessControl as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApplicationPolicyRuleAccessControl as support::Sample>::sample(),
                 )
                 .with_application_id(1)
                 .with_application_name("sample".to_owned())
@@ -22213,25 +22379,25 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyR
                 .with_destination_ip("sample".to_owned())
                 .with_destination_port(1)
                 .with_down_link_marking_type(
-                    <ruckus_one::network::access_control::LinkMarkingType as support::Sample>::sample(),
+                    <ruckus_one::network::common::LinkMarkingType as support::Sample>::sample(),
                 )
                 .with_downlink(1)
                 .with_id("sample".to_owned())
                 .with_marking_priority(
-                    <ruckus_one::network::access_control::ApplicationPolicyRuleMarkingPriority as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApplicationPolicyRuleMarkingPriority as support::Sample>::sample(),
                 )
                 .with_netmask("sample".to_owned())
                 .with_port_mapping(
-                    <ruckus_one::network::access_control::ApplicationPolicyRulePortMapping as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApplicationPolicyRulePortMapping as support::Sample>::sample(),
                 )
                 .with_protocol(
                     <ruckus_one::network::common::MulticastDnsProxyServiceRuleMdnsProtocol as support::Sample>::sample(),
                 )
                 .with_rule_type(
-                    <ruckus_one::network::access_control::ApplicationPolicyRuleRuleType as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApplicationPolicyRuleRuleType as support::Sample>::sample(),
                 )
                 .with_up_link_marking_type(
-                    <ruckus_one::network::access_control::LinkMarkingType as support::Sample>::sample(),
+                    <ruckus_one::network::common::LinkMarkingType as support::Sample>::sample(),
                 )
                 .with_uplink(1);
             value
@@ -22247,7 +22413,7 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyR
         support::object([
             (
                 "accessControl",
-                <ruckus_one::network::access_control::ApplicationPolicyRuleAccessControl as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyRuleAccessControl as support::Sample>::sample_json(),
             ),
             ("applicationId", serde_json::Value::from(1)),
             ("applicationName", serde_json::Value::from("sample")),
@@ -22257,19 +22423,19 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyR
             ("destinationPort", serde_json::Value::from(1)),
             (
                 "downLinkMarkingType",
-                <ruckus_one::network::access_control::LinkMarkingType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::LinkMarkingType as support::Sample>::sample_json(),
             ),
             ("downlink", serde_json::Value::from(1)),
             ("id", serde_json::Value::from("sample")),
             (
                 "markingPriority",
-                <ruckus_one::network::access_control::ApplicationPolicyRuleMarkingPriority as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyRuleMarkingPriority as support::Sample>::sample_json(),
             ),
             ("name", serde_json::Value::from("sample")),
             ("netmask", serde_json::Value::from("sample")),
             (
                 "portMapping",
-                <ruckus_one::network::access_control::ApplicationPolicyRulePortMapping as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyRulePortMapping as support::Sample>::sample_json(),
             ),
             ("priority", serde_json::Value::from(1)),
             (
@@ -22278,20 +22444,21 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyR
             ),
             (
                 "ruleType",
-                <ruckus_one::network::access_control::ApplicationPolicyRuleRuleType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApplicationPolicyRuleRuleType as support::Sample>::sample_json(),
             ),
             (
                 "upLinkMarkingType",
-                <ruckus_one::network::access_control::LinkMarkingType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::LinkMarkingType as support::Sample>::sample_json(),
             ),
             ("uplink", serde_json::Value::from(1)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::ApplicationPolicy {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::ApplicationPolicy {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned())
@@ -22299,7 +22466,7 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicy 
                 .with_id("sample".to_owned())
                 .with_rules(
                     vec![
-                        < ruckus_one::network::access_control::ApplicationPolicyRule as
+                        < ruckus_one::network::common::ApplicationPolicyRule as
                         support::Sample > ::sample()
                     ],
                 );
@@ -22321,7 +22488,7 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicy 
                 "rules",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::access_control::ApplicationPolicyRule as
+                        < ruckus_one::network::common::ApplicationPolicyRule as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -22340,7 +22507,7 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyV
                 .with_id("sample".to_owned())
                 .with_rules(
                     vec![
-                        < ruckus_one::network::access_control::ApplicationPolicyRule as
+                        < ruckus_one::network::common::ApplicationPolicyRule as
                         support::Sample > ::sample()
                     ],
                 )
@@ -22363,7 +22530,7 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyV
                 "rules",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::access_control::ApplicationPolicyRule as
+                        < ruckus_one::network::common::ApplicationPolicyRule as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -22373,9 +22540,10 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyV
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::PolicyQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::PolicyQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -22407,10 +22575,11 @@ impl support::Sample for ruckus_one::network::access_control::PolicyQueryData {
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
 impl support::Sample
-for ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData {
+for ruckus_one::network::common::QueryResponseApplicationPolicyQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -22420,8 +22589,8 @@ for ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        < ruckus_one::network::access_control::PolicyQueryData as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::PolicyQueryData as support::Sample
+                        > ::sample()
                     ],
                 )
                 .with_error_message("sample".to_owned())
@@ -22453,8 +22622,8 @@ for ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::access_control::PolicyQueryData as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::PolicyQueryData as support::Sample
+                        > ::sample_json()
                     ],
                 ),
             ),
@@ -22472,9 +22641,10 @@ for ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::DevicePolicyRuleAction {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::DevicePolicyRuleAction {
     fn sample() -> Self {
         Self::from("ALLOW")
     }
@@ -22482,9 +22652,10 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyRuleAc
         serde_json::Value::from("ALLOW")
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::DevicePolicyOsVendor {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::DevicePolicyOsVendor {
     fn sample() -> Self {
         Self::from("All")
     }
@@ -22492,10 +22663,10 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyOsVend
         serde_json::Value::from("All")
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample
-for ruckus_one::network::access_control::DevicePolicyRuleDeviceType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::DevicePolicyRuleDeviceType {
     fn sample() -> Self {
         Self::from("Laptop")
     }
@@ -22503,20 +22674,21 @@ for ruckus_one::network::access_control::DevicePolicyRuleDeviceType {
         serde_json::Value::from("Laptop")
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::DevicePolicyRule {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::DevicePolicyRule {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_os_vendor(
-                    <ruckus_one::network::access_control::DevicePolicyOsVendor as support::Sample>::sample(),
+                    <ruckus_one::network::common::DevicePolicyOsVendor as support::Sample>::sample(),
                 )
                 .with_action(
-                    <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample(),
+                    <ruckus_one::network::common::DevicePolicyRuleAction as support::Sample>::sample(),
                 )
                 .with_device_type(
-                    <ruckus_one::network::access_control::DevicePolicyRuleDeviceType as support::Sample>::sample(),
+                    <ruckus_one::network::common::DevicePolicyRuleDeviceType as support::Sample>::sample(),
                 )
                 .with_download_rate_limit(1.5)
                 .with_name("sample".to_owned())
@@ -22535,15 +22707,15 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyRule {
         support::object([
             (
                 "osVendor",
-                <ruckus_one::network::access_control::DevicePolicyOsVendor as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicyOsVendor as support::Sample>::sample_json(),
             ),
             (
                 "action",
-                <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicyRuleAction as support::Sample>::sample_json(),
             ),
             (
                 "deviceType",
-                <ruckus_one::network::access_control::DevicePolicyRuleDeviceType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicyRuleDeviceType as support::Sample>::sample_json(),
             ),
             ("downloadRateLimit", serde_json::Value::from(1.5)),
             ("name", serde_json::Value::from("sample")),
@@ -22553,20 +22725,21 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyRule {
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::DevicePolicy {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::DevicePolicy {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned())
                 .with_default_access(
-                    <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample(),
+                    <ruckus_one::network::common::DevicePolicyRuleAction as support::Sample>::sample(),
                 )
                 .with_description("sample".to_owned())
                 .with_id("sample".to_owned())
                 .with_rules(
                     vec![
-                        < ruckus_one::network::access_control::DevicePolicyRule as
+                        < ruckus_one::network::common::DevicePolicyRule as
                         support::Sample > ::sample()
                     ],
                 );
@@ -22583,7 +22756,7 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicy {
         support::object([
             (
                 "defaultAccess",
-                <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicyRuleAction as support::Sample>::sample_json(),
             ),
             ("description", serde_json::Value::from("sample")),
             ("id", serde_json::Value::from("sample")),
@@ -22592,7 +22765,7 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicy {
                 "rules",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::access_control::DevicePolicyRule as
+                        < ruckus_one::network::common::DevicePolicyRule as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -22608,13 +22781,13 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyV1 {
         {
             let mut value = Self::new("sample".to_owned())
                 .with_default_access(
-                    <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample(),
+                    <ruckus_one::network::common::DevicePolicyRuleAction as support::Sample>::sample(),
                 )
                 .with_description("sample".to_owned())
                 .with_id("sample".to_owned())
                 .with_rules(
                     vec![
-                        < ruckus_one::network::access_control::DevicePolicyRule as
+                        < ruckus_one::network::common::DevicePolicyRule as
                         support::Sample > ::sample()
                     ],
                 )
@@ -22632,7 +22805,7 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyV1 {
         support::object([
             (
                 "defaultAccess",
-                <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicyRuleAction as support::Sample>::sample_json(),
             ),
             ("description", serde_json::Value::from("sample")),
             ("id", serde_json::Value::from("sample")),
@@ -22641,7 +22814,7 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyV1 {
                 "rules",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::access_control::DevicePolicyRule as
+                        < ruckus_one::network::common::DevicePolicyRule as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -22651,10 +22824,11 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyV1 {
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
 impl support::Sample
-for ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData {
+for ruckus_one::network::common::QueryResponseDevicePolicyQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -22664,8 +22838,8 @@ for ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData {
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        < ruckus_one::network::access_control::PolicyQueryData as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::PolicyQueryData as support::Sample
+                        > ::sample()
                     ],
                 )
                 .with_error_message("sample".to_owned())
@@ -22697,8 +22871,8 @@ for ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData {
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::access_control::PolicyQueryData as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::PolicyQueryData as support::Sample
+                        > ::sample_json()
                     ],
                 ),
             ),
@@ -22716,14 +22890,15 @@ for ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData {
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::L2AclPolicy {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::L2AclPolicy {
     fn sample() -> Self {
         {
             let mut value = Self::new(vec!["sample".to_owned()], "sample".to_owned())
                 .with_access(
-                    <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample(),
+                    <ruckus_one::network::common::DevicePolicyRuleAction as support::Sample>::sample(),
                 )
                 .with_description("sample".to_owned())
                 .with_id("sample".to_owned());
@@ -22740,7 +22915,7 @@ impl support::Sample for ruckus_one::network::access_control::L2AclPolicy {
         support::object([
             (
                 "access",
-                <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicyRuleAction as support::Sample>::sample_json(),
             ),
             ("description", serde_json::Value::from("sample")),
             ("id", serde_json::Value::from("sample")),
@@ -22753,9 +22928,10 @@ impl support::Sample for ruckus_one::network::access_control::L2AclPolicy {
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::L2AclPolicyQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::L2AclPolicyQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -22787,10 +22963,10 @@ impl support::Sample for ruckus_one::network::access_control::L2AclPolicyQueryDa
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample
-for ruckus_one::network::access_control::QueryResponseL2AclPolicyQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::QueryResponseL2AclPolicyQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -22800,7 +22976,7 @@ for ruckus_one::network::access_control::QueryResponseL2AclPolicyQueryData {
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        < ruckus_one::network::access_control::L2AclPolicyQueryData as
+                        < ruckus_one::network::common::L2AclPolicyQueryData as
                         support::Sample > ::sample()
                     ],
                 )
@@ -22833,7 +23009,7 @@ for ruckus_one::network::access_control::QueryResponseL2AclPolicyQueryData {
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::access_control::L2AclPolicyQueryData as
+                        < ruckus_one::network::common::L2AclPolicyQueryData as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -22852,9 +23028,10 @@ for ruckus_one::network::access_control::QueryResponseL2AclPolicyQueryData {
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::L3IpPort {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::L3IpPort {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -22881,9 +23058,10 @@ impl support::Sample for ruckus_one::network::access_control::L3IpPort {
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::L3RuleProtocol {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::L3RuleProtocol {
     fn sample() -> Self {
         Self::from("L3ProtocolEnum_TCP")
     }
@@ -22891,26 +23069,27 @@ impl support::Sample for ruckus_one::network::access_control::L3RuleProtocol {
         serde_json::Value::from("L3ProtocolEnum_TCP")
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::L3Rule {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::L3Rule {
     fn sample() -> Self {
         {
             let mut value = Self::new(1)
                 .with_access(
-                    <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample(),
+                    <ruckus_one::network::common::DevicePolicyRuleAction as support::Sample>::sample(),
                 )
                 .with_custom_protocol(1)
                 .with_description("sample".to_owned())
                 .with_destination(
-                    <ruckus_one::network::access_control::L3IpPort as support::Sample>::sample(),
+                    <ruckus_one::network::common::L3IpPort as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_protocol(
-                    <ruckus_one::network::access_control::L3RuleProtocol as support::Sample>::sample(),
+                    <ruckus_one::network::common::L3RuleProtocol as support::Sample>::sample(),
                 )
                 .with_source(
-                    <ruckus_one::network::access_control::L3IpPort as support::Sample>::sample(),
+                    <ruckus_one::network::common::L3IpPort as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -22925,43 +23104,44 @@ impl support::Sample for ruckus_one::network::access_control::L3Rule {
         support::object([
             (
                 "access",
-                <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicyRuleAction as support::Sample>::sample_json(),
             ),
             ("customProtocol", serde_json::Value::from(1)),
             ("description", serde_json::Value::from("sample")),
             (
                 "destination",
-                <ruckus_one::network::access_control::L3IpPort as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L3IpPort as support::Sample>::sample_json(),
             ),
             ("id", serde_json::Value::from("sample")),
             ("priority", serde_json::Value::from(1)),
             (
                 "protocol",
-                <ruckus_one::network::access_control::L3RuleProtocol as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L3RuleProtocol as support::Sample>::sample_json(),
             ),
             (
                 "source",
-                <ruckus_one::network::access_control::L3IpPort as support::Sample>::sample_json(),
+                <ruckus_one::network::common::L3IpPort as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::L3AclPolicy {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::L3AclPolicy {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned())
                 .with_default_access(
-                    <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample(),
+                    <ruckus_one::network::common::DevicePolicyRuleAction as support::Sample>::sample(),
                 )
                 .with_description("sample".to_owned())
                 .with_id("sample".to_owned())
                 .with_l3_rules(
                     vec![
-                        < ruckus_one::network::access_control::L3Rule as support::Sample
-                        > ::sample()
+                        < ruckus_one::network::common::L3Rule as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -22977,7 +23157,7 @@ impl support::Sample for ruckus_one::network::access_control::L3AclPolicy {
         support::object([
             (
                 "defaultAccess",
-                <ruckus_one::network::access_control::DevicePolicyRuleAction as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DevicePolicyRuleAction as support::Sample>::sample_json(),
             ),
             ("description", serde_json::Value::from("sample")),
             ("id", serde_json::Value::from("sample")),
@@ -22985,8 +23165,8 @@ impl support::Sample for ruckus_one::network::access_control::L3AclPolicy {
                 "l3Rules",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::access_control::L3Rule as support::Sample
-                        > ::sample_json()
+                        < ruckus_one::network::common::L3Rule as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -22995,9 +23175,10 @@ impl support::Sample for ruckus_one::network::access_control::L3AclPolicy {
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample for ruckus_one::network::access_control::L3AclPolicyQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::L3AclPolicyQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -23029,10 +23210,10 @@ impl support::Sample for ruckus_one::network::access_control::L3AclPolicyQueryDa
         ])
     }
 }
-#[cfg(feature = "network-access-control")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-access-control")))]
-impl support::Sample
-for ruckus_one::network::access_control::QueryResponseL3AclPolicyQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+impl support::Sample for ruckus_one::network::common::QueryResponseL3AclPolicyQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -23042,7 +23223,7 @@ for ruckus_one::network::access_control::QueryResponseL3AclPolicyQueryData {
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        < ruckus_one::network::access_control::L3AclPolicyQueryData as
+                        < ruckus_one::network::common::L3AclPolicyQueryData as
                         support::Sample > ::sample()
                     ],
                 )
@@ -23075,7 +23256,7 @@ for ruckus_one::network::access_control::QueryResponseL3AclPolicyQueryData {
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::access_control::L3AclPolicyQueryData as
+                        < ruckus_one::network::common::L3AclPolicyQueryData as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -23366,10 +23547,17 @@ for ruckus_one::network::access_control::ApplicationLibrarySettings {
         ])
     }
 }
-#[cfg(feature = "network-wireless-aps")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
-impl support::Sample
-for ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-access-control",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::WifiEntityIdOperationResponse {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -24250,10 +24438,15 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseHotspot20Operat
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::SyslogServerProfileFacility {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::SyslogServerProfileFacility {
     fn sample() -> Self {
         Self::from("KEEP_ORIGINAL")
     }
@@ -24261,9 +24454,15 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfileFacility 
         serde_json::Value::from("KEEP_ORIGINAL")
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample for ruckus_one::network::wireless_service_profiles::FlowLevel {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::FlowLevel {
     fn sample() -> Self {
         Self::from("GENERAL_LOGS")
     }
@@ -24271,9 +24470,15 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::FlowLev
         serde_json::Value::from("GENERAL_LOGS")
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample for ruckus_one::network::wireless_service_profiles::SyslogServer {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::SyslogServer {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -24303,10 +24508,15 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::SyslogS
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::SyslogServerProfilePriority {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::SyslogServerProfilePriority {
     fn sample() -> Self {
         Self::from("EMERGENCY")
     }
@@ -24314,28 +24524,33 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfilePriority 
         serde_json::Value::from("EMERGENCY")
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::SyslogServerProfile {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::SyslogServerProfile {
     fn sample() -> Self {
         {
             let mut value = Self::new(
                     "sample".to_owned(),
-                    <ruckus_one::network::wireless_service_profiles::SyslogServer as support::Sample>::sample(),
+                    <ruckus_one::network::common::SyslogServer as support::Sample>::sample(),
                 )
                 .with_facility(
-                    <ruckus_one::network::wireless_service_profiles::SyslogServerProfileFacility as support::Sample>::sample(),
+                    <ruckus_one::network::common::SyslogServerProfileFacility as support::Sample>::sample(),
                 )
                 .with_flow_level(
-                    <ruckus_one::network::wireless_service_profiles::FlowLevel as support::Sample>::sample(),
+                    <ruckus_one::network::common::FlowLevel as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_priority(
-                    <ruckus_one::network::wireless_service_profiles::SyslogServerProfilePriority as support::Sample>::sample(),
+                    <ruckus_one::network::common::SyslogServerProfilePriority as support::Sample>::sample(),
                 )
                 .with_secondary(
-                    <ruckus_one::network::wireless_service_profiles::SyslogServer as support::Sample>::sample(),
+                    <ruckus_one::network::common::SyslogServer as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -24350,25 +24565,25 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfile {
         support::object([
             (
                 "facility",
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfileFacility as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServerProfileFacility as support::Sample>::sample_json(),
             ),
             (
                 "flowLevel",
-                <ruckus_one::network::wireless_service_profiles::FlowLevel as support::Sample>::sample_json(),
+                <ruckus_one::network::common::FlowLevel as support::Sample>::sample_json(),
             ),
             ("id", serde_json::Value::from("sample")),
             ("name", serde_json::Value::from("sample")),
             (
                 "primary",
-                <ruckus_one::network::wireless_service_profiles::SyslogServer as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServer as support::Sample>::sample_json(),
             ),
             (
                 "priority",
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfilePriority as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServerProfilePriority as support::Sample>::sample_json(),
             ),
             (
                 "secondary",
-                <ruckus_one::network::wireless_service_profiles::SyslogServer as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServer as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -24382,25 +24597,25 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1 {
         {
             let mut value = Self::new(
                     "sample".to_owned(),
-                    <ruckus_one::network::wireless_service_profiles::SyslogServer as support::Sample>::sample(),
+                    <ruckus_one::network::common::SyslogServer as support::Sample>::sample(),
                 )
                 .with_facility(
-                    <ruckus_one::network::wireless_service_profiles::SyslogServerProfileFacility as support::Sample>::sample(),
+                    <ruckus_one::network::common::SyslogServerProfileFacility as support::Sample>::sample(),
                 )
                 .with_flow_level(
-                    <ruckus_one::network::wireless_service_profiles::FlowLevel as support::Sample>::sample(),
+                    <ruckus_one::network::common::FlowLevel as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_priority(
-                    <ruckus_one::network::wireless_service_profiles::SyslogServerProfilePriority as support::Sample>::sample(),
+                    <ruckus_one::network::common::SyslogServerProfilePriority as support::Sample>::sample(),
                 )
                 .with_secondary(
-                    <ruckus_one::network::wireless_service_profiles::SyslogServer as support::Sample>::sample(),
+                    <ruckus_one::network::common::SyslogServer as support::Sample>::sample(),
                 )
                 .with_venues(
                     vec![
-                        < ruckus_one::network::wireless_service_profiles::IdAndName as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::IdAndName as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -24416,32 +24631,32 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1 {
         support::object([
             (
                 "facility",
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfileFacility as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServerProfileFacility as support::Sample>::sample_json(),
             ),
             (
                 "flowLevel",
-                <ruckus_one::network::wireless_service_profiles::FlowLevel as support::Sample>::sample_json(),
+                <ruckus_one::network::common::FlowLevel as support::Sample>::sample_json(),
             ),
             ("id", serde_json::Value::from("sample")),
             ("name", serde_json::Value::from("sample")),
             (
                 "primary",
-                <ruckus_one::network::wireless_service_profiles::SyslogServer as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServer as support::Sample>::sample_json(),
             ),
             (
                 "priority",
-                <ruckus_one::network::wireless_service_profiles::SyslogServerProfilePriority as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServerProfilePriority as support::Sample>::sample_json(),
             ),
             (
                 "secondary",
-                <ruckus_one::network::wireless_service_profiles::SyslogServer as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SyslogServer as support::Sample>::sample_json(),
             ),
             (
                 "venues",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_service_profiles::IdAndName as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::IdAndName as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -24449,10 +24664,15 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfileV1 {
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::SyslogServerProfileQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::SyslogServerProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -24488,10 +24708,16 @@ for ruckus_one::network::wireless_service_profiles::SyslogServerProfileQueryData
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl support::Sample
-for ruckus_one::network::wireless_service_profiles::QueryResponseSyslogServerProfileQueryData {
+for ruckus_one::network::common::QueryResponseSyslogServerProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -24501,9 +24727,8 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseSyslogServerPro
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        <
-                        ruckus_one::network::wireless_service_profiles::SyslogServerProfileQueryData
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::SyslogServerProfileQueryData as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_error_message("sample".to_owned())
@@ -24535,9 +24760,8 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseSyslogServerPro
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::wireless_service_profiles::SyslogServerProfileQueryData
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::SyslogServerProfileQueryData as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -24555,10 +24779,15 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseSyslogServerPro
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::RadiusServerV11 {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::RadiusServerV11 {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned(), 1)
@@ -24583,10 +24812,15 @@ for ruckus_one::network::wireless_service_profiles::RadiusServerV11 {
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::RadiusServerProfileType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::RadiusServerProfileType {
     fn sample() -> Self {
         Self::from("AUTHENTICATION")
     }
@@ -24594,22 +24828,27 @@ for ruckus_one::network::wireless_service_profiles::RadiusServerProfileType {
         serde_json::Value::from("AUTHENTICATION")
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::RadiusServerProfile {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::RadiusServerProfile {
     fn sample() -> Self {
         {
             let mut value = Self::new(
-                    <ruckus_one::network::wireless_service_profiles::RadiusServerV11 as support::Sample>::sample(),
+                    <ruckus_one::network::common::RadiusServerV11 as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_name("sample".to_owned())
                 .with_secondary(
-                    <ruckus_one::network::wireless_service_profiles::RadiusServerV11 as support::Sample>::sample(),
+                    <ruckus_one::network::common::RadiusServerV11 as support::Sample>::sample(),
                 )
                 .with_type(
-                    <ruckus_one::network::wireless_service_profiles::RadiusServerProfileType as support::Sample>::sample(),
+                    <ruckus_one::network::common::RadiusServerProfileType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -24626,15 +24865,15 @@ for ruckus_one::network::wireless_service_profiles::RadiusServerProfile {
             ("name", serde_json::Value::from("sample")),
             (
                 "primary",
-                <ruckus_one::network::wireless_service_profiles::RadiusServerV11 as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusServerV11 as support::Sample>::sample_json(),
             ),
             (
                 "secondary",
-                <ruckus_one::network::wireless_service_profiles::RadiusServerV11 as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusServerV11 as support::Sample>::sample_json(),
             ),
             (
                 "type",
-                <ruckus_one::network::wireless_service_profiles::RadiusServerProfileType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusServerProfileType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -24679,7 +24918,7 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV
                     <ruckus_one::network::wireless_service_profiles::RadiusServerV1 as support::Sample>::sample(),
                 )
                 .with_type(
-                    <ruckus_one::network::wireless_service_profiles::RadiusServerProfileType as support::Sample>::sample(),
+                    <ruckus_one::network::common::RadiusServerProfileType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -24704,16 +24943,21 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::RadiusV
             ),
             (
                 "type",
-                <ruckus_one::network::wireless_service_profiles::RadiusServerProfileType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RadiusServerProfileType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::RadiusServerProfileQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::RadiusServerProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -24747,10 +24991,16 @@ for ruckus_one::network::wireless_service_profiles::RadiusServerProfileQueryData
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl support::Sample
-for ruckus_one::network::wireless_service_profiles::QueryResponseRadiusServerProfileQueryData {
+for ruckus_one::network::common::QueryResponseRadiusServerProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -24760,9 +25010,8 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseRadiusServerPro
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        <
-                        ruckus_one::network::wireless_service_profiles::RadiusServerProfileQueryData
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::RadiusServerProfileQueryData as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_error_message("sample".to_owned())
@@ -24794,9 +25043,8 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseRadiusServerPro
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::wireless_service_profiles::RadiusServerProfileQueryData
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::RadiusServerProfileQueryData as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -24814,9 +25062,15 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseRadiusServerPro
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample for ruckus_one::network::wireless_service_profiles::DhcpMode {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::DhcpMode {
     fn sample() -> Self {
         Self::from("EnableOnEachAPs")
     }
@@ -24824,9 +25078,15 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::DhcpMod
         serde_json::Value::from("EnableOnEachAPs")
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample for ruckus_one::network::wireless_service_profiles::DhcpPool {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::DhcpPool {
     fn sample() -> Self {
         {
             let mut value = Self::builder()
@@ -24869,21 +25129,26 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::DhcpPoo
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::DhcpConfigServiceProfile {
     fn sample() -> Self {
         {
             let mut value = Self::new(
                     vec![
-                        < ruckus_one::network::wireless_service_profiles::DhcpPool as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::DhcpPool as support::Sample >
+                        ::sample()
                     ],
                     "sample".to_owned(),
                 )
                 .with_dhcp_mode(
-                    <ruckus_one::network::wireless_service_profiles::DhcpMode as support::Sample>::sample(),
+                    <ruckus_one::network::common::DhcpMode as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned());
             value
@@ -24899,14 +25164,14 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile {
         support::object([
             (
                 "dhcpMode",
-                <ruckus_one::network::wireless_service_profiles::DhcpMode as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpMode as support::Sample>::sample_json(),
             ),
             (
                 "dhcpPools",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_service_profiles::DhcpPool as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::DhcpPool as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -25005,7 +25270,7 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeep
                     "sample".to_owned(),
                 )
                 .with_dhcp_mode(
-                    <ruckus_one::network::wireless_service_profiles::DhcpMode as support::Sample>::sample(),
+                    <ruckus_one::network::common::DhcpMode as support::Sample>::sample(),
                 )
                 .with_id("sample".to_owned())
                 .with_usage(
@@ -25029,7 +25294,7 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeep
         support::object([
             (
                 "dhcpMode",
-                <ruckus_one::network::wireless_service_profiles::DhcpMode as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpMode as support::Sample>::sample_json(),
             ),
             (
                 "dhcpPools",
@@ -25060,10 +25325,15 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileDeep
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::ViewmodelDhcpPool {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::ViewmodelDhcpPool {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -25090,10 +25360,15 @@ for ruckus_one::network::wireless_service_profiles::ViewmodelDhcpPool {
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::DhcpConfigServiceProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -25101,9 +25376,8 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileQuer
                 .with_name("sample".to_owned())
                 .with_dhcp_pools(
                     vec![
-                        <
-                        ruckus_one::network::wireless_service_profiles::ViewmodelDhcpPool
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::ViewmodelDhcpPool as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_venue_ids(vec!["sample".to_owned()]);
@@ -25124,9 +25398,8 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileQuer
                 "dhcpPools",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::wireless_service_profiles::ViewmodelDhcpPool
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::ViewmodelDhcpPool as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -25138,10 +25411,16 @@ for ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileQuer
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl support::Sample
-for ruckus_one::network::wireless_service_profiles::QueryResponseDhcpConfigServiceProfileQueryData {
+for ruckus_one::network::common::QueryResponseDhcpConfigServiceProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -25151,8 +25430,7 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseDhcpConfigServi
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        <
-                        ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileQueryData
+                        < ruckus_one::network::common::DhcpConfigServiceProfileQueryData
                         as support::Sample > ::sample()
                     ],
                 )
@@ -25185,8 +25463,7 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseDhcpConfigServi
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfileQueryData
+                        < ruckus_one::network::common::DhcpConfigServiceProfileQueryData
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -25205,9 +25482,15 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseDhcpConfigServi
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample for ruckus_one::network::wireless_service_profiles::Epdg {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::Epdg {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned()).with_ip("sample".to_owned());
@@ -25228,9 +25511,15 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::Epdg {
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample for ruckus_one::network::wireless_service_profiles::QosPriority {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::QosPriority {
     fn sample() -> Self {
         Self::from("WIFICALLING_PRI_VOICE")
     }
@@ -25238,23 +25527,28 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::QosPrio
         serde_json::Value::from("WIFICALLING_PRI_VOICE")
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample
-for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::WifiCallingServiceProfile {
     fn sample() -> Self {
         {
             let mut value = Self::new(
                     vec![
-                        < ruckus_one::network::wireless_service_profiles::Epdg as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::Epdg as support::Sample >
+                        ::sample()
                     ],
                     "sample".to_owned(),
                 )
                 .with_description("sample".to_owned())
                 .with_id("sample".to_owned())
                 .with_qos_priority(
-                    <ruckus_one::network::wireless_service_profiles::QosPriority as support::Sample>::sample(),
+                    <ruckus_one::network::common::QosPriority as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -25272,15 +25566,15 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile {
                 "epdgs",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_service_profiles::Epdg as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Epdg as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
             ("id", serde_json::Value::from("sample")),
             (
                 "qosPriority",
-                <ruckus_one::network::wireless_service_profiles::QosPriority as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QosPriority as support::Sample>::sample_json(),
             ),
             ("serviceName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -25295,8 +25589,8 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileV1 
         {
             let mut value = Self::new(
                     vec![
-                        < ruckus_one::network::wireless_service_profiles::Epdg as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::Epdg as support::Sample >
+                        ::sample()
                     ],
                     "sample".to_owned(),
                 )
@@ -25304,7 +25598,7 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileV1 
                 .with_id("sample".to_owned())
                 .with_network_ids(vec!["sample".to_owned()])
                 .with_qos_priority(
-                    <ruckus_one::network::wireless_service_profiles::QosPriority as support::Sample>::sample(),
+                    <ruckus_one::network::common::QosPriority as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -25322,8 +25616,8 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileV1 
                 "epdgs",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_service_profiles::Epdg as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::Epdg as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -25334,16 +25628,22 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileV1 
             ),
             (
                 "qosPriority",
-                <ruckus_one::network::wireless_service_profiles::QosPriority as support::Sample>::sample_json(),
+                <ruckus_one::network::common::QosPriority as support::Sample>::sample_json(),
             ),
             ("serviceName", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
-impl support::Sample for ruckus_one::network::wireless_service_profiles::ViewmodelEpdg {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::ViewmodelEpdg {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -25366,10 +25666,16 @@ impl support::Sample for ruckus_one::network::wireless_service_profiles::Viewmod
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl support::Sample
-for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileQueryData {
+for ruckus_one::network::common::WifiCallingServiceProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -25379,8 +25685,8 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileQue
                 .with_wifi_network_ids(vec!["sample".to_owned()])
                 .with_epdgs(
                     vec![
-                        < ruckus_one::network::wireless_service_profiles::ViewmodelEpdg
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::ViewmodelEpdg as support::Sample >
+                        ::sample()
                     ],
                 );
             value
@@ -25405,8 +25711,8 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileQue
                 "epdgs",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_service_profiles::ViewmodelEpdg
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::ViewmodelEpdg as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -25414,10 +25720,16 @@ for ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileQue
         ])
     }
 }
-#[cfg(feature = "network-wireless-service-profiles")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-service-profiles")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-wifi-templates",
+        feature = "network-wireless-service-profiles"
+    )
+)]
 impl support::Sample
-for ruckus_one::network::wireless_service_profiles::QueryResponseWifiCallingServiceProfileQueryData {
+for ruckus_one::network::common::QueryResponseWifiCallingServiceProfileQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -25427,8 +25739,7 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseWifiCallingServ
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        <
-                        ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileQueryData
+                        < ruckus_one::network::common::WifiCallingServiceProfileQueryData
                         as support::Sample > ::sample()
                     ],
                 )
@@ -25461,8 +25772,7 @@ for ruckus_one::network::wireless_service_profiles::QueryResponseWifiCallingServ
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfileQueryData
+                        < ruckus_one::network::common::WifiCallingServiceProfileQueryData
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -25554,9 +25864,10 @@ impl support::Sample for ruckus_one::network::wireless_venues::Venue {
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::UploadUrlRequest {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::UploadUrlRequest {
     fn sample() -> Self {
         {
             let mut value = Self::new().with_file_extension("sample".to_owned());
@@ -25576,9 +25887,10 @@ impl support::Sample for ruckus_one::network::wireless_venues::UploadUrlRequest 
         ])
     }
 }
-#[cfg(feature = "network-wireless-venues")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-venues")))]
-impl support::Sample for ruckus_one::network::wireless_venues::SignedUrlResponse {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-files", feature = "network-wireless-venues"))]
+impl support::Sample for ruckus_one::network::common::SignedUrlResponse {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -26015,14 +26327,14 @@ impl support::Sample for ruckus_one::network::wireless_venues::Node {
                 .with_mesh_role("sample".to_owned())
                 .with_uplink(
                     vec![
-                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
-                        > ::sample()
+                        < ruckus_one::network::common::UpLink as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_downlink(
                     vec![
-                        < ruckus_one::network::wireless_venues::DownLink as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::DownLink as support::Sample >
+                        ::sample()
                     ],
                 )
                 .with_downlink_channel("sample".to_owned())
@@ -26066,8 +26378,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::Node {
                 "uplink",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::UpLink as support::Sample
-                        > ::sample_json()
+                        < ruckus_one::network::common::UpLink as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -26075,8 +26387,8 @@ impl support::Sample for ruckus_one::network::wireless_venues::Node {
                 "downlink",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_venues::DownLink as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::DownLink as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -29123,9 +29435,10 @@ impl support::Sample for ruckus_one::network::venue_templates::VenueTemplate {
         ])
     }
 }
-#[cfg(feature = "network-venue-templates")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
-impl support::Sample for ruckus_one::network::venue_templates::VenueView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
+impl support::Sample for ruckus_one::network::common::VenueView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -29163,15 +29476,16 @@ impl support::Sample for ruckus_one::network::venue_templates::VenueView {
         ])
     }
 }
-#[cfg(feature = "network-venue-templates")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-templates")))]
-impl support::Sample for ruckus_one::network::venue_templates::VenueResponse {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-networking", feature = "network-venue-templates"))]
+impl support::Sample for ruckus_one::network::common::VenueResponse {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_request_id("sample".to_owned())
                 .with_response(
-                    <ruckus_one::network::venue_templates::VenueView as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueView as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -29187,7 +29501,7 @@ impl support::Sample for ruckus_one::network::venue_templates::VenueResponse {
             ("requestId", serde_json::Value::from("sample")),
             (
                 "response",
-                <ruckus_one::network::venue_templates::VenueView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueView as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -30257,9 +30571,12 @@ impl support::Sample for ruckus_one::network::common::ApCreation {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-groups")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-groups")))]
-impl support::Sample for ruckus_one::network::venue_ap_groups::ApGroupQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::ApGroupQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -30300,10 +30617,12 @@ impl support::Sample for ruckus_one::network::venue_ap_groups::ApGroupQueryData 
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-groups")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-groups")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_groups::QueryResponseApGroupQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-groups", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::QueryResponseApGroupQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -30313,7 +30632,7 @@ for ruckus_one::network::venue_ap_groups::QueryResponseApGroupQueryData {
                 .with_object_id("sample".to_owned())
                 .with_data(
                     vec![
-                        < ruckus_one::network::venue_ap_groups::ApGroupQueryData as
+                        < ruckus_one::network::common::ApGroupQueryData as
                         support::Sample > ::sample()
                     ],
                 )
@@ -30346,7 +30665,7 @@ for ruckus_one::network::venue_ap_groups::QueryResponseApGroupQueryData {
                 "data",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::venue_ap_groups::ApGroupQueryData as
+                        < ruckus_one::network::common::ApGroupQueryData as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -30390,7 +30709,14 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelAntennaTypeSetting
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl support::Sample
 for ruckus_one::network::common::VenueApModelBandModeSettingsBandMode {
     fn sample() -> Self {
@@ -30400,10 +30726,15 @@ for ruckus_one::network::common::VenueApModelBandModeSettingsBandMode {
         serde_json::Value::from("DUAL")
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::VenueApModelBandModeSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -30431,10 +30762,16 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings {
+for ruckus_one::network::common::VenueApModelExternalAntennaSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -30463,10 +30800,15 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSet
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::VenueApModelLedSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -30514,7 +30856,14 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelUsbPortSettings {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::ExternalAntenna {
     fn sample() -> Self {
         {
@@ -30548,7 +30897,14 @@ impl support::Sample for ruckus_one::network::common::ExternalAntenna {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-model-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::CapabilitiesLanPort {
     fn sample() -> Self {
         {
@@ -30586,10 +30942,16 @@ impl support::Sample for ruckus_one::network::common::CapabilitiesLanPort {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::CapabilitiesApModel {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::CapabilitiesApModel {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -30749,18 +31111,23 @@ for ruckus_one::network::venue_ap_model_settings::CapabilitiesApModel {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-model-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::VenueApModelCapabilities {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_ap_models(
                     vec![
-                        <
-                        ruckus_one::network::venue_ap_model_settings::CapabilitiesApModel
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::CapabilitiesApModel as
+                        support::Sample > ::sample()
                     ],
                 );
             value
@@ -30778,9 +31145,8 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities {
                 "apModels",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::venue_ap_model_settings::CapabilitiesApModel
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::CapabilitiesApModel as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -30836,10 +31202,12 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSpecificSet
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
+impl support::Sample for ruckus_one::network::common::LanPortClientIsolationSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -30867,10 +31235,12 @@ for ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettings
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsMacDelimiter {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
+impl support::Sample for ruckus_one::network::common::DhcpOption82SettingsMacDelimiter {
     fn sample() -> Self {
         Self::from("NONE")
     }
@@ -30878,10 +31248,13 @@ for ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsMacDelimit
         serde_json::Value::from("NONE")
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
 impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsSubOption151Format {
+for ruckus_one::network::common::DhcpOption82SettingsSubOption151Format {
     fn sample() -> Self {
         Self::from("AREA_NAME")
     }
@@ -30889,10 +31262,13 @@ for ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsSubOption1
         serde_json::Value::from("AREA_NAME")
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
 impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1CustomizationAttributeType {
+for ruckus_one::network::common::DhcpOption82SubOption1CustomizationAttributeType {
     fn sample() -> Self {
         Self::from("INTERFACE")
     }
@@ -30900,16 +31276,19 @@ for ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1Customiz
         serde_json::Value::from("INTERFACE")
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
 impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1CustomizationAttribute {
+for ruckus_one::network::common::DhcpOption82SubOption1CustomizationAttribute {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_text("sample".to_owned())
                 .with_type(
-                    <ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1CustomizationAttributeType as support::Sample>::sample(),
+                    <ruckus_one::network::common::DhcpOption82SubOption1CustomizationAttributeType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -30925,22 +31304,25 @@ for ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1Customiz
             ("text", serde_json::Value::from("sample")),
             (
                 "type",
-                <ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1CustomizationAttributeType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpOption82SubOption1CustomizationAttributeType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
 impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1Customization {
+for ruckus_one::network::common::DhcpOption82SubOption1Customization {
     fn sample() -> Self {
         {
             let mut value = Self::new(
                 vec![
                     <
-                    ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1CustomizationAttribute
+                    ruckus_one::network::common::DhcpOption82SubOption1CustomizationAttribute
                     as support::Sample > ::sample()
                 ],
             );
@@ -30960,7 +31342,7 @@ for ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1Customiz
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1CustomizationAttribute
+                        ruckus_one::network::common::DhcpOption82SubOption1CustomizationAttribute
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -30969,10 +31351,13 @@ for ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1Customiz
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
 impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsSubOption1Format {
+for ruckus_one::network::common::DhcpOption82SettingsSubOption1Format {
     fn sample() -> Self {
         Self::from("AP_INFO")
     }
@@ -30980,10 +31365,13 @@ for ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsSubOption1
         serde_json::Value::from("AP_INFO")
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
 impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsSubOption2Format {
+for ruckus_one::network::common::DhcpOption82SettingsSubOption2Format {
     fn sample() -> Self {
         Self::from("CLIENT_MAC")
     }
@@ -30991,32 +31379,34 @@ for ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsSubOption2
         serde_json::Value::from("CLIENT_MAC")
     }
 }
-#[cfg(feature = "network-venue-ap-model-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-model-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_model_settings::DhcpOption82Settings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-model-settings", feature = "network-wireless-aps")
+)]
+impl support::Sample for ruckus_one::network::common::DhcpOption82Settings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_mac_delimiter(
-                    <ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsMacDelimiter as support::Sample>::sample(),
+                    <ruckus_one::network::common::DhcpOption82SettingsMacDelimiter as support::Sample>::sample(),
                 )
                 .with_sub_option150_enabled(true)
                 .with_sub_option151_enabled(true)
                 .with_sub_option151_format(
-                    <ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsSubOption151Format as support::Sample>::sample(),
+                    <ruckus_one::network::common::DhcpOption82SettingsSubOption151Format as support::Sample>::sample(),
                 )
                 .with_sub_option151_text("sample".to_owned())
                 .with_sub_option1_customization(
-                    <ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1Customization as support::Sample>::sample(),
+                    <ruckus_one::network::common::DhcpOption82SubOption1Customization as support::Sample>::sample(),
                 )
                 .with_sub_option1_enabled(true)
                 .with_sub_option1_format(
-                    <ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsSubOption1Format as support::Sample>::sample(),
+                    <ruckus_one::network::common::DhcpOption82SettingsSubOption1Format as support::Sample>::sample(),
                 )
                 .with_sub_option2_enabled(true)
                 .with_sub_option2_format(
-                    <ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsSubOption2Format as support::Sample>::sample(),
+                    <ruckus_one::network::common::DhcpOption82SettingsSubOption2Format as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -31031,28 +31421,28 @@ for ruckus_one::network::venue_ap_model_settings::DhcpOption82Settings {
         support::object([
             (
                 "macDelimiter",
-                <ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsMacDelimiter as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpOption82SettingsMacDelimiter as support::Sample>::sample_json(),
             ),
             ("subOption150Enabled", serde_json::Value::from(true)),
             ("subOption151Enabled", serde_json::Value::from(true)),
             (
                 "subOption151Format",
-                <ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsSubOption151Format as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpOption82SettingsSubOption151Format as support::Sample>::sample_json(),
             ),
             ("subOption151Text", serde_json::Value::from("sample")),
             (
                 "subOption1Customization",
-                <ruckus_one::network::venue_ap_model_settings::DhcpOption82SubOption1Customization as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpOption82SubOption1Customization as support::Sample>::sample_json(),
             ),
             ("subOption1Enabled", serde_json::Value::from(true)),
             (
                 "subOption1Format",
-                <ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsSubOption1Format as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpOption82SettingsSubOption1Format as support::Sample>::sample_json(),
             ),
             ("subOption2Enabled", serde_json::Value::from(true)),
             (
                 "subOption2Format",
-                <ruckus_one::network::venue_ap_model_settings::DhcpOption82SettingsSubOption2Format as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpOption82SettingsSubOption2Format as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -31067,11 +31457,11 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSettings {
             let mut value = Self::new()
                 .with_client_isolation_enabled(true)
                 .with_client_isolation_settings(
-                    <ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::LanPortClientIsolationSettings as support::Sample>::sample(),
                 )
                 .with_dhcp_option82_enabled(true)
                 .with_dhcp_option82_settings(
-                    <ruckus_one::network::venue_ap_model_settings::DhcpOption82Settings as support::Sample>::sample(),
+                    <ruckus_one::network::common::DhcpOption82Settings as support::Sample>::sample(),
                 )
                 .with_enabled(true)
                 .with_soft_gre_enabled(true);
@@ -31089,12 +31479,12 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSettings {
             ("clientIsolationEnabled", serde_json::Value::from(true)),
             (
                 "clientIsolationSettings",
-                <ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::LanPortClientIsolationSettings as support::Sample>::sample_json(),
             ),
             ("dhcpOption82Enabled", serde_json::Value::from(true)),
             (
                 "dhcpOption82Settings",
-                <ruckus_one::network::venue_ap_model_settings::DhcpOption82Settings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpOption82Settings as support::Sample>::sample_json(),
             ),
             ("enabled", serde_json::Value::from(true)),
             ("softGreEnabled", serde_json::Value::from(true)),
@@ -31102,10 +31492,12 @@ for ruckus_one::network::venue_ap_model_settings::VenueApModelLanPortSettings {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApBssColoringSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new().with_bss_coloring_enabled(true);
@@ -31125,10 +31517,16 @@ for ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::LteBandLockChannelRegion {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::LteBandLockChannelRegion {
     fn sample() -> Self {
         Self::from("DOMAIN_1")
     }
@@ -31136,16 +31534,19 @@ for ruckus_one::network::venue_ap_settings::LteBandLockChannelRegion {
         serde_json::Value::from("DOMAIN_1")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample for ruckus_one::network::venue_ap_settings::LteBandLockChannel {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::LteBandLockChannel {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_band3_g(vec!["sample".to_owned()])
                 .with_band4_g(vec!["sample".to_owned()])
                 .with_region(
-                    <ruckus_one::network::venue_ap_settings::LteBandLockChannelRegion as support::Sample>::sample(),
+                    <ruckus_one::network::common::LteBandLockChannelRegion as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -31168,16 +31569,18 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::LteBandLockChan
             ),
             (
                 "region",
-                <ruckus_one::network::venue_ap_settings::LteBandLockChannelRegion as support::Sample>::sample_json(),
+                <ruckus_one::network::common::LteBandLockChannelRegion as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::SimSettingsNetworkSelection {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::SimSettingsNetworkSelection {
     fn sample() -> Self {
         Self::from("AUTO")
     }
@@ -31185,9 +31588,12 @@ for ruckus_one::network::venue_ap_settings::SimSettingsNetworkSelection {
         serde_json::Value::from("AUTO")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample for ruckus_one::network::venue_ap_settings::SimSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::SimSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -31195,12 +31601,12 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::SimSettings {
                 .with_enabled(true)
                 .with_lte_bands(
                     vec![
-                        < ruckus_one::network::venue_ap_settings::LteBandLockChannel as
+                        < ruckus_one::network::common::LteBandLockChannel as
                         support::Sample > ::sample()
                     ],
                 )
                 .with_network_selection(
-                    <ruckus_one::network::venue_ap_settings::SimSettingsNetworkSelection as support::Sample>::sample(),
+                    <ruckus_one::network::common::SimSettingsNetworkSelection as support::Sample>::sample(),
                 )
                 .with_roaming(true);
             value
@@ -31220,24 +31626,27 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::SimSettings {
                 "lteBands",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::venue_ap_settings::LteBandLockChannel as
+                        < ruckus_one::network::common::LteBandLockChannel as
                         support::Sample > ::sample_json()
                     ],
                 ),
             ),
             (
                 "networkSelection",
-                <ruckus_one::network::venue_ap_settings::SimSettingsNetworkSelection as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SimSettingsNetworkSelection as support::Sample>::sample_json(),
             ),
             ("roaming", serde_json::Value::from(true)),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApCellularSettingsWanConnection {
+for ruckus_one::network::common::VenueApCellularSettingsWanConnection {
     fn sample() -> Self {
         Self::from("ETH_WITH_CELLULAR_FAILOVER")
     }
@@ -31245,22 +31654,24 @@ for ruckus_one::network::venue_ap_settings::VenueApCellularSettingsWanConnection
         serde_json::Value::from("ETH_WITH_CELLULAR_FAILOVER")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApCellularSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApCellularSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new(1)
                 .with_model("sample".to_owned())
                 .with_primary_sim(
-                    <ruckus_one::network::venue_ap_settings::SimSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::SimSettings as support::Sample>::sample(),
                 )
                 .with_secondary_sim(
-                    <ruckus_one::network::venue_ap_settings::SimSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::SimSettings as support::Sample>::sample(),
                 )
                 .with_wan_connection(
-                    <ruckus_one::network::venue_ap_settings::VenueApCellularSettingsWanConnection as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApCellularSettingsWanConnection as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -31276,25 +31687,28 @@ for ruckus_one::network::venue_ap_settings::VenueApCellularSettings {
             ("model", serde_json::Value::from("sample")),
             (
                 "primarySim",
-                <ruckus_one::network::venue_ap_settings::SimSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SimSettings as support::Sample>::sample_json(),
             ),
             ("primaryWanRecoveryTimer", serde_json::Value::from(1)),
             (
                 "secondarySim",
-                <ruckus_one::network::venue_ap_settings::SimSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SimSettings as support::Sample>::sample_json(),
             ),
             (
                 "wanConnection",
-                <ruckus_one::network::venue_ap_settings::VenueApCellularSettingsWanConnection as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApCellularSettingsWanConnection as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings {
+for ruckus_one::network::common::VenueApClientAdmissionControlSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -31329,10 +31743,12 @@ for ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSetting
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApDirectedMulticastSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -31357,10 +31773,12 @@ for ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApDosProtectionSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -31387,10 +31805,13 @@ for ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettingsLoadBalancingMethod {
+for ruckus_one::network::common::VenueApLoadBalancingSettingsLoadBalancingMethod {
     fn sample() -> Self {
         Self::from("BASED_ON_CLIENT_COUNT")
     }
@@ -31398,10 +31819,13 @@ for ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettingsLoadBala
         serde_json::Value::from("BASED_ON_CLIENT_COUNT")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettingsSteeringMode {
+for ruckus_one::network::common::VenueApLoadBalancingSettingsSteeringMode {
     fn sample() -> Self {
         Self::from("BASIC")
     }
@@ -31409,10 +31833,12 @@ for ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettingsSteering
         serde_json::Value::from("BASIC")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApLoadBalancingSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -31420,10 +31846,10 @@ for ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings {
                 .with_band_balancing_enabled(true)
                 .with_enabled(true)
                 .with_load_balancing_method(
-                    <ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettingsLoadBalancingMethod as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApLoadBalancingSettingsLoadBalancingMethod as support::Sample>::sample(),
                 )
                 .with_steering_mode(
-                    <ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettingsSteeringMode as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApLoadBalancingSettingsSteeringMode as support::Sample>::sample(),
                 )
                 .with_sticky_client_nbr_ap_percentage_threshold(1)
                 .with_sticky_client_snr_threshold(1)
@@ -31444,11 +31870,11 @@ for ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings {
             ("enabled", serde_json::Value::from(true)),
             (
                 "loadBalancingMethod",
-                <ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettingsLoadBalancingMethod as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApLoadBalancingSettingsLoadBalancingMethod as support::Sample>::sample_json(),
             ),
             (
                 "steeringMode",
-                <ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettingsSteeringMode as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApLoadBalancingSettingsSteeringMode as support::Sample>::sample_json(),
             ),
             ("stickyClientNbrApPercentageThreshold", serde_json::Value::from(1)),
             ("stickyClientSnrThreshold", serde_json::Value::from(1)),
@@ -31480,10 +31906,12 @@ for ruckus_one::network::venue_ap_settings::VenueApManagementTrafficVlanSettings
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApMeshSettingsRadioType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApMeshSettingsRadioType {
     fn sample() -> Self {
         Self::from("2.4-GHz")
     }
@@ -31491,16 +31919,19 @@ for ruckus_one::network::venue_ap_settings::VenueApMeshSettingsRadioType {
         serde_json::Value::from("2.4-GHz")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApMeshSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApMeshSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_enabled(true)
                 .with_passphrase(ruckus_one_runtime::Secret::from("sample"))
                 .with_radio_type(
-                    <ruckus_one::network::venue_ap_settings::VenueApMeshSettingsRadioType as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApMeshSettingsRadioType as support::Sample>::sample(),
                 )
                 .with_ssid("sample".to_owned());
             value
@@ -31518,7 +31949,7 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApMeshSett
             ("passphrase", serde_json::Value::from("sample")),
             (
                 "radioType",
-                <ruckus_one::network::venue_ap_settings::VenueApMeshSettingsRadioType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApMeshSettingsRadioType as support::Sample>::sample_json(),
             ),
             ("ssid", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -31570,9 +32001,12 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApMeshSett
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample for ruckus_one::network::venue_ap_settings::RuleFencingRange {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::RuleFencingRange {
     fn sample() -> Self {
         Self::from("SAME_AP")
     }
@@ -31580,10 +32014,12 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::RuleFencingRang
         serde_json::Value::from("SAME_AP")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::MulticastDnsFencingWiredRule {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::MulticastDnsFencingWiredRule {
     fn sample() -> Self {
         {
             let mut value = Self::new(
@@ -31592,7 +32028,7 @@ for ruckus_one::network::venue_ap_settings::MulticastDnsFencingWiredRule {
                     "sample".to_owned(),
                 )
                 .with_fencing_range(
-                    <ruckus_one::network::venue_ap_settings::RuleFencingRange as support::Sample>::sample(),
+                    <ruckus_one::network::common::RuleFencingRange as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -31612,22 +32048,24 @@ for ruckus_one::network::venue_ap_settings::MulticastDnsFencingWiredRule {
             ),
             (
                 "fencingRange",
-                <ruckus_one::network::venue_ap_settings::RuleFencingRange as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RuleFencingRange as support::Sample>::sample_json(),
             ),
             ("name", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::MulticastDnsFencingWirelessRule {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::MulticastDnsFencingWirelessRule {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_fencing_range(
-                    <ruckus_one::network::venue_ap_settings::RuleFencingRange as support::Sample>::sample(),
+                    <ruckus_one::network::common::RuleFencingRange as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -31642,16 +32080,18 @@ for ruckus_one::network::venue_ap_settings::MulticastDnsFencingWirelessRule {
         support::object([
             (
                 "fencingRange",
-                <ruckus_one::network::venue_ap_settings::RuleFencingRange as support::Sample>::sample_json(),
+                <ruckus_one::network::common::RuleFencingRange as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::MulticastDnsFencingRule {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::MulticastDnsFencingRule {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -31665,14 +32105,13 @@ for ruckus_one::network::venue_ap_settings::MulticastDnsFencingRule {
                 .with_wired_enabled(true)
                 .with_wired_rules(
                     vec![
-                        <
-                        ruckus_one::network::venue_ap_settings::MulticastDnsFencingWiredRule
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::MulticastDnsFencingWiredRule as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_wireless_enabled(true)
                 .with_wireless_rule(
-                    <ruckus_one::network::venue_ap_settings::MulticastDnsFencingWirelessRule as support::Sample>::sample(),
+                    <ruckus_one::network::common::MulticastDnsFencingWirelessRule as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -31701,33 +32140,35 @@ for ruckus_one::network::venue_ap_settings::MulticastDnsFencingRule {
                 "wiredRules",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::venue_ap_settings::MulticastDnsFencingWiredRule
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::MulticastDnsFencingWiredRule as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
             ("wirelessEnabled", serde_json::Value::from(true)),
             (
                 "wirelessRule",
-                <ruckus_one::network::venue_ap_settings::MulticastDnsFencingWirelessRule as support::Sample>::sample_json(),
+                <ruckus_one::network::common::MulticastDnsFencingWirelessRule as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
 impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings {
+for ruckus_one::network::common::VenueApMulticastDnsFencingSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_enabled(true)
                 .with_rules(
                     vec![
-                        < ruckus_one::network::venue_ap_settings::MulticastDnsFencingRule
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::MulticastDnsFencingRule as
+                        support::Sample > ::sample()
                     ],
                 );
             value
@@ -31746,8 +32187,8 @@ for ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings {
                 "rules",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::venue_ap_settings::MulticastDnsFencingRule
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::MulticastDnsFencingRule as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -31757,7 +32198,14 @@ for ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl support::Sample
 for ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels {
     fn sample() -> Self {
@@ -31769,7 +32217,13 @@ for ruckus_one::network::common::VenueApRadio24GHzSettingsAllowedChannels {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl support::Sample
 for ruckus_one::network::common::ApRadio24GHzSettingsChannelBandwidth {
     fn sample() -> Self {
@@ -31781,7 +32235,13 @@ for ruckus_one::network::common::ApRadio24GHzSettingsChannelBandwidth {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettingsMethod {
     fn sample() -> Self {
         Self::from("MANUAL")
@@ -31792,7 +32252,13 @@ impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettingsM
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::SettingsTxPower {
     fn sample() -> Self {
         Self::from("Auto")
@@ -31801,10 +32267,12 @@ impl support::Sample for ruckus_one::network::common::SettingsTxPower {
         serde_json::Value::from("Auto")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApRadio24GHzSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -31867,7 +32335,14 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettings {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl support::Sample
 for ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels {
     fn sample() -> Self {
@@ -31879,7 +32354,13 @@ for ruckus_one::network::common::VenueApRadio5GHzSettingsAllowedIndoorChannels {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::ChannelBandwidth {
     fn sample() -> Self {
         Self::from("AUTO")
@@ -31888,10 +32369,12 @@ impl support::Sample for ruckus_one::network::common::ChannelBandwidth {
         serde_json::Value::from("AUTO")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApRadio5GHzSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -31973,7 +32456,14 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettings {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
 impl support::Sample
 for ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels {
     fn sample() -> Self {
@@ -31985,7 +32475,13 @@ for ruckus_one::network::common::VenueApRadio6GHzSettingsAllowedChannels {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::BssMinRate6G {
     fn sample() -> Self {
         Self::from("HE_MCS_0")
@@ -31996,7 +32492,13 @@ impl support::Sample for ruckus_one::network::common::BssMinRate6G {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::MgmtTxRate6G {
     fn sample() -> Self {
         Self::from("6")
@@ -32007,7 +32509,13 @@ impl support::Sample for ruckus_one::network::common::MgmtTxRate6G {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-ap-settings", feature = "network-venue-ap-settings"))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-ap-settings",
+        feature = "network-venue-wifi-templates"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::TxPower {
     fn sample() -> Self {
         Self::from("MAX")
@@ -32016,9 +32524,12 @@ impl support::Sample for ruckus_one::network::common::TxPower {
         serde_json::Value::from("MAX")
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample for ruckus_one::network::venue_ap_settings::VenueHeight {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueHeight {
     fn sample() -> Self {
         {
             let mut value = Self::new().with_max_floor(1).with_min_floor(1);
@@ -32039,10 +32550,12 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueHeight {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApRadio6GHzSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -32090,7 +32603,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettings {
                     <ruckus_one::network::common::TxPower as support::Sample>::sample(),
                 )
                 .with_venue_height(
-                    <ruckus_one::network::venue_ap_settings::VenueHeight as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueHeight as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -32162,16 +32675,18 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettings {
             ),
             (
                 "venueHeight",
-                <ruckus_one::network::venue_ap_settings::VenueHeight as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueHeight as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApRadioLower5GHzSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -32249,10 +32764,12 @@ for ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettings {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApRadioUpper5GHzSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -32330,10 +32847,12 @@ for ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettings {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadioDual5GHzSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApRadioDual5GHzSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -32341,10 +32860,10 @@ for ruckus_one::network::venue_ap_settings::VenueApRadioDual5GHzSettings {
                 .with_inherit_params_lower5_g(true)
                 .with_inherit_params_upper5_g(true)
                 .with_radio_params_lower5_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadioLower5GHzSettings as support::Sample>::sample(),
                 )
                 .with_radio_params_upper5_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadioUpper5GHzSettings as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -32362,33 +32881,36 @@ for ruckus_one::network::venue_ap_settings::VenueApRadioDual5GHzSettings {
             ("inheritParamsUpper5G", serde_json::Value::from(true)),
             (
                 "radioParamsLower5G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadioLower5GHzSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadioLower5GHzSettings as support::Sample>::sample_json(),
             ),
             (
                 "radioParamsUpper5G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadioUpper5GHzSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadioUpper5GHzSettings as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApRadioSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApRadioSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_radio_params24_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio24GHzSettings as support::Sample>::sample(),
                 )
                 .with_radio_params50_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio5GHzSettings as support::Sample>::sample(),
                 )
                 .with_radio_params6_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio6GHzSettings as support::Sample>::sample(),
                 )
                 .with_radio_params_dual5_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadioDual5GHzSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadioDual5GHzSettings as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -32403,19 +32925,19 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApRadioSet
         support::object([
             (
                 "radioParams24G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio24GHzSettings as support::Sample>::sample_json(),
             ),
             (
                 "radioParams50G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio5GHzSettings as support::Sample>::sample_json(),
             ),
             (
                 "radioParams6G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio6GHzSettings as support::Sample>::sample_json(),
             ),
             (
                 "radioParamsDual5G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadioDual5GHzSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadioDual5GHzSettings as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -32458,7 +32980,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
                     <ruckus_one::network::common::TxPower as support::Sample>::sample(),
                 )
                 .with_venue_height(
-                    <ruckus_one::network::venue_ap_settings::VenueHeight as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueHeight as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -32510,7 +33032,7 @@ for ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 {
             ),
             (
                 "venueHeight",
-                <ruckus_one::network::venue_ap_settings::VenueHeight as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueHeight as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -32523,16 +33045,16 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApRadioSet
         {
             let mut value = Self::new()
                 .with_radio_params24_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio24GHzSettings as support::Sample>::sample(),
                 )
                 .with_radio_params50_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadio5GHzSettings as support::Sample>::sample(),
                 )
                 .with_radio_params6_g(
                     <ruckus_one::network::venue_ap_settings::VenueApRadio6GHzSettingsV1 as support::Sample>::sample(),
                 )
                 .with_radio_params_dual5_g(
-                    <ruckus_one::network::venue_ap_settings::VenueApRadioDual5GHzSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::VenueApRadioDual5GHzSettings as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -32547,11 +33069,11 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApRadioSet
         support::object([
             (
                 "radioParams24G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio24GHzSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio24GHzSettings as support::Sample>::sample_json(),
             ),
             (
                 "radioParams50G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadio5GHzSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadio5GHzSettings as support::Sample>::sample_json(),
             ),
             (
                 "radioParams6G",
@@ -32559,16 +33081,18 @@ impl support::Sample for ruckus_one::network::venue_ap_settings::VenueApRadioSet
             ),
             (
                 "radioParamsDual5G",
-                <ruckus_one::network::venue_ap_settings::VenueApRadioDual5GHzSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueApRadioDual5GHzSettings as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApRadiusOptionSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -32620,10 +33144,12 @@ for ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApRebootTimeoutSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -32646,10 +33172,12 @@ for ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings {
         ])
     }
 }
-#[cfg(feature = "network-venue-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-venue-ap-settings")))]
-impl support::Sample
-for ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-ap-settings", feature = "network-venue-wifi-templates")
+)]
+impl support::Sample for ruckus_one::network::common::VenueApSmartMonitorSettings {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -32702,11 +33230,11 @@ for ruckus_one::network::venue_ap_settings::VenueApTlsKeyEnhancedModeSettings {
 impl support::Sample for ruckus_one::network::wireless_aps::CreateVenueApResponse {
     fn sample() -> Self {
         Self::WifiEntityIdOperationResponse(
-            <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample(),
+            <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample(),
         )
     }
     fn sample_json() -> serde_json::Value {
-        <ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse as support::Sample>::sample_json()
+        <ruckus_one::network::common::WifiEntityIdOperationResponse as support::Sample>::sample_json()
     }
 }
 #[cfg(feature = "network-wireless-aps")]
@@ -33510,9 +34038,10 @@ impl support::Sample for ruckus_one::network::wireless_aps::WifiDhcpClientLeases
         ])
     }
 }
-#[cfg(feature = "network-wireless-aps")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
-impl support::Sample for ruckus_one::network::wireless_aps::WifiDhcpPoolUsage {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl support::Sample for ruckus_one::network::common::WifiDhcpPoolUsage {
     fn sample() -> Self {
         {
             let mut value = Self::new("sample".to_owned())
@@ -33538,15 +34067,16 @@ impl support::Sample for ruckus_one::network::wireless_aps::WifiDhcpPoolUsage {
         ])
     }
 }
-#[cfg(feature = "network-wireless-aps")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-aps")))]
-impl support::Sample for ruckus_one::network::wireless_aps::WifiDhcpPoolUsages {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
+impl support::Sample for ruckus_one::network::common::WifiDhcpPoolUsages {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_wifi_dhcp_pool_usages(
                     vec![
-                        < ruckus_one::network::wireless_aps::WifiDhcpPoolUsage as
+                        < ruckus_one::network::common::WifiDhcpPoolUsage as
                         support::Sample > ::sample()
                     ],
                 );
@@ -33565,7 +34095,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::WifiDhcpPoolUsages {
                 "wifiDhcpPoolUsages",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_aps::WifiDhcpPoolUsage as
+                        < ruckus_one::network::common::WifiDhcpPoolUsage as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -33951,7 +34481,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::VenueApAvailableLteB
                 .with_band4_g(vec!["sample".to_owned()])
                 .with_country_codes(vec!["sample".to_owned()])
                 .with_region(
-                    <ruckus_one::network::venue_ap_settings::LteBandLockChannelRegion as support::Sample>::sample(),
+                    <ruckus_one::network::common::LteBandLockChannelRegion as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -33978,7 +34508,7 @@ impl support::Sample for ruckus_one::network::wireless_aps::VenueApAvailableLteB
             ),
             (
                 "region",
-                <ruckus_one::network::venue_ap_settings::LteBandLockChannelRegion as support::Sample>::sample_json(),
+                <ruckus_one::network::common::LteBandLockChannelRegion as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -33992,11 +34522,11 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApLanPortSettings {
             let mut value = Self::new()
                 .with_client_isolation_enabled(true)
                 .with_client_isolation_settings(
-                    <ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettings as support::Sample>::sample(),
+                    <ruckus_one::network::common::LanPortClientIsolationSettings as support::Sample>::sample(),
                 )
                 .with_dhcp_option82_enabled(true)
                 .with_dhcp_option82_settings(
-                    <ruckus_one::network::venue_ap_model_settings::DhcpOption82Settings as support::Sample>::sample(),
+                    <ruckus_one::network::common::DhcpOption82Settings as support::Sample>::sample(),
                 )
                 .with_enabled(true)
                 .with_overwrite_untag_id(1)
@@ -34016,12 +34546,12 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApLanPortSettings {
             ("clientIsolationEnabled", serde_json::Value::from(true)),
             (
                 "clientIsolationSettings",
-                <ruckus_one::network::venue_ap_model_settings::LanPortClientIsolationSettings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::LanPortClientIsolationSettings as support::Sample>::sample_json(),
             ),
             ("dhcpOption82Enabled", serde_json::Value::from(true)),
             (
                 "dhcpOption82Settings",
-                <ruckus_one::network::venue_ap_model_settings::DhcpOption82Settings as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpOption82Settings as support::Sample>::sample_json(),
             ),
             ("enabled", serde_json::Value::from(true)),
             ("overwriteUntagId", serde_json::Value::from(1)),
@@ -34031,9 +34561,16 @@ impl support::Sample for ruckus_one::network::wireless_aps::ApLanPortSettings {
         ])
     }
 }
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::ApDhcpSettingsDhcpApRole {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::ApDhcpSettingsDhcpApRole {
     fn sample() -> Self {
         Self::from("PrimaryServer")
     }
@@ -34050,7 +34587,7 @@ impl support::Sample for ruckus_one::network::common::DhcpServiceAp {
             let mut value = Self::new("sample".to_owned())
                 .with_dhcp_ips(vec!["sample".to_owned()])
                 .with_role(
-                    <ruckus_one::network::ap_settings::ApDhcpSettingsDhcpApRole as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApDhcpSettingsDhcpApRole as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -34069,7 +34606,7 @@ impl support::Sample for ruckus_one::network::common::DhcpServiceAp {
             ),
             (
                 "role",
-                <ruckus_one::network::ap_settings::ApDhcpSettingsDhcpApRole as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApDhcpSettingsDhcpApRole as support::Sample>::sample_json(),
             ),
             ("serialNumber", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -34161,9 +34698,16 @@ impl support::Sample for ruckus_one::network::common::VenueRoguePolicySettings {
         ])
     }
 }
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels24G {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::Channels24G {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -34233,9 +34777,16 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels24G {
         ])
     }
 }
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdoor {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::Channels5GIndoorOutdoor {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -34339,23 +34890,30 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels5GIndoorOutdo
         ])
     }
 }
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels5G {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::Channels5G {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_dfs(
-                    <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels5GIndoorOutdoor as support::Sample>::sample(),
                 )
                 .with_indoor(
-                    <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels5GIndoorOutdoor as support::Sample>::sample(),
                 )
                 .with_indoor_for_outdoor_ap(
-                    <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels5GIndoorOutdoor as support::Sample>::sample(),
                 )
                 .with_outdoor(
-                    <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels5GIndoorOutdoor as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -34370,27 +34928,34 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels5G {
         support::object([
             (
                 "dfs",
-                <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
             ),
             (
                 "indoor",
-                <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
             ),
             (
                 "indoorForOutdoorAp",
-                <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
             ),
             (
                 "outdoor",
-                <ruckus_one::network::ap_settings::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels5GIndoorOutdoor as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdoor {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::Channels6GIndoorOutdoor {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -34494,9 +35059,16 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6GIndoorOutdo
         ])
     }
 }
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11 {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::Channels6Gv11 {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -34536,10 +35108,10 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11 {
                     ],
                 )
                 .with_indoor(
-                    <ruckus_one::network::ap_settings::Channels6GIndoorOutdoor as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels6GIndoorOutdoor as support::Sample>::sample(),
                 )
                 .with_outdoor(
-                    <ruckus_one::network::ap_settings::Channels6GIndoorOutdoor as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels6GIndoorOutdoor as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -34604,36 +35176,43 @@ impl support::Sample for ruckus_one::network::ap_settings::Channels6Gv11 {
             ),
             (
                 "indoor",
-                <ruckus_one::network::ap_settings::Channels6GIndoorOutdoor as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels6GIndoorOutdoor as support::Sample>::sample_json(),
             ),
             (
                 "outdoor",
-                <ruckus_one::network::ap_settings::Channels6GIndoorOutdoor as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels6GIndoorOutdoor as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-ap-settings")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-ap-settings")))]
-impl support::Sample for ruckus_one::network::ap_settings::WifiAvailableChannels {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-ap-settings",
+        feature = "network-venue-wifi-templates",
+        feature = "network-wireless-aps"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::WifiAvailableChannels {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_n_2_4g_channels(
-                    <ruckus_one::network::ap_settings::Channels24G as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels24G as support::Sample>::sample(),
                 )
                 .with_n_5g_channels(
-                    <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels5G as support::Sample>::sample(),
                 )
                 .with_n_5g_lower_channels(
-                    <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels5G as support::Sample>::sample(),
                 )
                 .with_n_5g_upper_channels(
-                    <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels5G as support::Sample>::sample(),
                 )
                 .with_n_6g_channels(
-                    <ruckus_one::network::ap_settings::Channels6Gv11 as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels6Gv11 as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -34648,23 +35227,23 @@ impl support::Sample for ruckus_one::network::ap_settings::WifiAvailableChannels
         support::object([
             (
                 "2.4GChannels",
-                <ruckus_one::network::ap_settings::Channels24G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels24G as support::Sample>::sample_json(),
             ),
             (
                 "5GChannels",
-                <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels5G as support::Sample>::sample_json(),
             ),
             (
                 "5GLowerChannels",
-                <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels5G as support::Sample>::sample_json(),
             ),
             (
                 "5GUpperChannels",
-                <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels5G as support::Sample>::sample_json(),
             ),
             (
                 "6GChannels",
-                <ruckus_one::network::ap_settings::Channels6Gv11 as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels6Gv11 as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -35613,7 +36192,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApDhcpSettings {
         {
             let mut value = Self::new("sample".to_owned())
                 .with_dhcp_ap_role(
-                    <ruckus_one::network::ap_settings::ApDhcpSettingsDhcpApRole as support::Sample>::sample(),
+                    <ruckus_one::network::common::ApDhcpSettingsDhcpApRole as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -35628,7 +36207,7 @@ impl support::Sample for ruckus_one::network::ap_settings::ApDhcpSettings {
         support::object([
             (
                 "dhcpApRole",
-                <ruckus_one::network::ap_settings::ApDhcpSettingsDhcpApRole as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ApDhcpSettingsDhcpApRole as support::Sample>::sample_json(),
             ),
             ("serialNumber", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
@@ -35748,16 +36327,16 @@ impl support::Sample for ruckus_one::network::ap_settings::WifiAvailableChannels
         {
             let mut value = Self::new()
                 .with_n_2_4g_channels(
-                    <ruckus_one::network::ap_settings::Channels24G as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels24G as support::Sample>::sample(),
                 )
                 .with_n_5g_channels(
-                    <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels5G as support::Sample>::sample(),
                 )
                 .with_n_5g_lower_channels(
-                    <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels5G as support::Sample>::sample(),
                 )
                 .with_n_5g_upper_channels(
-                    <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample(),
+                    <ruckus_one::network::common::Channels5G as support::Sample>::sample(),
                 )
                 .with_n_6g_channels(
                     <ruckus_one::network::ap_settings::Channels6G as support::Sample>::sample(),
@@ -35775,19 +36354,19 @@ impl support::Sample for ruckus_one::network::ap_settings::WifiAvailableChannels
         support::object([
             (
                 "2.4GChannels",
-                <ruckus_one::network::ap_settings::Channels24G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels24G as support::Sample>::sample_json(),
             ),
             (
                 "5GChannels",
-                <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels5G as support::Sample>::sample_json(),
             ),
             (
                 "5GLowerChannels",
-                <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels5G as support::Sample>::sample_json(),
             ),
             (
                 "5GUpperChannels",
-                <ruckus_one::network::ap_settings::Channels5G as support::Sample>::sample_json(),
+                <ruckus_one::network::common::Channels5G as support::Sample>::sample_json(),
             ),
             (
                 "6GChannels",
@@ -37397,10 +37976,11 @@ impl support::Sample for ruckus_one::network::switches::Ports {
         ])
     }
 }
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
 impl support::Sample
-for ruckus_one::network::switches::DeviceRequestViewDeviceRequestAction {
+for ruckus_one::network::common::DeviceRequestViewDeviceRequestAction {
     fn sample() -> Self {
         Self::from("sync")
     }
@@ -37408,14 +37988,15 @@ for ruckus_one::network::switches::DeviceRequestViewDeviceRequestAction {
         serde_json::Value::from("sync")
     }
 }
-#[cfg(feature = "network-switches")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switches")))]
-impl support::Sample for ruckus_one::network::switches::DeviceRequestView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+impl support::Sample for ruckus_one::network::common::DeviceRequestView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_device_request_action(
-                    <ruckus_one::network::switches::DeviceRequestViewDeviceRequestAction as support::Sample>::sample(),
+                    <ruckus_one::network::common::DeviceRequestViewDeviceRequestAction as support::Sample>::sample(),
                 )
                 .with_switch_id_list(vec!["sample".to_owned()]);
             value
@@ -37431,7 +38012,7 @@ impl support::Sample for ruckus_one::network::switches::DeviceRequestView {
         support::object([
             (
                 "deviceRequestAction",
-                <ruckus_one::network::switches::DeviceRequestViewDeviceRequestAction as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DeviceRequestViewDeviceRequestAction as support::Sample>::sample_json(),
             ),
             (
                 "switchIdList",
@@ -38765,7 +39346,7 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryDetailSortInfo {
                     <ruckus_one::network::switch_networking::ConfigurationHistoryDetailSortInfoSortColumn as support::Sample>::sample(),
                 )
                 .with_dir(
-                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -38784,7 +39365,7 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryDetailSortInfo {
             ),
             (
                 "dir",
-                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -38828,10 +39409,17 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryForVenueQueryReq
         ])
     }
 }
-#[cfg(feature = "network-switch-config-backups")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-config-backups")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-switch-config-backups",
+        feature = "network-switch-networking",
+        feature = "network-switches-legacy"
+    )
+)]
 impl support::Sample
-for ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoViewConfigType {
+for ruckus_one::network::common::ConfigurationHistoryInfoViewConfigType {
     fn sample() -> Self {
         Self::from("PROVISIONING")
     }
@@ -38839,10 +39427,17 @@ for ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoViewConf
         serde_json::Value::from("PROVISIONING")
     }
 }
-#[cfg(feature = "network-switch-config-backups")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-config-backups")))]
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-switch-config-backups",
+        feature = "network-switch-networking",
+        feature = "network-switches-legacy"
+    )
+)]
 impl support::Sample
-for ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoViewDispatchStatus {
+for ruckus_one::network::common::ConfigurationHistoryInfoViewDispatchStatus {
     fn sample() -> Self {
         Self::from("PENDING")
     }
@@ -38850,10 +39445,16 @@ for ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoViewDisp
         serde_json::Value::from("PENDING")
     }
 }
-#[cfg(feature = "network-switch-config-backups")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-config-backups")))]
-impl support::Sample
-for ruckus_one::network::switch_config_backups::DispatchFailedReasonView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-switch-config-backups",
+        feature = "network-switch-networking",
+        feature = "network-switches-legacy"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::DispatchFailedReasonView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -38876,10 +39477,16 @@ for ruckus_one::network::switch_config_backups::DispatchFailedReasonView {
         ])
     }
 }
-#[cfg(feature = "network-switch-config-backups")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-config-backups")))]
-impl support::Sample
-for ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(
+        feature = "network-switch-config-backups",
+        feature = "network-switch-networking",
+        feature = "network-switches-legacy"
+    )
+)]
+impl support::Sample for ruckus_one::network::common::ConfigurationHistoryInfoView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -38888,19 +39495,18 @@ for ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoView {
                 .with_end_time("sample".to_owned())
                 .with_serial_number("sample".to_owned())
                 .with_config_type(
-                    <ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoViewConfigType as support::Sample>::sample(),
+                    <ruckus_one::network::common::ConfigurationHistoryInfoViewConfigType as support::Sample>::sample(),
                 )
                 .with_dispatch_status(
-                    <ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoViewDispatchStatus as support::Sample>::sample(),
+                    <ruckus_one::network::common::ConfigurationHistoryInfoViewDispatchStatus as support::Sample>::sample(),
                 )
                 .with_clis("sample".to_owned())
                 .with_number_of_errors(1)
                 .with_transaction_id("sample".to_owned())
                 .with_dispatch_failed_reason(
                     vec![
-                        <
-                        ruckus_one::network::switch_config_backups::DispatchFailedReasonView
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::DispatchFailedReasonView as
+                        support::Sample > ::sample()
                     ],
                 );
             value
@@ -38920,11 +39526,11 @@ for ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoView {
             ("serialNumber", serde_json::Value::from("sample")),
             (
                 "configType",
-                <ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoViewConfigType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ConfigurationHistoryInfoViewConfigType as support::Sample>::sample_json(),
             ),
             (
                 "dispatchStatus",
-                <ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoViewDispatchStatus as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ConfigurationHistoryInfoViewDispatchStatus as support::Sample>::sample_json(),
             ),
             ("clis", serde_json::Value::from("sample")),
             ("numberOfErrors", serde_json::Value::from(1)),
@@ -38933,9 +39539,8 @@ for ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoView {
                 "dispatchFailedReason",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::switch_config_backups::DispatchFailedReasonView
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::DispatchFailedReasonView as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -38943,10 +39548,12 @@ for ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoView {
         ])
     }
 }
-#[cfg(feature = "network-switch-config-backups")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-config-backups")))]
-impl support::Sample
-for ruckus_one::network::switch_config_backups::ConfigurationHistoryView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switch-networking")
+)]
+impl support::Sample for ruckus_one::network::common::ConfigurationHistoryView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -38954,9 +39561,8 @@ for ruckus_one::network::switch_config_backups::ConfigurationHistoryView {
                 .with_total_count(1)
                 .with_list(
                     vec![
-                        <
-                        ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoView
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::ConfigurationHistoryInfoView as
+                        support::Sample > ::sample()
                     ],
                 );
             value
@@ -38976,9 +39582,8 @@ for ruckus_one::network::switch_config_backups::ConfigurationHistoryView {
                 "list",
                 serde_json::Value::Array(
                     vec![
-                        <
-                        ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoView
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::ConfigurationHistoryInfoView as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -39006,7 +39611,7 @@ impl support::Sample for ruckus_one::network::switch_networking::SortInfo {
                     <ruckus_one::network::switch_networking::SortInfoSortColumn as support::Sample>::sample(),
                 )
                 .with_dir(
-                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -39025,7 +39630,7 @@ impl support::Sample for ruckus_one::network::switch_networking::SortInfo {
             ),
             (
                 "dir",
-                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -39091,7 +39696,7 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryRequest {
                     <ruckus_one::network::switch_networking::SortInfoSortColumn as support::Sample>::sample(),
                 )
                 .with_sort_order(
-                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
                 )
                 .with_filters(
                     <ruckus_one::network::switch_networking::ConfigurationHistoryFilter as support::Sample>::sample(),
@@ -39121,7 +39726,7 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryRequest {
             ),
             (
                 "sortOrder",
-                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
             ),
             (
                 "filters",
@@ -39141,7 +39746,7 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryVenueInfoView {
                 .with_config_type(
                     vec![
                         <
-                        ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoViewConfigType
+                        ruckus_one::network::common::ConfigurationHistoryInfoViewConfigType
                         as support::Sample > ::sample()
                     ],
                 )
@@ -39167,7 +39772,7 @@ for ruckus_one::network::switch_networking::ConfigurationHistoryVenueInfoView {
                 serde_json::Value::Array(
                     vec![
                         <
-                        ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoViewConfigType
+                        ruckus_one::network::common::ConfigurationHistoryInfoViewConfigType
                         as support::Sample > ::sample_json()
                     ],
                 ),
@@ -41927,7 +42532,7 @@ impl support::Sample for ruckus_one::network::common::AdaptiveRadiusWorkflowQuer
             let mut value = Self::new()
                 .with_sort_field("sample".to_owned())
                 .with_sort_order(
-                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
                 )
                 .with_page(1)
                 .with_page_size(1)
@@ -41950,7 +42555,7 @@ impl support::Sample for ruckus_one::network::common::AdaptiveRadiusWorkflowQuer
             ("sortField", serde_json::Value::from("sample")),
             (
                 "sortOrder",
-                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
             ),
             ("page", serde_json::Value::from(1)),
             ("pageSize", serde_json::Value::from(1)),
@@ -42630,7 +43235,7 @@ impl support::Sample for ruckus_one::network::workflows::PageEntityModelAction {
                 .with_total_elements(1)
                 .with_total_pages(1)
                 .with_pageable(
-                    <ruckus_one::network::tenants::TenantPageableObject as support::Sample>::sample(),
+                    <ruckus_one::network::common::TenantPageableObject as support::Sample>::sample(),
                 )
                 .with_first(true)
                 .with_last(true)
@@ -42643,7 +43248,7 @@ impl support::Sample for ruckus_one::network::workflows::PageEntityModelAction {
                 )
                 .with_number(1)
                 .with_sort(
-                    <ruckus_one::network::tenants::TenantSortObject as support::Sample>::sample(),
+                    <ruckus_one::network::common::TenantSortObject as support::Sample>::sample(),
                 )
                 .with_number_of_elements(1)
                 .with_empty(true);
@@ -42662,7 +43267,7 @@ impl support::Sample for ruckus_one::network::workflows::PageEntityModelAction {
             ("totalPages", serde_json::Value::from(1)),
             (
                 "pageable",
-                <ruckus_one::network::tenants::TenantPageableObject as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TenantPageableObject as support::Sample>::sample_json(),
             ),
             ("first", serde_json::Value::from(true)),
             ("last", serde_json::Value::from(true)),
@@ -42679,7 +43284,7 @@ impl support::Sample for ruckus_one::network::workflows::PageEntityModelAction {
             ("number", serde_json::Value::from(1)),
             (
                 "sort",
-                <ruckus_one::network::tenants::TenantSortObject as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TenantSortObject as support::Sample>::sample_json(),
             ),
             ("numberOfElements", serde_json::Value::from(1)),
             ("empty", serde_json::Value::from(true)),
@@ -42719,7 +43324,7 @@ impl support::Sample for ruckus_one::network::workflows::ActionQueryCriteria {
         {
             let mut value = Self::new()
                 .with_sort_direction(
-                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
                 )
                 .with_page(1)
                 .with_page_size(1)
@@ -42745,7 +43350,7 @@ impl support::Sample for ruckus_one::network::workflows::ActionQueryCriteria {
         support::object([
             (
                 "sortDirection",
-                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
             ),
             ("page", serde_json::Value::from(1)),
             ("pageSize", serde_json::Value::from(1)),
@@ -44377,7 +44982,7 @@ impl support::Sample for ruckus_one::network::property_management::PropertyQuery
     fn sample() -> Self {
         {
             let mut value = Self::new(
-                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
                     1,
                     1,
                 )
@@ -44404,7 +45009,7 @@ impl support::Sample for ruckus_one::network::property_management::PropertyQuery
             ("keyword", serde_json::Value::from("sample")),
             (
                 "sortOrder",
-                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
             ),
             ("page", serde_json::Value::from(1)),
             ("pageSize", serde_json::Value::from(1)),
@@ -45500,7 +46105,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentQueryCriter
         {
             let mut value = Self::new()
                 .with_sort_direction(
-                    <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample(),
+                    <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample(),
                 )
                 .with_page(1)
                 .with_page_size(1)
@@ -45532,7 +46137,7 @@ impl support::Sample for ruckus_one::network::enrollments::EnrollmentQueryCriter
         support::object([
             (
                 "sortDirection",
-                <ruckus_one::network::tenants::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
+                <ruckus_one::network::common::AdminQueryRequestSortOrder as support::Sample>::sample_json(),
             ),
             ("page", serde_json::Value::from(1)),
             ("pageSize", serde_json::Value::from(1)),
@@ -46901,9 +47506,10 @@ for ruckus_one::network::radius_attribute_groups::RadiusAttributeVendors {
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::VlanPoolData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::VlanPoolData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -46929,9 +47535,10 @@ impl support::Sample for ruckus_one::network::wireless_networks::VlanPoolData {
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::DsaeOnboardNetwork {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::DsaeOnboardNetwork {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -46941,7 +47548,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::DsaeOnboardNetw
                 .with_nw_sub_type("sample".to_owned())
                 .with_vlan(1)
                 .with_vlan_pool(
-                    <ruckus_one::network::wireless_networks::VlanPoolData as support::Sample>::sample(),
+                    <ruckus_one::network::common::VlanPoolData as support::Sample>::sample(),
                 )
                 .with_security_protocol("sample".to_owned());
             value
@@ -46962,16 +47569,17 @@ impl support::Sample for ruckus_one::network::wireless_networks::DsaeOnboardNetw
             ("vlan", serde_json::Value::from(1)),
             (
                 "vlanPool",
-                <ruckus_one::network::wireless_networks::VlanPoolData as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VlanPoolData as support::Sample>::sample_json(),
             ),
             ("securityProtocol", serde_json::Value::from("sample")),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::VenueApGroupQueryData {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::VenueApGroupQueryData {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -46999,9 +47607,10 @@ impl support::Sample for ruckus_one::network::wireless_networks::VenueApGroupQue
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::WifiNetworkRow {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-networks"))]
+impl support::Sample for ruckus_one::network::common::WifiNetworkRow {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -47022,14 +47631,14 @@ impl support::Sample for ruckus_one::network::wireless_networks::WifiNetworkRow 
                 .with_tunnel_wlan_enable(true)
                 .with_security_protocol("sample".to_owned())
                 .with_dsae_onboard_network(
-                    <ruckus_one::network::wireless_networks::DsaeOnboardNetwork as support::Sample>::sample(),
+                    <ruckus_one::network::common::DsaeOnboardNetwork as support::Sample>::sample(),
                 )
                 .with_is_owe_master(true)
                 .with_owe_pair_network_id("sample".to_owned())
                 .with_venue_ap_groups(
                     vec![
-                        < ruckus_one::network::wireless_networks::VenueApGroupQueryData
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::VenueApGroupQueryData as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_ap_count(1)
@@ -47064,7 +47673,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::WifiNetworkRow 
             ("securityProtocol", serde_json::Value::from("sample")),
             (
                 "dsaeOnboardNetwork",
-                <ruckus_one::network::wireless_networks::DsaeOnboardNetwork as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DsaeOnboardNetwork as support::Sample>::sample_json(),
             ),
             ("isOweMaster", serde_json::Value::from(true)),
             ("owePairNetworkId", serde_json::Value::from("sample")),
@@ -47072,8 +47681,8 @@ impl support::Sample for ruckus_one::network::wireless_networks::WifiNetworkRow 
                 "venueApGroups",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::wireless_networks::VenueApGroupQueryData
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::VenueApGroupQueryData as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),

@@ -15,7 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                ruckus_one::network::access_control::QueryResponseAccessControlProfileQueryData,
+                ruckus_one::network::common::QueryResponseAccessControlProfileQueryData,
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
@@ -29,7 +29,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(
-            round::<ruckus_one::network::access_control::AccessControlProfile> as Decode,
+            round::<ruckus_one::network::common::AccessControlProfile> as Decode,
         ),
         request: None,
         items: None,
@@ -57,7 +57,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::access_control::AccessControlProfile> as Decode,
+            round::<ruckus_one::network::common::AccessControlProfile> as Decode,
         ),
         items: None,
     });
@@ -186,9 +186,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::access_control::ApplicationPolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::ApplicationPolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -223,9 +221,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData,
-            > as Decode,
+            round::<ruckus_one::network::common::QueryResponseApplicationPolicyQueryData>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
         items: None,
@@ -238,7 +235,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(
-            round::<ruckus_one::network::access_control::ApplicationPolicy> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicy> as Decode,
         ),
         request: None,
         items: None,
@@ -264,9 +261,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::access_control::ApplicationPolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::ApplicationPolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -305,9 +300,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::access_control::DevicePolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::DevicePolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -342,9 +335,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData,
-            > as Decode,
+            round::<ruckus_one::network::common::QueryResponseDevicePolicyQueryData>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
         items: None,
@@ -356,9 +348,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/devicePolicies/{devicePolicyId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json"],
-        response: Some(
-            round::<ruckus_one::network::access_control::DevicePolicy> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::DevicePolicy> as Decode),
         request: None,
         items: None,
     });
@@ -383,9 +373,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::access_control::DevicePolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::DevicePolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -428,9 +416,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/json",
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::access_control::L2AclPolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::L2AclPolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -452,9 +438,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::access_control::QueryResponseL2AclPolicyQueryData,
-            > as Decode,
+            round::<ruckus_one::network::common::QueryResponseL2AclPolicyQueryData>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
         items: None,
@@ -466,9 +451,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/l2AclPolicies/{l2AclPolicyId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::access_control::L2AclPolicy> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::L2AclPolicy> as Decode),
         request: None,
         items: None,
     });
@@ -484,9 +467,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/json",
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::access_control::L2AclPolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::L2AclPolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -516,9 +497,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/json",
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::access_control::L3AclPolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::L3AclPolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -540,9 +519,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::access_control::QueryResponseL3AclPolicyQueryData,
-            > as Decode,
+            round::<ruckus_one::network::common::QueryResponseL3AclPolicyQueryData>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
         items: None,
@@ -554,9 +532,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/l3AclPolicies/{l3AclPolicyId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::access_control::L3AclPolicy> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::L3AclPolicy> as Decode),
         request: None,
         items: None,
     });
@@ -572,9 +548,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/json",
         ],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::access_control::L3AclPolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::L3AclPolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -660,11 +634,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/json",
         ],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::access_control::AccessControlProfile> as Decode,
+            round::<ruckus_one::network::common::AccessControlProfile> as Decode,
         ),
         items: None,
     });

@@ -519,7 +519,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::ap_settings::WifiAvailableChannels> as Decode,
+            round::<ruckus_one::network::common::WifiAvailableChannels> as Decode,
         ),
         request: None,
         items: None,

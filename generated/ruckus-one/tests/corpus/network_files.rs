@@ -14,11 +14,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_venues::SignedUrlResponse> as Decode,
+            round::<ruckus_one::network::common::SignedUrlResponse> as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::wireless_venues::UploadUrlRequest> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::UploadUrlRequest> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -40,7 +38,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_venues::SignedUrlResponse> as Decode,
+            round::<ruckus_one::network::common::SignedUrlResponse> as Decode,
         ),
         request: None,
         items: None,

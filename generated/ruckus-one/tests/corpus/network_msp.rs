@@ -334,7 +334,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::msp::QueryResponseMspEc> as Decode),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -349,7 +349,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::msp::QueryResponseMspInventoryDevice> as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -362,7 +362,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::msp::DelegationData> as Decode),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });

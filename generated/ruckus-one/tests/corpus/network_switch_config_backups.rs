@@ -33,9 +33,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
         items: Some(
-                round::<
-                    ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoView,
-                > as Decode,
+                round::<ruckus_one::network::common::ConfigurationHistoryInfoView>
+                    as Decode,
             )
             .map(|d| ("list", d)),
     });
@@ -47,8 +46,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::switch_config_backups::ConfigurationHistoryView>
-                as Decode,
+            round::<ruckus_one::network::common::ConfigurationHistoryView> as Decode,
         ),
         request: None,
         items: None,

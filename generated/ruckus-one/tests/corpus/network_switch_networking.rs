@@ -604,9 +604,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1+json",
             "application/json",
         ],
-        response: Some(
-            round::<ruckus_one::network::venue_templates::VenueView> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::VenueView> as Decode),
         request: None,
         items: None,
     });
@@ -621,9 +619,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/vnd.ruckus.v1+json",
             "application/json",
         ],
-        response: Some(
-            round::<ruckus_one::network::venue_templates::VenueResponse> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::VenueResponse> as Decode),
         request: Some(round::<ruckus_one::network::wireless_venues::Venue> as Decode),
         items: None,
     });
@@ -652,8 +648,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/json",
         ],
         response: Some(
-            round::<ruckus_one::network::switch_config_backups::ConfigurationHistoryView>
-                as Decode,
+            round::<ruckus_one::network::common::ConfigurationHistoryView> as Decode,
         ),
         request: Some(
             round::<
@@ -670,9 +665,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::EmptyResponse> as Decode),
-        request: Some(
-            round::<ruckus_one::network::switches::DeviceRequestView> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::DeviceRequestView> as Decode),
         items: None,
     });
     ops.push(Op {

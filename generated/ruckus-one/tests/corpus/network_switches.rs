@@ -189,9 +189,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::switches::DeviceRequestView> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::DeviceRequestView> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -280,7 +278,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::switches::QueryResponseGroupedSwitch> as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });

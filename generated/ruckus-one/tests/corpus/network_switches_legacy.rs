@@ -593,9 +593,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
         items: Some(
-                round::<
-                    ruckus_one::network::switch_config_backups::ConfigurationHistoryInfoView,
-                > as Decode,
+                round::<ruckus_one::network::common::ConfigurationHistoryInfoView>
+                    as Decode,
             )
             .map(|d| ("list", d)),
     });

@@ -69,8 +69,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_groups::QueryResponseApGroupQueryData>
-                as Decode,
+            round::<ruckus_one::network::common::QueryResponseApGroupQueryData> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
         items: None,

@@ -48,11 +48,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                Vec<
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings,
-                >,
-            > as Decode,
+            round::<Vec<ruckus_one::network::common::VenueApModelBandModeSettings>>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -66,11 +63,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<
-                Vec<
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings,
-                >,
-            > as Decode,
+            round::<Vec<ruckus_one::network::common::VenueApModelBandModeSettings>>
+                as Decode,
         ),
         items: None,
     });
@@ -83,9 +77,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                Vec<
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings,
-                >,
+                Vec<ruckus_one::network::common::VenueApModelExternalAntennaSettings>,
             > as Decode,
         ),
         request: None,
@@ -101,9 +93,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
             round::<
-                Vec<
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings,
-                >,
+                Vec<ruckus_one::network::common::VenueApModelExternalAntennaSettings>,
             > as Decode,
         ),
         items: None,
@@ -138,11 +128,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                Vec<
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings,
-                >,
-            > as Decode,
+            round::<Vec<ruckus_one::network::common::VenueApModelLedSettings>> as Decode,
         ),
         request: None,
         items: None,
@@ -156,11 +142,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<
-                Vec<
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings,
-                >,
-            > as Decode,
+            round::<Vec<ruckus_one::network::common::VenueApModelLedSettings>> as Decode,
         ),
         items: None,
     });
@@ -206,9 +188,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApModelCapabilities> as Decode,
         ),
         request: None,
         items: None,
@@ -314,9 +294,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -329,9 +308,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -344,9 +322,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -359,9 +336,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,

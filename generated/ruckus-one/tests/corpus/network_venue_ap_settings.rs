@@ -14,8 +14,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApBssColoringSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -29,8 +28,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApBssColoringSettings> as Decode,
         ),
         items: None,
     });
@@ -42,8 +40,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApCellularSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApCellularSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -57,8 +54,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApCellularSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApCellularSettings> as Decode,
         ),
         items: None,
     });
@@ -70,9 +66,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApClientAdmissionControlSettings>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -86,9 +81,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<
-                ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApClientAdmissionControlSettings>
+                as Decode,
         ),
         items: None,
     });
@@ -100,9 +94,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApDirectedMulticastSettings>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -116,9 +109,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<
-                ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApDirectedMulticastSettings>
+                as Decode,
         ),
         items: None,
     });
@@ -130,8 +122,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApDosProtectionSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -145,8 +136,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApDosProtectionSettings> as Decode,
         ),
         items: None,
     });
@@ -202,8 +192,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApLoadBalancingSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -217,8 +206,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApLoadBalancingSettings> as Decode,
         ),
         items: None,
     });
@@ -260,8 +248,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApMeshSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApMeshSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -289,8 +276,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApMeshSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApMeshSettings> as Decode,
         ),
         items: None,
     });
@@ -316,9 +302,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApMulticastDnsFencingSettings>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -332,9 +317,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<
-                ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApMulticastDnsFencingSettings>
+                as Decode,
         ),
         items: None,
     });
@@ -346,8 +330,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApRadioSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApRadioSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -375,8 +358,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApRadioSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApRadioSettings> as Decode,
         ),
         items: None,
     });
@@ -402,8 +384,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApRadiusOptionSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -417,8 +398,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApRadiusOptionSettings> as Decode,
         ),
         items: None,
     });
@@ -430,8 +410,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApRebootTimeoutSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -445,8 +424,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApRebootTimeoutSettings> as Decode,
         ),
         items: None,
     });
@@ -458,8 +436,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApSmartMonitorSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -473,8 +450,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApSmartMonitorSettings> as Decode,
         ),
         items: None,
     });

@@ -37,9 +37,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/venues/{venueId}/switchSettings",
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::venue_templates::VenueResponse> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::VenueResponse> as Decode),
         request: Some(
             round::<ruckus_one::network::venue_templates::VenueTemplate> as Decode,
         ),
@@ -353,7 +351,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::venue_templates::TemplateData> as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });

@@ -14,11 +14,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_groups::QueryResponseApGroupQueryData>
-                as Decode,
+            round::<ruckus_one::network::common::QueryResponseApGroupQueryData> as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -30,8 +29,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApBssColoringSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -44,13 +42,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApBssColoringSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApBssColoringSettings> as Decode,
         ),
         items: None,
     });
@@ -62,8 +58,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApCellularSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApCellularSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -76,13 +71,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApCellularSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApCellularSettings> as Decode,
         ),
         items: None,
     });
@@ -94,9 +87,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApClientAdmissionControlSettings>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -109,14 +101,12 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<
-                ruckus_one::network::venue_ap_settings::VenueApClientAdmissionControlSettings,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApClientAdmissionControlSettings>
+                as Decode,
         ),
         items: None,
     });
@@ -128,9 +118,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApDirectedMulticastSettings>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -143,14 +132,12 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<
-                ruckus_one::network::venue_ap_settings::VenueApDirectedMulticastSettings,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApDirectedMulticastSettings>
+                as Decode,
         ),
         items: None,
     });
@@ -162,8 +149,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApDosProtectionSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -176,13 +162,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApDosProtectionSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApDosProtectionSettings> as Decode,
         ),
         items: None,
     });
@@ -194,8 +178,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::VenueApGroup> as Decode),
         items: None,
@@ -208,9 +191,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -234,9 +216,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::VenueApGroup> as Decode),
         items: None,
@@ -249,8 +230,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::CloneSettings> as Decode),
         items: None,
@@ -263,8 +243,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApLoadBalancingSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -277,13 +256,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApLoadBalancingSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApLoadBalancingSettings> as Decode,
         ),
         items: None,
     });
@@ -295,8 +272,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApMeshSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApMeshSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -309,13 +285,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApMeshSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApMeshSettings> as Decode,
         ),
         items: None,
     });
@@ -327,11 +301,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                Vec<
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings,
-                >,
-            > as Decode,
+            round::<Vec<ruckus_one::network::common::VenueApModelBandModeSettings>>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -344,16 +315,12 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<
-                Vec<
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelBandModeSettings,
-                >,
-            > as Decode,
+            round::<Vec<ruckus_one::network::common::VenueApModelBandModeSettings>>
+                as Decode,
         ),
         items: None,
     });
@@ -365,9 +332,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApModelCapabilities> as Decode,
         ),
         request: None,
         items: None,
@@ -381,9 +346,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                Vec<
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings,
-                >,
+                Vec<ruckus_one::network::common::VenueApModelExternalAntennaSettings>,
             > as Decode,
         ),
         request: None,
@@ -397,15 +360,12 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<
-                Vec<
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelExternalAntennaSettings,
-                >,
+                Vec<ruckus_one::network::common::VenueApModelExternalAntennaSettings>,
             > as Decode,
         ),
         items: None,
@@ -435,11 +395,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                Vec<
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings,
-                >,
-            > as Decode,
+            round::<Vec<ruckus_one::network::common::VenueApModelLedSettings>> as Decode,
         ),
         request: None,
         items: None,
@@ -452,16 +408,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<
-                Vec<
-                    ruckus_one::network::venue_ap_model_settings::VenueApModelLedSettings,
-                >,
-            > as Decode,
+            round::<Vec<ruckus_one::network::common::VenueApModelLedSettings>> as Decode,
         ),
         items: None,
     });
@@ -473,9 +424,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApMulticastDnsFencingSettings>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -488,14 +438,12 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<
-                ruckus_one::network::venue_ap_settings::VenueApMulticastDnsFencingSettings,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApMulticastDnsFencingSettings>
+                as Decode,
         ),
         items: None,
     });
@@ -507,8 +455,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApRadioSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApRadioSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -521,13 +468,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApRadioSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApRadioSettings> as Decode,
         ),
         items: None,
     });
@@ -539,8 +484,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApRadiusOptionSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -553,13 +497,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApRadiusOptionSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApRadiusOptionSettings> as Decode,
         ),
         items: None,
     });
@@ -571,8 +513,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApRebootTimeoutSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -585,13 +526,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApRebootTimeoutSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApRebootTimeoutSettings> as Decode,
         ),
         items: None,
     });
@@ -603,8 +542,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApSmartMonitorSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -617,13 +555,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::venue_ap_settings::VenueApSmartMonitorSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueApSmartMonitorSettings> as Decode,
         ),
         items: None,
     });
@@ -635,7 +571,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::ap_settings::WifiAvailableChannels> as Decode,
+            round::<ruckus_one::network::common::WifiAvailableChannels> as Decode,
         ),
         request: None,
         items: None,
@@ -648,9 +584,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -663,9 +598,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::wireless_networks::VenueWifiNetwork> as Decode,
@@ -680,9 +614,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -695,9 +628,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -724,9 +656,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::VenueWifiNetworkApGroupSettings>
@@ -742,8 +673,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_networks::VenueWifiNetworkSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueWifiNetworkSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -756,13 +686,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::wireless_networks::VenueWifiNetworkSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueWifiNetworkSettings> as Decode,
         ),
         items: None,
     });
@@ -774,9 +702,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -803,9 +730,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::VenueDhcpConfigServiceProfileSettings>
@@ -821,9 +747,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -836,9 +761,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -851,9 +775,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -866,9 +789,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -894,9 +816,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::VenueRoguePolicySettings> as Decode,
@@ -911,9 +832,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -926,9 +846,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -941,7 +860,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiDhcpPoolUsages> as Decode,
+            round::<ruckus_one::network::common::WifiDhcpPoolUsages> as Decode,
         ),
         request: None,
         items: None,
@@ -954,9 +873,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -969,9 +887,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,

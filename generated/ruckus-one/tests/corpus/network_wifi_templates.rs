@@ -13,11 +13,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/wifiNetworks/query",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::wireless_networks::WifiNetworkRow> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::WifiNetworkRow> as Decode),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -30,11 +28,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                ruckus_one::network::wireless_service_profiles::QueryResponseWifiCallingServiceProfileQueryData,
+                ruckus_one::network::common::QueryResponseWifiCallingServiceProfileQueryData,
             > as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -46,12 +44,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_policies::QueryResponseVlanPoolProfileQueryData,
-            > as Decode,
+            round::<ruckus_one::network::common::QueryResponseVlanPoolProfileQueryData>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -64,11 +61,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                ruckus_one::network::wireless_service_profiles::QueryResponseSyslogServerProfileQueryData,
+                ruckus_one::network::common::QueryResponseSyslogServerProfileQueryData,
             > as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -80,12 +77,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_policies::QueryResponseRoguePolicyQueryData,
-            > as Decode,
+            round::<ruckus_one::network::common::QueryResponseRoguePolicyQueryData>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -102,11 +98,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(
             round::<
-                ruckus_one::network::wireless_service_profiles::QueryResponseRadiusServerProfileQueryData,
+                ruckus_one::network::common::QueryResponseRadiusServerProfileQueryData,
             > as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -118,12 +114,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::access_control::QueryResponseL3AclPolicyQueryData,
-            > as Decode,
+            round::<ruckus_one::network::common::QueryResponseL3AclPolicyQueryData>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -135,12 +130,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::access_control::QueryResponseL2AclPolicyQueryData,
-            > as Decode,
+            round::<ruckus_one::network::common::QueryResponseL2AclPolicyQueryData>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -153,11 +147,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                ruckus_one::network::wireless_policies::QueryResponseEthernetPortProfileQueryData,
+                ruckus_one::network::common::QueryResponseEthernetPortProfileQueryData,
             > as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -170,11 +164,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                ruckus_one::network::wireless_service_profiles::QueryResponseDhcpConfigServiceProfileQueryData,
+                ruckus_one::network::common::QueryResponseDhcpConfigServiceProfileQueryData,
             > as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -186,12 +180,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::access_control::QueryResponseDevicePolicyQueryData,
-            > as Decode,
+            round::<ruckus_one::network::common::QueryResponseDevicePolicyQueryData>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -203,12 +196,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::access_control::QueryResponseApplicationPolicyQueryData,
-            > as Decode,
+            round::<ruckus_one::network::common::QueryResponseApplicationPolicyQueryData>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -221,11 +213,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                ruckus_one::network::access_control::QueryResponseAccessControlProfileQueryData,
+                ruckus_one::network::common::QueryResponseAccessControlProfileQueryData,
             > as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
@@ -237,11 +229,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::access_control::AccessControlProfile> as Decode,
+            round::<ruckus_one::network::common::AccessControlProfile> as Decode,
         ),
         items: None,
     });
@@ -253,9 +244,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -268,7 +258,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::access_control::AccessControlProfile> as Decode,
+            round::<ruckus_one::network::common::AccessControlProfile> as Decode,
         ),
         request: None,
         items: None,
@@ -281,12 +271,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::access_control::AccessControlProfile> as Decode,
+            round::<ruckus_one::network::common::AccessControlProfile> as Decode,
         ),
         items: None,
     });
@@ -298,9 +287,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -313,9 +301,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -328,9 +315,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -343,9 +329,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -358,9 +343,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -373,9 +357,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -388,9 +371,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -403,9 +385,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -418,12 +399,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::access_control::ApplicationPolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::ApplicationPolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -434,9 +412,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -449,7 +426,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::access_control::ApplicationPolicy> as Decode,
+            round::<ruckus_one::network::common::ApplicationPolicy> as Decode,
         ),
         request: None,
         items: None,
@@ -462,13 +439,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::access_control::ApplicationPolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::ApplicationPolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -479,12 +453,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::access_control::DevicePolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::DevicePolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -495,9 +466,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -509,9 +479,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/devicePolicies/{devicePolicyTemplateId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::access_control::DevicePolicy> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::DevicePolicy> as Decode),
         request: None,
         items: None,
     });
@@ -523,13 +491,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::access_control::DevicePolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::DevicePolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -540,13 +505,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
         request: Some(
-            round::<
-                ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile,
-            > as Decode,
+            round::<ruckus_one::network::common::DhcpConfigServiceProfile> as Decode,
         ),
         items: None,
     });
@@ -558,9 +520,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -573,9 +534,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile,
-            > as Decode,
+            round::<ruckus_one::network::common::DhcpConfigServiceProfile> as Decode,
         ),
         request: None,
         items: None,
@@ -588,14 +547,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<
-                ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile,
-            > as Decode,
+            round::<ruckus_one::network::common::DhcpConfigServiceProfile> as Decode,
         ),
         items: None,
     });
@@ -607,12 +563,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::access_control::L2AclPolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::L2AclPolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -623,9 +576,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -637,9 +589,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/l2AclPolicies/{l2AclPolicyTemplateId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::access_control::L2AclPolicy> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::L2AclPolicy> as Decode),
         request: None,
         items: None,
     });
@@ -651,13 +601,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::access_control::L2AclPolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::L2AclPolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -668,12 +615,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::access_control::L3AclPolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::L3AclPolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -684,9 +628,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -698,9 +641,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/l3AclPolicies/{l3AclPolicyTemplateId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::access_control::L3AclPolicy> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::L3AclPolicy> as Decode),
         request: None,
         items: None,
     });
@@ -712,13 +653,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::access_control::L3AclPolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::L3AclPolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -729,12 +667,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::wireless_service_profiles::RadiusServerProfile>
-                as Decode,
+            round::<ruckus_one::network::common::RadiusServerProfile> as Decode,
         ),
         items: None,
     });
@@ -746,9 +682,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -761,8 +696,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_service_profiles::RadiusServerProfile>
-                as Decode,
+            round::<ruckus_one::network::common::RadiusServerProfile> as Decode,
         ),
         request: None,
         items: None,
@@ -775,13 +709,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::wireless_service_profiles::RadiusServerProfile>
-                as Decode,
+            round::<ruckus_one::network::common::RadiusServerProfile> as Decode,
         ),
         items: None,
     });
@@ -793,12 +725,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::wireless_policies::RoguePolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::RoguePolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -809,9 +738,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -823,9 +751,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/roguePolicies/{roguePolicyTemplateId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::wireless_policies::RoguePolicy> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::RoguePolicy> as Decode),
         request: None,
         items: None,
     });
@@ -837,13 +763,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::wireless_policies::RoguePolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::RoguePolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -854,12 +777,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::wireless_service_profiles::SyslogServerProfile>
-                as Decode,
+            round::<ruckus_one::network::common::SyslogServerProfile> as Decode,
         ),
         items: None,
     });
@@ -871,9 +792,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -886,8 +806,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_service_profiles::SyslogServerProfile>
-                as Decode,
+            round::<ruckus_one::network::common::SyslogServerProfile> as Decode,
         ),
         request: None,
         items: None,
@@ -900,13 +819,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::wireless_service_profiles::SyslogServerProfile>
-                as Decode,
+            round::<ruckus_one::network::common::SyslogServerProfile> as Decode,
         ),
         items: None,
     });
@@ -918,8 +835,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::wireless_policies::TunnelServiceProfile>
@@ -935,9 +851,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -964,9 +879,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::wireless_policies::TunnelServiceProfile>
@@ -982,12 +896,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::wireless_policies::VlanPoolProfile> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::VlanPoolProfile> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -998,9 +909,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -1012,9 +922,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/vlanPoolProfiles/{vlanPoolProfileTemplateId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::wireless_policies::VlanPoolProfile> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::VlanPoolProfile> as Decode),
         request: None,
         items: None,
     });
@@ -1026,13 +934,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::wireless_policies::VlanPoolProfile> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::VlanPoolProfile> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -1043,13 +948,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
         request: Some(
-            round::<
-                ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiCallingServiceProfile> as Decode,
         ),
         items: None,
     });
@@ -1061,9 +963,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -1076,9 +977,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiCallingServiceProfile> as Decode,
         ),
         request: None,
         items: None,
@@ -1091,14 +990,11 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1.1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
-            round::<
-                ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiCallingServiceProfile> as Decode,
         ),
         items: None,
     });
@@ -1110,8 +1006,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::CloneSettings> as Decode),
         items: None,
@@ -1124,12 +1019,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::wireless_networks::WifiNetwork> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::WifiNetwork> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -1140,9 +1032,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -1154,9 +1045,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/templates/wifiNetworks/{wifiNetworkTemplateId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::wireless_networks::WifiNetwork> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::WifiNetwork> as Decode),
         request: None,
         items: None,
     });
@@ -1168,13 +1057,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::wireless_networks::WifiNetwork> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::WifiNetwork> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -1185,9 +1071,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -1200,9 +1085,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -1215,8 +1099,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiEntityIdOperationResponse>
-                as Decode,
+            round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::CloneSettings> as Decode),
         items: None,
@@ -1229,9 +1112,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -1244,9 +1126,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -1273,9 +1154,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::WifiNetworkRadiusServerProfileSettings>
@@ -1291,9 +1171,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -1306,9 +1185,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -1321,9 +1199,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -1336,9 +1213,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -1351,9 +1227,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -1366,9 +1241,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,

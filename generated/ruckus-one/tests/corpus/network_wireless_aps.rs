@@ -230,7 +230,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiDhcpPoolUsages> as Decode,
+            round::<ruckus_one::network::common::WifiDhcpPoolUsages> as Decode,
         ),
         request: None,
         items: None,
@@ -505,9 +505,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::venue_ap_model_settings::VenueApModelCapabilities,
-            > as Decode,
+            round::<ruckus_one::network::common::VenueApModelCapabilities> as Decode,
         ),
         request: None,
         items: None,
@@ -533,9 +531,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::wireless_aps::ApLanPortSettings> as Decode,
@@ -550,9 +547,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -579,9 +575,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::VenueDhcpConfigServiceProfileSettings>
@@ -597,9 +592,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -612,9 +606,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -627,9 +620,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -642,9 +634,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -657,9 +648,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -672,9 +662,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -700,9 +689,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::VenueRoguePolicySettings> as Decode,
@@ -717,9 +705,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -732,9 +719,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -747,9 +733,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -762,9 +747,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -781,7 +765,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/json",
         ],
         response: Some(
-            round::<ruckus_one::network::ap_settings::WifiAvailableChannels> as Decode,
+            round::<ruckus_one::network::common::WifiAvailableChannels> as Decode,
         ),
         request: None,
         items: None,
@@ -807,7 +791,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_aps::WifiDhcpPoolUsages> as Decode,
+            round::<ruckus_one::network::common::WifiDhcpPoolUsages> as Decode,
         ),
         request: None,
         items: None,

@@ -80,9 +80,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::wireless_networks::WifiNetwork> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::WifiNetwork> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -93,9 +91,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::wireless_networks::WifiNetwork> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::WifiNetwork> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -105,9 +101,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/wifiNetworks/{wifiNetworkId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::wireless_networks::WifiNetwork> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::WifiNetwork> as Decode),
         request: None,
         items: None,
     });
@@ -131,9 +125,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: Some(
-                round::<ruckus_one::network::wireless_networks::WifiNetworkRow> as Decode,
-            )
+        items: Some(round::<ruckus_one::network::common::WifiNetworkRow> as Decode)
             .map(|d| ("data", d)),
     });
     ops.push(Op {
@@ -209,8 +201,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_networks::VenueWifiNetworkSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueWifiNetworkSettings> as Decode,
         ),
         request: None,
         items: None,
@@ -224,8 +215,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::wireless_networks::VenueWifiNetworkSettings>
-                as Decode,
+            round::<ruckus_one::network::common::VenueWifiNetworkSettings> as Decode,
         ),
         items: None,
     });
@@ -315,9 +305,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -330,9 +319,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -359,9 +347,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::VenueWifiNetworkApGroupSettings>
@@ -377,9 +364,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -392,9 +378,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -407,9 +392,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -422,9 +406,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -437,9 +420,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -452,9 +434,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -466,10 +447,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/wifiNetworks/hotspot20IdentityProviders",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<Vec<ruckus_one::network::wireless_service_profiles::IdAndName>>
-                as Decode,
-        ),
+        response: Some(round::<Vec<ruckus_one::network::common::IdAndName>> as Decode),
         request: None,
         items: None,
     });
@@ -480,10 +458,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/wifiNetworks/hotspot20Operators",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<Vec<ruckus_one::network::wireless_service_profiles::IdAndName>>
-                as Decode,
-        ),
+        response: Some(round::<Vec<ruckus_one::network::common::IdAndName>> as Decode),
         request: None,
         items: None,
     });
@@ -494,9 +469,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/wifiNetworks/qosMapSetOptions",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::wireless_networks::QosMapSetOptions> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::QosMapSetOptions> as Decode),
         request: None,
         items: None,
     });
@@ -522,9 +495,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::wireless_networks::RecoveryPassphraseSettings>
@@ -553,9 +525,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -568,9 +539,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -583,9 +553,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -598,9 +567,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -613,9 +581,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -628,9 +595,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -643,9 +609,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -658,9 +623,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -673,9 +637,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -688,9 +651,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -703,9 +665,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -718,9 +679,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -733,9 +693,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -748,9 +707,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -763,9 +721,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -778,9 +735,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -793,9 +749,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -808,9 +763,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -837,9 +791,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: Some(
             round::<ruckus_one::network::common::WifiNetworkRadiusServerProfileSettings>
@@ -855,9 +808,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -870,9 +822,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -885,9 +836,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -900,9 +850,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -915,9 +864,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,
@@ -930,9 +878,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_aps::WifiOperationResponseRequestIdOnly,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
+                as Decode,
         ),
         request: None,
         items: None,

@@ -215,9 +215,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::wireless_policies::RoguePolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::RoguePolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -227,9 +225,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/roguePolicies/{roguePolicyId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::wireless_policies::RoguePolicy> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::RoguePolicy> as Decode),
         request: None,
         items: None,
     });
@@ -241,9 +237,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::wireless_policies::RoguePolicy> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::RoguePolicy> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -265,9 +259,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_policies::QueryResponseRoguePolicyQueryData,
-            > as Decode,
+            round::<ruckus_one::network::common::QueryResponseRoguePolicyQueryData>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
         items: None,
@@ -491,9 +484,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::wireless_policies::VlanPoolProfile> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::VlanPoolProfile> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -503,9 +494,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/vlanPoolProfiles/{vlanPoolProfileId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::wireless_policies::VlanPoolProfile> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::VlanPoolProfile> as Decode),
         request: None,
         items: None,
     });
@@ -517,9 +506,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::wireless_policies::VlanPoolProfile> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::VlanPoolProfile> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -541,9 +528,8 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_policies::QueryResponseVlanPoolProfileQueryData,
-            > as Decode,
+            round::<ruckus_one::network::common::QueryResponseVlanPoolProfileQueryData>
+                as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
         items: None,
@@ -610,7 +596,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                ruckus_one::network::wireless_policies::QueryResponseEthernetPortProfileQueryData,
+                ruckus_one::network::common::QueryResponseEthernetPortProfileQueryData,
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),

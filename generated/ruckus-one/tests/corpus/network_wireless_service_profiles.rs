@@ -176,8 +176,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::wireless_service_profiles::SyslogServerProfile>
-                as Decode,
+            round::<ruckus_one::network::common::SyslogServerProfile> as Decode,
         ),
         items: None,
     });
@@ -204,8 +203,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(
-            round::<ruckus_one::network::wireless_service_profiles::SyslogServerProfile>
-                as Decode,
+            round::<ruckus_one::network::common::SyslogServerProfile> as Decode,
         ),
         request: None,
         items: None,
@@ -234,8 +232,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::wireless_service_profiles::SyslogServerProfile>
-                as Decode,
+            round::<ruckus_one::network::common::SyslogServerProfile> as Decode,
         ),
         items: None,
     });
@@ -278,7 +275,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                ruckus_one::network::wireless_service_profiles::QueryResponseSyslogServerProfileQueryData,
+                ruckus_one::network::common::QueryResponseSyslogServerProfileQueryData,
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
@@ -293,8 +290,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::wireless_service_profiles::RadiusServerProfile>
-                as Decode,
+            round::<ruckus_one::network::common::RadiusServerProfile> as Decode,
         ),
         items: None,
     });
@@ -319,8 +315,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(
-            round::<ruckus_one::network::wireless_service_profiles::RadiusServerProfile>
-                as Decode,
+            round::<ruckus_one::network::common::RadiusServerProfile> as Decode,
         ),
         request: None,
         items: None,
@@ -347,8 +342,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::wireless_service_profiles::RadiusServerProfile>
-                as Decode,
+            round::<ruckus_one::network::common::RadiusServerProfile> as Decode,
         ),
         items: None,
     });
@@ -389,7 +383,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                ruckus_one::network::wireless_service_profiles::QueryResponseRadiusServerProfileQueryData,
+                ruckus_one::network::common::QueryResponseRadiusServerProfileQueryData,
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
@@ -404,9 +398,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<
-                ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile,
-            > as Decode,
+            round::<ruckus_one::network::common::DhcpConfigServiceProfile> as Decode,
         ),
         items: None,
     });
@@ -433,9 +425,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile,
-            > as Decode,
+            round::<ruckus_one::network::common::DhcpConfigServiceProfile> as Decode,
         ),
         request: None,
         items: None,
@@ -464,9 +454,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<
-                ruckus_one::network::wireless_service_profiles::DhcpConfigServiceProfile,
-            > as Decode,
+            round::<ruckus_one::network::common::DhcpConfigServiceProfile> as Decode,
         ),
         items: None,
     });
@@ -509,7 +497,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                ruckus_one::network::wireless_service_profiles::QueryResponseDhcpConfigServiceProfileQueryData,
+                ruckus_one::network::common::QueryResponseDhcpConfigServiceProfileQueryData,
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
@@ -524,9 +512,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<
-                ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiCallingServiceProfile> as Decode,
         ),
         items: None,
     });
@@ -553,9 +539,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(
-            round::<
-                ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiCallingServiceProfile> as Decode,
         ),
         request: None,
         items: None,
@@ -584,9 +568,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<
-                ruckus_one::network::wireless_service_profiles::WifiCallingServiceProfile,
-            > as Decode,
+            round::<ruckus_one::network::common::WifiCallingServiceProfile> as Decode,
         ),
         items: None,
     });
@@ -629,7 +611,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
             round::<
-                ruckus_one::network::wireless_service_profiles::QueryResponseWifiCallingServiceProfileQueryData,
+                ruckus_one::network::common::QueryResponseWifiCallingServiceProfileQueryData,
             > as Decode,
         ),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),

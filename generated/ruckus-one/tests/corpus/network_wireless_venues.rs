@@ -70,11 +70,9 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_venues::SignedUrlResponse> as Decode,
+            round::<ruckus_one::network::common::SignedUrlResponse> as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::wireless_venues::UploadUrlRequest> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::UploadUrlRequest> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -85,7 +83,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_venues::SignedUrlResponse> as Decode,
+            round::<ruckus_one::network::common::SignedUrlResponse> as Decode,
         ),
         request: None,
         items: None,
@@ -245,7 +243,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::wireless_venues::QueryResponseRogueAp> as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::switches::DynamicQueryPayload> as Decode,
+            round::<ruckus_one::network::common::DynamicQueryPayload> as Decode,
         ),
         items: None,
     });
