@@ -98,7 +98,7 @@ impl Validator {
     /// Same method and path twice is a curation mistake unless the operations offer
     /// different media types (differently typed versions of one route).
     fn check_routes(&mut self, areas: &[AreaIr], files: &[(SourceFile, spec::Area)]) {
-        let mut routes: BTreeMap<(&str, &str), Vec<(&SourceFile, String, &OpIr)>> = BTreeMap::new();
+        let mut routes: BTreeMap<(&str, &str), Vec<OpAt<'_>>> = BTreeMap::new();
         for (file, anchor, o) in each_op(areas, files) {
             routes
                 .entry((o.method.as_str(), o.path.as_str()))
@@ -476,3 +476,6 @@ pub(super) fn union_owns_tags(areas: &mut [AreaIr]) {
         }
     }
 }
+
+/// An operation with the file and the anchor its diagnostics point at.
+type OpAt<'a> = (&'a SourceFile, String, &'a OpIr);
