@@ -48,12 +48,13 @@ pub fn openapi(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> 
     Ok(emit::openapi::files(&build(top)?))
 }
 
-/// The files of [`generate`] and of [`openapi`] together, from one load and validation of the
+/// The files of [`generate`], of [`openapi`] and the simulator's tables together, from one load and validation of the
 /// spec (what `cargo xtask generate` writes).
 pub fn generate_all(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> {
     let ir = build(top)?;
     let mut files = emit::emit(&ir).map_err(|d| vec![d])?;
     files.extend(emit::openapi::files(&ir));
+    files.extend(emit::sim::files(&ir));
     Ok(files)
 }
 

@@ -12,6 +12,7 @@ mod krate;
 pub(crate) mod openapi;
 mod ops;
 mod samples;
+pub(crate) mod sim;
 mod text;
 mod types;
 mod unions;
