@@ -353,6 +353,8 @@ fn answer(
             *r.status_mut() = StatusCode::from_u16(route.status).unwrap_or(StatusCode::NO_CONTENT);
             r
         }
+        // A text answer the export declares as JSON is a JSON string.
+        "text" if media.ends_with("json") => json_answer(route.status, media, &json!("simulated")),
         kind => {
             let bytes: &'static [u8] = if kind == "text" {
                 b"simulated\n"
@@ -361,6 +363,12 @@ fn answer(
             };
             let mut r = Response::new(Body::from(bytes));
             *r.status_mut() = StatusCode::from_u16(route.status).unwrap_or(StatusCode::OK);
+            // A wildcard names no type to answer with.
+            let media = if media.contains('*') {
+                "text/csv"
+            } else {
+                media
+            };
             if let Ok(ct) = media.parse() {
                 r.headers_mut().insert(CONTENT_TYPE, ct);
             }
