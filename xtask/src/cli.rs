@@ -162,10 +162,18 @@ pub enum Part {
     Paging,
     /// Cold build times and generated lines per operation.
     Compile,
+    /// Start-up of the simulator (`ruckus-one-sim`).
+    Sim,
 }
 
 impl Part {
-    pub const ALL: [Part; 4] = [Part::Generator, Part::Runtime, Part::Paging, Part::Compile];
+    pub const ALL: [Part; 5] = [
+        Part::Generator,
+        Part::Runtime,
+        Part::Paging,
+        Part::Compile,
+        Part::Sim,
+    ];
 
     /// The name on the command line (and of the benchmark binary's part).
     pub fn name(self) -> &'static str {
@@ -174,6 +182,7 @@ impl Part {
             Part::Runtime => "runtime",
             Part::Paging => "paging",
             Part::Compile => "compile",
+            Part::Sim => "sim",
         }
     }
 }
