@@ -114,11 +114,21 @@ pub fn tenant_of(
     }
     match delegated.map(str::trim).filter(|d| !d.is_empty()) {
         None => Ok(issued.tenant.clone()),
-        Some(t) if config.may_act_for(&issued.tenant, t) => Ok(t.to_owned()),
+        Some(t) if may_act_for(config, state, &issued.tenant, t) => Ok(t.to_owned()),
         Some(t) => Err(Refusal::new(
             403,
             "SIM-403",
             format!("the tenant {} may not act for tenant {t}", issued.tenant),
         )),
     }
+}
+
+/// Whether `actor` may act as `tenant`: itself, a customer the configuration names, or a tenant
+/// it created.
+pub fn may_act_for(config: &SimConfig, state: &State, actor: &str, tenant: &str) -> bool {
+    config.may_act_for(actor, tenant)
+        || state
+            .customers
+            .get(actor)
+            .is_some_and(|c| c.iter().any(|x| x == tenant))
 }

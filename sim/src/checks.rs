@@ -1,9 +1,12 @@
 //! The request checks of an operation: query and header parameters, the body against its
 //! schema, a `{tenantId}` path parameter against the acting tenant.
 
+use crate::auth::may_act_for;
+use crate::config::SimConfig;
 use crate::errors::Refusal;
 use crate::model::{Route, Table};
 use crate::schema::validate;
+use crate::state::State;
 use axum::http::HeaderMap;
 use serde_json::{Map, Value};
 
@@ -99,10 +102,16 @@ pub fn body(t: &Table, route: &Route, bytes: &[u8]) -> Result<Option<Value>, Ref
     }
 }
 
-/// A `{tenantId}` path parameter must be the tenant the call acts as.
-pub fn tenant_param(route: &Route, params: &[String], tenant: &str) -> Result<(), Refusal> {
+/// A `{tenantId}` path parameter must be the tenant the call acts as, or one it may act for.
+pub fn tenant_param(
+    config: &SimConfig,
+    state: &State,
+    route: &Route,
+    params: &[String],
+    tenant: &str,
+) -> Result<(), Refusal> {
     for (name, value) in route.path_params.iter().zip(params) {
-        if name == "tenantId" && value != tenant {
+        if name == "tenantId" && !may_act_for(config, state, tenant, value) {
             return Err(Refusal::new(
                 403,
                 "SIM-403",

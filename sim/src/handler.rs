@@ -262,7 +262,13 @@ fn serve(ctx: &Ctx<'_>, req: &Req, fail: Option<String>) -> Result<Answer, Refus
     let media = negotiate::accept(route, req.header("accept"))?;
     negotiate::content_type(route, req.header(CONTENT_TYPE), !req.body.is_empty())?;
     checks::query(table, route, &req.query, &req.headers)?;
-    checks::tenant_param(route, ctx.params, ctx.tenant)?;
+    checks::tenant_param(
+        &ctx.inner.config,
+        &ctx.inner.lock(),
+        route,
+        ctx.params,
+        ctx.tenant,
+    )?;
     let body = checks::body(table, route, &req.body)?;
     let call = Call {
         api: ctx.api_index,
@@ -327,7 +333,12 @@ fn accept_async(
         .activities
         .insert(id.clone(), activity);
     let mut envelope = json!({"requestId": id});
-    if let Some(object_id) = done.and_then(|d| d.get("id")).and_then(Value::as_str) {
+    let object_id = match done.and_then(|d| d.get("id")) {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    if let Some(object_id) = object_id {
         envelope["response"] = json!({"id": object_id});
         envelope["id"] = json!(object_id);
     }

@@ -132,26 +132,69 @@ fn as_object(body: Option<&Value>) -> Map<String, Value> {
     }
 }
 
+/// A string or number field as text (an id).
+fn id_text(obj: &Map<String, Value>, field: &str) -> Option<String> {
+    match obj.get(field)? {
+        Value::String(s) if !s.is_empty() => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// Whether the family's objects have integer ids (their schemas say so).
+fn integer_ids(call: &Call<'_>) -> bool {
+    let t = call.table;
+    let mut schemas: Vec<&Value> = vec![&call.route.response.schema];
+    schemas.extend(call.route.request.as_ref().map(|b| &b.schema));
+    schemas.extend(
+        t.routes
+            .iter()
+            .filter(|r| r.family == call.route.family && matches!(r.role, Role::Read | Role::List))
+            .map(|r| &r.response.schema),
+    );
+    schemas.into_iter().any(|s| {
+        let mut s = s;
+        for _ in 0..8 {
+            if let Some(items) = s.get("items") {
+                s = items;
+            } else if let Some(target) = s
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| t.resolve(r))
+            {
+                s = target;
+            } else {
+                break;
+            }
+        }
+        s.pointer("/properties/id/type").and_then(Value::as_str) == Some("integer")
+    })
+}
+
 fn create(call: &Call<'_>, state: &mut State) -> Result<Value, Refusal> {
     let bodies: Vec<Option<&Value>> = match call.body {
         Some(Value::Array(list)) => list.iter().map(Some).collect(),
         other => vec![other],
     };
     let key = call.item_param().map(str::to_owned);
+    let numeric = integer_ids(call);
     let mut first = None;
     for body in bodies {
         let mut obj = as_object(body);
-        let given = |f: &str| {
-            obj.get(f)
-                .and_then(Value::as_str)
-                .filter(|s| !s.is_empty())
-                .map(str::to_owned)
-        };
-        let id = match key.as_deref().and_then(given).or_else(|| given("id")) {
+        let given = key
+            .as_deref()
+            .and_then(|k| id_text(&obj, k))
+            .or_else(|| id_text(&obj, "id"));
+        let id = match given {
             Some(id) => id,
+            None if numeric => state.new_number().to_string(),
             None => state.new_id(),
         };
-        obj.entry("id").or_insert_with(|| Value::String(id.clone()));
+        let id_value = match id.parse::<u64>() {
+            Ok(n) if numeric => json!(n),
+            _ => Value::String(id.clone()),
+        };
+        obj.entry("id").or_insert(id_value);
         let c = items_mut(call, state);
         if c.contains_key(&id) {
             return Err(Refusal::new(
@@ -161,7 +204,15 @@ fn create(call: &Call<'_>, state: &mut State) -> Result<Value, Refusal> {
             ));
         }
         let v = Value::Object(obj);
-        c.insert(id, v.clone());
+        c.insert(id.clone(), v.clone());
+        if call.route.family == "/tenants" {
+            // A tenant created by a tenant is its customer: it may act for it.
+            state
+                .customers
+                .entry(call.tenant.to_owned())
+                .or_default()
+                .push(id);
+        }
         first.get_or_insert(v);
     }
     Ok(first.unwrap_or_else(|| json!({})))

@@ -197,6 +197,8 @@ pub struct State {
     pub buckets: HashMap<(String, &'static str), Bucket>,
     pub faults: HashMap<String, Fault>,
     pub log: Vec<Logged>,
+    /// Customers tenants created (`POST /tenants`), by the creating tenant.
+    pub customers: HashMap<String, Vec<String>>,
     counter: u64,
 }
 
@@ -209,6 +211,7 @@ impl State {
             buckets: HashMap::new(),
             faults: HashMap::new(),
             log: Vec::new(),
+            customers: HashMap::new(),
             counter: 0,
         }
     }
@@ -221,6 +224,12 @@ impl State {
     pub fn new_id(&mut self) -> String {
         self.counter += 1;
         format!("5e300000-0000-4000-8000-{:012x}", self.counter)
+    }
+
+    /// A new number (integer ids), unique within the simulator.
+    pub fn new_number(&mut self) -> u64 {
+        self.counter += 1;
+        self.counter
     }
 
     /// The fault for operation `op`, counting one use.
