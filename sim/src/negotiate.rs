@@ -80,7 +80,7 @@ pub fn content_type(
         };
     };
     let offered: Vec<String> = req.types.iter().map(|t| essence(t)).collect();
-    let fits = offered.iter().any(|t| *t == ct)
+    let fits = offered.contains(&ct)
         || (req.kind == "binary" && offered.is_empty())
         || (req.kind == "multipart" && ct.starts_with("multipart/"));
     if fits {
