@@ -14,26 +14,51 @@ fn is_collection(role: Role) -> bool {
     )
 }
 
-/// The key of the collection at `path`, and the name of its items' id parameter.
+/// The key of the collection at `path`, and the name of its items' id parameter: found by a
+/// route on the collection (create, list, query) or on an item of it (a relationship `PUT`).
 fn locate(model: &Model, router: &Router, path: &str) -> Option<(String, Option<String>)> {
     let path = path.trim_end_matches('/');
     let query = format!("{path}/query");
-    for (method, p) in [("POST", path), ("GET", path), ("POST", query.as_str())] {
+    let item = format!("{path}/-");
+    let tries = [
+        ("POST", path, false),
+        ("GET", path, false),
+        ("POST", query.as_str(), false),
+        ("PUT", item.as_str(), true),
+    ];
+    for (method, p, on_item) in tries {
         let Ok(m) = router.find(model, method, p) else {
             continue;
         };
         let table = model.apis.get(m.api)?;
-        let route = m
+        let Some(route) = m
             .routes
             .iter()
             .filter_map(|i| table.routes.get(*i))
-            .find(|r| is_collection(r.role))?;
+            .find(|r| {
+                if on_item {
+                    matches!(r.role, Role::Upsert | Role::Replace)
+                } else {
+                    is_collection(r.role)
+                }
+            })
+        else {
+            continue;
+        };
         let item_param = table
             .routes
             .iter()
-            .filter(|r| r.family == route.family && matches!(r.role, Role::Read | Role::Delete))
+            .filter(|r| {
+                r.family == route.family
+                    && matches!(r.role, Role::Read | Role::Delete | Role::Upsert)
+            })
             .find_map(|r| r.path_params.last().cloned());
-        let key = format!("{}:{}|{}", m.api, route.family, m.params.join("/"));
+        let parents = if on_item {
+            &m.params[..m.params.len().saturating_sub(1)]
+        } else {
+            &m.params[..]
+        };
+        let key = format!("{}:{}|{}", m.api, route.family, parents.join("/"));
         return Some((key, item_param));
     }
     None
