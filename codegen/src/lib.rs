@@ -51,8 +51,8 @@ pub fn openapi(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> 
     Ok(emit::openapi::files(&build(top)?))
 }
 
-/// The files of [`generate`] and of [`openapi`] together, from one load and validation of the
-/// spec (what `cargo xtask generate` writes).
+/// The files of [`generate`], of [`openapi`] and the simulator's tables together, from one load
+/// and validation of the spec (what `cargo xtask generate` writes).
 pub fn generate_all(top: &Path) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> {
     generate_all_cached(top, None)
 }
@@ -64,22 +64,28 @@ pub fn generate_all_cached(
     cache: Option<&Path>,
 ) -> Result<BTreeMap<String, String>, Vec<Diagnostic>> {
     let ir = build(top)?;
-    // The OpenAPI export (YAML values, no token streams) is made beside the emitter's threads.
+    // The OpenAPI export and the simulator's tables (values, no token streams) are made beside
+    // the emitter's threads.
     if threads::workers(2) == 1 {
         let mut files = emit::emit(&ir, cache).map_err(|d| vec![d])?;
         files.extend(emit::openapi::files(&ir));
+        files.extend(emit::sim::files(&ir));
         return Ok(files);
     }
-    let (files, openapi) = std::thread::scope(|scope| {
-        let openapi = scope.spawn(|| emit::openapi::files(&ir));
+    let (files, others) = std::thread::scope(|scope| {
+        let others = scope.spawn(|| {
+            let mut others = emit::openapi::files(&ir);
+            others.extend(emit::sim::files(&ir));
+            others
+        });
         let files = emit::emit(&ir, cache);
-        let openapi = openapi
+        let others = others
             .join()
             .unwrap_or_else(|e| std::panic::resume_unwind(e));
-        (files, openapi)
+        (files, others)
     });
     let mut files = files.map_err(|d| vec![d])?;
-    files.extend(openapi);
+    files.extend(others);
     Ok(files)
 }
 

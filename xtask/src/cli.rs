@@ -174,15 +174,18 @@ pub enum Part {
     Compile,
     /// Writes at MSP scale (fan-out, pacing, bulk waiting) against a local rate-limited server.
     Msp,
+    /// Start-up of the simulator (`ruckus-one-sim`).
+    Sim,
 }
 
 impl Part {
-    pub const ALL: [Part; 5] = [
+    pub const ALL: [Part; 6] = [
         Part::Generator,
         Part::Runtime,
         Part::Paging,
         Part::Msp,
         Part::Compile,
+        Part::Sim,
     ];
 
     /// The name on the command line (and of the benchmark binary's part).
@@ -193,6 +196,7 @@ impl Part {
             Part::Paging => "paging",
             Part::Compile => "compile",
             Part::Msp => "msp",
+            Part::Sim => "sim",
         }
     }
 }

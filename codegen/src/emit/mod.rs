@@ -16,6 +16,7 @@ pub(crate) mod openapi;
 mod ops;
 mod samples;
 mod services;
+pub(crate) mod sim;
 mod text;
 mod types;
 mod unions;

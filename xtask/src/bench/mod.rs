@@ -10,6 +10,9 @@
 //!   waiting, against a local server with a per-tenant token bucket (`benches/src/msp.rs`; a
 //!   skeleton until it runs against the simulator): 429 share, budget used, token requests,
 //!   activity queries.
+//! - `sim`: start-up of the simulator (`ruckus-one-sim`'s `startup` example, built in release
+//!   mode, dev profile with `--quick`): the first start in a process, one start to its first
+//!   answer (target < 50 ms) and 100 started at once.
 //! - `compile`: cold debug build times of the client crate per feature set (as `bench-build`,
 //!   `--full` included), lines of generated Rust per operation, build seconds per 100
 //!   operations.
@@ -26,6 +29,7 @@ pub mod build;
 mod compile;
 mod e2e;
 mod generator;
+mod sim;
 mod synth;
 mod table;
 
@@ -64,6 +68,11 @@ pub fn run(root: &Path, args: &BenchArgs) -> Result<(), String> {
     if parts.contains(&Part::Compile) {
         if let Err(e) = compile::run(root, args, &mut rows) {
             failure.get_or_insert(format!("compile: {e}"));
+        }
+    }
+    if parts.contains(&Part::Sim) {
+        if let Err(e) = sim::run(root, args, &mut rows) {
+            failure.get_or_insert(format!("sim: {e}"));
         }
     }
     table::print(args.quick, &rows);
@@ -115,7 +124,17 @@ fn runtime(
     let output = command
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
-    let text = String::from_utf8_lossy(&output.stdout);
+    rows.extend(parse_rows(&String::from_utf8_lossy(&output.stdout)));
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err("the runtime benchmark (`ruckus-one-bench`) failed".into())
+    }
+}
+
+/// The rows a benchmark binary prints (`row`, part, measure, median, min, max, unit, target).
+fn parse_rows(text: &str) -> Vec<Row> {
+    let mut rows = Vec::new();
     for line in text.lines() {
         let cells: Vec<&str> = line.split('\t').collect();
         if let ["row", bench, measure, median, min, max, unit, target] = cells[..] {
@@ -133,9 +152,5 @@ fn runtime(
             ));
         }
     }
-    if output.status.success() {
-        Ok(())
-    } else {
-        Err("the runtime benchmark (`ruckus-one-bench`) failed".into())
-    }
+    rows
 }

@@ -454,3 +454,43 @@ fn security_scheme(ir: &Ir, api: &ApiIr) -> Obj {
         }
     }
 }
+
+/// The pieces of the export the simulator's route table reuses (`emit/sim`), so that what the
+/// simulator checks and answers is exactly what the export describes.
+pub(crate) mod shared {
+    use super::*;
+    use crate::ir::{TypeIr, TypeRef};
+
+    /// The export's schema of a named type.
+    pub(crate) fn named_schema(t: &TypeIr) -> Value {
+        type_schema(t).into()
+    }
+
+    /// The export's schema of a type reference.
+    pub(crate) fn ref_schema(t: &TypeRef) -> Value {
+        schema_of(t).into()
+    }
+
+    /// The export's schema of a parameter, with its constraints.
+    pub(crate) fn param_schema(p: &ParamIr) -> Value {
+        let mut schema = schema_of(&p.ty);
+        constraints(&mut schema, &p.constraints, &p.ty);
+        schema.into()
+    }
+
+    /// The distinct request media types of the operation's versions.
+    pub(crate) fn request_types(op: &OpIr) -> Vec<String> {
+        media_types(op, |v| v.content_type.as_deref())
+            .into_iter()
+            .map(|(m, _)| m.to_owned())
+            .collect()
+    }
+
+    /// The distinct response media types of the operation's versions.
+    pub(crate) fn response_types(op: &OpIr) -> Vec<String> {
+        media_types(op, |v| Some(v.accept.as_str()))
+            .into_iter()
+            .map(|(m, _)| m.to_owned())
+            .collect()
+    }
+}

@@ -1,0 +1,162 @@
+//! Resource families and the role of each operation in them, inferred from paths: a family is
+//! a collection path (`/venues`, `/venues/{}/aps`) with its item path (`/venues/{}/aps/{}`) and
+//! query path (`.../query`). The simulator keeps state for a family that something creates (a
+//! `POST` on the collection, or a `PUT` on an item that nothing else creates: an activation, a
+//! membership); a collection with `GET` and `PUT`/`PATCH` and nothing creating in it is a
+//! settings document. Everything else is answered from the schemas (canned).
+
+use crate::ir::{ApiIr, BodyKind, Method, OpIr, TypeRef};
+use std::collections::BTreeMap;
+
+/// What an operation does in the simulator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    Create,
+    List,
+    Query,
+    Read,
+    Replace,
+    Merge,
+    Delete,
+    Upsert,
+    BulkDelete,
+    SettingsRead,
+    SettingsWrite,
+    ActivityRead,
+    ActivityQuery,
+    Canned,
+}
+
+impl Role {
+    pub(super) fn as_str(self) -> &'static str {
+        match self {
+            Role::Create => "create",
+            Role::List => "list",
+            Role::Query => "query",
+            Role::Read => "read",
+            Role::Replace => "replace",
+            Role::Merge => "merge",
+            Role::Delete => "delete",
+            Role::Upsert => "upsert",
+            Role::BulkDelete => "bulk_delete",
+            Role::SettingsRead => "settings_read",
+            Role::SettingsWrite => "settings_write",
+            Role::ActivityRead => "activity_read",
+            Role::ActivityQuery => "activity_query",
+            Role::Canned => "canned",
+        }
+    }
+
+    /// Whether the answer comes from the simulator's state.
+    pub(super) fn is_stateful(self) -> bool {
+        self != Role::Canned
+    }
+}
+
+/// Where an operation's path stands in its family.
+struct Shape {
+    /// The collection path with every placeholder written `{}`.
+    collection: String,
+    item: bool,
+    query: bool,
+}
+
+fn shape(op: &OpIr) -> Shape {
+    let segments: Vec<&str> = op.path.split('/').filter(|s| !s.is_empty()).collect();
+    let placeholder = |s: &str| s.starts_with('{') && s.ends_with('}');
+    let (rest, item, query) = match segments.split_last() {
+        Some((last, rest)) if op.method == Method::Post && *last == "query" => (rest, false, true),
+        Some((last, rest)) if placeholder(last) => (rest, true, false),
+        _ => (&segments[..], false, false),
+    };
+    let collection: Vec<&str> = rest
+        .iter()
+        .map(|s| if placeholder(s) { "{}" } else { s })
+        .collect();
+    Shape {
+        collection: format!("/{}", collection.join("/")),
+        item,
+        query,
+    }
+}
+
+/// What the operations of one collection path do.
+#[derive(Default)]
+struct Facts {
+    create: bool,
+    item_put: bool,
+    collection_write: bool,
+    /// Something reads or addresses the collection's members (a list, a query, an item path):
+    /// a `POST` on a collection nobody reads is an action, not a create.
+    members: bool,
+}
+
+/// Each generated operation's family (collection path) and role, by operation id.
+pub(super) fn roles(api: &ApiIr) -> BTreeMap<String, (String, Role)> {
+    let ops: Vec<&OpIr> = api
+        .areas
+        .iter()
+        .flat_map(|a| &a.operations)
+        .filter(|o| o.is_generated())
+        .collect();
+    let mut facts: BTreeMap<String, Facts> = BTreeMap::new();
+    for op in &ops {
+        let s = shape(op);
+        let f = facts.entry(s.collection).or_default();
+        f.members |= s.item || s.query || op.method == Method::Get;
+        match (op.method, s.item, s.query) {
+            (Method::Post, false, false) => f.create = true,
+            (Method::Put, true, _) => f.item_put = true,
+            (Method::Put | Method::Patch, false, false) => f.collection_write = true,
+            _ => {}
+        }
+    }
+    let activities = api.activity().map(|(_, op)| shape(op).collection);
+    ops.iter()
+        .map(|op| {
+            let s = shape(op);
+            let f = &facts[&s.collection];
+            let role = if api.activity_operation.as_deref() == Some(op.id.as_str()) {
+                Role::ActivityRead
+            } else if s.query && activities.as_deref() == Some(s.collection.as_str()) {
+                Role::ActivityQuery
+            } else {
+                role(op, &s, f)
+            };
+            (op.id.clone(), (s.collection, role))
+        })
+        .collect()
+}
+
+fn role(op: &OpIr, s: &Shape, f: &Facts) -> Role {
+    let stateful = (f.create && f.members) || f.item_put;
+    if s.query {
+        return if stateful { Role::Query } else { Role::Canned };
+    }
+    if s.item {
+        return match op.method {
+            Method::Get if stateful => Role::Read,
+            Method::Put if f.create && f.members => Role::Replace,
+            Method::Put => Role::Upsert,
+            Method::Patch if stateful => Role::Merge,
+            Method::Delete if stateful => Role::Delete,
+            _ => Role::Canned,
+        };
+    }
+    match op.method {
+        Method::Post if stateful => Role::Create,
+        Method::Get if stateful => Role::List,
+        Method::Get if f.collection_write => Role::SettingsRead,
+        Method::Put | Method::Patch if !stateful => Role::SettingsWrite,
+        Method::Delete if stateful && ids_body(op) => Role::BulkDelete,
+        _ => Role::Canned,
+    }
+}
+
+/// A JSON body that is a list of strings (the ids a bulk delete names).
+fn ids_body(op: &OpIr) -> bool {
+    op.request.as_ref().is_some_and(|b| {
+        b.kind == BodyKind::Json
+            && matches!(&b.ty, Some(TypeRef::Array(inner)) if **inner == TypeRef::String)
+    })
+}

@@ -1,0 +1,123 @@
+//! The request checks of an operation: query and header parameters, the body against its
+//! schema, a `{tenantId}` path parameter against the acting tenant.
+
+use crate::auth::may_act_for;
+use crate::config::SimConfig;
+use crate::errors::Refusal;
+use crate::model::{Route, Table};
+use crate::schema::validate;
+use crate::state::State;
+use axum::http::HeaderMap;
+use serde_json::{Map, Value};
+
+/// A query value typed as its schema says (left a string when it does not parse, so that
+/// validation names the problem).
+fn typed(t: &Table, text: &str, schema: &Value) -> Value {
+    let mut s = schema;
+    for _ in 0..8 {
+        match s
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|r| t.resolve(r))
+        {
+            Some(target) => s = target,
+            None => break,
+        }
+    }
+    let parsed = match s.get("type").and_then(Value::as_str) {
+        Some("integer") => text.parse::<i64>().ok().map(Value::from),
+        Some("number") => text.parse::<f64>().ok().map(Value::from),
+        Some("boolean") => text.parse::<bool>().ok().map(Value::from),
+        _ => None,
+    };
+    parsed.unwrap_or_else(|| Value::String(text.to_owned()))
+}
+
+pub fn query(
+    t: &Table,
+    route: &Route,
+    query: &[(String, String)],
+    headers: &HeaderMap,
+) -> Result<(), Refusal> {
+    for p in &route.query {
+        let values: Vec<&String> = query
+            .iter()
+            .filter(|(n, _)| *n == p.name)
+            .map(|(_, v)| v)
+            .collect();
+        if values.is_empty() && p.required {
+            return Err(Refusal::bad_request(format!(
+                "the query parameter `{}` is required",
+                p.name
+            )));
+        }
+        for v in values {
+            validate(t, &typed(t, v, &p.schema), &p.schema)
+                .map_err(|e| Refusal::bad_request(format!("query parameter `{}`: {e}", p.name)))?;
+        }
+    }
+    for p in route.headers.iter().filter(|p| p.required) {
+        if !headers.contains_key(p.name.as_str()) {
+            return Err(Refusal::bad_request(format!(
+                "the header `{}` is required",
+                p.name
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The request body as JSON (a form as an object of strings), checked against the operation's
+/// request schema; multipart and binary bodies are taken as they are (`None`).
+pub fn body(t: &Table, route: &Route, bytes: &[u8]) -> Result<Option<Value>, Refusal> {
+    let Some(rb) = &route.request else {
+        return Ok(None);
+    };
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return if rb.required {
+            Err(Refusal::bad_request("a request body is required"))
+        } else {
+            Ok(None)
+        };
+    }
+    match rb.kind.as_str() {
+        "json" => {
+            let v: Value = serde_json::from_slice(bytes)
+                .map_err(|e| Refusal::bad_request(format!("the body is not JSON: {e}")))?;
+            if !rb.schema.is_null() {
+                validate(t, &v, &rb.schema).map_err(Refusal::bad_request)?;
+            }
+            Ok(Some(v))
+        }
+        "form" => {
+            let fields: Vec<(String, String)> = serde_urlencoded::from_bytes(bytes)
+                .map_err(|e| Refusal::bad_request(format!("the body is not a form: {e}")))?;
+            let m: Map<String, Value> = fields
+                .into_iter()
+                .map(|(k, v)| (k, Value::String(v)))
+                .collect();
+            Ok(Some(Value::Object(m)))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// A `{tenantId}` path parameter must be the tenant the call acts as, or one it may act for.
+pub fn tenant_param(
+    config: &SimConfig,
+    state: &State,
+    route: &Route,
+    params: &[String],
+    tenant: &str,
+) -> Result<(), Refusal> {
+    for (name, value) in route.path_params.iter().zip(params) {
+        if name == "tenantId" && !may_act_for(config, state, tenant, value) {
+            return Err(Refusal::new(
+                403,
+                "SIM-403",
+                format!("the path names tenant {value}, the call acts as {tenant}"),
+            ));
+        }
+    }
+    Ok(())
+}

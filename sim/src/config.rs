@@ -1,0 +1,179 @@
+//! How a simulator is set up: the credentials it accepts, the tenants it knows, its clock,
+//! activities and limits, and the objects it starts with.
+
+use serde::Deserialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+/// The client id accepted by default.
+pub const DEFAULT_CLIENT_ID: &str = "sim-client-id";
+/// The client secret accepted by default.
+pub const DEFAULT_CLIENT_SECRET: &str = "sim-client-secret";
+/// The tenant that owns the default credential.
+pub const DEFAULT_TENANT_ID: &str = "sim-tenant";
+
+/// One application credential (client id and secret) and the tenant that owns it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Credential {
+    pub client_id: String,
+    pub client_secret: String,
+    pub tenant_id: String,
+}
+
+/// Initial objects and tenants (`--seed FILE`, JSON or YAML).
+///
+/// ```yaml
+/// customers:                 # MSP tenant -> the customer tenants it may act for
+///   sim-tenant: [customer-a, customer-b]
+/// credentials:               # more accepted credentials (each tenant its own)
+///   - {client_id: other, client_secret: other-secret, tenant_id: other-tenant}
+/// objects:                   # tenant -> collection path -> objects
+///   sim-tenant:
+///     /venues:
+///       - {id: venue-1, name: Lobby, address: {city: Sunnyvale, country: United States}}
+///     /venues/venue-1/aps:
+///       - {serialNumber: "123456789012", name: ap-1}
+/// ```
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Seed {
+    #[serde(default)]
+    pub customers: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    pub credentials: Vec<Credential>,
+    #[serde(default)]
+    pub objects: BTreeMap<String, BTreeMap<String, Vec<Value>>>,
+}
+
+impl Seed {
+    /// Reads a seed from JSON or YAML text.
+    pub fn parse(text: &str) -> Result<Seed, String> {
+        serde_yaml::from_str(text).map_err(|e| format!("invalid seed: {e}"))
+    }
+}
+
+/// A simulator's settings; [`SimConfig::default`] is what the binary runs with when given no
+/// option.
+#[derive(Debug, Clone)]
+pub struct SimConfig {
+    /// Where to listen (default `127.0.0.1:0`: a free port on loopback).
+    pub listen: SocketAddr,
+    /// The credential accepted (default [`DEFAULT_CLIENT_ID`], [`DEFAULT_CLIENT_SECRET`],
+    /// [`DEFAULT_TENANT_ID`]).
+    pub credential: Credential,
+    /// Lifetime of issued tokens on the simulator clock (default 7199 s, as the service says).
+    pub token_lifetime: Duration,
+    /// How long an activity takes on the simulator clock: PENDING for the first half,
+    /// INPROGRESS for the second, then SUCCESS or FAIL (default 2 s).
+    pub activity_duration: Duration,
+    /// How long a new activity answers 404 (the service creates it asynchronously; default 0).
+    pub activity_hidden_for: Duration,
+    /// The clock moves only when a test advances it (default: it also follows real time).
+    pub manual_clock: bool,
+    /// Answer 429 past the per-tenant, per-service budgets (default on).
+    pub rate_limits: bool,
+    /// Tenants, credentials and objects to start with.
+    pub seed: Seed,
+}
+
+impl Default for SimConfig {
+    fn default() -> Self {
+        SimConfig {
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            credential: Credential {
+                client_id: DEFAULT_CLIENT_ID.to_owned(),
+                client_secret: DEFAULT_CLIENT_SECRET.to_owned(),
+                tenant_id: DEFAULT_TENANT_ID.to_owned(),
+            },
+            token_lifetime: Duration::from_secs(7199),
+            activity_duration: Duration::from_secs(2),
+            activity_hidden_for: Duration::ZERO,
+            manual_clock: false,
+            rate_limits: true,
+            seed: Seed::default(),
+        }
+    }
+}
+
+impl SimConfig {
+    pub fn credential(mut self, client_id: &str, client_secret: &str, tenant_id: &str) -> Self {
+        self.credential = Credential {
+            client_id: client_id.to_owned(),
+            client_secret: client_secret.to_owned(),
+            tenant_id: tenant_id.to_owned(),
+        };
+        self
+    }
+
+    /// Lets the MSP tenant `msp` act for `customer` (`x-rks-tenantid`).
+    pub fn customer(mut self, msp: &str, customer: &str) -> Self {
+        self.seed
+            .customers
+            .entry(msp.to_owned())
+            .or_default()
+            .push(customer.to_owned());
+        self
+    }
+
+    /// Accepts another credential, owned by its own tenant.
+    pub fn other_credential(
+        mut self,
+        client_id: &str,
+        client_secret: &str,
+        tenant_id: &str,
+    ) -> Self {
+        self.seed.credentials.push(Credential {
+            client_id: client_id.to_owned(),
+            client_secret: client_secret.to_owned(),
+            tenant_id: tenant_id.to_owned(),
+        });
+        self
+    }
+
+    pub fn manual_clock(mut self) -> Self {
+        self.manual_clock = true;
+        self
+    }
+
+    pub fn activity_duration(mut self, d: Duration) -> Self {
+        self.activity_duration = d;
+        self
+    }
+
+    pub fn activity_hidden_for(mut self, d: Duration) -> Self {
+        self.activity_hidden_for = d;
+        self
+    }
+
+    pub fn token_lifetime(mut self, d: Duration) -> Self {
+        self.token_lifetime = d;
+        self
+    }
+
+    pub fn rate_limits(mut self, on: bool) -> Self {
+        self.rate_limits = on;
+        self
+    }
+
+    pub fn seed(mut self, seed: Seed) -> Self {
+        self.seed = seed;
+        self
+    }
+
+    /// Every accepted credential.
+    pub fn credentials(&self) -> impl Iterator<Item = &Credential> {
+        std::iter::once(&self.credential).chain(&self.seed.credentials)
+    }
+
+    /// Whether `actor` may act as `tenant`: itself, or a customer of it.
+    pub fn may_act_for(&self, actor: &str, tenant: &str) -> bool {
+        actor == tenant
+            || self
+                .seed
+                .customers
+                .get(actor)
+                .is_some_and(|c| c.iter().any(|x| x == tenant))
+    }
+}

@@ -1,0 +1,328 @@
+//! Answers that validate: [`conform`] turns a value (stored state, a candidate page, nothing)
+//! into one that validates against a schema of the export, keeping what already fits, filling
+//! required fields with sample values and replacing what does not fit. Canned answers are
+//! `conform(None, schema)`.
+
+use crate::model::Table;
+use crate::schema::{is_valid, type_matches};
+use serde_json::{Map, Value, json};
+
+/// Below this depth, generated values stop at the required minimum (recursive schemas end).
+const MAX_DEPTH: usize = 32;
+
+/// Sample values that depend on the simulator (its clock).
+pub struct Samples<'a> {
+    pub table: &'a Table,
+    /// The simulator clock as RFC 3339 (`date-time` samples).
+    pub now: &'a str,
+}
+
+impl Samples<'_> {
+    /// `v` made valid for `schema` (`None`: a value built from the schema alone).
+    pub fn conform(&self, v: Option<&Value>, schema: &Value) -> Value {
+        self.go(v, schema, 0)
+    }
+
+    fn go(&self, v: Option<&Value>, schema: &Value, depth: usize) -> Value {
+        let Some(s) = schema.as_object() else {
+            return v.cloned().unwrap_or_else(|| json!({}));
+        };
+        if depth > MAX_DEPTH {
+            if let Some(v) = v.filter(|v| is_valid(self.table, v, schema)) {
+                return v.clone();
+            }
+        }
+        if let Some(r) = s.get("$ref").and_then(Value::as_str) {
+            return match self.table.resolve(r) {
+                Some(target) => self.go(v, target, depth + 1),
+                None => v.cloned().unwrap_or(Value::Null),
+            };
+        }
+        if let Some(Value::Array(branches)) = s.get("oneOf") {
+            return self.one_of(v, s, branches, depth);
+        }
+        if let Some(Value::Array(branches)) = s.get("anyOf") {
+            return self.any_of(v, branches, depth);
+        }
+        if let Some(Value::Array(values)) = s.get("enum") {
+            return match v {
+                Some(x) if values.contains(x) => x.clone(),
+                _ => values.first().cloned().unwrap_or(Value::Null),
+            };
+        }
+        let ty = s.get("type");
+        if v.is_some_and(Value::is_null) && ty.is_some_and(|t| type_matches(t, &Value::Null)) {
+            return Value::Null;
+        }
+        match primary_type(ty) {
+            Some("object") => self.object(v, s, depth),
+            Some("array") => self.array(v, s, depth),
+            Some(t) => match v {
+                Some(x) if is_valid(self.table, x, schema) => x.clone(),
+                _ => self.scalar(t, s),
+            },
+            None if s.contains_key("properties") => self.object(v, s, depth),
+            None => v.cloned().unwrap_or_else(|| json!({})),
+        }
+    }
+
+    fn any_of(&self, v: Option<&Value>, branches: &[Value], depth: usize) -> Value {
+        if let Some(x) = v {
+            if branches.iter().any(|b| is_valid(self.table, x, b)) {
+                return x.clone();
+            }
+        }
+        let first = branches
+            .iter()
+            .find(|b| b.get("type").and_then(Value::as_str) != Some("null"))
+            .or(branches.first());
+        first.map_or(Value::Null, |b| self.go(v, b, depth + 1))
+    }
+
+    /// A value matching exactly one variant: the discriminator's variant first, then each
+    /// variant in order, from the value and then from nothing.
+    fn one_of(
+        &self,
+        v: Option<&Value>,
+        s: &Map<String, Value>,
+        branches: &[Value],
+        depth: usize,
+    ) -> Value {
+        let exactly_one = |c: &Value| {
+            branches
+                .iter()
+                .filter(|b| is_valid(self.table, c, b))
+                .count()
+                == 1
+        };
+        if let Some(x) = v {
+            if exactly_one(x) {
+                return x.clone();
+            }
+        }
+        let mut candidates: Vec<Value> = Vec::new();
+        if let Some(d) = s.get("discriminator") {
+            let prop = d.get("propertyName").and_then(Value::as_str).unwrap_or("");
+            let mapping = d.get("mapping").and_then(Value::as_object);
+            let tag = v.and_then(|x| x.get(prop)).and_then(Value::as_str);
+            let tags: Vec<(&String, &Value)> =
+                mapping.map(|m| m.iter().collect()).unwrap_or_default();
+            let chosen = tags
+                .iter()
+                .find(|(k, _)| Some(k.as_str()) == tag)
+                .or(tags.first());
+            for (key, target) in chosen.into_iter().chain(tags.iter()) {
+                let mut base = v.and_then(Value::as_object).cloned().unwrap_or_default();
+                base.insert(prop.to_owned(), Value::String((*key).clone()));
+                let target = json!({ "$ref": target });
+                candidates.push(self.go(Some(&Value::Object(base)), &target, depth + 1));
+            }
+        }
+        for b in branches {
+            candidates.push(self.go(v, b, depth + 1));
+        }
+        for b in branches {
+            candidates.push(self.go(None, b, depth + 1));
+        }
+        if let Some(c) = candidates.iter().find(|c| exactly_one(c)) {
+            return c.clone();
+        }
+        // Variants that overlap (a shared tag enum, all-optional fields): set a field another
+        // variant declares to a value the chosen variant takes and that one refuses.
+        for c in &candidates {
+            for chosen in branches.iter().filter(|b| is_valid(self.table, c, b)) {
+                let d = self.disambiguate(c.clone(), chosen, branches);
+                if exactly_one(&d) {
+                    return d;
+                }
+            }
+        }
+        candidates.into_iter().next().unwrap_or(Value::Null)
+    }
+
+    fn disambiguate(&self, mut c: Value, chosen: &Value, branches: &[Value]) -> Value {
+        let own = self.properties(chosen);
+        for other in branches.iter().filter(|b| *b != chosen) {
+            if !is_valid(self.table, &c, other) {
+                continue;
+            }
+            let theirs = self.properties(other);
+            let spoiler = theirs.iter().find_map(|(name, ps)| {
+                let mine = own.get(name);
+                let pool = [
+                    mine.map(|m| self.go(None, m, MAX_DEPTH)),
+                    mine.and_then(|m| self.one_item(m)),
+                    Some(json!(false)),
+                    Some(json!("x")),
+                    Some(json!([])),
+                    Some(json!({})),
+                    Some(json!(0)),
+                ];
+                pool.into_iter()
+                    .flatten()
+                    .filter(|x| mine.is_none_or(|m| is_valid(self.table, x, m)))
+                    .find(|x| !is_valid(self.table, x, ps))
+                    .map(|x| (name.clone(), x))
+            });
+            if let (Some((name, x)), Some(m)) = (spoiler, c.as_object_mut()) {
+                m.insert(name, x);
+            }
+        }
+        c
+    }
+
+    /// A list of one generated item, for an array schema (through `$ref`s).
+    fn one_item(&self, schema: &Value) -> Option<Value> {
+        let s = self.deref(schema);
+        let item = s.get("items")?;
+        Some(Value::Array(vec![self.go(None, item, MAX_DEPTH / 2)]))
+    }
+
+    fn deref<'s>(&'s self, schema: &'s Value) -> &'s Value {
+        let mut s = schema;
+        for _ in 0..8 {
+            match s
+                .get("$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| self.table.resolve(r))
+            {
+                Some(target) => s = target,
+                None => break,
+            }
+        }
+        s
+    }
+
+    /// The properties of an object schema, through `$ref`s.
+    fn properties(&self, schema: &Value) -> Map<String, Value> {
+        self.deref(schema)
+            .get("properties")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn object(&self, v: Option<&Value>, s: &Map<String, Value>, depth: usize) -> Value {
+        let empty = Map::new();
+        let src = v.and_then(Value::as_object).unwrap_or(&empty);
+        let props = s
+            .get("properties")
+            .and_then(Value::as_object)
+            .unwrap_or(&empty);
+        let required: Vec<&str> = s
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut out = Map::new();
+        for (name, ps) in props {
+            let needed = required.contains(&name.as_str());
+            match src.get(name) {
+                Some(Value::Null) if !needed && !is_valid(self.table, &Value::Null, ps) => {}
+                Some(x) => {
+                    out.insert(name.clone(), self.go(Some(x), ps, depth + 1));
+                }
+                None if needed => {
+                    out.insert(name.clone(), self.go(None, ps, depth + 1));
+                }
+                None => {}
+            }
+        }
+        for (name, x) in src.iter().filter(|(k, _)| !props.contains_key(*k)) {
+            match s.get("additionalProperties") {
+                Some(Value::Bool(false)) => {}
+                Some(extra @ Value::Object(_)) => {
+                    out.insert(name.clone(), self.go(Some(x), extra, depth + 1));
+                }
+                _ => {
+                    out.insert(name.clone(), x.clone());
+                }
+            }
+        }
+        Value::Object(out)
+    }
+
+    fn array(&self, v: Option<&Value>, s: &Map<String, Value>, depth: usize) -> Value {
+        let any = json!({});
+        let item = s.get("items").unwrap_or(&any);
+        let min = s.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let max = s
+            .get("maxItems")
+            .and_then(Value::as_u64)
+            .map(|m| m as usize);
+        let mut out: Vec<Value> = match v.and_then(Value::as_array) {
+            Some(items) => items
+                .iter()
+                .map(|x| self.go(Some(x), item, depth + 1))
+                .collect(),
+            None => Vec::new(),
+        };
+        if let Some(max) = max {
+            out.truncate(max);
+        }
+        while out.len() < min {
+            out.push(self.go(None, item, depth + 1));
+        }
+        Value::Array(out)
+    }
+
+    fn scalar(&self, t: &str, s: &Map<String, Value>) -> Value {
+        if let Some(d) = s.get("default") {
+            if type_matches(&json!(t), d) {
+                return d.clone();
+            }
+        }
+        let num = |k: &str| s.get(k).and_then(Value::as_f64);
+        match t {
+            "string" => Value::String(self.string(s)),
+            "integer" => {
+                let lo = num("minimum").map_or(0.0, f64::ceil).max(0.0);
+                let x = num("maximum").map_or(lo, |hi| lo.min(hi.floor()));
+                json!(x as i64)
+            }
+            "number" => {
+                let lo = num("minimum").unwrap_or(0.0).max(0.0);
+                json!(num("maximum").map_or(lo, |hi| lo.min(hi)))
+            }
+            "boolean" => Value::Bool(false),
+            _ => Value::Null,
+        }
+    }
+
+    fn string(&self, s: &Map<String, Value>) -> String {
+        let base = match s.get("format").and_then(Value::as_str).unwrap_or("") {
+            "date-time" => self.now.to_owned(),
+            "date" => self.now.get(..10).unwrap_or("2026-01-01").to_owned(),
+            "time" => "00:00:00Z".to_owned(),
+            "email" => "user@example.com".to_owned(),
+            "uuid" => "00000000-0000-4000-8000-000000000000".to_owned(),
+            "uri" | "url" => "https://example.com/".to_owned(),
+            "ipv4" => "192.0.2.1".to_owned(),
+            "ipv6" => "2001:db8::1".to_owned(),
+            "hostname" => "example.com".to_owned(),
+            _ => "string".to_owned(),
+        };
+        let min = s.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let max = s
+            .get("maxLength")
+            .and_then(Value::as_u64)
+            .map(|m| m as usize);
+        let mut out: String = match max {
+            Some(max) => base.chars().take(max).collect(),
+            None => base,
+        };
+        while out.chars().count() < min {
+            out.push('x');
+        }
+        out
+    }
+}
+
+/// The first non-null type of a `type` keyword.
+fn primary_type(ty: Option<&Value>) -> Option<&str> {
+    match ty? {
+        Value::String(t) => Some(t),
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).find(|t| *t != "null"),
+        _ => None,
+    }
+}

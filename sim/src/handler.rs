@@ -1,0 +1,396 @@
+//! One request, start to end: the token endpoint, or route → authentication and tenant →
+//! injected faults → rate limit → media types → parameters and body → the role → an answer that
+//! validates against the export.
+
+use crate::auth;
+use crate::checks;
+use crate::conform::Samples;
+use crate::errors::{Refusal, body as error_body};
+use crate::limits;
+use crate::model::{Route, Table};
+use crate::negotiate;
+use crate::roles::{self, Call};
+use crate::server::{Dropped, Inner};
+use crate::state::{Activity, Logged, State, rfc3339};
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State as Shared};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
+use axum::http::{HeaderMap, Response, StatusCode};
+use serde_json::{Value, json};
+use std::sync::{Arc, MutexGuard};
+
+/// The largest request body read (bigger ones get 413).
+const MAX_BODY: usize = 16 * 1024 * 1024;
+
+type Answer = Response<Body>;
+
+/// A request's parts.
+struct Req {
+    method: String,
+    path: String,
+    query: Vec<(String, String)>,
+    headers: HeaderMap,
+    body: Bytes,
+}
+
+impl Req {
+    fn header(&self, name: impl axum::http::header::AsHeaderName) -> Option<&str> {
+        self.headers.get(name).and_then(|v| v.to_str().ok())
+    }
+}
+
+pub async fn handle(Shared(inner): Shared<Arc<Inner>>, request: Request) -> Answer {
+    let (parts, body) = request.into_parts();
+    let mut log = Logged {
+        method: parts.method.as_str().to_owned(),
+        path: parts.uri.path().to_owned(),
+        operation: None,
+        tenant: None,
+        status: 413,
+    };
+    let answer = match axum::body::to_bytes(body, MAX_BODY).await {
+        Ok(body) => {
+            let req = Req {
+                method: log.method.clone(),
+                path: log.path.clone(),
+                query: serde_urlencoded::from_str(parts.uri.query().unwrap_or(""))
+                    .unwrap_or_default(),
+                headers: parts.headers,
+                body,
+            };
+            dispatch(&inner, &req, &mut log).await
+        }
+        Err(_) => plain(413, "the request body is too large"),
+    };
+    log.status = answer.status().as_u16();
+    inner.lock().log.push(log);
+    answer
+}
+
+fn plain(status: u16, text: &str) -> Answer {
+    json_answer(status, "application/json", &json!({"message": text}))
+}
+
+fn json_answer(status: u16, content_type: &str, v: &Value) -> Answer {
+    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let mut r = Response::new(Body::from(v.to_string()));
+    *r.status_mut() = status;
+    if let Ok(ct) = content_type.parse() {
+        r.headers_mut().insert(CONTENT_TYPE, ct);
+    }
+    r
+}
+
+/// An error answer in the family's shape.
+fn refuse(inner: &Inner, table: &Table, family: &str, r: &Refusal) -> Answer {
+    let (now, request_id) = {
+        let mut state = inner.lock();
+        (rfc3339(state.clock.now_ms()), state.new_id())
+    };
+    let samples = Samples { table, now: &now };
+    let mut answer = json_answer(
+        r.status,
+        "application/json",
+        &error_body(&samples, family, r, &request_id),
+    );
+    if let Some(secs) = r.retry_after {
+        answer.headers_mut().insert(RETRY_AFTER, secs.into());
+    }
+    if r.status == 401 {
+        answer.headers_mut().insert(
+            WWW_AUTHENTICATE,
+            axum::http::HeaderValue::from_static("Bearer"),
+        );
+    }
+    answer
+}
+
+async fn dispatch(inner: &Inner, req: &Req, log: &mut Logged) -> Answer {
+    if req.method == "POST" && auth::is_token_path(&req.path) {
+        return token(inner, req);
+    }
+    let model = inner.model;
+    let matched = match inner.router.find(model, &req.method, &req.path) {
+        Ok(m) => m,
+        Err(nf) => {
+            let Some(table) = nf.api.and_then(|i| model.apis.get(i)) else {
+                return plain(404, "no such operation");
+            };
+            let r = if nf.other_method {
+                Refusal::new(
+                    405,
+                    "SIM-405",
+                    format!("{} is not served on {}", req.method, req.path),
+                )
+            } else {
+                Refusal::not_found("the operation")
+            };
+            return refuse(inner, table, &table.api.default_family, &r);
+        }
+    };
+    let Some(table) = model.apis.get(matched.api) else {
+        return plain(500, "internal: unknown API");
+    };
+    let routes: Vec<&Route> = matched
+        .routes
+        .iter()
+        .filter_map(|i| table.routes.get(*i))
+        .collect();
+    let Some(route) = negotiate::pick(&routes, req.header(CONTENT_TYPE), req.header("accept"))
+    else {
+        return plain(500, "internal: no route");
+    };
+    log.operation = Some(route.id.clone());
+    let tenant = {
+        let state = inner.lock();
+        auth::tenant_of(
+            &inner.config,
+            &state,
+            table.api.auth == "unit_token",
+            req.header(AUTHORIZATION),
+            req.header("x-rks-tenantid"),
+        )
+    };
+    let tenant = match tenant {
+        Ok(t) => t,
+        Err(r) => return refuse(inner, table, &route.error_family, &r),
+    };
+    log.tenant = Some(tenant.clone());
+    let fault = inner.lock().take_fault(&route.id);
+    if let Some(latency) = fault.as_ref().and_then(|f| f.latency) {
+        tokio::time::sleep(latency).await;
+    }
+    if fault.as_ref().is_some_and(|f| f.drop_connection) {
+        let mut r = Response::new(Body::empty());
+        r.extensions_mut().insert(Dropped);
+        return r;
+    }
+    if let Some(status) = fault.as_ref().and_then(|f| f.status) {
+        let r = Refusal::new(status, "SIM-FAULT", format!("injected answer {status}"));
+        return refuse(inner, table, &route.error_family, &r);
+    }
+    let fail = fault.and_then(|f| f.fail_activity);
+    let ctx = Ctx {
+        inner,
+        api_index: matched.api,
+        table,
+        route,
+        params: &matched.params,
+        tenant: &tenant,
+    };
+    match serve(&ctx, req, fail) {
+        Ok(answer) => answer,
+        Err(r) => refuse(inner, table, &route.error_family, &r),
+    }
+}
+
+/// What a matched, authenticated call works with.
+struct Ctx<'a> {
+    inner: &'a Inner,
+    api_index: usize,
+    table: &'a Table,
+    route: &'a Route,
+    params: &'a [String],
+    tenant: &'a str,
+}
+
+fn token(inner: &Inner, req: &Req) -> Answer {
+    let basic = req.header(AUTHORIZATION).and_then(basic_credentials);
+    let issued = auth::issue(
+        &inner.config,
+        &mut inner.lock(),
+        &req.path,
+        basic,
+        &req.body,
+    );
+    match issued {
+        Ok(v) => json_answer(200, "application/json", &v),
+        Err((status, v)) => json_answer(status, "application/json", &v),
+    }
+}
+
+/// `Authorization: Basic` credentials (the token endpoint takes them too).
+fn basic_credentials(h: &str) -> Option<(String, String)> {
+    let (scheme, b64) = h.trim().split_once(' ')?;
+    if !scheme.eq_ignore_ascii_case("basic") {
+        return None;
+    }
+    let text = String::from_utf8(decode_base64(b64.trim())?).ok()?;
+    let (id, secret) = text.split_once(':')?;
+    Some((id.to_owned(), secret.to_owned()))
+}
+
+fn decode_base64(s: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in s.bytes().filter(|c| *c != b'=') {
+        acc = (acc << 6) | value(c)?;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push(((acc >> bits) & 0xff) as u8);
+        }
+    }
+    Some(out)
+}
+
+/// The checks, the role and the answer of a matched, authenticated call.
+fn serve(ctx: &Ctx<'_>, req: &Req, fail: Option<String>) -> Result<Answer, Refusal> {
+    let (table, route) = (ctx.table, ctx.route);
+    if ctx.inner.config.rate_limits {
+        let budget = limits::budget(&table.api.name, &route.area);
+        if let Err(secs) = limits::take(&mut ctx.inner.lock(), ctx.tenant, budget) {
+            let mut r = Refusal::new(
+                429,
+                "SIM-429",
+                format!("rate limit of the {} service exceeded", budget.service),
+            );
+            r.retry_after = Some(secs);
+            return Err(r);
+        }
+    }
+    let media = negotiate::accept(route, req.header("accept"))?;
+    negotiate::content_type(route, req.header(CONTENT_TYPE), !req.body.is_empty())?;
+    checks::query(table, route, &req.query, &req.headers)?;
+    checks::tenant_param(
+        &ctx.inner.config,
+        &ctx.inner.lock(),
+        route,
+        ctx.params,
+        ctx.tenant,
+    )?;
+    let body = checks::body(table, route, &req.body)?;
+    let call = Call {
+        api: ctx.api_index,
+        table,
+        route,
+        params: ctx.params,
+        query: &req.query,
+        body: body.as_ref(),
+        tenant: ctx.tenant,
+        path: &req.path,
+    };
+    let mut state = ctx.inner.lock();
+    let failure = fail.filter(|_| route.asynchronous).map(|message| {
+        let now = rfc3339(state.clock.now_ms());
+        let samples = Samples { table, now: &now };
+        let r = Refusal::new(400, "SIM-ACTIVITY", message);
+        error_body(&samples, &route.error_family, &r, "")
+    });
+    // A write whose activity is to fail changes nothing.
+    let candidate = match failure {
+        Some(_) => None,
+        None => roles::run(&call, &mut state)?,
+    };
+    let candidate = match route.asynchronous {
+        true => Some(accept_async(ctx, &mut state, candidate.as_ref(), failure)),
+        false => candidate,
+    };
+    let now = rfc3339(state.clock.now_ms());
+    drop(state);
+    Ok(answer(
+        table,
+        route,
+        media.as_deref(),
+        candidate.as_ref(),
+        &now,
+    ))
+}
+
+/// Records the activity of an asynchronous write; the envelope with its request id (and the
+/// object's id).
+fn accept_async(
+    ctx: &Ctx<'_>,
+    state: &mut State,
+    done: Option<&Value>,
+    failure: Option<Value>,
+) -> Value {
+    let id = state.new_id();
+    let now = state.clock.now_ms();
+    let cfg = &ctx.inner.config;
+    let activity = Activity {
+        id: id.clone(),
+        api: ctx.api_index,
+        use_case: ctx.route.id.clone(),
+        started_ms: now,
+        duration_ms: u64::try_from(cfg.activity_duration.as_millis()).unwrap_or(u64::MAX),
+        visible_ms: now
+            .saturating_add(u64::try_from(cfg.activity_hidden_for.as_millis()).unwrap_or(0)),
+        failure,
+    };
+    state
+        .tenant(ctx.tenant)
+        .activities
+        .insert(id.clone(), activity);
+    let mut envelope = json!({"requestId": id});
+    let object_id = match done.and_then(|d| d.get("id")) {
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(Value::Number(n)) => Some(n.to_string()),
+        _ => None,
+    };
+    if let Some(object_id) = object_id {
+        envelope["response"] = json!({"id": object_id});
+        envelope["id"] = json!(object_id);
+    }
+    envelope
+}
+
+/// The success answer: the candidate made valid for the response schema.
+fn answer(
+    table: &Table,
+    route: &Route,
+    media: Option<&str>,
+    candidate: Option<&Value>,
+    now: &str,
+) -> Answer {
+    let media = media.unwrap_or(route.response.media_type.as_str());
+    match route.response.kind.as_str() {
+        "json" => {
+            let v = Samples { table, now }.conform(candidate, &route.response.schema);
+            json_answer(route.status, media, &v)
+        }
+        "empty" => {
+            let mut r = Response::new(Body::empty());
+            *r.status_mut() = StatusCode::from_u16(route.status).unwrap_or(StatusCode::NO_CONTENT);
+            r
+        }
+        // A text answer the export declares as JSON is a JSON string.
+        "text" if media.ends_with("json") => json_answer(route.status, media, &json!("simulated")),
+        kind => {
+            let bytes: &'static [u8] = if kind == "text" {
+                b"simulated\n"
+            } else {
+                b"SIMULATED"
+            };
+            let mut r = Response::new(Body::from(bytes));
+            *r.status_mut() = StatusCode::from_u16(route.status).unwrap_or(StatusCode::OK);
+            // A wildcard names no type to answer with.
+            let media = if media.contains('*') {
+                "text/csv"
+            } else {
+                media
+            };
+            if let Ok(ct) = media.parse() {
+                r.headers_mut().insert(CONTENT_TYPE, ct);
+            }
+            r
+        }
+    }
+}
+
+impl Inner {
+    /// The state (a poisoned lock is taken over: every change leaves it consistent).
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}

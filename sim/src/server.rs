@@ -1,0 +1,67 @@
+//! The HTTP server: axum's router (every request goes to the one handler that reads the route
+//! table) served by hyper's HTTP/1.1 connections on a loopback listener. A handler answer
+//! marked [`Dropped`] closes the connection without a response.
+
+use crate::config::SimConfig;
+use crate::handler::handle;
+use crate::model::Model;
+use crate::router::Router;
+use crate::state::State;
+use axum::body::Body;
+use hyper::body::Incoming;
+use hyper_util::rt::TokioIo;
+use std::sync::{Arc, Mutex};
+use tokio::net::TcpListener;
+use tower::ServiceExt;
+
+/// Shared by every connection of one simulator.
+pub struct Inner {
+    pub config: SimConfig,
+    pub model: &'static Model,
+    pub router: &'static Router,
+    pub state: Mutex<State>,
+}
+
+/// Marks an answer whose connection is to be dropped (an injected fault).
+#[derive(Debug, Clone, Copy)]
+pub struct Dropped;
+
+#[derive(Debug)]
+struct DroppedError;
+
+impl std::fmt::Display for DroppedError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("connection dropped on purpose")
+    }
+}
+
+impl std::error::Error for DroppedError {}
+
+/// Accepts connections until the task is aborted.
+pub async fn serve(listener: TcpListener, inner: Arc<Inner>) {
+    let app = axum::Router::new().fallback(handle).with_state(inner);
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            // Out of file descriptors and the like: wait a little, keep serving.
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            continue;
+        };
+        let app = app.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req: hyper::Request<Incoming>| {
+                let app = app.clone();
+                async move {
+                    let answer = app.oneshot(req.map(Body::new)).await;
+                    match answer {
+                        Ok(a) if a.extensions().get::<Dropped>().is_some() => Err(DroppedError),
+                        Ok(a) => Ok(a),
+                        Err(never) => match never {},
+                    }
+                }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}

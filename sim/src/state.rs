@@ -1,0 +1,285 @@
+//! The simulator's state: its clock, the objects and activities of each tenant, issued tokens,
+//! rate-limit buckets, injected faults and the log of requests.
+
+use indexmap::IndexMap;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// 2026-01-01T00:00:00Z: where every simulator clock starts.
+const EPOCH_MS: u64 = 1_767_225_600_000;
+
+/// The simulator clock: a start time plus what tests advanced it by, plus (unless manual) the
+/// real time since the simulator started.
+#[derive(Debug)]
+pub struct Clock {
+    started: Instant,
+    advanced_ms: u64,
+    manual: bool,
+}
+
+impl Clock {
+    pub fn new(manual: bool) -> Clock {
+        Clock {
+            started: Instant::now(),
+            advanced_ms: 0,
+            manual,
+        }
+    }
+
+    /// Milliseconds since the Unix epoch, on the simulator clock.
+    pub fn now_ms(&self) -> u64 {
+        let real = if self.manual {
+            0
+        } else {
+            u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+        };
+        EPOCH_MS
+            .saturating_add(self.advanced_ms)
+            .saturating_add(real)
+    }
+
+    pub fn advance(&mut self, by: Duration) {
+        let ms = u64::try_from(by.as_millis()).unwrap_or(u64::MAX);
+        self.advanced_ms = self.advanced_ms.saturating_add(ms);
+    }
+}
+
+/// RFC 3339 (UTC, seconds) of milliseconds since the Unix epoch.
+pub fn rfc3339(ms: u64) -> String {
+    let secs = ms / 1000;
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    let rem = secs % 86_400;
+    // Civil date from days since 1970-01-01 (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// An asynchronous request's activity.
+#[derive(Debug, Clone)]
+pub struct Activity {
+    pub id: String,
+    pub api: usize,
+    pub use_case: String,
+    pub started_ms: u64,
+    pub duration_ms: u64,
+    /// Visible (not 404) from this time on.
+    pub visible_ms: u64,
+    /// The error body the activity ends with, when a test asked it to fail.
+    pub failure: Option<Value>,
+}
+
+impl Activity {
+    /// `PENDING`, `INPROGRESS`, then `SUCCESS` or `FAIL`, by the clock.
+    pub fn status(&self, now_ms: u64) -> &'static str {
+        let elapsed = now_ms.saturating_sub(self.started_ms);
+        if elapsed >= self.duration_ms {
+            if self.failure.is_some() {
+                "FAIL"
+            } else {
+                "SUCCESS"
+            }
+        } else if elapsed < self.duration_ms / 2 {
+            "PENDING"
+        } else {
+            "INPROGRESS"
+        }
+    }
+}
+
+/// What one tenant has.
+#[derive(Debug, Default)]
+pub struct TenantData {
+    /// Objects by collection (family path and parent ids), then id, in creation order.
+    pub collections: HashMap<String, IndexMap<String, Value>>,
+    /// Settings documents by path.
+    pub settings: HashMap<String, Value>,
+    pub activities: IndexMap<String, Activity>,
+}
+
+/// An issued access token.
+#[derive(Debug, Clone)]
+pub struct Issued {
+    pub tenant: String,
+    pub expires_ms: u64,
+}
+
+/// A token bucket.
+#[derive(Debug, Clone)]
+pub struct Bucket {
+    pub tokens: f64,
+    pub at_ms: u64,
+}
+
+/// A fault injected into an operation (by its id, or `*` for every operation).
+#[derive(Debug, Clone, Default)]
+pub struct Fault {
+    /// Wait this long (real time) before answering.
+    pub latency: Option<Duration>,
+    /// Answer with this status (and the operation's error body) instead.
+    pub status: Option<u16>,
+    /// Close the connection without an answer.
+    pub drop_connection: bool,
+    /// Accept an asynchronous write, then end its activity with FAIL and this message (the
+    /// write is not applied).
+    pub fail_activity: Option<String>,
+    /// How many requests it applies to; `None`: all.
+    pub times: Option<u32>,
+}
+
+impl Fault {
+    pub fn status(status: u16) -> Fault {
+        Fault {
+            status: Some(status),
+            ..Fault::default()
+        }
+    }
+
+    pub fn latency(latency: Duration) -> Fault {
+        Fault {
+            latency: Some(latency),
+            ..Fault::default()
+        }
+    }
+
+    pub fn drop_connection() -> Fault {
+        Fault {
+            drop_connection: true,
+            ..Fault::default()
+        }
+    }
+
+    pub fn fail_activity(message: impl Into<String>) -> Fault {
+        Fault {
+            fail_activity: Some(message.into()),
+            ..Fault::default()
+        }
+    }
+
+    /// Applies to the next `n` requests only.
+    pub fn times(mut self, n: u32) -> Fault {
+        self.times = Some(n);
+        self
+    }
+}
+
+/// One request the simulator answered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Logged {
+    pub method: String,
+    pub path: String,
+    /// The operation id, when a route matched.
+    pub operation: Option<String>,
+    /// The tenant the request acted as, once authenticated.
+    pub tenant: Option<String>,
+    pub status: u16,
+}
+
+/// Everything that changes.
+#[derive(Debug)]
+pub struct State {
+    pub clock: Clock,
+    pub tenants: HashMap<String, TenantData>,
+    pub tokens: HashMap<String, Issued>,
+    pub buckets: HashMap<(String, &'static str), Bucket>,
+    pub faults: HashMap<String, Fault>,
+    pub log: Vec<Logged>,
+    /// Customers tenants created (`POST /tenants`), by the creating tenant.
+    pub customers: HashMap<String, Vec<String>>,
+    counter: u64,
+}
+
+impl State {
+    pub fn new(manual_clock: bool) -> State {
+        State {
+            clock: Clock::new(manual_clock),
+            tenants: HashMap::new(),
+            tokens: HashMap::new(),
+            buckets: HashMap::new(),
+            faults: HashMap::new(),
+            log: Vec::new(),
+            customers: HashMap::new(),
+            counter: 0,
+        }
+    }
+
+    pub fn tenant(&mut self, id: &str) -> &mut TenantData {
+        self.tenants.entry(id.to_owned()).or_default()
+    }
+
+    /// A new id, shaped like a UUID (unique within the simulator).
+    pub fn new_id(&mut self) -> String {
+        self.counter += 1;
+        format!("5e300000-0000-4000-8000-{:012x}", self.counter)
+    }
+
+    /// A new number (integer ids), unique within the simulator.
+    pub fn new_number(&mut self) -> u64 {
+        self.counter += 1;
+        self.counter
+    }
+
+    /// The fault for operation `op`, counting one use.
+    pub fn take_fault(&mut self, op: &str) -> Option<Fault> {
+        let key = if self.faults.contains_key(op) {
+            op
+        } else {
+            "*"
+        };
+        let fault = self.faults.get_mut(key)?;
+        let out = fault.clone();
+        if let Some(n) = &mut fault.times {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.faults.remove(key);
+            }
+        }
+        Some(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates_are_rfc3339() {
+        assert_eq!(rfc3339(EPOCH_MS), "2026-01-01T00:00:00Z");
+        assert_eq!(rfc3339(0), "1970-01-01T00:00:00Z");
+        assert_eq!(rfc3339(951_782_400_000 + 3_661_000), "2000-02-29T01:01:01Z");
+    }
+
+    #[test]
+    fn activities_move_through_their_states() {
+        let a = Activity {
+            id: "r".into(),
+            api: 0,
+            use_case: "x".into(),
+            started_ms: 1000,
+            duration_ms: 2000,
+            visible_ms: 1000,
+            failure: None,
+        };
+        assert_eq!(a.status(1000), "PENDING");
+        assert_eq!(a.status(2500), "INPROGRESS");
+        assert_eq!(a.status(3000), "SUCCESS");
+        let failed = Activity {
+            failure: Some(Value::Null),
+            ..a
+        };
+        assert_eq!(failed.status(5000), "FAIL");
+    }
+}

@@ -1,0 +1,290 @@
+//! The client against the simulator (`ruckus-one-sim`): typed calls, asynchronous writes and
+//! their activities, delegated tenants, tokens, rate limits and injected faults, end to end.
+
+use ruckus_one::network::common::QueryRequest;
+use ruckus_one::network::{Venue, VenueAddress};
+use ruckus_one::{Client, Config, Credentials, Method, RetryPolicy, WaitOptions};
+use ruckus_one_sim::{Fault, SimConfig, Simulator};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+fn client_for(sim: &Simulator) -> Client {
+    let (id, secret) = sim.credentials();
+    let config = Config::new(Credentials::new(id, secret))
+        .base_url(sim.base_url())
+        .token_tenant_id(sim.tenant_id());
+    Client::new(config).expect("client")
+}
+
+fn quick() -> WaitOptions {
+    WaitOptions::default()
+        .initial_interval(Duration::from_millis(5))
+        .max_interval(Duration::from_millis(20))
+        .timeout(Duration::from_secs(20))
+}
+
+fn venue(name: &str) -> Venue {
+    Venue::new(
+        name.to_owned(),
+        VenueAddress::new("Sunnyvale".to_owned(), "United States".to_owned()),
+    )
+}
+
+async fn sim_with(config: SimConfig) -> Simulator {
+    Simulator::start_with(config)
+        .await
+        .expect("simulator starts")
+}
+
+#[tokio::test]
+async fn venue_create_read_update_query_delete() {
+    let sim = sim_with(SimConfig::default().activity_duration(Duration::ZERO)).await;
+    let client = client_for(&sim);
+    let venues = client.network().wireless_venues();
+    let done = venues
+        .create_venue(&venue("Lobby"))
+        .send_and_wait(&quick())
+        .await
+        .expect("created");
+    let id = done.accepted().id.clone().expect("the new venue's id");
+    assert_eq!(format!("{:?}", done.activity().status), "Some(Success)");
+    let read = venues.get_venue(&id).send().await.expect("read");
+    assert_eq!(read.name, "Lobby");
+    assert_eq!(read.address.city, "Sunnyvale");
+    venues
+        .update_venue(&id, &venue("Hall"))
+        .send_and_wait(&quick())
+        .await
+        .expect("updated");
+    assert_eq!(
+        venues.get_venue(&id).send().await.expect("read").name,
+        "Hall"
+    );
+    venues
+        .create_venue(&venue("Annex"))
+        .send_and_wait(&quick())
+        .await
+        .expect("created");
+    let page = venues
+        .query_venues(&QueryRequest::new().with_search_string("hal".to_owned()))
+        .send()
+        .await
+        .expect("query");
+    let page = serde_json::to_value(&page).expect("json");
+    assert_eq!(page["totalCount"], json!(1), "{page}");
+    assert_eq!(page["data"][0]["name"], json!("Hall"), "{page}");
+    venues
+        .delete_venue(&id)
+        .send_and_wait(&quick())
+        .await
+        .expect("deleted");
+    let gone = venues
+        .get_venue(&id)
+        .send()
+        .await
+        .expect_err("deleted venues are gone");
+    assert_eq!(gone.status(), Some(404));
+}
+
+#[tokio::test]
+async fn activities_move_on_the_simulator_clock_and_can_fail() {
+    let sim = sim_with(SimConfig::default().manual_clock()).await;
+    let client = client_for(&sim);
+    let venues = client.network().wireless_venues();
+    let accepted = venues
+        .create_venue(&venue("Lobby"))
+        .send()
+        .await
+        .expect("accepted");
+    let request_id = accepted.request_id().expect("a request id").to_owned();
+    let tenant = sim.tenant_id();
+    assert_eq!(sim.activity_status(&tenant, &request_id), Some("PENDING"));
+    sim.advance(Duration::from_secs(1));
+    assert_eq!(
+        sim.activity_status(&tenant, &request_id),
+        Some("INPROGRESS")
+    );
+    sim.advance(Duration::from_secs(1));
+    let activity = accepted.wait(&quick()).await.expect("finished");
+    assert_eq!(format!("{:?}", activity.status), "Some(Success)");
+
+    sim.inject(
+        "create_venue",
+        Fault::fail_activity("venue name taken").times(1),
+    );
+    sim.advance(Duration::from_secs(60));
+    let accepted = venues
+        .create_venue(&venue("Twin"))
+        .send()
+        .await
+        .expect("accepted");
+    sim.advance(Duration::from_secs(2));
+    let error = accepted
+        .wait(&quick())
+        .await
+        .expect_err("the activity fails");
+    assert!(error.to_string().contains("venue name taken"), "{error}");
+    assert_eq!(
+        sim.objects(&tenant, "/venues").len(),
+        1,
+        "a failed write changes nothing"
+    );
+}
+
+#[tokio::test]
+async fn an_msp_acts_for_its_customers_and_tenants_see_only_their_objects() {
+    let config = SimConfig::default()
+        .activity_duration(Duration::ZERO)
+        .customer("sim-tenant", "customer-a")
+        .customer("sim-tenant", "customer-b");
+    let sim = sim_with(config).await;
+    let client = client_for(&sim);
+    let venues = client.network().wireless_venues();
+    venues
+        .create_venue(&venue("A's lobby"))
+        .tenant("customer-a")
+        .send_and_wait(&quick())
+        .await
+        .expect("created for customer a");
+    let count = |tenant: Option<&'static str>| {
+        let client = client.clone();
+        async move {
+            let venues = client.network().wireless_venues();
+            let mut q = venues.query_venues(&QueryRequest::new());
+            if let Some(t) = tenant {
+                q = q.tenant(t);
+            }
+            let page = serde_json::to_value(q.send().await.expect("query")).expect("json");
+            page["totalCount"].clone()
+        }
+    };
+    assert_eq!(count(Some("customer-a")).await, json!(1));
+    assert_eq!(count(Some("customer-b")).await, json!(0));
+    assert_eq!(
+        count(None).await,
+        json!(0),
+        "the MSP's own venues are apart"
+    );
+    let refused = venues
+        .query_venues(&QueryRequest::new())
+        .tenant("not-a-customer")
+        .send()
+        .await
+        .expect_err("no delegation");
+    assert_eq!(refused.status(), Some(403));
+}
+
+#[tokio::test]
+async fn tokens_expire_on_the_simulator_clock_and_bad_credentials_are_refused() {
+    let sim = sim_with(SimConfig::default().manual_clock()).await;
+    let bad = Client::new(
+        Config::new(Credentials::new("sim-client-id", "wrong"))
+            .base_url(sim.base_url())
+            .retry(RetryPolicy::none()),
+    )
+    .expect("client");
+    let error = bad
+        .network()
+        .raw(Method::Get, "/venues/x")
+        .send_json::<Value>()
+        .await
+        .expect_err("401");
+    assert_eq!(error.status(), Some(401));
+
+    let client = client_for(&sim);
+    let query = |c: Client| async move {
+        c.network()
+            .raw(Method::Post, "/venues/query")
+            .json(&json!({}))
+            .send_json::<Value>()
+            .await
+    };
+    query(client.clone()).await.expect("first call");
+    sim.advance(Duration::from_secs(7200));
+    // The token the client holds has expired on the simulator clock: the call gets a 401, the
+    // client fetches a new token and repeats it.
+    query(client.clone()).await.expect("after expiry");
+    let log = sim.requests();
+    let tokens = log
+        .iter()
+        .filter(|r| r.path.starts_with("/oauth2/token") && r.status == 200)
+        .count();
+    assert_eq!(tokens, 2, "{log:?}");
+    assert!(log.iter().any(|r| r.status == 401));
+}
+
+#[tokio::test]
+async fn past_the_switch_budget_the_answer_is_429_with_retry_after_and_the_client_recovers() {
+    let sim = sim_with(SimConfig::default()).await;
+    let client = client_for(&sim);
+    let calls = (0..25).map(|_| {
+        let client = client.clone();
+        async move {
+            client
+                .network()
+                .raw(Method::Post, "/venues/switches/query")
+                .json(&json!({}))
+                .send_json::<Value>()
+                .await
+        }
+    });
+    for answer in futures_util::future::join_all(calls).await {
+        answer.expect("the client's retries recover from 429");
+    }
+    let log = sim.requests();
+    let limited = log.iter().filter(|r| r.status == 429).count();
+    assert!(limited >= 5, "20 calls burst, then 429: {limited}");
+}
+
+#[tokio::test]
+async fn bodies_are_checked_against_the_spec_types() {
+    let sim = sim_with(SimConfig::default()).await;
+    let client = client_for(&sim);
+    let error = client
+        .network()
+        .raw(Method::Post, "/venues")
+        .json(&json!({"name": 5, "address": {"city": "Sunnyvale", "country": "US"}}))
+        .send_json::<Value>()
+        .await
+        .expect_err("400");
+    assert_eq!(error.status(), Some(400));
+    assert!(
+        error.to_string().contains("/name: expected string"),
+        "{error}"
+    );
+}
+
+#[tokio::test]
+async fn injected_faults_are_retried_by_the_client() {
+    let sim = sim_with(SimConfig::default().activity_duration(Duration::ZERO)).await;
+    let client = client_for(&sim);
+    let venues = client.network().wireless_venues();
+    let done = venues
+        .create_venue(&venue("Lobby"))
+        .send_and_wait(&quick())
+        .await
+        .expect("created");
+    let id = done.accepted().id.clone().expect("id");
+    sim.inject("get_venue", Fault::status(503).times(1));
+    venues.get_venue(&id).send().await.expect("503 is retried");
+    sim.inject("get_venue", Fault::drop_connection().times(1));
+    venues
+        .get_venue(&id)
+        .send()
+        .await
+        .expect("a dropped connection is retried");
+    sim.inject("get_venue", Fault::status(500));
+    let error = venues
+        .get_venue(&id)
+        .send()
+        .await
+        .expect_err("500 is not retried");
+    assert_eq!(error.status(), Some(500));
+    let statuses: Vec<u16> = sim
+        .requests()
+        .iter()
+        .filter(|r| r.operation.as_deref() == Some("get_venue"))
+        .map(|r| r.status)
+        .collect();
+    assert_eq!(statuses[..2], [503, 200]);
+}
