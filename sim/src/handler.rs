@@ -247,8 +247,9 @@ fn decode_base64(s: &str) -> Option<Vec<u8>> {
 /// The checks, the role and the answer of a matched, authenticated call.
 fn serve(ctx: &Ctx<'_>, req: &Req, fail: Option<String>) -> Result<Answer, Refusal> {
     let (table, route) = (ctx.table, ctx.route);
-    if ctx.inner.config.rate_limits {
-        let budget = limits::budget(&table.api.name, &route.area);
+    if ctx.inner.config.rate_limits
+        && let Some(budget) = limits::budget(table, route)
+    {
         if let Err(secs) = limits::take(&mut ctx.inner.lock(), ctx.tenant, budget) {
             let mut r = Refusal::new(
                 429,

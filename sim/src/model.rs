@@ -26,6 +26,18 @@ pub struct ApiInfo {
     pub auth: String,
     pub default_family: String,
     pub families: Vec<ErrorFamily>,
+    /// The services' published rate limits (the spec's `services`).
+    pub rate_limits: Vec<RateLimit>,
+}
+
+/// A service's published limit: a token bucket of `max` calls, `per_second` back each second,
+/// counted per `scope` (`tenant`, `property` or `workflow`).
+#[derive(Debug, Deserialize)]
+pub struct RateLimit {
+    pub service: String,
+    pub max: u32,
+    pub per_second: u32,
+    pub scope: String,
 }
 
 /// An error body shape.
@@ -55,6 +67,8 @@ pub struct Route {
     pub response: ResponseBody,
     pub paging: Option<Paging>,
     pub error_family: String,
+    /// The service serving it (its rate limit, if it publishes one).
+    pub service: String,
     pub family: String,
     pub role: Role,
 }

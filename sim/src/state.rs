@@ -194,7 +194,7 @@ pub struct State {
     pub clock: Clock,
     pub tenants: HashMap<String, TenantData>,
     pub tokens: HashMap<String, Issued>,
-    pub buckets: HashMap<(String, &'static str), Bucket>,
+    pub buckets: HashMap<(String, String), Bucket>,
     pub faults: HashMap<String, Fault>,
     pub log: Vec<Logged>,
     /// Customers tenants created (`POST /tenants`), by the creating tenant.

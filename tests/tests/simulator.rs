@@ -220,10 +220,10 @@ async fn past_the_switch_budget_the_answer_is_429_with_retry_after_and_the_clien
     let calls = (0..25).map(|_| {
         let client = client.clone();
         async move {
+            // `raw` calls name no service: the client does not pace them.
             client
                 .network()
-                .raw(Method::Post, "/venues/switches/query")
-                .json(&json!({}))
+                .raw(Method::Get, "/cliTemplates")
                 .send_json::<Value>()
                 .await
         }
@@ -234,6 +234,34 @@ async fn past_the_switch_budget_the_answer_is_429_with_retry_after_and_the_clien
     let log = sim.requests();
     let limited = log.iter().filter(|r| r.status == 429).count();
     assert!(limited >= 5, "20 calls burst, then 429: {limited}");
+}
+
+#[tokio::test]
+async fn typed_calls_stay_inside_the_switch_budget_without_a_429() {
+    let sim = sim_with(SimConfig::default()).await;
+    let client = client_for(&sim);
+    let calls = (0..30).map(|_| {
+        let client = client.clone();
+        async move {
+            client
+                .network()
+                .switch_profiles()
+                .list_cli_templates()
+                .send()
+                .await
+        }
+    });
+    for answer in futures_util::future::join_all(calls).await {
+        answer.expect("paced calls succeed");
+    }
+    let log = sim.requests();
+    let served = log.iter().filter(|r| r.path == "/cliTemplates").count();
+    let limited = log.iter().filter(|r| r.status == 429).count();
+    assert_eq!(
+        (served, limited),
+        (30, 0),
+        "the client paces by the switch service's 20 / 10"
+    );
 }
 
 #[tokio::test]

@@ -60,7 +60,7 @@ fn table(api: &ApiIr, roles: &BTreeMap<String, (String, Role)>) -> String {
         .iter()
         .flat_map(|a| a.operations.iter().map(move |o| (a, o)))
         .filter(|(_, o)| o.is_generated())
-        .map(|(area, op)| json(&route(&area.name, op, roles.get(&op.id))))
+        .map(|(area, op)| json(&route(api, &area.name, op, roles.get(&op.id))))
         .collect();
     s.push_str(&routes.join(",\n"));
     s.push_str("],\n\"schemas\":{\n");
@@ -107,16 +107,36 @@ fn api_header(api: &ApiIr) -> Value {
             ])
         })
         .collect();
+    // The published limits: a token bucket per tenant (or property, workflow) and service.
+    let limits: Vec<Value> = api
+        .services
+        .iter()
+        .filter_map(|s| {
+            let (max, per_second, scope) = s.rate_limit?;
+            Some(map(vec![
+                ("service", s.name.as_str().into()),
+                ("max", max.into()),
+                ("per_second", per_second.into()),
+                ("scope", scope.as_str().into()),
+            ]))
+        })
+        .collect();
     map(vec![
         ("name", api.name.as_str().into()),
         ("prefix", api.prefix.value.as_str().into()),
         ("auth", api.auth.value.as_str().into()),
         ("default_family", api.default_family.as_str().into()),
         ("families", families.into()),
+        ("rate_limits", limits.into()),
     ])
 }
 
-fn route(area: &str, op: &OpIr, role: Option<&(String, Role)>) -> Value {
+fn route(api: &ApiIr, area: &str, op: &OpIr, role: Option<&(String, Role)>) -> Value {
+    let service = api
+        .services
+        .iter()
+        .find(|s| s.static_name == op.service)
+        .map_or("", |s| s.name.as_str());
     let (family, role) = role.map_or(("", Role::Canned), |(f, r)| (f.as_str(), *r));
     let statuses: Vec<Value> = op
         .responses
@@ -155,6 +175,7 @@ fn route(area: &str, op: &OpIr, role: Option<&(String, Role)>) -> Value {
         ("response", response(op)),
         ("paging", paging.unwrap_or(Value::Null)),
         ("error_family", op.error_family.as_str().into()),
+        ("service", service.into()),
         ("family", family.into()),
         ("role", role.as_str().into()),
     ])
