@@ -1,93 +1,72 @@
 //! The `msp` part: writes at MSP scale through the generated client's fan-out, pacing and bulk
-//! waiting, against a local server that enforces a per-tenant token bucket and answers every
-//! write `202 Accepted` with a request id (its activity succeeds a little later).
+//! waiting, against the simulator (`ruckus-one-sim`, in process, its rate limits on).
 //!
-//! A skeleton until the simulator (`ruckus-one-sim`) replaces the server: the same figures
-//! (429 share, budget used, token requests, activity queries) against the real thing. Here the
-//! bucket is small (40 calls at once, 20 per second; the client is told the same limit) so that
-//! a run takes seconds; the published venue limit (200 / 100) would need far more writes per
-//! tenant before pacing shows.
+//! An MSP token acts for `tenants` customers; each customer gets `writes` CLI-template creations
+//! (`POST /cliTemplates`, the switch service: the smallest published budget, 20 calls at once and
+//! 10 back each second, so pacing shows after the 20th write of each customer). Every write
+//! answers `202 Accepted`; all are then followed with `wait_all`. The figures come from the
+//! simulator's request log: 429 share, budget used per customer (its writes against what its
+//! bucket allowed from the first to the last: the burst and the refill over that time), token
+//! requests, activity queries per poll round.
 
-use std::collections::HashMap;
-use std::convert::Infallible;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
 use futures_util::StreamExt;
-use http_body_util::{BodyExt, Full};
-use hyper::body::Incoming;
-use hyper::header::{CONTENT_TYPE, HeaderValue};
-use hyper::service::service_fn;
-use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
-use ruckus_one::network::{Venue, VenueAddress};
-use ruckus_one::{Client, Config, Credentials, Pacing, RateLimit, WaitOptions};
-use serde_json::{Value, json};
+use ruckus_one::network::{AcxCliTemplate, SERVICE_SWITCH};
+use ruckus_one::{Client, Config, Credentials, WaitOptions};
+use ruckus_one_sim::{Logged, SimConfig, Simulator};
 
 use crate::clients::Failure;
 use crate::options::Options;
 use crate::stats::{Spread, row, verdict};
 
-/// The server's bucket per tenant, and the limit the client paces by.
-const MAX: u32 = 40;
-const PER_SECOND: u32 = 20;
-/// An activity is listed this long after its write, and succeeds this long after it.
-const LISTED_AFTER: Duration = Duration::from_millis(100);
-const DONE_AFTER: Duration = Duration::from_millis(500);
+/// How long an activity takes on the simulator: the first poll round, after all writes, finds
+/// every one finished when the writes took longer than this.
+const ACTIVITY: Duration = Duration::from_millis(500);
 
-/// What the server saw.
-#[derive(Default)]
-struct Seen {
-    token_requests: usize,
-    writes: usize,
-    refused: usize,
-    /// Accepted writes per tenant: first and last time, count.
-    per_tenant: HashMap<String, (Instant, Instant, usize)>,
-    /// Request id -> when it was written.
-    activities: HashMap<String, Instant>,
-    queries: usize,
-    /// Request ids asked for, over every activity query.
-    ids_asked: usize,
-    buckets: HashMap<String, (f64, Instant)>,
-}
-
-type Shared = Arc<Mutex<Seen>>;
-
-fn lock(seen: &Shared) -> std::sync::MutexGuard<'_, Seen> {
-    seen.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Runs `tenants` × `writes` and prints the rows.
 pub async fn msp_bench(options: &Options) -> Result<(), Failure> {
-    let (tenants, writes) = if options.quick { (3, 60) } else { (20, 100) };
-    let seen: Shared = Arc::default();
-    let base = serve(seen.clone()).await?;
-    let config = Config::new(Credentials::new("msp-client", "msp-secret-0123456789"))
-        .base_url(&base)
-        .token_tenant_id("msp")
-        .pacing(Pacing::default().limit("venue", RateLimit::per_tenant(MAX, PER_SECOND)));
-    let client = Client::new(config)?;
-    eprintln!("msp: {tenants} tenants × {writes} writes, {MAX} / {PER_SECOND} per tenant");
-    let ids: Vec<String> = (0..tenants).map(|i| format!("customer-{i}")).collect();
+    let (tenants, writes) = if options.quick { (3, 30) } else { (100, 100) };
+    let msp = "msp-tenant";
+    let mut config = SimConfig::default()
+        .credential("msp-client", "msp-secret-0123456789", msp)
+        .activity_duration(ACTIVITY);
+    let ids: Vec<String> = (0..tenants).map(|i| format!("customer-{i:03}")).collect();
+    for id in &ids {
+        config = config.customer(msp, id);
+    }
+    let sim = Simulator::start_with(config)
+        .await
+        .map_err(|e| -> Failure { format!("simulator: {e}").into() })?;
+    let client = Client::new(
+        Config::new(Credentials::new("msp-client", "msp-secret-0123456789"))
+            .base_url(sim.base_url())
+            .token_tenant_id(msp),
+    )?;
+    let limit = SERVICE_SWITCH
+        .rate_limit
+        .ok_or("the switch service has a limit")?;
+    eprintln!(
+        "msp: {tenants} tenants × {writes} writes, switch service {} at once / {} per second",
+        limit.max, limit.per_second
+    );
     let started = Instant::now();
     let outcomes = client
         .for_each_tenant(ids, tenants, |customer| async move {
-            let venue = Venue::new(
-                "Site".to_owned(),
-                VenueAddress::new("Sunnyvale".to_owned(), "United States".to_owned()),
-            );
-            let venue = &venue;
-            let customer = &customer;
             let answers: Vec<_> = futures_util::stream::iter(0..writes)
-                .map(|_| async move {
-                    let accepted = customer
-                        .network()
-                        .wireless_venues()
-                        .create_venue(venue)
-                        .send()
-                        .await?;
-                    Ok::<_, ruckus_one::Error>(accepted.pending())
+                .map(|i| {
+                    let customer = &customer;
+                    async move {
+                        let template = AcxCliTemplate::new()
+                            .with_name(format!("template {i}"))
+                            .with_cli("hostname edge".to_owned());
+                        let accepted = customer
+                            .network()
+                            .switch_profiles()
+                            .create_cli_template(&template)
+                            .send()
+                            .await?;
+                        Ok::<_, ruckus_one::Error>(accepted.pending())
+                    }
                 })
                 .buffer_unordered(16)
                 .collect()
@@ -101,196 +80,141 @@ pub async fn msp_bench(options: &Options) -> Result<(), Failure> {
         pending.extend(outcome.result?.into_iter().flatten());
     }
     let expected = pending.len();
-    let options = WaitOptions::default()
-        .initial_interval(Duration::from_millis(250))
+    let wait = WaitOptions::default()
+        .initial_interval(ACTIVITY * 2)
         .max_interval(Duration::from_secs(1));
-    let finished = client.network().wait_all(pending, &options).await?;
+    let finished = client.network().wait_all(pending, &wait).await?;
     let succeeded = finished.iter().filter(|r| r.is_ok()).count();
     eprintln!(
         "msp: {expected} writes in {:.1} s, {succeeded} activities succeeded after {:.1} s",
         wrote.as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
-    report(&lock(&seen), tenants * writes, succeeded);
+    let figures = Figures::of(&sim.requests(), limit.max, limit.per_second);
+    figures.report(tenants * writes, expected, succeeded);
     Ok(())
 }
 
-fn report(seen: &Seen, writes: usize, succeeded: usize) {
-    let one = |v: f64| Spread {
-        median: v,
-        min: v,
-        max: v,
-    };
-    let calls = seen.writes + seen.queries;
-    let share = 100.0 * seen.refused as f64 / calls.max(1) as f64;
-    row(
-        "msp",
-        "429 answers / calls",
-        one(share),
-        "%",
-        &verdict(share <= 0.1, "≤ 0.1 %"),
-    );
-    // Per tenant: the writes after the first bucketful, against what the refill allows in the
-    // time they took.
-    let used: Vec<f64> = seen
-        .per_tenant
-        .values()
-        .filter(|(_, _, n)| *n > MAX as usize)
-        .map(|(first, last, n)| {
-            let seconds = last.duration_since(*first).as_secs_f64().max(1e-3);
-            (*n - MAX as usize) as f64 / (seconds * f64::from(PER_SECOND))
-        })
-        .collect();
-    let used = Spread::of(&used.iter().map(|u| u * 100.0).collect::<Vec<_>>());
-    row(
-        "msp",
-        "budget used (per tenant)",
-        used,
-        "%",
-        &verdict(used.median >= 90.0, "≥ 90 %"),
-    );
-    row(
-        "msp",
-        "token requests",
-        one(seen.token_requests as f64),
-        "requests",
-        &verdict(seen.token_requests == 1, "exactly 1"),
-    );
-    row(
-        "msp",
-        "activities succeeded / writes",
-        one(succeeded as f64 / writes.max(1) as f64),
-        "ratio",
-        &verdict(succeeded == writes, "all"),
-    );
-    row(
-        "msp",
-        "activity queries",
-        one(seen.queries as f64),
-        "requests",
-        "",
-    );
-    let per_query = seen.ids_asked as f64 / seen.queries.max(1) as f64;
-    row(
-        "msp",
-        "request ids per activity query (mean)",
-        one(per_query),
-        "ids",
-        "",
-    );
+/// What the simulator's log shows.
+struct Figures {
+    calls: usize,
+    refused: usize,
+    token_requests: usize,
+    /// Per customer: accepted writes / what its bucket allowed while they came (the burst
+    /// and the refill), in percent.
+    budget_used: Vec<f64>,
+    /// Activity queries in each poll round.
+    rounds: Vec<usize>,
 }
 
-/// Starts the server on the current runtime; its base URL.
-async fn serve(seen: Shared) -> Result<String, Failure> {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-    let url = format!("http://{}", listener.local_addr()?);
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let _ = stream.set_nodelay(true);
-            let seen = seen.clone();
-            tokio::spawn(async move {
-                let service = service_fn(move |req| handle(seen.clone(), req));
-                let _ = hyper::server::conn::http1::Builder::new()
-                    .serve_connection(TokioIo::new(stream), service)
-                    .await;
-            });
+impl Figures {
+    fn of(log: &[Logged], max: u32, per_second: u32) -> Figures {
+        let mut per_tenant: std::collections::BTreeMap<&str, (u64, u64, usize)> =
+            Default::default();
+        for l in log
+            .iter()
+            .filter(|l| l.status == 202 && l.operation.as_deref() == Some("create_cli_template"))
+        {
+            let tenant = l.tenant.as_deref().unwrap_or("");
+            let e = per_tenant.entry(tenant).or_insert((l.at_ms, l.at_ms, 0));
+            e.0 = e.0.min(l.at_ms);
+            e.1 = e.1.max(l.at_ms);
+            e.2 += 1;
         }
-    });
-    Ok(url)
-}
-
-async fn handle(seen: Shared, req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
-    let (parts, body) = req.into_parts();
-    let body = body
-        .collect()
-        .await
-        .map(|b| b.to_bytes())
-        .unwrap_or_default();
-    let tenant = parts
-        .headers
-        .get("x-rks-tenantid")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_owned();
-    let mut seen = lock(&seen);
-    let (status, body) = match (&parts.method, parts.uri.path()) {
-        (&Method::POST, p) if p.starts_with("/oauth2/token") => {
-            seen.token_requests += 1;
-            let token =
-                json!({"access_token": "msp-token", "token_type": "Bearer", "expires_in": 3600});
-            (StatusCode::OK, token)
+        // What the bucket allowed from a customer's first write to its last: the burst and the
+        // refill over that time; what the customer got out of it.
+        let budget_used = per_tenant
+            .values()
+            .filter(|(_, _, n)| *n > max as usize)
+            .map(|(first, last, n)| {
+                let seconds = (last - first) as f64 / 1000.0;
+                100.0 * *n as f64 / (f64::from(max) + seconds * f64::from(per_second))
+            })
+            .collect();
+        // Poll rounds: the activity queries sent together (a gap of 100 ms starts a round).
+        let mut at: Vec<u64> = log
+            .iter()
+            .filter(|l| l.path == "/activities/query")
+            .map(|l| l.at_ms)
+            .collect();
+        at.sort_unstable();
+        let mut rounds: Vec<usize> = Vec::new();
+        for (i, t) in at.iter().enumerate() {
+            if i == 0 || t - at[i - 1] > 100 {
+                rounds.push(0);
+            }
+            if let Some(last) = rounds.last_mut() {
+                *last += 1;
+            }
         }
-        (&Method::POST, "/venues") => write(&mut seen, &tenant),
-        (&Method::POST, "/activities/query") => query(&mut seen, &body),
-        _ => (StatusCode::NOT_FOUND, json!({})),
-    };
-    drop(seen);
-    let mut response = Response::new(Full::new(Bytes::from(body.to_string())));
-    *response.status_mut() = status;
-    response
-        .headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    Ok(response)
-}
+        Figures {
+            calls: log
+                .iter()
+                .filter(|l| !l.path.starts_with("/oauth2/token"))
+                .count(),
+            refused: log.iter().filter(|l| l.status == 429).count(),
+            token_requests: log
+                .iter()
+                .filter(|l| l.path.starts_with("/oauth2/token"))
+                .count(),
+            budget_used,
+            rounds,
+        }
+    }
 
-/// A write for `tenant`: 202 with a request id, or 429 when the tenant's bucket is empty.
-fn write(seen: &mut Seen, tenant: &str) -> (StatusCode, Value) {
-    seen.writes += 1;
-    let now = Instant::now();
-    let (tokens, updated) = seen
-        .buckets
-        .entry(tenant.to_owned())
-        .or_insert((f64::from(MAX), now));
-    *tokens = (*tokens + now.duration_since(*updated).as_secs_f64() * f64::from(PER_SECOND))
-        .min(f64::from(MAX));
-    *updated = now;
-    if *tokens < 1.0 {
-        seen.refused += 1;
-        return (
-            StatusCode::TOO_MANY_REQUESTS,
-            json!({"errors": [{"code": "TOO_MANY"}]}),
+    fn report(&self, writes: usize, pending: usize, succeeded: usize) {
+        let one = |v: f64| Spread {
+            median: v,
+            min: v,
+            max: v,
+        };
+        let share = 100.0 * self.refused as f64 / self.calls.max(1) as f64;
+        row(
+            "msp",
+            "429 answers / calls",
+            one(share),
+            "%",
+            &verdict(share <= 0.1, "≤ 0.1 %"),
+        );
+        let used = Spread::of(&self.budget_used);
+        row(
+            "msp",
+            "budget used (per tenant: writes / (burst + refill over their time))",
+            used,
+            "%",
+            &verdict(used.median >= 90.0, "≥ 90 %"),
+        );
+        row(
+            "msp",
+            "token requests",
+            one(self.token_requests as f64),
+            "requests",
+            &verdict(self.token_requests == 1, "exactly 1"),
+        );
+        row(
+            "msp",
+            "activities succeeded / writes",
+            one(succeeded as f64 / writes.max(1) as f64),
+            "ratio",
+            &verdict(succeeded == writes, "all"),
+        );
+        // `wait_all` sends one activity query per tenant and round for up to 500 pending ids;
+        // the first round asks for every write.
+        let first = self.rounds.first().copied().unwrap_or(0);
+        let per_hundred = 100.0 * first as f64 / pending.max(1) as f64;
+        row(
+            "msp",
+            "activity queries per 100 pending activities (first poll round)",
+            one(per_hundred),
+            "requests",
+            &verdict(per_hundred <= 1.0, "≤ 1"),
+        );
+        row(
+            "msp",
+            "poll rounds (activity queries in all)",
+            one(self.rounds.len() as f64),
+            &format!("rounds ({} queries)", self.rounds.iter().sum::<usize>()),
+            "",
         );
     }
-    *tokens -= 1.0;
-    let entry = seen
-        .per_tenant
-        .entry(tenant.to_owned())
-        .or_insert((now, now, 0));
-    entry.1 = now;
-    entry.2 += 1;
-    let id = format!("{tenant}-{}", seen.writes);
-    seen.activities.insert(id.clone(), now);
-    (
-        StatusCode::ACCEPTED,
-        json!({"requestId": id, "response": {"id": id}}),
-    )
-}
-
-/// The activity query: a row per listed activity among the ids asked for.
-fn query(seen: &mut Seen, body: &[u8]) -> (StatusCode, Value) {
-    seen.queries += 1;
-    let asked: Value = serde_json::from_slice(body).unwrap_or_default();
-    let ids = asked["filters"]["id"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    seen.ids_asked += ids.len();
-    let now = Instant::now();
-    let rows: Vec<Value> = ids
-        .iter()
-        .filter_map(Value::as_str)
-        .filter_map(|id| {
-            let age = now.duration_since(*seen.activities.get(id)?);
-            let status = match age {
-                a if a < LISTED_AFTER => return None,
-                a if a < DONE_AFTER => "INPROGRESS",
-                _ => "SUCCESS",
-            };
-            Some(json!({"requestId": id, "status": status, "useCase": "AddVenue"}))
-        })
-        .collect();
-    (
-        StatusCode::OK,
-        json!({"totalCount": rows.len(), "page": 1, "data": rows}),
-    )
 }

@@ -47,6 +47,7 @@ pub async fn handle(Shared(inner): Shared<Arc<Inner>>, request: Request) -> Answ
         operation: None,
         tenant: None,
         status: 413,
+        at_ms: inner.lock().clock.now_ms(),
     };
     let answer = match axum::body::to_bytes(body, MAX_BODY).await {
         Ok(body) => {

@@ -186,6 +186,8 @@ pub struct Logged {
     /// The tenant the request acted as, once authenticated.
     pub tenant: Option<String>,
     pub status: u16,
+    /// When it arrived, on the simulator clock (milliseconds).
+    pub at_ms: u64,
 }
 
 /// Everything that changes.

@@ -1,4 +1,4 @@
-//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [--quick] [--runs N] [--full]`:
+//! `cargo xtask bench [generator] [runtime] [paging] [msp] [compile] [sim] [--quick] [--runs N] [--full]`:
 //! performance figures as one Markdown table (median, min and max of several runs, with the
 //! targets of issue 12 and whether they are met). Without a name, every part runs.
 //!
@@ -6,10 +6,10 @@
 //! - `runtime`, `paging`: the generated client against hand-written `reqwest` + `serde_json` on
 //!   a local HTTP/1.1 server; both run the `ruckus-one-bench` binary (`benches/`), built in
 //!   release mode (dev profile with `--quick`).
-//! - `msp`: writes at MSP scale through the generated client's fan-out, pacing and bulk
-//!   waiting, against a local server with a per-tenant token bucket (`benches/src/msp.rs`; a
-//!   skeleton until it runs against the simulator): 429 share, budget used, token requests,
-//!   activity queries.
+//! - `msp`: writes at MSP scale (100 customer tenants × 100 switch-service writes) through the
+//!   generated client's fan-out, pacing and bulk waiting, against the simulator with its rate
+//!   limits on (`benches/src/msp.rs`): 429 share, budget used, token requests, activity queries
+//!   per poll round.
 //! - `sim`: start-up of the simulator (`ruckus-one-sim`'s `startup` example, built in release
 //!   mode, dev profile with `--quick`): the first start in a process, one start to its first
 //!   answer (target < 50 ms) and 100 started at once.
