@@ -65,7 +65,7 @@ impl<T, A> Accepted<T, A> {
         self.tenant.as_ref().map(Tenant::id)
     }
 
-    /// What [`wait_all`](crate::wait_all) needs to follow this write among many: its request
+    /// What an API client's `wait_all` needs to follow this write among many: its request
     /// id and tenant; `None` when the answer has no request id.
     pub fn pending(&self) -> Option<PendingActivity> {
         self.request_id()

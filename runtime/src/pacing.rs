@@ -15,7 +15,7 @@ use tokio::time::Instant;
 
 use crate::operation::{LimitScope, RateLimit, Service};
 
-/// How a [`Client`](crate::Client) paces its calls ([`Config::pacing`](crate::Config::pacing)).
+/// How a client paces its calls ([`Config::pacing`](crate::Config::pacing)).
 ///
 /// On by default: calls to a service that publishes a per-tenant limit (for example the Wi-Fi
 /// service, 200 calls at once and 100 more per second; the switch service, 20 and 10) are spaced
@@ -23,7 +23,8 @@ use crate::operation::{LimitScope, RateLimit, Service};
 /// workflow are not paced.
 ///
 /// ```
-/// use ruckus_one_runtime::{Config, Credentials, Pacing, RateLimit};
+/// # use ruckus_one_runtime as ruckus_one;
+/// use ruckus_one::{Config, Credentials, Pacing, RateLimit};
 /// let config = Config::new(Credentials::new("id", "secret")).pacing(
 ///     Pacing::default()
 ///         .headroom(0.8)
