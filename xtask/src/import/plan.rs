@@ -135,6 +135,7 @@ pub fn plan(
         }
     }
     let mut out: BTreeMap<String, Vec<TypeDef>> = BTreeMap::new();
+    reached.extend(curated_mentions(areas));
     for (name, home) in homes(&conv, &reached, &drafted) {
         if let Some(d) = conv.drafts.get(&name) {
             out.entry(home).or_default().push(super::files::type_def(d));
@@ -527,6 +528,37 @@ fn ref_of(schema: &Schema) -> Option<&str> {
             [only] if schema.properties.is_none() => only.ref_name(),
             _ => None,
         })
+}
+
+/// Every type expression a curated area names (operation bodies, paged items, its own types'
+/// fields), with the area: an imported type a curated area uses by name is reached from it
+/// even when the operation naming it is in no description (the legacy switch queries).
+fn curated_mentions(areas: &[&Area]) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for area in areas {
+        let mut push = |e: &TypeExpr| {
+            if let Some(text) = expr_text(e) {
+                out.push((area.area.clone(), text.to_owned()));
+            }
+        };
+        for op in &area.operations {
+            if let Some(e) = op.request.as_ref().and_then(|b| b.ty.as_ref()) {
+                push(e);
+            }
+            for e in op.responses.iter().filter_map(|r| r.ty.as_ref()) {
+                push(e);
+            }
+            if let Some(e) = op.pagination.as_ref().and_then(|p| p.item_type.as_ref()) {
+                push(e);
+            }
+        }
+        for t in &area.types {
+            for f in t.fields.iter().flatten() {
+                push(&f.ty);
+            }
+        }
+    }
+    out
 }
 
 /// For each draft some root reaches, its home: the one area that reaches it (curated and

@@ -8344,6 +8344,174 @@ impl CloneSettings {
         self
     }
 }
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
+)]
+/// Config backup view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct ConfigBackupView {
+    /// ID.
+    pub id: Option<String>,
+    /// Created date (format: date-time).
+    pub created_date: Option<String>,
+    /// Name.
+    pub name: Option<String>,
+    /// Backup ID.
+    pub backup_id: Option<String>,
+    /// Switch ID.
+    pub switch_id: Option<String>,
+    /// Backup type.
+    pub backup_type: Option<String>,
+    /// Config.
+    pub config: Option<String>,
+    /// Status.
+    pub status: Option<String>,
+    /// Restore status.
+    pub restore_status: Option<String>,
+    /// Restore timestamp.
+    pub restore_timestamp: Option<String>,
+    /// Failure reason.
+    pub failure_reason: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
+)]
+impl serde::Serialize for ConfigBackupView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &ConfigBackupView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("createdDate", &v.created_date);
+            w.optional("name", &v.name);
+            w.optional("backupId", &v.backup_id);
+            w.optional("switchId", &v.switch_id);
+            w.optional("backupType", &v.backup_type);
+            w.optional("config", &v.config);
+            w.optional("status", &v.status);
+            w.optional("restoreStatus", &v.restore_status);
+            w.optional("restoreTimestamp", &v.restore_timestamp);
+            w.optional("failureReason", &v.failure_reason);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
+)]
+impl<'de> serde::Deserialize<'de> for ConfigBackupView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<ConfigBackupView, ruckus_one_runtime::object::FieldError> {
+            let value = ConfigBackupView {
+                id: f.optional("id"),
+                created_date: f.optional("createdDate"),
+                name: f.optional("name"),
+                backup_id: f.optional("backupId"),
+                switch_id: f.optional("switchId"),
+                backup_type: f.optional("backupType"),
+                config: f.optional("config"),
+                status: f.optional("status"),
+                restore_status: f.optional("restoreStatus"),
+                restore_timestamp: f.optional("restoreTimestamp"),
+                failure_reason: f.optional("failureReason"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("ConfigBackupView"))
+    }
+}
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
+)]
+impl ConfigBackupView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            created_date: None,
+            name: None,
+            backup_id: None,
+            switch_id: None,
+            backup_type: None,
+            config: None,
+            status: None,
+            restore_status: None,
+            restore_timestamp: None,
+            failure_reason: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `createdDate`.
+    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
+        self.created_date = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `backupId`.
+    pub fn with_backup_id(mut self, value: impl Into<String>) -> Self {
+        self.backup_id = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `backupType`.
+    pub fn with_backup_type(mut self, value: impl Into<String>) -> Self {
+        self.backup_type = Some(value.into());
+        self
+    }
+    /// Sets `config`.
+    pub fn with_config(mut self, value: impl Into<String>) -> Self {
+        self.config = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `restoreStatus`.
+    pub fn with_restore_status(mut self, value: impl Into<String>) -> Self {
+        self.restore_status = Some(value.into());
+        self
+    }
+    /// Sets `restoreTimestamp`.
+    pub fn with_restore_timestamp(mut self, value: impl Into<String>) -> Self {
+        self.restore_timestamp = Some(value.into());
+        self
+    }
+    /// Sets `failureReason`.
+    pub fn with_failure_reason(mut self, value: impl Into<String>) -> Self {
+        self.failure_reason = Some(value.into());
+        self
+    }
+}
 /// One error of a configuration operation.
 ///
 /// Provenance: documented.
@@ -11175,6 +11343,159 @@ impl<'de> serde::Deserialize<'de> for DhcpOption82SubOption1CustomizationAttribu
         Ok(Self::from(s.as_str()))
     }
 }
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+/// Dhcp option view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DhcpOptionView {
+    /// Seq (format: int32).
+    pub seq: Option<i64>,
+    /// Value.
+    pub value: Option<String>,
+    /// Type.
+    pub type_: Option<DhcpOptionViewType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl serde::Serialize for DhcpOptionView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpOptionView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("seq", &v.seq);
+            w.optional("value", &v.value);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl<'de> serde::Deserialize<'de> for DhcpOptionView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpOptionView, ruckus_one_runtime::object::FieldError> {
+            let value = DhcpOptionView {
+                seq: f.optional("seq"),
+                value: f.optional("value"),
+                type_: f.optional("type"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpOptionView"))
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl DhcpOptionView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            seq: None,
+            value: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `seq`.
+    pub fn with_seq(mut self, value: impl Into<i64>) -> Self {
+        self.seq = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<DhcpOptionViewType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+/// Dhcp option view type: the values the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001 (inline)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum DhcpOptionViewType {
+    /// `ASCII`
+    Ascii,
+    /// `HEX`
+    Hex,
+    /// `IP`
+    Ip,
+    /// `INTEGER`
+    Integer,
+    /// `BOOLEAN`
+    Boolean,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl DhcpOptionViewType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Ascii => "ASCII",
+            Self::Hex => "HEX",
+            Self::Ip => "IP",
+            Self::Integer => "INTEGER",
+            Self::Boolean => "BOOLEAN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl From<&str> for DhcpOptionViewType {
+    fn from(s: &str) -> Self {
+        match s {
+            "ASCII" => Self::Ascii,
+            "HEX" => Self::Hex,
+            "IP" => Self::Ip,
+            "INTEGER" => Self::Integer,
+            "BOOLEAN" => Self::Boolean,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl std::fmt::Display for DhcpOptionViewType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl serde::Serialize for DhcpOptionViewType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl<'de> serde::Deserialize<'de> for DhcpOptionViewType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 #[cfg(
     any(
         feature = "network-wifi-templates",
@@ -11392,6 +11713,166 @@ impl DhcpPoolBuilder {
             vlan_id: self.vlan_id.ok_or(missing("vlanId"))?,
             additional_fields: std::collections::BTreeMap::new(),
         })
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+/// Dhcp server view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct DhcpServerView {
+    /// ID.
+    pub id: Option<String>,
+    /// Pool name.
+    pub pool_name: Option<String>,
+    /// Default router IP.
+    pub default_router_ip: Option<String>,
+    /// Excluded end.
+    pub excluded_end: Option<String>,
+    /// Excluded start.
+    pub excluded_start: Option<String>,
+    /// Lease days (format: int32).
+    pub lease_days: Option<i64>,
+    /// Lease hrs (format: int32).
+    pub lease_hrs: Option<i64>,
+    /// Lease mins (format: int32).
+    pub lease_mins: Option<i64>,
+    /// DHCP options.
+    pub dhcp_options: Option<Vec<DhcpOptionView>>,
+    /// Subnet address.
+    pub subnet_address: Option<String>,
+    /// Subnet mask.
+    pub subnet_mask: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl serde::Serialize for DhcpServerView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &DhcpServerView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("poolName", &v.pool_name);
+            w.optional("defaultRouterIp", &v.default_router_ip);
+            w.optional("excludedEnd", &v.excluded_end);
+            w.optional("excludedStart", &v.excluded_start);
+            w.optional("leaseDays", &v.lease_days);
+            w.optional("leaseHrs", &v.lease_hrs);
+            w.optional("leaseMins", &v.lease_mins);
+            w.optional("dhcpOptions", &v.dhcp_options);
+            w.optional("subnetAddress", &v.subnet_address);
+            w.optional("subnetMask", &v.subnet_mask);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl<'de> serde::Deserialize<'de> for DhcpServerView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<DhcpServerView, ruckus_one_runtime::object::FieldError> {
+            let value = DhcpServerView {
+                id: f.optional("id"),
+                pool_name: f.optional("poolName"),
+                default_router_ip: f.optional("defaultRouterIp"),
+                excluded_end: f.optional("excludedEnd"),
+                excluded_start: f.optional("excludedStart"),
+                lease_days: f.optional("leaseDays"),
+                lease_hrs: f.optional("leaseHrs"),
+                lease_mins: f.optional("leaseMins"),
+                dhcp_options: f.optional("dhcpOptions"),
+                subnet_address: f.optional("subnetAddress"),
+                subnet_mask: f.optional("subnetMask"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("DhcpServerView"))
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl DhcpServerView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            pool_name: None,
+            default_router_ip: None,
+            excluded_end: None,
+            excluded_start: None,
+            lease_days: None,
+            lease_hrs: None,
+            lease_mins: None,
+            dhcp_options: None,
+            subnet_address: None,
+            subnet_mask: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `poolName`.
+    pub fn with_pool_name(mut self, value: impl Into<String>) -> Self {
+        self.pool_name = Some(value.into());
+        self
+    }
+    /// Sets `defaultRouterIp`.
+    pub fn with_default_router_ip(mut self, value: impl Into<String>) -> Self {
+        self.default_router_ip = Some(value.into());
+        self
+    }
+    /// Sets `excludedEnd`.
+    pub fn with_excluded_end(mut self, value: impl Into<String>) -> Self {
+        self.excluded_end = Some(value.into());
+        self
+    }
+    /// Sets `excludedStart`.
+    pub fn with_excluded_start(mut self, value: impl Into<String>) -> Self {
+        self.excluded_start = Some(value.into());
+        self
+    }
+    /// Sets `leaseDays`.
+    pub fn with_lease_days(mut self, value: impl Into<i64>) -> Self {
+        self.lease_days = Some(value.into());
+        self
+    }
+    /// Sets `leaseHrs`.
+    pub fn with_lease_hrs(mut self, value: impl Into<i64>) -> Self {
+        self.lease_hrs = Some(value.into());
+        self
+    }
+    /// Sets `leaseMins`.
+    pub fn with_lease_mins(mut self, value: impl Into<i64>) -> Self {
+        self.lease_mins = Some(value.into());
+        self
+    }
+    /// Sets `dhcpOptions`.
+    pub fn with_dhcp_options(mut self, value: impl Into<Vec<DhcpOptionView>>) -> Self {
+        self.dhcp_options = Some(value.into());
+        self
+    }
+    /// Sets `subnetAddress`.
+    pub fn with_subnet_address(mut self, value: impl Into<String>) -> Self {
+        self.subnet_address = Some(value.into());
+        self
+    }
+    /// Sets `subnetMask`.
+    pub fn with_subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.subnet_mask = Some(value.into());
+        self
     }
 }
 #[cfg(any(feature = "network-venue-wifi-templates", feature = "network-wireless-aps"))]
@@ -17548,7 +18029,13 @@ impl<'de> serde::Deserialize<'de> for HttpStatusName {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 /// Icx switch view ip address type: the values the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml IcxSwitchViewV1001 (inline)).
@@ -17565,7 +18052,13 @@ pub enum IcxSwitchViewIpAddressType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl IcxSwitchViewIpAddressType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -17576,7 +18069,13 @@ impl IcxSwitchViewIpAddressType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl From<&str> for IcxSwitchViewIpAddressType {
     fn from(s: &str) -> Self {
         match s {
@@ -17588,19 +18087,37 @@ impl From<&str> for IcxSwitchViewIpAddressType {
         }
     }
 }
-#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl std::fmt::Display for IcxSwitchViewIpAddressType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl serde::Serialize for IcxSwitchViewIpAddressType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl<'de> serde::Deserialize<'de> for IcxSwitchViewIpAddressType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -18009,6 +18526,7 @@ impl IdentityServicePage {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -18035,6 +18553,7 @@ pub enum IgmpSnooping {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -18054,6 +18573,7 @@ impl IgmpSnooping {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -18074,6 +18594,7 @@ impl From<&str> for IgmpSnooping {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -18087,6 +18608,7 @@ impl std::fmt::Display for IgmpSnooping {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -18100,6 +18622,7 @@ impl serde::Serialize for IgmpSnooping {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -30900,6 +31423,7 @@ impl<'de> serde::Deserialize<'de> for SortOrder {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -30925,6 +31449,7 @@ pub enum SpanningTreeProtocol {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -30943,6 +31468,7 @@ impl SpanningTreeProtocol {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -30962,6 +31488,7 @@ impl From<&str> for SpanningTreeProtocol {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -30974,6 +31501,7 @@ impl std::fmt::Display for SpanningTreeProtocol {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -30986,6 +31514,7 @@ impl serde::Serialize for SpanningTreeProtocol {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -32857,6 +33386,7 @@ impl SwitchFamilyModelView {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -33002,6 +33532,7 @@ pub enum SwitchFamilyModelViewModel {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -33080,6 +33611,7 @@ impl SwitchFamilyModelViewModel {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -33159,6 +33691,7 @@ impl From<&str> for SwitchFamilyModelViewModel {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -33171,6 +33704,7 @@ impl std::fmt::Display for SwitchFamilyModelViewModel {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -33183,6 +33717,7 @@ impl serde::Serialize for SwitchFamilyModelViewModel {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -34343,6 +34878,318 @@ impl SwitchVlanPortModelBo {
     /// Sets `voicePortsList`.
     pub fn with_voice_ports_list(mut self, value: impl Into<Vec<String>>) -> Self {
         self.voice_ports_list = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+/// Switch vlan port model view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SwitchVlanPortModelView {
+    /// ID.
+    pub id: Option<String>,
+    /// Switch model.
+    pub switch_model: Option<SwitchFamilyModelViewModel>,
+    /// Tagged ports.
+    pub tagged_ports: Option<String>,
+    /// Untagged ports.
+    pub untagged_ports: Option<String>,
+    /// Voice ports.
+    pub voice_ports: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl serde::Serialize for SwitchVlanPortModelView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(
+            v: &SwitchVlanPortModelView,
+            w: &mut ruckus_one_runtime::object::Writer,
+        ) {
+            w.optional("id", &v.id);
+            w.optional("switchModel", &v.switch_model);
+            w.optional("taggedPorts", &v.tagged_ports);
+            w.optional("untaggedPorts", &v.untagged_ports);
+            w.optional("voicePorts", &v.voice_ports);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchVlanPortModelView, ruckus_one_runtime::object::FieldError> {
+            let value = SwitchVlanPortModelView {
+                id: f.optional("id"),
+                switch_model: f.optional("switchModel"),
+                tagged_ports: f.optional("taggedPorts"),
+                untagged_ports: f.optional("untaggedPorts"),
+                voice_ports: f.optional("voicePorts"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchVlanPortModelView"))
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl SwitchVlanPortModelView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            switch_model: None,
+            tagged_ports: None,
+            untagged_ports: None,
+            voice_ports: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `switchModel`.
+    pub fn with_switch_model(
+        mut self,
+        value: impl Into<SwitchFamilyModelViewModel>,
+    ) -> Self {
+        self.switch_model = Some(value.into());
+        self
+    }
+    /// Sets `taggedPorts`.
+    pub fn with_tagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.tagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `untaggedPorts`.
+    pub fn with_untagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.untagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `voicePorts`.
+    pub fn with_voice_ports(mut self, value: impl Into<String>) -> Self {
+        self.voice_ports = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+/// Switch vlan view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SwitchVlanView {
+    /// ID.
+    pub id: Option<String>,
+    /// VLAN ID (format: int32).
+    pub vlan_id: Option<i64>,
+    /// VLAN name.
+    pub vlan_name: Option<String>,
+    /// IPv4 DHCP snooping.
+    pub ipv4_dhcp_snooping: Option<bool>,
+    /// Arp inspection.
+    pub arp_inspection: Option<bool>,
+    /// Igmp snooping.
+    pub igmp_snooping: Option<IgmpSnooping>,
+    /// Multicast version (format: int32).
+    pub multicast_version: Option<i64>,
+    /// Spanning tree protocol.
+    pub spanning_tree_protocol: Option<SpanningTreeProtocol>,
+    /// Tagged ports.
+    pub tagged_ports: Option<String>,
+    /// Untagged ports.
+    pub untagged_ports: Option<String>,
+    /// Switch VLAN port models.
+    pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelView>>,
+    /// Enable as default VLAN.
+    pub enable_as_default_vlan: Option<bool>,
+    /// Used by ve port.
+    pub used_by_ve_port: Option<bool>,
+    /// Is auth default VLAN.
+    pub is_auth_default_vlan: Option<bool>,
+    /// Is auth VLAN.
+    pub is_auth_vlan: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl serde::Serialize for SwitchVlanView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchVlanView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("vlanName", &v.vlan_name);
+            w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
+            w.optional("arpInspection", &v.arp_inspection);
+            w.optional("igmpSnooping", &v.igmp_snooping);
+            w.optional("multicastVersion", &v.multicast_version);
+            w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
+            w.optional("taggedPorts", &v.tagged_ports);
+            w.optional("untaggedPorts", &v.untagged_ports);
+            w.optional("switchVlanPortModels", &v.switch_vlan_port_models);
+            w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
+            w.optional("usedByVePort", &v.used_by_ve_port);
+            w.optional("isAuthDefaultVlan", &v.is_auth_default_vlan);
+            w.optional("isAuthVlan", &v.is_auth_vlan);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl<'de> serde::Deserialize<'de> for SwitchVlanView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchVlanView, ruckus_one_runtime::object::FieldError> {
+            let value = SwitchVlanView {
+                id: f.optional("id"),
+                vlan_id: f.optional("vlanId"),
+                vlan_name: f.optional("vlanName"),
+                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping"),
+                arp_inspection: f.optional("arpInspection"),
+                igmp_snooping: f.optional("igmpSnooping"),
+                multicast_version: f.optional("multicastVersion"),
+                spanning_tree_protocol: f.optional("spanningTreeProtocol"),
+                tagged_ports: f.optional("taggedPorts"),
+                untagged_ports: f.optional("untaggedPorts"),
+                switch_vlan_port_models: f.optional("switchVlanPortModels"),
+                enable_as_default_vlan: f.optional("enableAsDefaultVlan"),
+                used_by_ve_port: f.optional("usedByVePort"),
+                is_auth_default_vlan: f.optional("isAuthDefaultVlan"),
+                is_auth_vlan: f.optional("isAuthVlan"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchVlanView"))
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl SwitchVlanView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            vlan_id: None,
+            vlan_name: None,
+            ipv4_dhcp_snooping: None,
+            arp_inspection: None,
+            igmp_snooping: None,
+            multicast_version: None,
+            spanning_tree_protocol: None,
+            tagged_ports: None,
+            untagged_ports: None,
+            switch_vlan_port_models: None,
+            enable_as_default_vlan: None,
+            used_by_ve_port: None,
+            is_auth_default_vlan: None,
+            is_auth_vlan: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanName`.
+    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
+        self.vlan_name = Some(value.into());
+        self
+    }
+    /// Sets `ipv4DhcpSnooping`.
+    pub fn with_ipv4_dhcp_snooping(mut self, value: impl Into<bool>) -> Self {
+        self.ipv4_dhcp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `arpInspection`.
+    pub fn with_arp_inspection(mut self, value: impl Into<bool>) -> Self {
+        self.arp_inspection = Some(value.into());
+        self
+    }
+    /// Sets `igmpSnooping`.
+    pub fn with_igmp_snooping(mut self, value: impl Into<IgmpSnooping>) -> Self {
+        self.igmp_snooping = Some(value.into());
+        self
+    }
+    /// Sets `multicastVersion`.
+    pub fn with_multicast_version(mut self, value: impl Into<i64>) -> Self {
+        self.multicast_version = Some(value.into());
+        self
+    }
+    /// Sets `spanningTreeProtocol`.
+    pub fn with_spanning_tree_protocol(
+        mut self,
+        value: impl Into<SpanningTreeProtocol>,
+    ) -> Self {
+        self.spanning_tree_protocol = Some(value.into());
+        self
+    }
+    /// Sets `taggedPorts`.
+    pub fn with_tagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.tagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `untaggedPorts`.
+    pub fn with_untagged_ports(mut self, value: impl Into<String>) -> Self {
+        self.untagged_ports = Some(value.into());
+        self
+    }
+    /// Sets `switchVlanPortModels`.
+    pub fn with_switch_vlan_port_models(
+        mut self,
+        value: impl Into<Vec<SwitchVlanPortModelView>>,
+    ) -> Self {
+        self.switch_vlan_port_models = Some(value.into());
+        self
+    }
+    /// Sets `enableAsDefaultVlan`.
+    pub fn with_enable_as_default_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.enable_as_default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `usedByVePort`.
+    pub fn with_used_by_ve_port(mut self, value: impl Into<bool>) -> Self {
+        self.used_by_ve_port = Some(value.into());
+        self
+    }
+    /// Sets `isAuthDefaultVlan`.
+    pub fn with_is_auth_default_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.is_auth_default_vlan = Some(value.into());
+        self
+    }
+    /// Sets `isAuthVlan`.
+    pub fn with_is_auth_vlan(mut self, value: impl Into<bool>) -> Self {
+        self.is_auth_vlan = Some(value.into());
         self
     }
 }
@@ -35844,6 +36691,403 @@ impl TrustedPortViewV1 {
         self
     }
 }
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+/// A tunnel service profile; the document shows only the fields added in later releases.
+///
+/// Provenance: documented.
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct TunnelServiceProfile {
+    /// Interval between tunnel keep-alive messages.
+    ///
+    /// Wire name `keepAliveInterval`; `integer`; optional.
+    pub keep_alive_interval: Option<i64>,
+    /// Number of keep-alive retries.
+    ///
+    /// Wire name `keepAliveRetry`; `integer`; optional.
+    pub keep_alive_retry: Option<i64>,
+    /// Timeout of an MTU request.
+    ///
+    /// Wire name `mtuRequestTimeout`; `integer`; optional.
+    pub mtu_request_timeout: Option<i64>,
+    /// Number of MTU request retries.
+    ///
+    /// Wire name `mtuRequestRetry`; `integer`; optional.
+    pub mtu_request_retry: Option<i64>,
+    /// Age time minutes (default: 20; format: int32; maximum: 10080; minimum: 5).
+    pub age_time_minutes: Option<i64>,
+    /// Destination IP address.
+    pub destination_ip_address: Option<String>,
+    /// Force fragmentation (default: false).
+    pub force_fragmentation: Option<bool>,
+    /// ID.
+    pub id: Option<String>,
+    /// MTU size (format: int32; maximum: 1450; minimum: 576).
+    pub mtu_size: Option<i64>,
+    /// MTU type (default: AUTO).
+    pub mtu_type: Option<TunnelServiceProfileMtuType>,
+    /// Name.
+    pub name: Option<String>,
+    /// NAT traversal enabled (default: false).
+    pub nat_traversal_enabled: Option<bool>,
+    /// Tag.
+    pub tag: Option<String>,
+    /// Tunnel type (default: VXLAN_GPE).
+    pub tunnel_type: Option<TunnelServiceProfileTunnelType>,
+    /// Type (default: VXLAN).
+    pub type_: Option<TunnelServiceProfileType>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl serde::Serialize for TunnelServiceProfile {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &TunnelServiceProfile, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("keepAliveInterval", &v.keep_alive_interval);
+            w.optional("keepAliveRetry", &v.keep_alive_retry);
+            w.optional("mtuRequestTimeout", &v.mtu_request_timeout);
+            w.optional("mtuRequestRetry", &v.mtu_request_retry);
+            w.optional("ageTimeMinutes", &v.age_time_minutes);
+            w.optional("destinationIpAddress", &v.destination_ip_address);
+            w.optional("forceFragmentation", &v.force_fragmentation);
+            w.optional("id", &v.id);
+            w.optional("mtuSize", &v.mtu_size);
+            w.optional("mtuType", &v.mtu_type);
+            w.optional("name", &v.name);
+            w.optional("natTraversalEnabled", &v.nat_traversal_enabled);
+            w.optional("tag", &v.tag);
+            w.optional("tunnelType", &v.tunnel_type);
+            w.optional("type", &v.type_);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl<'de> serde::Deserialize<'de> for TunnelServiceProfile {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<TunnelServiceProfile, ruckus_one_runtime::object::FieldError> {
+            let value = TunnelServiceProfile {
+                keep_alive_interval: f.optional("keepAliveInterval"),
+                keep_alive_retry: f.optional("keepAliveRetry"),
+                mtu_request_timeout: f.optional("mtuRequestTimeout"),
+                mtu_request_retry: f.optional("mtuRequestRetry"),
+                age_time_minutes: f.optional("ageTimeMinutes"),
+                destination_ip_address: f.optional("destinationIpAddress"),
+                force_fragmentation: f.optional("forceFragmentation"),
+                id: f.optional("id"),
+                mtu_size: f.optional("mtuSize"),
+                mtu_type: f.optional("mtuType"),
+                name: f.optional("name"),
+                nat_traversal_enabled: f.optional("natTraversalEnabled"),
+                tag: f.optional("tag"),
+                tunnel_type: f.optional("tunnelType"),
+                type_: f.optional("type"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("TunnelServiceProfile"))
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl TunnelServiceProfile {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            keep_alive_interval: None,
+            keep_alive_retry: None,
+            mtu_request_timeout: None,
+            mtu_request_retry: None,
+            age_time_minutes: None,
+            destination_ip_address: None,
+            force_fragmentation: None,
+            id: None,
+            mtu_size: None,
+            mtu_type: None,
+            name: None,
+            nat_traversal_enabled: None,
+            tag: None,
+            tunnel_type: None,
+            type_: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `keepAliveInterval`.
+    pub fn with_keep_alive_interval(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_interval = Some(value.into());
+        self
+    }
+    /// Sets `keepAliveRetry`.
+    pub fn with_keep_alive_retry(mut self, value: impl Into<i64>) -> Self {
+        self.keep_alive_retry = Some(value.into());
+        self
+    }
+    /// Sets `mtuRequestTimeout`.
+    pub fn with_mtu_request_timeout(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_request_timeout = Some(value.into());
+        self
+    }
+    /// Sets `mtuRequestRetry`.
+    pub fn with_mtu_request_retry(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_request_retry = Some(value.into());
+        self
+    }
+    /// Sets `ageTimeMinutes`.
+    pub fn with_age_time_minutes(mut self, value: impl Into<i64>) -> Self {
+        self.age_time_minutes = Some(value.into());
+        self
+    }
+    /// Sets `destinationIpAddress`.
+    pub fn with_destination_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.destination_ip_address = Some(value.into());
+        self
+    }
+    /// Sets `forceFragmentation`.
+    pub fn with_force_fragmentation(mut self, value: impl Into<bool>) -> Self {
+        self.force_fragmentation = Some(value.into());
+        self
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `mtuSize`.
+    pub fn with_mtu_size(mut self, value: impl Into<i64>) -> Self {
+        self.mtu_size = Some(value.into());
+        self
+    }
+    /// Sets `mtuType`.
+    pub fn with_mtu_type(
+        mut self,
+        value: impl Into<TunnelServiceProfileMtuType>,
+    ) -> Self {
+        self.mtu_type = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `natTraversalEnabled`.
+    pub fn with_nat_traversal_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.nat_traversal_enabled = Some(value.into());
+        self
+    }
+    /// Sets `tag`.
+    pub fn with_tag(mut self, value: impl Into<String>) -> Self {
+        self.tag = Some(value.into());
+        self
+    }
+    /// Sets `tunnelType`.
+    pub fn with_tunnel_type(
+        mut self,
+        value: impl Into<TunnelServiceProfileTunnelType>,
+    ) -> Self {
+        self.tunnel_type = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<TunnelServiceProfileType>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+/// Tunnel service profile mtu type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TunnelServiceProfileMtuType {
+    /// `MANUAL`
+    Manual,
+    /// `AUTO`
+    Auto,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl TunnelServiceProfileMtuType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Manual => "MANUAL",
+            Self::Auto => "AUTO",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl From<&str> for TunnelServiceProfileMtuType {
+    fn from(s: &str) -> Self {
+        match s {
+            "MANUAL" => Self::Manual,
+            "AUTO" => Self::Auto,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl std::fmt::Display for TunnelServiceProfileMtuType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl serde::Serialize for TunnelServiceProfileMtuType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl<'de> serde::Deserialize<'de> for TunnelServiceProfileMtuType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+/// Tunnel service profile tunnel type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TunnelServiceProfileTunnelType {
+    /// `VXLAN_GPE`
+    VxlanGpe,
+    /// `L2GRE`
+    L2gre,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl TunnelServiceProfileTunnelType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::VxlanGpe => "VXLAN_GPE",
+            Self::L2gre => "L2GRE",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl From<&str> for TunnelServiceProfileTunnelType {
+    fn from(s: &str) -> Self {
+        match s {
+            "VXLAN_GPE" => Self::VxlanGpe,
+            "L2GRE" => Self::L2gre,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl std::fmt::Display for TunnelServiceProfileTunnelType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl serde::Serialize for TunnelServiceProfileTunnelType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl<'de> serde::Deserialize<'de> for TunnelServiceProfileTunnelType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+/// Tunnel service profile type: the values the official description lists.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile (inline body schema)).
+///
+/// Forward compatible: a value this client does not know decodes to `Unknown` and is
+/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum TunnelServiceProfileType {
+    /// `VXLAN`
+    Vxlan,
+    /// `VLAN_VXLAN`
+    VlanVxlan,
+    /// A value this version of the client does not know; kept as received.
+    Unknown(ruckus_one_runtime::UnknownValue),
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl TunnelServiceProfileType {
+    /// The wire value.
+    pub fn as_str(&self) -> &str {
+        match self {
+            Self::Vxlan => "VXLAN",
+            Self::VlanVxlan => "VLAN_VXLAN",
+            Self::Unknown(v) => v.as_str(),
+        }
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl From<&str> for TunnelServiceProfileType {
+    fn from(s: &str) -> Self {
+        match s {
+            "VXLAN" => Self::Vxlan,
+            "VLAN_VXLAN" => Self::VlanVxlan,
+            other => {
+                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
+            }
+        }
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl std::fmt::Display for TunnelServiceProfileType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl serde::Serialize for TunnelServiceProfileType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl<'de> serde::Deserialize<'de> for TunnelServiceProfileType {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
+        Ok(Self::from(s.as_str()))
+    }
+}
 #[cfg(
     any(
         feature = "network-ap-settings",
@@ -36791,6 +38035,239 @@ impl UploadUrlRequest {
     /// Sets `fileExtension`.
     pub fn with_file_extension(mut self, value: impl Into<String>) -> Self {
         self.file_extension = Some(value.into());
+        self
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+/// Ve port view, with the fields the official description lists.
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VePortView {
+    /// ID.
+    pub id: Option<String>,
+    /// Ve ID (format: int32).
+    pub ve_id: Option<i64>,
+    /// VLAN ID (format: int32).
+    pub vlan_id: Option<i64>,
+    /// Name.
+    pub name: Option<String>,
+    /// Ospf area.
+    pub ospf_area: Option<String>,
+    /// DHCP relay agent.
+    pub dhcp_relay_agent: Option<String>,
+    /// IP address type.
+    pub ip_address_type: Option<IcxSwitchViewIpAddressType>,
+    /// IP address.
+    pub ip_address: Option<String>,
+    /// IP subnet mask.
+    pub ip_subnet_mask: Option<String>,
+    /// Ingress ACL name.
+    pub ingress_acl_name: Option<String>,
+    /// Egress ACL name.
+    pub egress_acl_name: Option<String>,
+    /// Connected ve.
+    pub connected_ve: Option<bool>,
+    /// Switch ID.
+    pub switch_id: Option<String>,
+    /// Switch name.
+    pub switch_name: Option<String>,
+    /// Device status.
+    pub device_status: Option<String>,
+    /// Synced switch config.
+    pub synced_switch_config: Option<bool>,
+    /// Vsix ingress ACL name.
+    pub vsix_ingress_acl_name: Option<String>,
+    /// Vsix egress ACL name.
+    pub vsix_egress_acl_name: Option<String>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl serde::Serialize for VePortView {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VePortView, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("veId", &v.ve_id);
+            w.optional("vlanId", &v.vlan_id);
+            w.optional("name", &v.name);
+            w.optional("ospfArea", &v.ospf_area);
+            w.optional("dhcpRelayAgent", &v.dhcp_relay_agent);
+            w.optional("ipAddressType", &v.ip_address_type);
+            w.optional("ipAddress", &v.ip_address);
+            w.optional("ipSubnetMask", &v.ip_subnet_mask);
+            w.optional("ingressAclName", &v.ingress_acl_name);
+            w.optional("egressAclName", &v.egress_acl_name);
+            w.optional("connectedVe", &v.connected_ve);
+            w.optional("switchId", &v.switch_id);
+            w.optional("switchName", &v.switch_name);
+            w.optional("deviceStatus", &v.device_status);
+            w.optional("syncedSwitchConfig", &v.synced_switch_config);
+            w.optional("vsixIngressAclName", &v.vsix_ingress_acl_name);
+            w.optional("vsixEgressAclName", &v.vsix_egress_acl_name);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl<'de> serde::Deserialize<'de> for VePortView {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VePortView, ruckus_one_runtime::object::FieldError> {
+            let value = VePortView {
+                id: f.optional("id"),
+                ve_id: f.optional("veId"),
+                vlan_id: f.optional("vlanId"),
+                name: f.optional("name"),
+                ospf_area: f.optional("ospfArea"),
+                dhcp_relay_agent: f.optional("dhcpRelayAgent"),
+                ip_address_type: f.optional("ipAddressType"),
+                ip_address: f.optional("ipAddress"),
+                ip_subnet_mask: f.optional("ipSubnetMask"),
+                ingress_acl_name: f.optional("ingressAclName"),
+                egress_acl_name: f.optional("egressAclName"),
+                connected_ve: f.optional("connectedVe"),
+                switch_id: f.optional("switchId"),
+                switch_name: f.optional("switchName"),
+                device_status: f.optional("deviceStatus"),
+                synced_switch_config: f.optional("syncedSwitchConfig"),
+                vsix_ingress_acl_name: f.optional("vsixIngressAclName"),
+                vsix_egress_acl_name: f.optional("vsixEgressAclName"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VePortView"))
+    }
+}
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl VePortView {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            ve_id: None,
+            vlan_id: None,
+            name: None,
+            ospf_area: None,
+            dhcp_relay_agent: None,
+            ip_address_type: None,
+            ip_address: None,
+            ip_subnet_mask: None,
+            ingress_acl_name: None,
+            egress_acl_name: None,
+            connected_ve: None,
+            switch_id: None,
+            switch_name: None,
+            device_status: None,
+            synced_switch_config: None,
+            vsix_ingress_acl_name: None,
+            vsix_egress_acl_name: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `veId`.
+    pub fn with_ve_id(mut self, value: impl Into<i64>) -> Self {
+        self.ve_id = Some(value.into());
+        self
+    }
+    /// Sets `vlanId`.
+    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
+        self.vlan_id = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `ospfArea`.
+    pub fn with_ospf_area(mut self, value: impl Into<String>) -> Self {
+        self.ospf_area = Some(value.into());
+        self
+    }
+    /// Sets `dhcpRelayAgent`.
+    pub fn with_dhcp_relay_agent(mut self, value: impl Into<String>) -> Self {
+        self.dhcp_relay_agent = Some(value.into());
+        self
+    }
+    /// Sets `ipAddressType`.
+    pub fn with_ip_address_type(
+        mut self,
+        value: impl Into<IcxSwitchViewIpAddressType>,
+    ) -> Self {
+        self.ip_address_type = Some(value.into());
+        self
+    }
+    /// Sets `ipAddress`.
+    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
+        self.ip_address = Some(value.into());
+        self
+    }
+    /// Sets `ipSubnetMask`.
+    pub fn with_ip_subnet_mask(mut self, value: impl Into<String>) -> Self {
+        self.ip_subnet_mask = Some(value.into());
+        self
+    }
+    /// Sets `ingressAclName`.
+    pub fn with_ingress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.ingress_acl_name = Some(value.into());
+        self
+    }
+    /// Sets `egressAclName`.
+    pub fn with_egress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.egress_acl_name = Some(value.into());
+        self
+    }
+    /// Sets `connectedVe`.
+    pub fn with_connected_ve(mut self, value: impl Into<bool>) -> Self {
+        self.connected_ve = Some(value.into());
+        self
+    }
+    /// Sets `switchId`.
+    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
+        self.switch_id = Some(value.into());
+        self
+    }
+    /// Sets `switchName`.
+    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
+        self.switch_name = Some(value.into());
+        self
+    }
+    /// Sets `deviceStatus`.
+    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
+        self.device_status = Some(value.into());
+        self
+    }
+    /// Sets `syncedSwitchConfig`.
+    pub fn with_synced_switch_config(mut self, value: impl Into<bool>) -> Self {
+        self.synced_switch_config = Some(value.into());
+        self
+    }
+    /// Sets `vsixIngressAclName`.
+    pub fn with_vsix_ingress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.vsix_ingress_acl_name = Some(value.into());
+        self
+    }
+    /// Sets `vsixEgressAclName`.
+    pub fn with_vsix_egress_acl_name(mut self, value: impl Into<String>) -> Self {
+        self.vsix_egress_acl_name = Some(value.into());
         self
     }
 }
@@ -41933,6 +43410,76 @@ impl VenueView {
     /// Sets `profileId`.
     pub fn with_profile_id(mut self, value: impl Into<Vec<String>>) -> Self {
         self.profile_id = Some(value.into());
+        self
+    }
+}
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+/// Body of the activation of a Wi-Fi network on a venue.
+///
+/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetwork).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct VenueWifiNetwork {
+    /// Whether the network is served by every AP group of the venue.
+    ///
+    /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
+    pub is_all_ap_groups: Option<bool>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+impl serde::Serialize for VenueWifiNetwork {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &VenueWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("isAllApGroups", &v.is_all_ap_groups);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<VenueWifiNetwork, ruckus_one_runtime::object::FieldError> {
+            let value = VenueWifiNetwork {
+                is_all_ap_groups: f.optional("isAllApGroups"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("VenueWifiNetwork"))
+    }
+}
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+impl VenueWifiNetwork {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            is_all_ap_groups: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `isAllApGroups`.
+    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
+        self.is_all_ap_groups = Some(value.into());
         self
     }
 }

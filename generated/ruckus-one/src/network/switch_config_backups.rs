@@ -507,162 +507,6 @@ impl ConfigBackupContentView {
         self
     }
 }
-/// Config backup view, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml ConfigBackupViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct ConfigBackupView {
-    /// ID.
-    pub id: Option<String>,
-    /// Created date (format: date-time).
-    pub created_date: Option<String>,
-    /// Name.
-    pub name: Option<String>,
-    /// Backup ID.
-    pub backup_id: Option<String>,
-    /// Switch ID.
-    pub switch_id: Option<String>,
-    /// Backup type.
-    pub backup_type: Option<String>,
-    /// Config.
-    pub config: Option<String>,
-    /// Status.
-    pub status: Option<String>,
-    /// Restore status.
-    pub restore_status: Option<String>,
-    /// Restore timestamp.
-    pub restore_timestamp: Option<String>,
-    /// Failure reason.
-    pub failure_reason: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for ConfigBackupView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &ConfigBackupView, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("createdDate", &v.created_date);
-            w.optional("name", &v.name);
-            w.optional("backupId", &v.backup_id);
-            w.optional("switchId", &v.switch_id);
-            w.optional("backupType", &v.backup_type);
-            w.optional("config", &v.config);
-            w.optional("status", &v.status);
-            w.optional("restoreStatus", &v.restore_status);
-            w.optional("restoreTimestamp", &v.restore_timestamp);
-            w.optional("failureReason", &v.failure_reason);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for ConfigBackupView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<ConfigBackupView, ruckus_one_runtime::object::FieldError> {
-            let value = ConfigBackupView {
-                id: f.optional("id"),
-                created_date: f.optional("createdDate"),
-                name: f.optional("name"),
-                backup_id: f.optional("backupId"),
-                switch_id: f.optional("switchId"),
-                backup_type: f.optional("backupType"),
-                config: f.optional("config"),
-                status: f.optional("status"),
-                restore_status: f.optional("restoreStatus"),
-                restore_timestamp: f.optional("restoreTimestamp"),
-                failure_reason: f.optional("failureReason"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("ConfigBackupView"))
-    }
-}
-impl ConfigBackupView {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            created_date: None,
-            name: None,
-            backup_id: None,
-            switch_id: None,
-            backup_type: None,
-            config: None,
-            status: None,
-            restore_status: None,
-            restore_timestamp: None,
-            failure_reason: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `createdDate`.
-    pub fn with_created_date(mut self, value: impl Into<String>) -> Self {
-        self.created_date = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `backupId`.
-    pub fn with_backup_id(mut self, value: impl Into<String>) -> Self {
-        self.backup_id = Some(value.into());
-        self
-    }
-    /// Sets `switchId`.
-    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
-        self.switch_id = Some(value.into());
-        self
-    }
-    /// Sets `backupType`.
-    pub fn with_backup_type(mut self, value: impl Into<String>) -> Self {
-        self.backup_type = Some(value.into());
-        self
-    }
-    /// Sets `config`.
-    pub fn with_config(mut self, value: impl Into<String>) -> Self {
-        self.config = Some(value.into());
-        self
-    }
-    /// Sets `status`.
-    pub fn with_status(mut self, value: impl Into<String>) -> Self {
-        self.status = Some(value.into());
-        self
-    }
-    /// Sets `restoreStatus`.
-    pub fn with_restore_status(mut self, value: impl Into<String>) -> Self {
-        self.restore_status = Some(value.into());
-        self
-    }
-    /// Sets `restoreTimestamp`.
-    pub fn with_restore_timestamp(mut self, value: impl Into<String>) -> Self {
-        self.restore_timestamp = Some(value.into());
-        self
-    }
-    /// Sets `failureReason`.
-    pub fn with_failure_reason(mut self, value: impl Into<String>) -> Self {
-        self.failure_reason = Some(value.into());
-        self
-    }
-}
 /// Switch configuration backups: the 11 operations of this area of the Network management API.
 ///
 /// Reached with `client.network().switch_config_backups()`; each method returns a request builder, and nothing
@@ -1088,7 +932,9 @@ impl<'a> QueryVenueSwitchConfigBackups<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, ConfigBackupView> {
+    pub fn items(
+        self,
+    ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigBackupView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -1369,7 +1215,7 @@ impl<'a> ListVenueSwitchConfigBackups<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<Vec<ConfigBackupView>, ruckus_one_runtime::Error>,
+        Output = Result<Vec<super::common::ConfigBackupView>, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -1378,7 +1224,7 @@ impl<'a> ListVenueSwitchConfigBackups<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<Vec<ConfigBackupView>>,
+            ruckus_one_runtime::Response<Vec<super::common::ConfigBackupView>>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -1632,7 +1478,7 @@ impl<'a> GetVenueSwitchConfigBackup<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<ConfigBackupView, ruckus_one_runtime::Error>,
+        Output = Result<super::common::ConfigBackupView, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -1641,7 +1487,7 @@ impl<'a> GetVenueSwitchConfigBackup<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<ConfigBackupView>,
+            ruckus_one_runtime::Response<super::common::ConfigBackupView>,
             ruckus_one_runtime::Error,
         >,
     > {

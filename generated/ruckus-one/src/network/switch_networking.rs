@@ -721,149 +721,6 @@ impl ConfigurationHistoryVenueView {
         self
     }
 }
-/// Dhcp option view, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DhcpOptionView {
-    /// Seq (format: int32).
-    pub seq: Option<i64>,
-    /// Value.
-    pub value: Option<String>,
-    /// Type.
-    pub type_: Option<DhcpOptionViewType>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DhcpOptionView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpOptionView, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("seq", &v.seq);
-            w.optional("value", &v.value);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpOptionView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpOptionView, ruckus_one_runtime::object::FieldError> {
-            let value = DhcpOptionView {
-                seq: f.optional("seq"),
-                value: f.optional("value"),
-                type_: f.optional("type"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpOptionView"))
-    }
-}
-impl DhcpOptionView {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            seq: None,
-            value: None,
-            type_: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `seq`.
-    pub fn with_seq(mut self, value: impl Into<i64>) -> Self {
-        self.seq = Some(value.into());
-        self
-    }
-    /// Sets `value`.
-    pub fn with_value(mut self, value: impl Into<String>) -> Self {
-        self.value = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<DhcpOptionViewType>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-}
-/// Dhcp option view type: the values the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml DhcpOptionViewV1001 (inline)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum DhcpOptionViewType {
-    /// `ASCII`
-    Ascii,
-    /// `HEX`
-    Hex,
-    /// `IP`
-    Ip,
-    /// `INTEGER`
-    Integer,
-    /// `BOOLEAN`
-    Boolean,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl DhcpOptionViewType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Ascii => "ASCII",
-            Self::Hex => "HEX",
-            Self::Ip => "IP",
-            Self::Integer => "INTEGER",
-            Self::Boolean => "BOOLEAN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for DhcpOptionViewType {
-    fn from(s: &str) -> Self {
-        match s {
-            "ASCII" => Self::Ascii,
-            "HEX" => Self::Hex,
-            "IP" => Self::Ip,
-            "INTEGER" => Self::Integer,
-            "BOOLEAN" => Self::Boolean,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for DhcpOptionViewType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for DhcpOptionViewType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpOptionViewType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
 /// Dhcp server response, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerResponseV1001).
@@ -875,7 +732,7 @@ pub struct DhcpServerResponse {
     /// Request ID.
     pub request_id: Option<String>,
     /// Response.
-    pub response: Option<DhcpServerView>,
+    pub response: Option<super::common::DhcpServerView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -925,7 +782,10 @@ impl DhcpServerResponse {
         self
     }
     /// Sets `response`.
-    pub fn with_response(mut self, value: impl Into<DhcpServerView>) -> Self {
+    pub fn with_response(
+        mut self,
+        value: impl Into<super::common::DhcpServerView>,
+    ) -> Self {
         self.response = Some(value.into());
         self
     }
@@ -983,162 +843,6 @@ impl DhcpServerStateView {
     /// Sets `state`.
     pub fn with_state(mut self, value: impl Into<bool>) -> Self {
         self.state = Some(value.into());
-        self
-    }
-}
-/// Dhcp server view, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml DhcpServerViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct DhcpServerView {
-    /// ID.
-    pub id: Option<String>,
-    /// Pool name.
-    pub pool_name: Option<String>,
-    /// Default router IP.
-    pub default_router_ip: Option<String>,
-    /// Excluded end.
-    pub excluded_end: Option<String>,
-    /// Excluded start.
-    pub excluded_start: Option<String>,
-    /// Lease days (format: int32).
-    pub lease_days: Option<i64>,
-    /// Lease hrs (format: int32).
-    pub lease_hrs: Option<i64>,
-    /// Lease mins (format: int32).
-    pub lease_mins: Option<i64>,
-    /// DHCP options.
-    pub dhcp_options: Option<Vec<DhcpOptionView>>,
-    /// Subnet address.
-    pub subnet_address: Option<String>,
-    /// Subnet mask.
-    pub subnet_mask: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for DhcpServerView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &DhcpServerView, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("poolName", &v.pool_name);
-            w.optional("defaultRouterIp", &v.default_router_ip);
-            w.optional("excludedEnd", &v.excluded_end);
-            w.optional("excludedStart", &v.excluded_start);
-            w.optional("leaseDays", &v.lease_days);
-            w.optional("leaseHrs", &v.lease_hrs);
-            w.optional("leaseMins", &v.lease_mins);
-            w.optional("dhcpOptions", &v.dhcp_options);
-            w.optional("subnetAddress", &v.subnet_address);
-            w.optional("subnetMask", &v.subnet_mask);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for DhcpServerView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<DhcpServerView, ruckus_one_runtime::object::FieldError> {
-            let value = DhcpServerView {
-                id: f.optional("id"),
-                pool_name: f.optional("poolName"),
-                default_router_ip: f.optional("defaultRouterIp"),
-                excluded_end: f.optional("excludedEnd"),
-                excluded_start: f.optional("excludedStart"),
-                lease_days: f.optional("leaseDays"),
-                lease_hrs: f.optional("leaseHrs"),
-                lease_mins: f.optional("leaseMins"),
-                dhcp_options: f.optional("dhcpOptions"),
-                subnet_address: f.optional("subnetAddress"),
-                subnet_mask: f.optional("subnetMask"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("DhcpServerView"))
-    }
-}
-impl DhcpServerView {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            pool_name: None,
-            default_router_ip: None,
-            excluded_end: None,
-            excluded_start: None,
-            lease_days: None,
-            lease_hrs: None,
-            lease_mins: None,
-            dhcp_options: None,
-            subnet_address: None,
-            subnet_mask: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `poolName`.
-    pub fn with_pool_name(mut self, value: impl Into<String>) -> Self {
-        self.pool_name = Some(value.into());
-        self
-    }
-    /// Sets `defaultRouterIp`.
-    pub fn with_default_router_ip(mut self, value: impl Into<String>) -> Self {
-        self.default_router_ip = Some(value.into());
-        self
-    }
-    /// Sets `excludedEnd`.
-    pub fn with_excluded_end(mut self, value: impl Into<String>) -> Self {
-        self.excluded_end = Some(value.into());
-        self
-    }
-    /// Sets `excludedStart`.
-    pub fn with_excluded_start(mut self, value: impl Into<String>) -> Self {
-        self.excluded_start = Some(value.into());
-        self
-    }
-    /// Sets `leaseDays`.
-    pub fn with_lease_days(mut self, value: impl Into<i64>) -> Self {
-        self.lease_days = Some(value.into());
-        self
-    }
-    /// Sets `leaseHrs`.
-    pub fn with_lease_hrs(mut self, value: impl Into<i64>) -> Self {
-        self.lease_hrs = Some(value.into());
-        self
-    }
-    /// Sets `leaseMins`.
-    pub fn with_lease_mins(mut self, value: impl Into<i64>) -> Self {
-        self.lease_mins = Some(value.into());
-        self
-    }
-    /// Sets `dhcpOptions`.
-    pub fn with_dhcp_options(mut self, value: impl Into<Vec<DhcpOptionView>>) -> Self {
-        self.dhcp_options = Some(value.into());
-        self
-    }
-    /// Sets `subnetAddress`.
-    pub fn with_subnet_address(mut self, value: impl Into<String>) -> Self {
-        self.subnet_address = Some(value.into());
-        self
-    }
-    /// Sets `subnetMask`.
-    pub fn with_subnet_mask(mut self, value: impl Into<String>) -> Self {
-        self.subnet_mask = Some(value.into());
         self
     }
 }
@@ -1895,7 +1599,7 @@ pub struct SwitchVlan {
     /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<super::common::SpanningTreeProtocol>,
     /// Switch VLAN port models.
-    pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelView>>,
+    pub switch_vlan_port_models: Option<Vec<super::common::SwitchVlanPortModelView>>,
     /// Enable as default VLAN.
     pub enable_as_default_vlan: Option<bool>,
     /// Fields the document does not show, kept as received and sent as set.
@@ -2014,7 +1718,7 @@ impl SwitchVlan {
     /// Sets `switchVlanPortModels`.
     pub fn with_switch_vlan_port_models(
         mut self,
-        value: impl Into<Vec<SwitchVlanPortModelView>>,
+        value: impl Into<Vec<super::common::SwitchVlanPortModelView>>,
     ) -> Self {
         self.switch_vlan_port_models = Some(value.into());
         self
@@ -2038,7 +1742,7 @@ pub struct SwitchVlanOverview {
     /// Default VLAN ID (format: int32).
     pub default_vlan_id: Option<i64>,
     /// VLAN list.
-    pub vlan_list: Option<Vec<SwitchVlanView>>,
+    pub vlan_list: Option<Vec<super::common::SwitchVlanView>>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -2096,110 +1800,11 @@ impl SwitchVlanOverview {
         self
     }
     /// Sets `vlanList`.
-    pub fn with_vlan_list(mut self, value: impl Into<Vec<SwitchVlanView>>) -> Self {
-        self.vlan_list = Some(value.into());
-        self
-    }
-}
-/// Switch vlan port model view, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanPortModelViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct SwitchVlanPortModelView {
-    /// ID.
-    pub id: Option<String>,
-    /// Switch model.
-    pub switch_model: Option<super::common::SwitchFamilyModelViewModel>,
-    /// Tagged ports.
-    pub tagged_ports: Option<String>,
-    /// Untagged ports.
-    pub untagged_ports: Option<String>,
-    /// Voice ports.
-    pub voice_ports: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for SwitchVlanPortModelView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(
-            v: &SwitchVlanPortModelView,
-            w: &mut ruckus_one_runtime::object::Writer,
-        ) {
-            w.optional("id", &v.id);
-            w.optional("switchModel", &v.switch_model);
-            w.optional("taggedPorts", &v.tagged_ports);
-            w.optional("untaggedPorts", &v.untagged_ports);
-            w.optional("voicePorts", &v.voice_ports);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchVlanPortModelView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchVlanPortModelView, ruckus_one_runtime::object::FieldError> {
-            let value = SwitchVlanPortModelView {
-                id: f.optional("id"),
-                switch_model: f.optional("switchModel"),
-                tagged_ports: f.optional("taggedPorts"),
-                untagged_ports: f.optional("untaggedPorts"),
-                voice_ports: f.optional("voicePorts"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchVlanPortModelView"))
-    }
-}
-impl SwitchVlanPortModelView {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            switch_model: None,
-            tagged_ports: None,
-            untagged_ports: None,
-            voice_ports: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `switchModel`.
-    pub fn with_switch_model(
+    pub fn with_vlan_list(
         mut self,
-        value: impl Into<super::common::SwitchFamilyModelViewModel>,
+        value: impl Into<Vec<super::common::SwitchVlanView>>,
     ) -> Self {
-        self.switch_model = Some(value.into());
-        self
-    }
-    /// Sets `taggedPorts`.
-    pub fn with_tagged_ports(mut self, value: impl Into<String>) -> Self {
-        self.tagged_ports = Some(value.into());
-        self
-    }
-    /// Sets `untaggedPorts`.
-    pub fn with_untagged_ports(mut self, value: impl Into<String>) -> Self {
-        self.untagged_ports = Some(value.into());
-        self
-    }
-    /// Sets `voicePorts`.
-    pub fn with_voice_ports(mut self, value: impl Into<String>) -> Self {
-        self.voice_ports = Some(value.into());
+        self.vlan_list = Some(value.into());
         self
     }
 }
@@ -2214,7 +1819,7 @@ pub struct SwitchVlanResponse {
     /// Request ID.
     pub request_id: Option<String>,
     /// Response.
-    pub response: Option<SwitchVlanView>,
+    pub response: Option<super::common::SwitchVlanView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -2264,213 +1869,11 @@ impl SwitchVlanResponse {
         self
     }
     /// Sets `response`.
-    pub fn with_response(mut self, value: impl Into<SwitchVlanView>) -> Self {
+    pub fn with_response(
+        mut self,
+        value: impl Into<super::common::SwitchVlanView>,
+    ) -> Self {
         self.response = Some(value.into());
-        self
-    }
-}
-/// Switch vlan view, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct SwitchVlanView {
-    /// ID.
-    pub id: Option<String>,
-    /// VLAN ID (format: int32).
-    pub vlan_id: Option<i64>,
-    /// VLAN name.
-    pub vlan_name: Option<String>,
-    /// IPv4 DHCP snooping.
-    pub ipv4_dhcp_snooping: Option<bool>,
-    /// Arp inspection.
-    pub arp_inspection: Option<bool>,
-    /// Igmp snooping.
-    pub igmp_snooping: Option<super::common::IgmpSnooping>,
-    /// Multicast version (format: int32).
-    pub multicast_version: Option<i64>,
-    /// Spanning tree protocol.
-    pub spanning_tree_protocol: Option<super::common::SpanningTreeProtocol>,
-    /// Tagged ports.
-    pub tagged_ports: Option<String>,
-    /// Untagged ports.
-    pub untagged_ports: Option<String>,
-    /// Switch VLAN port models.
-    pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelView>>,
-    /// Enable as default VLAN.
-    pub enable_as_default_vlan: Option<bool>,
-    /// Used by ve port.
-    pub used_by_ve_port: Option<bool>,
-    /// Is auth default VLAN.
-    pub is_auth_default_vlan: Option<bool>,
-    /// Is auth VLAN.
-    pub is_auth_vlan: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for SwitchVlanView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &SwitchVlanView, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("vlanName", &v.vlan_name);
-            w.optional("ipv4DhcpSnooping", &v.ipv4_dhcp_snooping);
-            w.optional("arpInspection", &v.arp_inspection);
-            w.optional("igmpSnooping", &v.igmp_snooping);
-            w.optional("multicastVersion", &v.multicast_version);
-            w.optional("spanningTreeProtocol", &v.spanning_tree_protocol);
-            w.optional("taggedPorts", &v.tagged_ports);
-            w.optional("untaggedPorts", &v.untagged_ports);
-            w.optional("switchVlanPortModels", &v.switch_vlan_port_models);
-            w.optional("enableAsDefaultVlan", &v.enable_as_default_vlan);
-            w.optional("usedByVePort", &v.used_by_ve_port);
-            w.optional("isAuthDefaultVlan", &v.is_auth_default_vlan);
-            w.optional("isAuthVlan", &v.is_auth_vlan);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for SwitchVlanView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<SwitchVlanView, ruckus_one_runtime::object::FieldError> {
-            let value = SwitchVlanView {
-                id: f.optional("id"),
-                vlan_id: f.optional("vlanId"),
-                vlan_name: f.optional("vlanName"),
-                ipv4_dhcp_snooping: f.optional("ipv4DhcpSnooping"),
-                arp_inspection: f.optional("arpInspection"),
-                igmp_snooping: f.optional("igmpSnooping"),
-                multicast_version: f.optional("multicastVersion"),
-                spanning_tree_protocol: f.optional("spanningTreeProtocol"),
-                tagged_ports: f.optional("taggedPorts"),
-                untagged_ports: f.optional("untaggedPorts"),
-                switch_vlan_port_models: f.optional("switchVlanPortModels"),
-                enable_as_default_vlan: f.optional("enableAsDefaultVlan"),
-                used_by_ve_port: f.optional("usedByVePort"),
-                is_auth_default_vlan: f.optional("isAuthDefaultVlan"),
-                is_auth_vlan: f.optional("isAuthVlan"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("SwitchVlanView"))
-    }
-}
-impl SwitchVlanView {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            vlan_id: None,
-            vlan_name: None,
-            ipv4_dhcp_snooping: None,
-            arp_inspection: None,
-            igmp_snooping: None,
-            multicast_version: None,
-            spanning_tree_protocol: None,
-            tagged_ports: None,
-            untagged_ports: None,
-            switch_vlan_port_models: None,
-            enable_as_default_vlan: None,
-            used_by_ve_port: None,
-            is_auth_default_vlan: None,
-            is_auth_vlan: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `vlanId`.
-    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `vlanName`.
-    pub fn with_vlan_name(mut self, value: impl Into<String>) -> Self {
-        self.vlan_name = Some(value.into());
-        self
-    }
-    /// Sets `ipv4DhcpSnooping`.
-    pub fn with_ipv4_dhcp_snooping(mut self, value: impl Into<bool>) -> Self {
-        self.ipv4_dhcp_snooping = Some(value.into());
-        self
-    }
-    /// Sets `arpInspection`.
-    pub fn with_arp_inspection(mut self, value: impl Into<bool>) -> Self {
-        self.arp_inspection = Some(value.into());
-        self
-    }
-    /// Sets `igmpSnooping`.
-    pub fn with_igmp_snooping(
-        mut self,
-        value: impl Into<super::common::IgmpSnooping>,
-    ) -> Self {
-        self.igmp_snooping = Some(value.into());
-        self
-    }
-    /// Sets `multicastVersion`.
-    pub fn with_multicast_version(mut self, value: impl Into<i64>) -> Self {
-        self.multicast_version = Some(value.into());
-        self
-    }
-    /// Sets `spanningTreeProtocol`.
-    pub fn with_spanning_tree_protocol(
-        mut self,
-        value: impl Into<super::common::SpanningTreeProtocol>,
-    ) -> Self {
-        self.spanning_tree_protocol = Some(value.into());
-        self
-    }
-    /// Sets `taggedPorts`.
-    pub fn with_tagged_ports(mut self, value: impl Into<String>) -> Self {
-        self.tagged_ports = Some(value.into());
-        self
-    }
-    /// Sets `untaggedPorts`.
-    pub fn with_untagged_ports(mut self, value: impl Into<String>) -> Self {
-        self.untagged_ports = Some(value.into());
-        self
-    }
-    /// Sets `switchVlanPortModels`.
-    pub fn with_switch_vlan_port_models(
-        mut self,
-        value: impl Into<Vec<SwitchVlanPortModelView>>,
-    ) -> Self {
-        self.switch_vlan_port_models = Some(value.into());
-        self
-    }
-    /// Sets `enableAsDefaultVlan`.
-    pub fn with_enable_as_default_vlan(mut self, value: impl Into<bool>) -> Self {
-        self.enable_as_default_vlan = Some(value.into());
-        self
-    }
-    /// Sets `usedByVePort`.
-    pub fn with_used_by_ve_port(mut self, value: impl Into<bool>) -> Self {
-        self.used_by_ve_port = Some(value.into());
-        self
-    }
-    /// Sets `isAuthDefaultVlan`.
-    pub fn with_is_auth_default_vlan(mut self, value: impl Into<bool>) -> Self {
-        self.is_auth_default_vlan = Some(value.into());
-        self
-    }
-    /// Sets `isAuthVlan`.
-    pub fn with_is_auth_vlan(mut self, value: impl Into<bool>) -> Self {
-        self.is_auth_vlan = Some(value.into());
         self
     }
 }
@@ -2499,7 +1902,7 @@ pub struct SwitchVlans {
     /// Spanning tree protocol.
     pub spanning_tree_protocol: Option<super::common::SpanningTreeProtocol>,
     /// Switch VLAN port models.
-    pub switch_vlan_port_models: Option<Vec<SwitchVlanPortModelView>>,
+    pub switch_vlan_port_models: Option<Vec<super::common::SwitchVlanPortModelView>>,
     /// Enable as default VLAN.
     pub enable_as_default_vlan: Option<bool>,
     /// Switch ID.
@@ -2623,7 +2026,7 @@ impl SwitchVlans {
     /// Sets `switchVlanPortModels`.
     pub fn with_switch_vlan_port_models(
         mut self,
-        value: impl Into<Vec<SwitchVlanPortModelView>>,
+        value: impl Into<Vec<super::common::SwitchVlanPortModelView>>,
     ) -> Self {
         self.switch_vlan_port_models = Some(value.into());
         self
@@ -2794,7 +2197,7 @@ pub struct VePortResponse {
     /// Request ID.
     pub request_id: Option<String>,
     /// Response.
-    pub response: Option<VePortView>,
+    pub response: Option<super::common::VePortView>,
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
@@ -2844,237 +2247,8 @@ impl VePortResponse {
         self
     }
     /// Sets `response`.
-    pub fn with_response(mut self, value: impl Into<VePortView>) -> Self {
+    pub fn with_response(mut self, value: impl Into<super::common::VePortView>) -> Self {
         self.response = Some(value.into());
-        self
-    }
-}
-/// Ve port view, with the fields the official description lists.
-///
-/// Provenance: reference (switch_service_api-0.4.0.yaml VePortViewV1001).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VePortView {
-    /// ID.
-    pub id: Option<String>,
-    /// Ve ID (format: int32).
-    pub ve_id: Option<i64>,
-    /// VLAN ID (format: int32).
-    pub vlan_id: Option<i64>,
-    /// Name.
-    pub name: Option<String>,
-    /// Ospf area.
-    pub ospf_area: Option<String>,
-    /// DHCP relay agent.
-    pub dhcp_relay_agent: Option<String>,
-    /// IP address type.
-    pub ip_address_type: Option<super::common::IcxSwitchViewIpAddressType>,
-    /// IP address.
-    pub ip_address: Option<String>,
-    /// IP subnet mask.
-    pub ip_subnet_mask: Option<String>,
-    /// Ingress ACL name.
-    pub ingress_acl_name: Option<String>,
-    /// Egress ACL name.
-    pub egress_acl_name: Option<String>,
-    /// Connected ve.
-    pub connected_ve: Option<bool>,
-    /// Switch ID.
-    pub switch_id: Option<String>,
-    /// Switch name.
-    pub switch_name: Option<String>,
-    /// Device status.
-    pub device_status: Option<String>,
-    /// Synced switch config.
-    pub synced_switch_config: Option<bool>,
-    /// Vsix ingress ACL name.
-    pub vsix_ingress_acl_name: Option<String>,
-    /// Vsix egress ACL name.
-    pub vsix_egress_acl_name: Option<String>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VePortView {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VePortView, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("id", &v.id);
-            w.optional("veId", &v.ve_id);
-            w.optional("vlanId", &v.vlan_id);
-            w.optional("name", &v.name);
-            w.optional("ospfArea", &v.ospf_area);
-            w.optional("dhcpRelayAgent", &v.dhcp_relay_agent);
-            w.optional("ipAddressType", &v.ip_address_type);
-            w.optional("ipAddress", &v.ip_address);
-            w.optional("ipSubnetMask", &v.ip_subnet_mask);
-            w.optional("ingressAclName", &v.ingress_acl_name);
-            w.optional("egressAclName", &v.egress_acl_name);
-            w.optional("connectedVe", &v.connected_ve);
-            w.optional("switchId", &v.switch_id);
-            w.optional("switchName", &v.switch_name);
-            w.optional("deviceStatus", &v.device_status);
-            w.optional("syncedSwitchConfig", &v.synced_switch_config);
-            w.optional("vsixIngressAclName", &v.vsix_ingress_acl_name);
-            w.optional("vsixEgressAclName", &v.vsix_egress_acl_name);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VePortView {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VePortView, ruckus_one_runtime::object::FieldError> {
-            let value = VePortView {
-                id: f.optional("id"),
-                ve_id: f.optional("veId"),
-                vlan_id: f.optional("vlanId"),
-                name: f.optional("name"),
-                ospf_area: f.optional("ospfArea"),
-                dhcp_relay_agent: f.optional("dhcpRelayAgent"),
-                ip_address_type: f.optional("ipAddressType"),
-                ip_address: f.optional("ipAddress"),
-                ip_subnet_mask: f.optional("ipSubnetMask"),
-                ingress_acl_name: f.optional("ingressAclName"),
-                egress_acl_name: f.optional("egressAclName"),
-                connected_ve: f.optional("connectedVe"),
-                switch_id: f.optional("switchId"),
-                switch_name: f.optional("switchName"),
-                device_status: f.optional("deviceStatus"),
-                synced_switch_config: f.optional("syncedSwitchConfig"),
-                vsix_ingress_acl_name: f.optional("vsixIngressAclName"),
-                vsix_egress_acl_name: f.optional("vsixEgressAclName"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VePortView"))
-    }
-}
-impl VePortView {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            id: None,
-            ve_id: None,
-            vlan_id: None,
-            name: None,
-            ospf_area: None,
-            dhcp_relay_agent: None,
-            ip_address_type: None,
-            ip_address: None,
-            ip_subnet_mask: None,
-            ingress_acl_name: None,
-            egress_acl_name: None,
-            connected_ve: None,
-            switch_id: None,
-            switch_name: None,
-            device_status: None,
-            synced_switch_config: None,
-            vsix_ingress_acl_name: None,
-            vsix_egress_acl_name: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `veId`.
-    pub fn with_ve_id(mut self, value: impl Into<i64>) -> Self {
-        self.ve_id = Some(value.into());
-        self
-    }
-    /// Sets `vlanId`.
-    pub fn with_vlan_id(mut self, value: impl Into<i64>) -> Self {
-        self.vlan_id = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `ospfArea`.
-    pub fn with_ospf_area(mut self, value: impl Into<String>) -> Self {
-        self.ospf_area = Some(value.into());
-        self
-    }
-    /// Sets `dhcpRelayAgent`.
-    pub fn with_dhcp_relay_agent(mut self, value: impl Into<String>) -> Self {
-        self.dhcp_relay_agent = Some(value.into());
-        self
-    }
-    /// Sets `ipAddressType`.
-    pub fn with_ip_address_type(
-        mut self,
-        value: impl Into<super::common::IcxSwitchViewIpAddressType>,
-    ) -> Self {
-        self.ip_address_type = Some(value.into());
-        self
-    }
-    /// Sets `ipAddress`.
-    pub fn with_ip_address(mut self, value: impl Into<String>) -> Self {
-        self.ip_address = Some(value.into());
-        self
-    }
-    /// Sets `ipSubnetMask`.
-    pub fn with_ip_subnet_mask(mut self, value: impl Into<String>) -> Self {
-        self.ip_subnet_mask = Some(value.into());
-        self
-    }
-    /// Sets `ingressAclName`.
-    pub fn with_ingress_acl_name(mut self, value: impl Into<String>) -> Self {
-        self.ingress_acl_name = Some(value.into());
-        self
-    }
-    /// Sets `egressAclName`.
-    pub fn with_egress_acl_name(mut self, value: impl Into<String>) -> Self {
-        self.egress_acl_name = Some(value.into());
-        self
-    }
-    /// Sets `connectedVe`.
-    pub fn with_connected_ve(mut self, value: impl Into<bool>) -> Self {
-        self.connected_ve = Some(value.into());
-        self
-    }
-    /// Sets `switchId`.
-    pub fn with_switch_id(mut self, value: impl Into<String>) -> Self {
-        self.switch_id = Some(value.into());
-        self
-    }
-    /// Sets `switchName`.
-    pub fn with_switch_name(mut self, value: impl Into<String>) -> Self {
-        self.switch_name = Some(value.into());
-        self
-    }
-    /// Sets `deviceStatus`.
-    pub fn with_device_status(mut self, value: impl Into<String>) -> Self {
-        self.device_status = Some(value.into());
-        self
-    }
-    /// Sets `syncedSwitchConfig`.
-    pub fn with_synced_switch_config(mut self, value: impl Into<bool>) -> Self {
-        self.synced_switch_config = Some(value.into());
-        self
-    }
-    /// Sets `vsixIngressAclName`.
-    pub fn with_vsix_ingress_acl_name(mut self, value: impl Into<String>) -> Self {
-        self.vsix_ingress_acl_name = Some(value.into());
-        self
-    }
-    /// Sets `vsixEgressAclName`.
-    pub fn with_vsix_egress_acl_name(mut self, value: impl Into<String>) -> Self {
-        self.vsix_egress_acl_name = Some(value.into());
         self
     }
 }
@@ -4098,7 +3272,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         &self,
         venue_id: &str,
         switch_id: &str,
-        body: &DhcpServerView,
+        body: &super::common::DhcpServerView,
     ) -> CreateVenueSwitchDhcpServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4188,7 +3362,7 @@ impl<'a> SwitchNetworkingClient<'a> {
         venue_id: &str,
         switch_id: &str,
         dhcp_server_id: &str,
-        body: &DhcpServerView,
+        body: &super::common::DhcpServerView,
     ) -> UpdateVenueSwitchDhcpServer<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4832,7 +4006,7 @@ impl<'a> ListVenueSwitchVlans<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<Vec<SwitchVlanView>, ruckus_one_runtime::Error>,
+        Output = Result<Vec<super::common::SwitchVlanView>, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -4841,7 +4015,7 @@ impl<'a> ListVenueSwitchVlans<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<Vec<SwitchVlanView>>,
+            ruckus_one_runtime::Response<Vec<super::common::SwitchVlanView>>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5144,7 +4318,7 @@ impl<'a> GetVenueSwitchVlan<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<SwitchVlanView, ruckus_one_runtime::Error>,
+        Output = Result<super::common::SwitchVlanView, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5153,7 +4327,7 @@ impl<'a> GetVenueSwitchVlan<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<SwitchVlanView>,
+            ruckus_one_runtime::Response<super::common::SwitchVlanView>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5378,7 +4552,7 @@ impl<'a> ListVenueSwitchVePorts<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<Vec<VePortView>, ruckus_one_runtime::Error>,
+        Output = Result<Vec<super::common::VePortView>, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5387,7 +4561,7 @@ impl<'a> ListVenueSwitchVePorts<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<Vec<VePortView>>,
+            ruckus_one_runtime::Response<Vec<super::common::VePortView>>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -5612,7 +4786,7 @@ impl<'a> GetVenueSwitchVePort<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<VePortView, ruckus_one_runtime::Error>,
+        Output = Result<super::common::VePortView, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -5621,7 +4795,7 @@ impl<'a> GetVenueSwitchVePort<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<VePortView>,
+            ruckus_one_runtime::Response<super::common::VePortView>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -6985,7 +6159,7 @@ impl<'a> GetVenueSwitchDhcpServer<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<DhcpServerView, ruckus_one_runtime::Error>,
+        Output = Result<super::common::DhcpServerView, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -6994,7 +6168,7 @@ impl<'a> GetVenueSwitchDhcpServer<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<DhcpServerView>,
+            ruckus_one_runtime::Response<super::common::DhcpServerView>,
             ruckus_one_runtime::Error,
         >,
     > {
@@ -7219,7 +6393,7 @@ impl<'a> QueryVenueSwitchVlans<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, SwitchVlanView> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchVlanView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -7314,7 +6488,7 @@ impl<'a> QueryVenueSwitchVePorts<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, VePortView> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::VePortView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -7409,7 +6583,7 @@ impl<'a> QueryVenueSwitchDhcpServers<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, DhcpServerView> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::DhcpServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -8153,7 +7327,7 @@ impl<'a> QueryVenueVePorts<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(self) -> ruckus_one_runtime::Pages<'a, VePortView> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::VePortView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -8938,7 +8112,7 @@ impl<'a> GetVlanUnionByVenue<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<Vec<SwitchVlanView>, ruckus_one_runtime::Error>,
+        Output = Result<Vec<super::common::SwitchVlanView>, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -8947,7 +8121,7 @@ impl<'a> GetVlanUnionByVenue<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<Vec<SwitchVlanView>>,
+            ruckus_one_runtime::Response<Vec<super::common::SwitchVlanView>>,
             ruckus_one_runtime::Error,
         >,
     > {

@@ -4552,9 +4552,7 @@ impl<'a> QuerySwitchVlansLegacy<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(
-        self,
-    ) -> ruckus_one_runtime::Pages<'a, super::switch_networking::SwitchVlanView> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::SwitchVlanView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -4633,9 +4631,7 @@ impl<'a> QuerySwitchVePortsLegacy<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(
-        self,
-    ) -> ruckus_one_runtime::Pages<'a, super::switch_networking::VePortView> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::VePortView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -4714,9 +4710,7 @@ impl<'a> QuerySwitchDhcpServersLegacy<'a> {
     /// Every item of every page (the elements of `data`), fetched page by page like `pages`.
     ///
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
-    pub fn items(
-        self,
-    ) -> ruckus_one_runtime::Pages<'a, super::switch_networking::DhcpServerView> {
+    pub fn items(self) -> ruckus_one_runtime::Pages<'a, super::common::DhcpServerView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.
@@ -4876,7 +4870,7 @@ impl<'a> QuerySwitchConfigBackupsLegacy<'a> {
     /// When the answer states `totalCount`, the stream goes on until that many items came, even if the service returns shorter pages than asked.
     pub fn items(
         self,
-    ) -> ruckus_one_runtime::Pages<'a, super::switch_config_backups::ConfigBackupView> {
+    ) -> ruckus_one_runtime::Pages<'a, super::common::ConfigBackupView> {
         self.req.items(Self::PAGING)
     }
     /// Limits the whole call (token, attempts and the waits between them) to `timeout`.

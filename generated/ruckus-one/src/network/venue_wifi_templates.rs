@@ -6036,7 +6036,7 @@ impl<'a> ActivateWifiNetworkTemplateOnVenue<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &super::wireless_networks::VenueWifiNetwork) -> Self {
+    pub fn body(mut self, body: &super::common::VenueWifiNetwork) -> Self {
         self.req.json(body);
         self
     }

@@ -1645,7 +1645,7 @@ impl<'a> WifiTemplatesClient<'a> {
     #[doc(alias = "createTunnelServiceProfileTemplate")]
     pub fn create_tunnel_service_profile_template(
         &self,
-        body: &super::wireless_policies::TunnelServiceProfile,
+        body: &super::common::TunnelServiceProfile,
     ) -> CreateTunnelServiceProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -1734,7 +1734,7 @@ impl<'a> WifiTemplatesClient<'a> {
     pub fn update_tunnel_service_profile_template(
         &self,
         tunnel_service_profile_template_id: &str,
-        body: &super::wireless_policies::TunnelServiceProfile,
+        body: &super::common::TunnelServiceProfile,
     ) -> UpdateTunnelServiceProfileTemplate<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8765,10 +8765,7 @@ impl<'a> GetTunnelServiceProfileTemplate<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<
-            super::wireless_policies::TunnelServiceProfile,
-            ruckus_one_runtime::Error,
-        >,
+        Output = Result<super::common::TunnelServiceProfile, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -8777,7 +8774,7 @@ impl<'a> GetTunnelServiceProfileTemplate<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<super::wireless_policies::TunnelServiceProfile>,
+            ruckus_one_runtime::Response<super::common::TunnelServiceProfile>,
             ruckus_one_runtime::Error,
         >,
     > {

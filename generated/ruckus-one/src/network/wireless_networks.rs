@@ -478,64 +478,6 @@ impl RecoveryPassphraseSettings {
         self
     }
 }
-/// Body of the activation of a Wi-Fi network on a venue.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml VenueWifiNetwork).
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct VenueWifiNetwork {
-    /// Whether the network is served by every AP group of the venue.
-    ///
-    /// Wire name `isAllApGroups`; `boolean`; optional; default: true.
-    pub is_all_ap_groups: Option<bool>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for VenueWifiNetwork {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &VenueWifiNetwork, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("isAllApGroups", &v.is_all_ap_groups);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for VenueWifiNetwork {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<VenueWifiNetwork, ruckus_one_runtime::object::FieldError> {
-            let value = VenueWifiNetwork {
-                is_all_ap_groups: f.optional("isAllApGroups"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("VenueWifiNetwork"))
-    }
-}
-impl VenueWifiNetwork {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            is_all_ap_groups: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `isAllApGroups`.
-    pub fn with_is_all_ap_groups(mut self, value: impl Into<bool>) -> Self {
-        self.is_all_ap_groups = Some(value.into());
-        self
-    }
-}
 /// Answer of the Wi-Fi feature set query: the feature sets in `featureSets`.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml WifiFeatureSets).
@@ -4186,7 +4128,7 @@ impl<'a> ActivateWifiNetworkOnVenue<'a> {
         self
     }
     /// Sets the request body (optional for this operation).
-    pub fn body(mut self, body: &VenueWifiNetwork) -> Self {
+    pub fn body(mut self, body: &super::common::VenueWifiNetwork) -> Self {
         self.req.json(body);
         self
     }

@@ -2632,7 +2632,7 @@ pub struct SoftGreProfile {
     /// MTU size (format: int32; maximum: 9018; minimum: 850).
     pub mtu_size: Option<i64>,
     /// MTU type (default: AUTO).
-    pub mtu_type: Option<TunnelServiceProfileMtuType>,
+    pub mtu_type: Option<super::common::TunnelServiceProfileMtuType>,
     /// Name (max_length: 32; min_length: 2).
     pub name: String,
     /// Primary gateway address.
@@ -2762,7 +2762,7 @@ impl SoftGreProfile {
     /// Sets `mtuType`.
     pub fn with_mtu_type(
         mut self,
-        value: impl Into<TunnelServiceProfileMtuType>,
+        value: impl Into<super::common::TunnelServiceProfileMtuType>,
     ) -> Self {
         self.mtu_type = Some(value.into());
         self
@@ -3364,381 +3364,6 @@ impl TunnelProfile {
     pub fn with_nat_traversal_enabled(mut self, value: impl Into<bool>) -> Self {
         self.nat_traversal_enabled = Some(value.into());
         self
-    }
-}
-/// A tunnel service profile; the document shows only the fields added in later releases.
-///
-/// Provenance: documented.
-///
-/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
-#[derive(Debug, Clone, PartialEq, Default)]
-#[non_exhaustive]
-pub struct TunnelServiceProfile {
-    /// Interval between tunnel keep-alive messages.
-    ///
-    /// Wire name `keepAliveInterval`; `integer`; optional.
-    pub keep_alive_interval: Option<i64>,
-    /// Number of keep-alive retries.
-    ///
-    /// Wire name `keepAliveRetry`; `integer`; optional.
-    pub keep_alive_retry: Option<i64>,
-    /// Timeout of an MTU request.
-    ///
-    /// Wire name `mtuRequestTimeout`; `integer`; optional.
-    pub mtu_request_timeout: Option<i64>,
-    /// Number of MTU request retries.
-    ///
-    /// Wire name `mtuRequestRetry`; `integer`; optional.
-    pub mtu_request_retry: Option<i64>,
-    /// Age time minutes (default: 20; format: int32; maximum: 10080; minimum: 5).
-    pub age_time_minutes: Option<i64>,
-    /// Destination IP address.
-    pub destination_ip_address: Option<String>,
-    /// Force fragmentation (default: false).
-    pub force_fragmentation: Option<bool>,
-    /// ID.
-    pub id: Option<String>,
-    /// MTU size (format: int32; maximum: 1450; minimum: 576).
-    pub mtu_size: Option<i64>,
-    /// MTU type (default: AUTO).
-    pub mtu_type: Option<TunnelServiceProfileMtuType>,
-    /// Name.
-    pub name: Option<String>,
-    /// NAT traversal enabled (default: false).
-    pub nat_traversal_enabled: Option<bool>,
-    /// Tag.
-    pub tag: Option<String>,
-    /// Tunnel type (default: VXLAN_GPE).
-    pub tunnel_type: Option<TunnelServiceProfileTunnelType>,
-    /// Type (default: VXLAN).
-    pub type_: Option<TunnelServiceProfileType>,
-    /// Fields the document does not show, kept as received and sent as set.
-    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
-}
-impl serde::Serialize for TunnelServiceProfile {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        fn fields(v: &TunnelServiceProfile, w: &mut ruckus_one_runtime::object::Writer) {
-            w.optional("keepAliveInterval", &v.keep_alive_interval);
-            w.optional("keepAliveRetry", &v.keep_alive_retry);
-            w.optional("mtuRequestTimeout", &v.mtu_request_timeout);
-            w.optional("mtuRequestRetry", &v.mtu_request_retry);
-            w.optional("ageTimeMinutes", &v.age_time_minutes);
-            w.optional("destinationIpAddress", &v.destination_ip_address);
-            w.optional("forceFragmentation", &v.force_fragmentation);
-            w.optional("id", &v.id);
-            w.optional("mtuSize", &v.mtu_size);
-            w.optional("mtuType", &v.mtu_type);
-            w.optional("name", &v.name);
-            w.optional("natTraversalEnabled", &v.nat_traversal_enabled);
-            w.optional("tag", &v.tag);
-            w.optional("tunnelType", &v.tunnel_type);
-            w.optional("type", &v.type_);
-            w.rest(&v.additional_fields);
-        }
-        let mut w = ruckus_one_runtime::object::Writer::default();
-        fields(self, &mut w);
-        w.finish(serializer)
-    }
-}
-impl<'de> serde::Deserialize<'de> for TunnelServiceProfile {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        fn fields(
-            f: &mut ruckus_one_runtime::object::Fields,
-        ) -> Result<TunnelServiceProfile, ruckus_one_runtime::object::FieldError> {
-            let value = TunnelServiceProfile {
-                keep_alive_interval: f.optional("keepAliveInterval"),
-                keep_alive_retry: f.optional("keepAliveRetry"),
-                mtu_request_timeout: f.optional("mtuRequestTimeout"),
-                mtu_request_retry: f.optional("mtuRequestRetry"),
-                age_time_minutes: f.optional("ageTimeMinutes"),
-                destination_ip_address: f.optional("destinationIpAddress"),
-                force_fragmentation: f.optional("forceFragmentation"),
-                id: f.optional("id"),
-                mtu_size: f.optional("mtuSize"),
-                mtu_type: f.optional("mtuType"),
-                name: f.optional("name"),
-                nat_traversal_enabled: f.optional("natTraversalEnabled"),
-                tag: f.optional("tag"),
-                tunnel_type: f.optional("tunnelType"),
-                type_: f.optional("type"),
-                additional_fields: f.rest(),
-            };
-            f.check()?;
-            Ok(value)
-        }
-        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
-        fields(&mut f).map_err(|e| e.into_error("TunnelServiceProfile"))
-    }
-}
-impl TunnelServiceProfile {
-    /// Creates a value with every field empty.
-    pub fn new() -> Self {
-        Self {
-            keep_alive_interval: None,
-            keep_alive_retry: None,
-            mtu_request_timeout: None,
-            mtu_request_retry: None,
-            age_time_minutes: None,
-            destination_ip_address: None,
-            force_fragmentation: None,
-            id: None,
-            mtu_size: None,
-            mtu_type: None,
-            name: None,
-            nat_traversal_enabled: None,
-            tag: None,
-            tunnel_type: None,
-            type_: None,
-            additional_fields: std::collections::BTreeMap::new(),
-        }
-    }
-    /// Sets `keepAliveInterval`.
-    pub fn with_keep_alive_interval(mut self, value: impl Into<i64>) -> Self {
-        self.keep_alive_interval = Some(value.into());
-        self
-    }
-    /// Sets `keepAliveRetry`.
-    pub fn with_keep_alive_retry(mut self, value: impl Into<i64>) -> Self {
-        self.keep_alive_retry = Some(value.into());
-        self
-    }
-    /// Sets `mtuRequestTimeout`.
-    pub fn with_mtu_request_timeout(mut self, value: impl Into<i64>) -> Self {
-        self.mtu_request_timeout = Some(value.into());
-        self
-    }
-    /// Sets `mtuRequestRetry`.
-    pub fn with_mtu_request_retry(mut self, value: impl Into<i64>) -> Self {
-        self.mtu_request_retry = Some(value.into());
-        self
-    }
-    /// Sets `ageTimeMinutes`.
-    pub fn with_age_time_minutes(mut self, value: impl Into<i64>) -> Self {
-        self.age_time_minutes = Some(value.into());
-        self
-    }
-    /// Sets `destinationIpAddress`.
-    pub fn with_destination_ip_address(mut self, value: impl Into<String>) -> Self {
-        self.destination_ip_address = Some(value.into());
-        self
-    }
-    /// Sets `forceFragmentation`.
-    pub fn with_force_fragmentation(mut self, value: impl Into<bool>) -> Self {
-        self.force_fragmentation = Some(value.into());
-        self
-    }
-    /// Sets `id`.
-    pub fn with_id(mut self, value: impl Into<String>) -> Self {
-        self.id = Some(value.into());
-        self
-    }
-    /// Sets `mtuSize`.
-    pub fn with_mtu_size(mut self, value: impl Into<i64>) -> Self {
-        self.mtu_size = Some(value.into());
-        self
-    }
-    /// Sets `mtuType`.
-    pub fn with_mtu_type(
-        mut self,
-        value: impl Into<TunnelServiceProfileMtuType>,
-    ) -> Self {
-        self.mtu_type = Some(value.into());
-        self
-    }
-    /// Sets `name`.
-    pub fn with_name(mut self, value: impl Into<String>) -> Self {
-        self.name = Some(value.into());
-        self
-    }
-    /// Sets `natTraversalEnabled`.
-    pub fn with_nat_traversal_enabled(mut self, value: impl Into<bool>) -> Self {
-        self.nat_traversal_enabled = Some(value.into());
-        self
-    }
-    /// Sets `tag`.
-    pub fn with_tag(mut self, value: impl Into<String>) -> Self {
-        self.tag = Some(value.into());
-        self
-    }
-    /// Sets `tunnelType`.
-    pub fn with_tunnel_type(
-        mut self,
-        value: impl Into<TunnelServiceProfileTunnelType>,
-    ) -> Self {
-        self.tunnel_type = Some(value.into());
-        self
-    }
-    /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<TunnelServiceProfileType>) -> Self {
-        self.type_ = Some(value.into());
-        self
-    }
-}
-/// Tunnel service profile mtu type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile (inline body schema)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum TunnelServiceProfileMtuType {
-    /// `MANUAL`
-    Manual,
-    /// `AUTO`
-    Auto,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl TunnelServiceProfileMtuType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Manual => "MANUAL",
-            Self::Auto => "AUTO",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for TunnelServiceProfileMtuType {
-    fn from(s: &str) -> Self {
-        match s {
-            "MANUAL" => Self::Manual,
-            "AUTO" => Self::Auto,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for TunnelServiceProfileMtuType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for TunnelServiceProfileMtuType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for TunnelServiceProfileMtuType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Tunnel service profile tunnel type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile (inline body schema)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum TunnelServiceProfileTunnelType {
-    /// `VXLAN_GPE`
-    VxlanGpe,
-    /// `L2GRE`
-    L2gre,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl TunnelServiceProfileTunnelType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::VxlanGpe => "VXLAN_GPE",
-            Self::L2gre => "L2GRE",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for TunnelServiceProfileTunnelType {
-    fn from(s: &str) -> Self {
-        match s {
-            "VXLAN_GPE" => Self::VxlanGpe,
-            "L2GRE" => Self::L2gre,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for TunnelServiceProfileTunnelType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for TunnelServiceProfileTunnelType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for TunnelServiceProfileTunnelType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
-    }
-}
-/// Tunnel service profile type: the values the official description lists.
-///
-/// Provenance: reference (wifi_api-17.3.3.205.yaml createTunnelServiceProfile (inline body schema)).
-///
-/// Forward compatible: a value this client does not know decodes to `Unknown` and is
-/// sent back unchanged (`as_str` returns it), so a new server value never breaks decoding.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum TunnelServiceProfileType {
-    /// `VXLAN`
-    Vxlan,
-    /// `VLAN_VXLAN`
-    VlanVxlan,
-    /// A value this version of the client does not know; kept as received.
-    Unknown(ruckus_one_runtime::UnknownValue),
-}
-impl TunnelServiceProfileType {
-    /// The wire value.
-    pub fn as_str(&self) -> &str {
-        match self {
-            Self::Vxlan => "VXLAN",
-            Self::VlanVxlan => "VLAN_VXLAN",
-            Self::Unknown(v) => v.as_str(),
-        }
-    }
-}
-impl From<&str> for TunnelServiceProfileType {
-    fn from(s: &str) -> Self {
-        match s {
-            "VXLAN" => Self::Vxlan,
-            "VLAN_VXLAN" => Self::VlanVxlan,
-            other => {
-                Self::Unknown(ruckus_one_runtime::UnknownValue::new(other.to_owned()))
-            }
-        }
-    }
-}
-impl std::fmt::Display for TunnelServiceProfileType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for TunnelServiceProfileType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-impl<'de> serde::Deserialize<'de> for TunnelServiceProfileType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let s = <String as serde::Deserialize>::deserialize(deserializer)?;
-        Ok(Self::from(s.as_str()))
     }
 }
 /// Viewmodel multicast dns proxy service rule, with the fields the official description lists.
@@ -4626,7 +4251,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     #[doc(alias = "POST /tunnelServiceProfiles")]
     pub fn create_tunnel_service_profile(
         &self,
-        body: &TunnelServiceProfile,
+        body: &super::common::TunnelServiceProfile,
     ) -> CreateTunnelServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4674,7 +4299,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn update_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
-        body: &TunnelServiceProfile,
+        body: &super::common::TunnelServiceProfile,
     ) -> UpdateTunnelServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -4700,7 +4325,7 @@ impl<'a> WirelessPoliciesClient<'a> {
     pub fn patch_tunnel_service_profile(
         &self,
         tunnel_service_profile_id: &str,
-        body: &TunnelServiceProfile,
+        body: &super::common::TunnelServiceProfile,
     ) -> PatchTunnelServiceProfile<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,
@@ -8172,7 +7797,7 @@ impl<'a> GetTunnelServiceProfile<'a> {
     pub fn send(
         self,
     ) -> impl std::future::Future<
-        Output = Result<TunnelServiceProfile, ruckus_one_runtime::Error>,
+        Output = Result<super::common::TunnelServiceProfile, ruckus_one_runtime::Error>,
     > {
         self.req.send_json()
     }
@@ -8181,7 +7806,7 @@ impl<'a> GetTunnelServiceProfile<'a> {
         self,
     ) -> impl std::future::Future<
         Output = Result<
-            ruckus_one_runtime::Response<TunnelServiceProfile>,
+            ruckus_one_runtime::Response<super::common::TunnelServiceProfile>,
             ruckus_one_runtime::Error,
         >,
     > {

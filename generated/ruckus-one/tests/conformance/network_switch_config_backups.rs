@@ -127,7 +127,7 @@ async fn network_switch_config_backups() {
             answer: Answer::Json(
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switch_config_backups::ConfigBackupView as
+                        < ruckus_one::network::common::ConfigBackupView as
                         support::Sample > ::sample_json()
                     ],
                 ),
@@ -143,8 +143,8 @@ async fn network_switch_config_backups() {
             .expect("list_venue_switch_config_backups");
         support::same_json(&out, &expect, "list_venue_switch_config_backups");
         assert_eq!(
-            out, vec![< ruckus_one::network::switch_config_backups::ConfigBackupView as
-            support::Sample > ::sample()],
+            out, vec![< ruckus_one::network::common::ConfigBackupView as support::Sample
+            > ::sample()],
             "list_venue_switch_config_backups: decoded value differs from the sample"
         );
     }
@@ -230,7 +230,7 @@ async fn network_switch_config_backups() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::switch_config_backups::ConfigBackupView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::ConfigBackupView as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -247,8 +247,8 @@ async fn network_switch_config_backups() {
             .expect("get_venue_switch_config_backup");
         support::same_json(&out, &expect, "get_venue_switch_config_backup");
         assert_eq!(
-            out, < ruckus_one::network::switch_config_backups::ConfigBackupView as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::ConfigBackupView as support::Sample >
+            ::sample(),
             "get_venue_switch_config_backup: decoded value differs from the sample"
         );
     }

@@ -20,8 +20,8 @@ async fn network_switch_networking() {
             answer: Answer::Json(
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switch_networking::SwitchVlanView as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::SwitchVlanView as support::Sample
+                        > ::sample_json()
                     ],
                 ),
             ),
@@ -36,9 +36,8 @@ async fn network_switch_networking() {
             .expect("list_venue_switch_vlans");
         support::same_json(&out, &expect, "list_venue_switch_vlans");
         assert_eq!(
-            out, vec![< ruckus_one::network::switch_networking::SwitchVlanView as
-            support::Sample > ::sample()],
-            "list_venue_switch_vlans: decoded value differs from the sample"
+            out, vec![< ruckus_one::network::common::SwitchVlanView as support::Sample >
+            ::sample()], "list_venue_switch_vlans: decoded value differs from the sample"
         );
     }
     {
@@ -156,7 +155,7 @@ async fn network_switch_networking() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::switch_networking::SwitchVlanView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchVlanView as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -169,9 +168,8 @@ async fn network_switch_networking() {
             .expect("get_venue_switch_vlan");
         support::same_json(&out, &expect, "get_venue_switch_vlan");
         assert_eq!(
-            out, < ruckus_one::network::switch_networking::SwitchVlanView as
-            support::Sample > ::sample(),
-            "get_venue_switch_vlan: decoded value differs from the sample"
+            out, < ruckus_one::network::common::SwitchVlanView as support::Sample >
+            ::sample(), "get_venue_switch_vlan: decoded value differs from the sample"
         );
     }
     {
@@ -251,8 +249,8 @@ async fn network_switch_networking() {
             answer: Answer::Json(
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switch_networking::VePortView as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::VePortView as support::Sample >
+                        ::sample_json()
                     ],
                 ),
             ),
@@ -267,8 +265,8 @@ async fn network_switch_networking() {
             .expect("list_venue_switch_ve_ports");
         support::same_json(&out, &expect, "list_venue_switch_ve_ports");
         assert_eq!(
-            out, vec![< ruckus_one::network::switch_networking::VePortView as
-            support::Sample > ::sample()],
+            out, vec![< ruckus_one::network::common::VePortView as support::Sample >
+            ::sample()],
             "list_venue_switch_ve_ports: decoded value differs from the sample"
         );
     }
@@ -361,7 +359,7 @@ async fn network_switch_networking() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::switch_networking::VePortView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VePortView as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -374,9 +372,8 @@ async fn network_switch_networking() {
             .expect("get_venue_switch_ve_port");
         support::same_json(&out, &expect, "get_venue_switch_ve_port");
         assert_eq!(
-            out, < ruckus_one::network::switch_networking::VePortView as support::Sample
-            > ::sample(),
-            "get_venue_switch_ve_port: decoded value differs from the sample"
+            out, < ruckus_one::network::common::VePortView as support::Sample >
+            ::sample(), "get_venue_switch_ve_port: decoded value differs from the sample"
         );
     }
     {
@@ -896,7 +893,7 @@ async fn network_switch_networking() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switch_networking::DhcpServerView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpServerView as support::Sample>::sample_json(),
             ),
             status: 201u16,
             answer: Answer::Json(
@@ -910,7 +907,7 @@ async fn network_switch_networking() {
             .create_venue_switch_dhcp_server(
                 "venueId 1/x",
                 "switchId 1/x",
-                &<ruckus_one::network::switch_networking::DhcpServerView as support::Sample>::sample(),
+                &<ruckus_one::network::common::DhcpServerView as support::Sample>::sample(),
             )
             .send()
             .await
@@ -961,7 +958,7 @@ async fn network_switch_networking() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::switch_networking::DhcpServerView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpServerView as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -978,8 +975,8 @@ async fn network_switch_networking() {
             .expect("get_venue_switch_dhcp_server");
         support::same_json(&out, &expect, "get_venue_switch_dhcp_server");
         assert_eq!(
-            out, < ruckus_one::network::switch_networking::DhcpServerView as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::DhcpServerView as support::Sample >
+            ::sample(),
             "get_venue_switch_dhcp_server: decoded value differs from the sample"
         );
     }
@@ -992,7 +989,7 @@ async fn network_switch_networking() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::switch_networking::DhcpServerView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpServerView as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
@@ -1007,7 +1004,7 @@ async fn network_switch_networking() {
                 "venueId 1/x",
                 "switchId 1/x",
                 "dhcpServerId 1/x",
-                &<ruckus_one::network::switch_networking::DhcpServerView as support::Sample>::sample(),
+                &<ruckus_one::network::common::DhcpServerView as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1732,8 +1729,8 @@ async fn network_switch_networking() {
             answer: Answer::Json(
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switch_networking::SwitchVlanView as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::SwitchVlanView as support::Sample
+                        > ::sample_json()
                     ],
                 ),
             ),
@@ -1748,9 +1745,8 @@ async fn network_switch_networking() {
             .expect("get_vlan_union_by_venue");
         support::same_json(&out, &expect, "get_vlan_union_by_venue");
         assert_eq!(
-            out, vec![< ruckus_one::network::switch_networking::SwitchVlanView as
-            support::Sample > ::sample()],
-            "get_vlan_union_by_venue: decoded value differs from the sample"
+            out, vec![< ruckus_one::network::common::SwitchVlanView as support::Sample >
+            ::sample()], "get_vlan_union_by_venue: decoded value differs from the sample"
         );
     }
 }

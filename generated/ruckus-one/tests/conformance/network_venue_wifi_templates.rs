@@ -1419,7 +1419,7 @@ async fn network_venue_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_networks::VenueWifiNetwork as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueWifiNetwork as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1432,7 +1432,7 @@ async fn network_venue_wifi_templates() {
             .venue_wifi_templates()
             .activate_wifi_network_template_on_venue("venueId 1/x", "wifiNetworkId 1/x")
             .body(
-                &<ruckus_one::network::wireless_networks::VenueWifiNetwork as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueWifiNetwork as support::Sample>::sample(),
             )
             .send()
             .await

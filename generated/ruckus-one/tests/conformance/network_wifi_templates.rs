@@ -1905,7 +1905,7 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TunnelServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1917,7 +1917,7 @@ async fn network_wifi_templates() {
             .network()
             .wifi_templates()
             .create_tunnel_service_profile_template(
-                &<ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::TunnelServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1971,7 +1971,7 @@ async fn network_wifi_templates() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TunnelServiceProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1984,8 +1984,8 @@ async fn network_wifi_templates() {
             .expect("get_tunnel_service_profile_template");
         support::same_json(&out, &expect, "get_tunnel_service_profile_template");
         assert_eq!(
-            out, < ruckus_one::network::wireless_policies::TunnelServiceProfile as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::TunnelServiceProfile as support::Sample >
+            ::sample(),
             "get_tunnel_service_profile_template: decoded value differs from the sample"
         );
     }
@@ -1998,7 +1998,7 @@ async fn network_wifi_templates() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TunnelServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -2011,7 +2011,7 @@ async fn network_wifi_templates() {
             .wifi_templates()
             .update_tunnel_service_profile_template(
                 "tunnelServiceProfileTemplateId 1/x",
-                &<ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::TunnelServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await

@@ -546,7 +546,7 @@ async fn network_wireless_networks() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_networks::VenueWifiNetwork as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VenueWifiNetwork as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -559,7 +559,7 @@ async fn network_wireless_networks() {
             .wireless_networks()
             .activate_wifi_network_on_venue("venueId 1/x", "wifiNetworkId 1/x")
             .body(
-                &<ruckus_one::network::wireless_networks::VenueWifiNetwork as support::Sample>::sample(),
+                &<ruckus_one::network::common::VenueWifiNetwork as support::Sample>::sample(),
             )
             .send()
             .await

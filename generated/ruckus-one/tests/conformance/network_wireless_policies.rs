@@ -980,7 +980,7 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TunnelServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -992,7 +992,7 @@ async fn network_wireless_policies() {
             .network()
             .wireless_policies()
             .create_tunnel_service_profile(
-                &<ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::TunnelServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1016,7 +1016,7 @@ async fn network_wireless_policies() {
             body_json: None,
             status: 200u16,
             answer: Answer::Json(
-                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TunnelServiceProfile as support::Sample>::sample_json(),
             ),
         };
         let _mock = support::expect(&server, &expect).await;
@@ -1029,8 +1029,8 @@ async fn network_wireless_policies() {
             .expect("get_tunnel_service_profile");
         support::same_json(&out, &expect, "get_tunnel_service_profile");
         assert_eq!(
-            out, < ruckus_one::network::wireless_policies::TunnelServiceProfile as
-            support::Sample > ::sample(),
+            out, < ruckus_one::network::common::TunnelServiceProfile as support::Sample >
+            ::sample(),
             "get_tunnel_service_profile: decoded value differs from the sample"
         );
     }
@@ -1043,7 +1043,7 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TunnelServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1056,7 +1056,7 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .update_tunnel_service_profile(
                 "tunnelServiceProfileId 1/x",
-                &<ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::TunnelServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await
@@ -1078,7 +1078,7 @@ async fn network_wireless_policies() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TunnelServiceProfile as support::Sample>::sample_json(),
             ),
             status: 202u16,
             answer: Answer::Json(
@@ -1091,7 +1091,7 @@ async fn network_wireless_policies() {
             .wireless_policies()
             .patch_tunnel_service_profile(
                 "tunnelServiceProfileId 1/x",
-                &<ruckus_one::network::wireless_policies::TunnelServiceProfile as support::Sample>::sample(),
+                &<ruckus_one::network::common::TunnelServiceProfile as support::Sample>::sample(),
             )
             .send()
             .await

@@ -18392,9 +18392,12 @@ impl support::Sample for ruckus_one::network::common::VenueWifiNetworkSettings {
         ])
     }
 }
-#[cfg(feature = "network-wireless-networks")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-networks")))]
-impl support::Sample for ruckus_one::network::wireless_networks::VenueWifiNetwork {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-venue-wifi-templates", feature = "network-wireless-networks")
+)]
+impl support::Sample for ruckus_one::network::common::VenueWifiNetwork {
     fn sample() -> Self {
         {
             let mut value = Self::new().with_is_all_ap_groups(true);
@@ -21111,10 +21114,10 @@ for ruckus_one::network::wireless_policies::QueryResponseSnmpAgentProfileQueryDa
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample
-for ruckus_one::network::wireless_policies::TunnelServiceProfileMtuType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::TunnelServiceProfileMtuType {
     fn sample() -> Self {
         Self::from("MANUAL")
     }
@@ -21137,7 +21140,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::SoftGreProfile 
                 .with_keep_alive_retry_times(1)
                 .with_mtu_size(1)
                 .with_mtu_type(
-                    <ruckus_one::network::wireless_policies::TunnelServiceProfileMtuType as support::Sample>::sample(),
+                    <ruckus_one::network::common::TunnelServiceProfileMtuType as support::Sample>::sample(),
                 )
                 .with_secondary_gateway_address("sample".to_owned());
             value
@@ -21161,7 +21164,7 @@ impl support::Sample for ruckus_one::network::wireless_policies::SoftGreProfile 
             ("mtuSize", serde_json::Value::from(1)),
             (
                 "mtuType",
-                <ruckus_one::network::wireless_policies::TunnelServiceProfileMtuType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TunnelServiceProfileMtuType as support::Sample>::sample_json(),
             ),
             ("name", serde_json::Value::from("sample")),
             ("primaryGatewayAddress", serde_json::Value::from("sample")),
@@ -21310,10 +21313,10 @@ for ruckus_one::network::wireless_policies::QueryResponseSoftGreProfileQueryData
         ])
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample
-for ruckus_one::network::wireless_policies::TunnelServiceProfileTunnelType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::TunnelServiceProfileTunnelType {
     fn sample() -> Self {
         Self::from("VXLAN_GPE")
     }
@@ -21321,10 +21324,10 @@ for ruckus_one::network::wireless_policies::TunnelServiceProfileTunnelType {
         serde_json::Value::from("VXLAN_GPE")
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample
-for ruckus_one::network::wireless_policies::TunnelServiceProfileType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::TunnelServiceProfileType {
     fn sample() -> Self {
         Self::from("VXLAN")
     }
@@ -21332,9 +21335,10 @@ for ruckus_one::network::wireless_policies::TunnelServiceProfileType {
         serde_json::Value::from("VXLAN")
     }
 }
-#[cfg(feature = "network-wireless-policies")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-wireless-policies")))]
-impl support::Sample for ruckus_one::network::wireless_policies::TunnelServiceProfile {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+impl support::Sample for ruckus_one::network::common::TunnelServiceProfile {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -21348,16 +21352,16 @@ impl support::Sample for ruckus_one::network::wireless_policies::TunnelServicePr
                 .with_id("sample".to_owned())
                 .with_mtu_size(1)
                 .with_mtu_type(
-                    <ruckus_one::network::wireless_policies::TunnelServiceProfileMtuType as support::Sample>::sample(),
+                    <ruckus_one::network::common::TunnelServiceProfileMtuType as support::Sample>::sample(),
                 )
                 .with_name("sample".to_owned())
                 .with_nat_traversal_enabled(true)
                 .with_tag("sample".to_owned())
                 .with_tunnel_type(
-                    <ruckus_one::network::wireless_policies::TunnelServiceProfileTunnelType as support::Sample>::sample(),
+                    <ruckus_one::network::common::TunnelServiceProfileTunnelType as support::Sample>::sample(),
                 )
                 .with_type(
-                    <ruckus_one::network::wireless_policies::TunnelServiceProfileType as support::Sample>::sample(),
+                    <ruckus_one::network::common::TunnelServiceProfileType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -21381,18 +21385,18 @@ impl support::Sample for ruckus_one::network::wireless_policies::TunnelServicePr
             ("mtuSize", serde_json::Value::from(1)),
             (
                 "mtuType",
-                <ruckus_one::network::wireless_policies::TunnelServiceProfileMtuType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TunnelServiceProfileMtuType as support::Sample>::sample_json(),
             ),
             ("name", serde_json::Value::from("sample")),
             ("natTraversalEnabled", serde_json::Value::from(true)),
             ("tag", serde_json::Value::from("sample")),
             (
                 "tunnelType",
-                <ruckus_one::network::wireless_policies::TunnelServiceProfileTunnelType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TunnelServiceProfileTunnelType as support::Sample>::sample_json(),
             ),
             (
                 "type",
-                <ruckus_one::network::wireless_policies::TunnelServiceProfileType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::TunnelServiceProfileType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -26993,6 +26997,7 @@ impl support::Sample for ruckus_one::network::common::ProfileType {
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
         feature = "network-switches",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -27010,6 +27015,7 @@ impl support::Sample for ruckus_one::network::common::IgmpSnooping {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -27027,6 +27033,7 @@ impl support::Sample for ruckus_one::network::common::SpanningTreeProtocol {
     any(
         feature = "network-switch-networking",
         feature = "network-switch-profiles",
+        feature = "network-switches-legacy",
         feature = "network-template-switch-profiles"
     )
 )]
@@ -36413,7 +36420,13 @@ impl support::Sample for ruckus_one::network::switches::IpAddressInterfaceType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-switch-networking", feature = "network-switches"))]
+#[cfg(
+    any(
+        feature = "network-switch-networking",
+        feature = "network-switches",
+        feature = "network-switches-legacy"
+    )
+)]
 impl support::Sample for ruckus_one::network::common::IcxSwitchViewIpAddressType {
     fn sample() -> Self {
         Self::from("static")
@@ -38334,10 +38347,10 @@ impl support::Sample for ruckus_one::network::switches::ImportSwitchResultView {
         ])
     }
 }
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample
-for ruckus_one::network::switch_networking::SwitchVlanPortModelView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::SwitchVlanPortModelView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -38371,9 +38384,10 @@ for ruckus_one::network::switch_networking::SwitchVlanPortModelView {
         ])
     }
 }
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::SwitchVlanView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -38393,8 +38407,8 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanView 
                 .with_untagged_ports("sample".to_owned())
                 .with_switch_vlan_port_models(
                     vec![
-                        < ruckus_one::network::switch_networking::SwitchVlanPortModelView
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::SwitchVlanPortModelView as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_enable_as_default_vlan(true)
@@ -38432,8 +38446,8 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanView 
                 "switchVlanPortModels",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switch_networking::SwitchVlanPortModelView
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::SwitchVlanPortModelView as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -38494,8 +38508,8 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlan {
                 )
                 .with_switch_vlan_port_models(
                     vec![
-                        < ruckus_one::network::switch_networking::SwitchVlanPortModelView
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::SwitchVlanPortModelView as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_enable_as_default_vlan(true);
@@ -38528,8 +38542,8 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlan {
                 "switchVlanPortModels",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switch_networking::SwitchVlanPortModelView
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::SwitchVlanPortModelView as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -38546,7 +38560,7 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanRespo
             let mut value = Self::new()
                 .with_request_id("sample".to_owned())
                 .with_response(
-                    <ruckus_one::network::switch_networking::SwitchVlanView as support::Sample>::sample(),
+                    <ruckus_one::network::common::SwitchVlanView as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -38562,15 +38576,16 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanRespo
             ("requestId", serde_json::Value::from("sample")),
             (
                 "response",
-                <ruckus_one::network::switch_networking::SwitchVlanView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::SwitchVlanView as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample for ruckus_one::network::switch_networking::VePortView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::VePortView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -38684,7 +38699,7 @@ impl support::Sample for ruckus_one::network::switch_networking::VePortResponse 
             let mut value = Self::new()
                 .with_request_id("sample".to_owned())
                 .with_response(
-                    <ruckus_one::network::switch_networking::VePortView as support::Sample>::sample(),
+                    <ruckus_one::network::common::VePortView as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -38700,7 +38715,7 @@ impl support::Sample for ruckus_one::network::switch_networking::VePortResponse 
             ("requestId", serde_json::Value::from("sample")),
             (
                 "response",
-                <ruckus_one::network::switch_networking::VePortView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::VePortView as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -38881,9 +38896,10 @@ impl support::Sample for ruckus_one::network::switch_networking::LagResponse {
         ])
     }
 }
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample for ruckus_one::network::switch_networking::DhcpOptionViewType {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::DhcpOptionViewType {
     fn sample() -> Self {
         Self::from("ASCII")
     }
@@ -38891,16 +38907,17 @@ impl support::Sample for ruckus_one::network::switch_networking::DhcpOptionViewT
         serde_json::Value::from("ASCII")
     }
 }
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample for ruckus_one::network::switch_networking::DhcpOptionView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::DhcpOptionView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
                 .with_seq(1)
                 .with_value("sample".to_owned())
                 .with_type(
-                    <ruckus_one::network::switch_networking::DhcpOptionViewType as support::Sample>::sample(),
+                    <ruckus_one::network::common::DhcpOptionViewType as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -38917,15 +38934,16 @@ impl support::Sample for ruckus_one::network::switch_networking::DhcpOptionView 
             ("value", serde_json::Value::from("sample")),
             (
                 "type",
-                <ruckus_one::network::switch_networking::DhcpOptionViewType as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpOptionViewType as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
     }
 }
-#[cfg(feature = "network-switch-networking")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
-impl support::Sample for ruckus_one::network::switch_networking::DhcpServerView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(any(feature = "network-switch-networking", feature = "network-switches-legacy"))]
+impl support::Sample for ruckus_one::network::common::DhcpServerView {
     fn sample() -> Self {
         {
             let mut value = Self::new()
@@ -38939,8 +38957,8 @@ impl support::Sample for ruckus_one::network::switch_networking::DhcpServerView 
                 .with_lease_mins(1)
                 .with_dhcp_options(
                     vec![
-                        < ruckus_one::network::switch_networking::DhcpOptionView as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::DhcpOptionView as support::Sample
+                        > ::sample()
                     ],
                 )
                 .with_subnet_address("sample".to_owned())
@@ -38968,8 +38986,8 @@ impl support::Sample for ruckus_one::network::switch_networking::DhcpServerView 
                 "dhcpOptions",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switch_networking::DhcpOptionView as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::DhcpOptionView as support::Sample
+                        > ::sample_json()
                     ],
                 ),
             ),
@@ -38987,7 +39005,7 @@ impl support::Sample for ruckus_one::network::switch_networking::DhcpServerRespo
             let mut value = Self::new()
                 .with_request_id("sample".to_owned())
                 .with_response(
-                    <ruckus_one::network::switch_networking::DhcpServerView as support::Sample>::sample(),
+                    <ruckus_one::network::common::DhcpServerView as support::Sample>::sample(),
                 );
             value
                 .additional_fields
@@ -39003,7 +39021,7 @@ impl support::Sample for ruckus_one::network::switch_networking::DhcpServerRespo
             ("requestId", serde_json::Value::from("sample")),
             (
                 "response",
-                <ruckus_one::network::switch_networking::DhcpServerView as support::Sample>::sample_json(),
+                <ruckus_one::network::common::DhcpServerView as support::Sample>::sample_json(),
             ),
             ("conformanceExtra", serde_json::json!({ "sample" : true })),
         ])
@@ -39219,8 +39237,8 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanOverv
                 .with_default_vlan_id(1)
                 .with_vlan_list(
                     vec![
-                        < ruckus_one::network::switch_networking::SwitchVlanView as
-                        support::Sample > ::sample()
+                        < ruckus_one::network::common::SwitchVlanView as support::Sample
+                        > ::sample()
                     ],
                 );
             value
@@ -39240,8 +39258,8 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanOverv
                 "vlanList",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switch_networking::SwitchVlanView as
-                        support::Sample > ::sample_json()
+                        < ruckus_one::network::common::SwitchVlanView as support::Sample
+                        > ::sample_json()
                     ],
                 ),
             ),
@@ -39269,8 +39287,8 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlans {
                 )
                 .with_switch_vlan_port_models(
                     vec![
-                        < ruckus_one::network::switch_networking::SwitchVlanPortModelView
-                        as support::Sample > ::sample()
+                        < ruckus_one::network::common::SwitchVlanPortModelView as
+                        support::Sample > ::sample()
                     ],
                 )
                 .with_enable_as_default_vlan(true);
@@ -39303,8 +39321,8 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlans {
                 "switchVlanPortModels",
                 serde_json::Value::Array(
                     vec![
-                        < ruckus_one::network::switch_networking::SwitchVlanPortModelView
-                        as support::Sample > ::sample_json()
+                        < ruckus_one::network::common::SwitchVlanPortModelView as
+                        support::Sample > ::sample_json()
                     ],
                 ),
             ),
@@ -39861,9 +39879,12 @@ impl support::Sample for ruckus_one::network::common::SwitchConfigHistoryPage {
         ])
     }
 }
-#[cfg(feature = "network-switch-config-backups")]
-#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-config-backups")))]
-impl support::Sample for ruckus_one::network::switch_config_backups::ConfigBackupView {
+#[cfg(feature = "network-common")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
+#[cfg(
+    any(feature = "network-switch-config-backups", feature = "network-switches-legacy")
+)]
+impl support::Sample for ruckus_one::network::common::ConfigBackupView {
     fn sample() -> Self {
         {
             let mut value = Self::new()

@@ -15,10 +15,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: Some(
-                round::<ruckus_one::network::switch_config_backups::ConfigBackupView>
-                    as Decode,
-            )
+        items: Some(round::<ruckus_one::network::common::ConfigBackupView> as Decode)
             .map(|d| ("data", d)),
     });
     ops.push(Op {
@@ -59,8 +56,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<Vec<ruckus_one::network::switch_config_backups::ConfigBackupView>>
-                as Decode,
+            round::<Vec<ruckus_one::network::common::ConfigBackupView>> as Decode,
         ),
         request: None,
         items: None,
@@ -96,10 +92,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/venues/{venueId}/switches/{switchId}/configBackups/{configBackupId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::switch_config_backups::ConfigBackupView>
-                as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::ConfigBackupView> as Decode),
         request: None,
         items: None,
     });

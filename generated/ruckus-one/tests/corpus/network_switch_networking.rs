@@ -14,8 +14,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1.1+json"],
         response: Some(
-            round::<Vec<ruckus_one::network::switch_networking::SwitchVlanView>>
-                as Decode,
+            round::<Vec<ruckus_one::network::common::SwitchVlanView>> as Decode,
         ),
         request: None,
         items: None,
@@ -66,9 +65,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/venues/{venueId}/switches/{switchId}/vlans/{vlanId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::switch_networking::SwitchVlanView> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::SwitchVlanView> as Decode),
         request: None,
         items: None,
     });
@@ -105,9 +102,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/venues/{venueId}/switches/{switchId}/vePorts",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<Vec<ruckus_one::network::switch_networking::VePortView>> as Decode,
-        ),
+        response: Some(round::<Vec<ruckus_one::network::common::VePortView>> as Decode),
         request: None,
         items: None,
     });
@@ -144,9 +139,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/venues/{venueId}/switches/{switchId}/vePorts/{vePortId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::switch_networking::VePortView> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::VePortView> as Decode),
         request: None,
         items: None,
     });
@@ -353,9 +346,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         response: Some(
             round::<ruckus_one::network::switch_networking::DhcpServerResponse> as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::switch_networking::DhcpServerView> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::DhcpServerView> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -376,9 +367,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         path: "/venues/{venueId}/switches/{switchId}/dhcpServers/{dhcpServerId}",
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
-        response: Some(
-            round::<ruckus_one::network::switch_networking::DhcpServerView> as Decode,
-        ),
+        response: Some(round::<ruckus_one::network::common::DhcpServerView> as Decode),
         request: None,
         items: None,
     });
@@ -392,9 +381,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         response: Some(
             round::<ruckus_one::network::switch_networking::DhcpServerResponse> as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::switch_networking::DhcpServerView> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::DhcpServerView> as Decode),
         items: None,
     });
     ops.push(Op {
@@ -417,9 +404,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: Some(
-                round::<ruckus_one::network::switch_networking::SwitchVlanView> as Decode,
-            )
+        items: Some(round::<ruckus_one::network::common::SwitchVlanView> as Decode)
             .map(|d| ("data", d)),
     });
     ops.push(Op {
@@ -431,9 +416,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: Some(
-                round::<ruckus_one::network::switch_networking::VePortView> as Decode,
-            )
+        items: Some(round::<ruckus_one::network::common::VePortView> as Decode)
             .map(|d| ("data", d)),
     });
     ops.push(Op {
@@ -445,9 +428,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: Some(
-                round::<ruckus_one::network::switch_networking::DhcpServerView> as Decode,
-            )
+        items: Some(round::<ruckus_one::network::common::DhcpServerView> as Decode)
             .map(|d| ("data", d)),
     });
     ops.push(Op {
@@ -566,9 +547,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         ],
         response: Some(round::<ruckus_one::network::common::QueryResponse> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: Some(
-                round::<ruckus_one::network::switch_networking::VePortView> as Decode,
-            )
+        items: Some(round::<ruckus_one::network::common::VePortView> as Decode)
             .map(|d| ("data", d)),
     });
     ops.push(Op {
@@ -702,8 +681,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/json",
         ],
         response: Some(
-            round::<Vec<ruckus_one::network::switch_networking::SwitchVlanView>>
-                as Decode,
+            round::<Vec<ruckus_one::network::common::SwitchVlanView>> as Decode,
         ),
         request: None,
         items: None,

@@ -466,9 +466,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: Some(
-                round::<ruckus_one::network::switch_networking::SwitchVlanView> as Decode,
-            )
+        items: Some(round::<ruckus_one::network::common::SwitchVlanView> as Decode)
             .map(|d| ("data", d)),
     });
     ops.push(Op {
@@ -480,9 +478,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: Some(
-                round::<ruckus_one::network::switch_networking::VePortView> as Decode,
-            )
+        items: Some(round::<ruckus_one::network::common::VePortView> as Decode)
             .map(|d| ("data", d)),
     });
     ops.push(Op {
@@ -494,9 +490,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: Some(
-                round::<ruckus_one::network::switch_networking::DhcpServerView> as Decode,
-            )
+        items: Some(round::<ruckus_one::network::common::DhcpServerView> as Decode)
             .map(|d| ("data", d)),
     });
     ops.push(Op {
@@ -520,10 +514,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/json"],
         response: Some(round::<ruckus_one::network::common::QueryResult> as Decode),
         request: Some(round::<ruckus_one::network::common::QueryRequest> as Decode),
-        items: Some(
-                round::<ruckus_one::network::switch_config_backups::ConfigBackupView>
-                    as Decode,
-            )
+        items: Some(round::<ruckus_one::network::common::ConfigBackupView> as Decode)
             .map(|d| ("data", d)),
     });
     ops.push(Op {

@@ -601,9 +601,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::WifiOperationResponseRequestIdOnly>
                 as Decode,
         ),
-        request: Some(
-            round::<ruckus_one::network::wireless_networks::VenueWifiNetwork> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::VenueWifiNetwork> as Decode),
         items: None,
     });
     ops.push(Op {

@@ -838,8 +838,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             round::<ruckus_one::network::common::WifiEntityIdOperationResponse> as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::wireless_policies::TunnelServiceProfile>
-                as Decode,
+            round::<ruckus_one::network::common::TunnelServiceProfile> as Decode,
         ),
         items: None,
     });
@@ -865,8 +864,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_policies::TunnelServiceProfile>
-                as Decode,
+            round::<ruckus_one::network::common::TunnelServiceProfile> as Decode,
         ),
         request: None,
         items: None,
@@ -883,8 +881,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
                 as Decode,
         ),
         request: Some(
-            round::<ruckus_one::network::wireless_policies::TunnelServiceProfile>
-                as Decode,
+            round::<ruckus_one::network::common::TunnelServiceProfile> as Decode,
         ),
         items: None,
     });

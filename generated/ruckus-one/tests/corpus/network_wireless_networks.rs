@@ -227,9 +227,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 202,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
-        request: Some(
-            round::<ruckus_one::network::wireless_networks::VenueWifiNetwork> as Decode,
-        ),
+        request: Some(round::<ruckus_one::network::common::VenueWifiNetwork> as Decode),
         items: None,
     });
     ops.push(Op {

@@ -404,8 +404,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::wireless_policies::TunnelServiceProfile>
-                as Decode,
+            round::<ruckus_one::network::common::TunnelServiceProfile> as Decode,
         ),
         items: None,
     });
@@ -417,8 +416,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         status: 200,
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(
-            round::<ruckus_one::network::wireless_policies::TunnelServiceProfile>
-                as Decode,
+            round::<ruckus_one::network::common::TunnelServiceProfile> as Decode,
         ),
         request: None,
         items: None,
@@ -432,8 +430,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::wireless_policies::TunnelServiceProfile>
-                as Decode,
+            round::<ruckus_one::network::common::TunnelServiceProfile> as Decode,
         ),
         items: None,
     });
@@ -446,8 +443,7 @@ pub(super) fn push(ops: &mut Vec<Op>) {
         accepts: &["application/vnd.ruckus.v1+json", "application/json"],
         response: Some(round::<ruckus_one::network::common::AsyncResult> as Decode),
         request: Some(
-            round::<ruckus_one::network::wireless_policies::TunnelServiceProfile>
-                as Decode,
+            round::<ruckus_one::network::common::TunnelServiceProfile> as Decode,
         ),
         items: None,
     });
