@@ -228,10 +228,10 @@ async fn files_decode_a_signed_url() {
     assert_sent_back(&got, &body);
 }
 
-// wifi_templates: `get_access_control_profile_template` -> `AccessControlProfile`
+// wifi_policy_templates: `get_access_control_profile_template` -> `AccessControlProfile`
 // (wifi_api-17.3.3.205.yaml AccessControlProfile).
 #[tokio::test]
-async fn wifi_templates_decode_an_access_control_profile_template() {
+async fn wifi_policy_templates_decode_an_access_control_profile_template() {
     let (server, client) = network().await;
     let at = "/templates/accessControlProfiles/acp-1";
     let body = json!({
@@ -242,13 +242,45 @@ async fn wifi_templates_decode_an_access_control_profile_template() {
     answer(&server, at, "application/vnd.ruckus.v1.1+json", &body).await;
     let got = client
         .network()
-        .wifi_templates()
+        .wifi_policy_templates()
         .get_access_control_profile_template("acp-1")
         .send()
         .await
         .unwrap();
     assert_eq!(got.name, "Guest limits");
     assert_eq!(got.rate_limiting.as_ref().unwrap().downlink_limit, Some(50));
+    assert_sent_back(&got, &body);
+}
+
+// wifi_templates: `get_dhcp_config_service_profile_template` -> `DhcpConfigServiceProfile`
+// (wifi_api-17.3.3.205.yaml DhcpConfigServiceProfile).
+#[tokio::test]
+async fn wifi_templates_decode_a_dhcp_service_profile_template() {
+    use ruckus_one::network::DhcpMode;
+    let (server, client) = network().await;
+    let at = "/templates/dhcpConfigServiceProfiles/dhcp-9";
+    let body = json!({
+        "dhcpMode": "EnableOnMultipleAPs",
+        "dhcpPools": [{
+            "name": "guests", "startIpAddress": "10.20.0.10", "endIpAddress": "10.20.0.200",
+            "subnetAddress": "10.20.0.0", "subnetMask": "255.255.255.0",
+            "leaseTimeHours": 12, "leaseTimeMinutes": 0, "vlanId": 20
+        }],
+        "id": "dhcp-9",
+        "serviceName": "Guest DHCP",
+        "fieldAddedLater": {"x": 1}
+    });
+    answer(&server, at, "application/vnd.ruckus.v1.1+json", &body).await;
+    let got = client
+        .network()
+        .wifi_templates()
+        .get_dhcp_config_service_profile_template("dhcp-9")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(got.service_name, "Guest DHCP");
+    assert_eq!(got.dhcp_mode, Some(DhcpMode::EnableOnMultipleAPs));
+    assert_eq!(got.dhcp_pools[0].lease_time_hours, 12);
     assert_sent_back(&got, &body);
 }
 

@@ -85,7 +85,8 @@
 //! - [`network::enrollments`] (12 operations): Device enrollment through a workflow (its steps, certificates and files) and the administrator's view of enrollments and their registrations.
 //! - [`network::radius_attribute_groups`] (14 operations): Groups of RADIUS attributes, where they are assigned, and the RADIUS attributes and vendors they are chosen from.
 //! - [`network::files`] (3 operations): Signed URLs to upload and download files, and a file's details.
-//! - [`network::wifi_templates`] (87 operations): Templates of Wi-Fi networks, policies and service profiles a managed-service provider applies to its customers, their activations and template queries.
+//! - [`network::wifi_templates`] (49 operations): Templates of Wi-Fi networks and service profiles (RADIUS, DHCP, syslog, Wi-Fi calling, VLAN pools, tunnel and Ethernet port profiles) a managed-service provider applies to its customers, their activations and template queries.
+//! - [`network::wifi_policy_templates`] (38 operations): Templates of the access control profiles and the policies they are built from (layer 2 and layer 3 ACL, device, application and rogue policies) a managed-service provider applies to its customers, their activations and template queries.
 //! - [`network::venue_wifi_templates`] (61 operations): The Wi-Fi settings of venue templates: AP settings, radio, networks and profiles activated on a venue template.
 //!
 //! ## [`resident_portal`]: Resident portal API
@@ -5440,188 +5441,188 @@ pub mod resident_portal;
     doc = " | `GET` | `/templateScopes/{templateScopeId}/variables` | `network::message_templates` | `msg_template_get_variables_for_template_scope` (feature `network-message-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/accessControlProfiles` | [`network::wifi_templates`] | [`add_access_control_profile_template`](network::wifi_templates::WifiTemplatesClient::add_access_control_profile_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `POST` | `/templates/accessControlProfiles` | [`network::wifi_policy_templates`] | [`add_access_control_profile_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::add_access_control_profile_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/accessControlProfiles` | `network::wifi_templates` | `add_access_control_profile_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `POST` | `/templates/accessControlProfiles` | `network::wifi_policy_templates` | `add_access_control_profile_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/accessControlProfiles/query` | [`network::wifi_templates`] | [`get_access_control_policy_profile_templates`](network::wifi_templates::WifiTemplatesClient::get_access_control_policy_profile_templates) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `POST` | `/templates/accessControlProfiles/query` | [`network::wifi_policy_templates`] | [`get_access_control_policy_profile_templates`](network::wifi_policy_templates::WifiPolicyTemplatesClient::get_access_control_policy_profile_templates) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/accessControlProfiles/query` | `network::wifi_templates` | `get_access_control_policy_profile_templates` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `POST` | `/templates/accessControlProfiles/query` | `network::wifi_policy_templates` | `get_access_control_policy_profile_templates` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | [`network::wifi_templates`] | [`delete_access_control_profile_template`](network::wifi_templates::WifiTemplatesClient::delete_access_control_profile_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | [`network::wifi_policy_templates`] | [`delete_access_control_profile_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::delete_access_control_profile_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | `network::wifi_templates` | `delete_access_control_profile_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | `network::wifi_policy_templates` | `delete_access_control_profile_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `GET` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | [`network::wifi_templates`] | [`get_access_control_profile_template`](network::wifi_templates::WifiTemplatesClient::get_access_control_profile_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `GET` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | [`network::wifi_policy_templates`] | [`get_access_control_profile_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::get_access_control_profile_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `GET` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | `network::wifi_templates` | `get_access_control_profile_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `GET` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | `network::wifi_policy_templates` | `get_access_control_profile_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | [`network::wifi_templates`] | [`update_access_control_profile_template`](network::wifi_templates::WifiTemplatesClient::update_access_control_profile_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | [`network::wifi_policy_templates`] | [`update_access_control_profile_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::update_access_control_profile_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | `network::wifi_templates` | `update_access_control_profile_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}` | `network::wifi_policy_templates` | `update_access_control_profile_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_templates`] | [`deactivate_application_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::deactivate_application_policy_template_on_access_control_profile) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`deactivate_application_policy_template_on_access_control_profile`](network::wifi_policy_templates::WifiPolicyTemplatesClient::deactivate_application_policy_template_on_access_control_profile) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_templates` | `deactivate_application_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_policy_templates` | `deactivate_application_policy_template_on_access_control_profile` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_templates`] | [`activate_application_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::activate_application_policy_template_on_access_control_profile) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`activate_application_policy_template_on_access_control_profile`](network::wifi_policy_templates::WifiPolicyTemplatesClient::activate_application_policy_template_on_access_control_profile) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_templates` | `activate_application_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_policy_templates` | `activate_application_policy_template_on_access_control_profile` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_templates`] | [`deactivate_device_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::deactivate_device_policy_template_on_access_control_profile) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_policy_templates`] | [`deactivate_device_policy_template_on_access_control_profile`](network::wifi_policy_templates::WifiPolicyTemplatesClient::deactivate_device_policy_template_on_access_control_profile) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_templates` | `deactivate_device_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_policy_templates` | `deactivate_device_policy_template_on_access_control_profile` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_templates`] | [`activate_device_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::activate_device_policy_template_on_access_control_profile) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_policy_templates`] | [`activate_device_policy_template_on_access_control_profile`](network::wifi_policy_templates::WifiPolicyTemplatesClient::activate_device_policy_template_on_access_control_profile) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_templates` | `activate_device_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_policy_templates` | `activate_device_policy_template_on_access_control_profile` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_templates`] | [`deactivate_l2_acl_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::deactivate_l2_acl_policy_template_on_access_control_profile) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`deactivate_l2_acl_policy_template_on_access_control_profile`](network::wifi_policy_templates::WifiPolicyTemplatesClient::deactivate_l2_acl_policy_template_on_access_control_profile) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_templates` | `deactivate_l2_acl_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_policy_templates` | `deactivate_l2_acl_policy_template_on_access_control_profile` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_templates`] | [`activate_l2_acl_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::activate_l2_acl_policy_template_on_access_control_profile) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`activate_l2_acl_policy_template_on_access_control_profile`](network::wifi_policy_templates::WifiPolicyTemplatesClient::activate_l2_acl_policy_template_on_access_control_profile) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_templates` | `activate_l2_acl_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_policy_templates` | `activate_l2_acl_policy_template_on_access_control_profile` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_templates`] | [`deactivate_l3_acl_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::deactivate_l3_acl_policy_template_on_access_control_profile) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`deactivate_l3_acl_policy_template_on_access_control_profile`](network::wifi_policy_templates::WifiPolicyTemplatesClient::deactivate_l3_acl_policy_template_on_access_control_profile) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_templates` | `deactivate_l3_acl_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `DELETE` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_policy_templates` | `deactivate_l3_acl_policy_template_on_access_control_profile` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_templates`] | [`activate_l3_acl_policy_template_on_access_control_profile`](network::wifi_templates::WifiTemplatesClient::activate_l3_acl_policy_template_on_access_control_profile) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`activate_l3_acl_policy_template_on_access_control_profile`](network::wifi_policy_templates::WifiPolicyTemplatesClient::activate_l3_acl_policy_template_on_access_control_profile) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_templates` | `activate_l3_acl_policy_template_on_access_control_profile` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `PUT` | `/templates/accessControlProfiles/{accessControlProfileTemplateId}/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_policy_templates` | `activate_l3_acl_policy_template_on_access_control_profile` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/applicationPolicies` | [`network::wifi_templates`] | [`add_application_policy_template`](network::wifi_templates::WifiTemplatesClient::add_application_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `POST` | `/templates/applicationPolicies` | [`network::wifi_policy_templates`] | [`add_application_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::add_application_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/applicationPolicies` | `network::wifi_templates` | `add_application_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `POST` | `/templates/applicationPolicies` | `network::wifi_policy_templates` | `add_application_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/applicationPolicies/query` | [`network::wifi_templates`] | [`get_application_policy_templates`](network::wifi_templates::WifiTemplatesClient::get_application_policy_templates) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `POST` | `/templates/applicationPolicies/query` | [`network::wifi_policy_templates`] | [`get_application_policy_templates`](network::wifi_policy_templates::WifiPolicyTemplatesClient::get_application_policy_templates) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/applicationPolicies/query` | `network::wifi_templates` | `get_application_policy_templates` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `POST` | `/templates/applicationPolicies/query` | `network::wifi_policy_templates` | `get_application_policy_templates` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `DELETE` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_templates`] | [`delete_application_policy_template`](network::wifi_templates::WifiTemplatesClient::delete_application_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `DELETE` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`delete_application_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::delete_application_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `DELETE` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_templates` | `delete_application_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `DELETE` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_policy_templates` | `delete_application_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `GET` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_templates`] | [`get_application_policy_template`](network::wifi_templates::WifiTemplatesClient::get_application_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `GET` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`get_application_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::get_application_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `GET` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_templates` | `get_application_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `GET` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_policy_templates` | `get_application_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `PUT` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_templates`] | [`update_application_policy_template`](network::wifi_templates::WifiTemplatesClient::update_application_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `PUT` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`update_application_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::update_application_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `PUT` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_templates` | `update_application_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `PUT` | `/templates/applicationPolicies/{applicationPolicyTemplateId}` | `network::wifi_policy_templates` | `update_application_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/devicePolicies` | [`network::wifi_templates`] | [`add_device_policy_template`](network::wifi_templates::WifiTemplatesClient::add_device_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `POST` | `/templates/devicePolicies` | [`network::wifi_policy_templates`] | [`add_device_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::add_device_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/devicePolicies` | `network::wifi_templates` | `add_device_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `POST` | `/templates/devicePolicies` | `network::wifi_policy_templates` | `add_device_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/devicePolicies/query` | [`network::wifi_templates`] | [`get_device_policy_templates`](network::wifi_templates::WifiTemplatesClient::get_device_policy_templates) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `POST` | `/templates/devicePolicies/query` | [`network::wifi_policy_templates`] | [`get_device_policy_templates`](network::wifi_policy_templates::WifiPolicyTemplatesClient::get_device_policy_templates) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/devicePolicies/query` | `network::wifi_templates` | `get_device_policy_templates` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `POST` | `/templates/devicePolicies/query` | `network::wifi_policy_templates` | `get_device_policy_templates` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `DELETE` | `/templates/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_templates`] | [`delete_device_policy_template`](network::wifi_templates::WifiTemplatesClient::delete_device_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `DELETE` | `/templates/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_policy_templates`] | [`delete_device_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::delete_device_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `DELETE` | `/templates/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_templates` | `delete_device_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `DELETE` | `/templates/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_policy_templates` | `delete_device_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `GET` | `/templates/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_templates`] | [`get_device_policy_template`](network::wifi_templates::WifiTemplatesClient::get_device_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `GET` | `/templates/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_policy_templates`] | [`get_device_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::get_device_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `GET` | `/templates/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_templates` | `get_device_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `GET` | `/templates/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_policy_templates` | `get_device_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `PUT` | `/templates/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_templates`] | [`update_device_policy_template`](network::wifi_templates::WifiTemplatesClient::update_device_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `PUT` | `/templates/devicePolicies/{devicePolicyTemplateId}` | [`network::wifi_policy_templates`] | [`update_device_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::update_device_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `PUT` | `/templates/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_templates` | `update_device_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `PUT` | `/templates/devicePolicies/{devicePolicyTemplateId}` | `network::wifi_policy_templates` | `update_device_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-wifi-templates",
@@ -5736,84 +5737,84 @@ pub mod resident_portal;
     doc = " | `POST` | `/templates/identityGroups/{identityGroupId}/dpskServices` | `network::dpsk` | `create_template_identity_group_dpsk_service` (feature `network-dpsk`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/l2AclPolicies` | [`network::wifi_templates`] | [`add_l2_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::add_l2_acl_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `POST` | `/templates/l2AclPolicies` | [`network::wifi_policy_templates`] | [`add_l2_acl_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::add_l2_acl_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/l2AclPolicies` | `network::wifi_templates` | `add_l2_acl_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `POST` | `/templates/l2AclPolicies` | `network::wifi_policy_templates` | `add_l2_acl_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/l2AclPolicies/query` | [`network::wifi_templates`] | [`get_layer2_policy_templates`](network::wifi_templates::WifiTemplatesClient::get_layer2_policy_templates) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `POST` | `/templates/l2AclPolicies/query` | [`network::wifi_policy_templates`] | [`get_layer2_policy_templates`](network::wifi_policy_templates::WifiPolicyTemplatesClient::get_layer2_policy_templates) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/l2AclPolicies/query` | `network::wifi_templates` | `get_layer2_policy_templates` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `POST` | `/templates/l2AclPolicies/query` | `network::wifi_policy_templates` | `get_layer2_policy_templates` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `DELETE` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_templates`] | [`delete_l2_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::delete_l2_acl_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `DELETE` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`delete_l2_acl_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::delete_l2_acl_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `DELETE` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_templates` | `delete_l2_acl_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `DELETE` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_policy_templates` | `delete_l2_acl_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `GET` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_templates`] | [`get_l2_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::get_l2_acl_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `GET` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`get_l2_acl_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::get_l2_acl_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `GET` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_templates` | `get_l2_acl_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `GET` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_policy_templates` | `get_l2_acl_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `PUT` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_templates`] | [`update_l2_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::update_l2_acl_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `PUT` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`update_l2_acl_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::update_l2_acl_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `PUT` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_templates` | `update_l2_acl_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `PUT` | `/templates/l2AclPolicies/{l2AclPolicyTemplateId}` | `network::wifi_policy_templates` | `update_l2_acl_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/l3AclPolicies` | [`network::wifi_templates`] | [`add_l3_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::add_l3_acl_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `POST` | `/templates/l3AclPolicies` | [`network::wifi_policy_templates`] | [`add_l3_acl_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::add_l3_acl_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/l3AclPolicies` | `network::wifi_templates` | `add_l3_acl_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `POST` | `/templates/l3AclPolicies` | `network::wifi_policy_templates` | `add_l3_acl_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/l3AclPolicies/query` | [`network::wifi_templates`] | [`get_layer3_policy_templates`](network::wifi_templates::WifiTemplatesClient::get_layer3_policy_templates) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `POST` | `/templates/l3AclPolicies/query` | [`network::wifi_policy_templates`] | [`get_layer3_policy_templates`](network::wifi_policy_templates::WifiPolicyTemplatesClient::get_layer3_policy_templates) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/l3AclPolicies/query` | `network::wifi_templates` | `get_layer3_policy_templates` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `POST` | `/templates/l3AclPolicies/query` | `network::wifi_policy_templates` | `get_layer3_policy_templates` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `DELETE` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_templates`] | [`delete_l3_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::delete_l3_acl_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `DELETE` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`delete_l3_acl_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::delete_l3_acl_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `DELETE` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_templates` | `delete_l3_acl_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `DELETE` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_policy_templates` | `delete_l3_acl_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `GET` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_templates`] | [`get_l3_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::get_l3_acl_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `GET` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`get_l3_acl_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::get_l3_acl_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `GET` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_templates` | `get_l3_acl_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `GET` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_policy_templates` | `get_l3_acl_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `PUT` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_templates`] | [`update_l3_acl_policy_template`](network::wifi_templates::WifiTemplatesClient::update_l3_acl_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `PUT` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | [`network::wifi_policy_templates`] | [`update_l3_acl_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::update_l3_acl_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `PUT` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_templates` | `update_l3_acl_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `PUT` | `/templates/l3AclPolicies/{l3AclPolicyTemplateId}` | `network::wifi_policy_templates` | `update_l3_acl_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-portal-service-profiles",
@@ -5952,44 +5953,44 @@ pub mod resident_portal;
     doc = " | `PUT` | `/templates/radiusServerProfiles/{radiusServerProfileTemplateId}` | `network::wifi_templates` | `update_radius_server_profile_template_v` (feature `network-wifi-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/roguePolicies` | [`network::wifi_templates`] | [`add_rogue_policy_template`](network::wifi_templates::WifiTemplatesClient::add_rogue_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `POST` | `/templates/roguePolicies` | [`network::wifi_policy_templates`] | [`add_rogue_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::add_rogue_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/roguePolicies` | `network::wifi_templates` | `add_rogue_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `POST` | `/templates/roguePolicies` | `network::wifi_policy_templates` | `add_rogue_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `POST` | `/templates/roguePolicies/query` | [`network::wifi_templates`] | [`get_rogue_policy_templates_for_view`](network::wifi_templates::WifiTemplatesClient::get_rogue_policy_templates_for_view) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `POST` | `/templates/roguePolicies/query` | [`network::wifi_policy_templates`] | [`get_rogue_policy_templates_for_view`](network::wifi_policy_templates::WifiPolicyTemplatesClient::get_rogue_policy_templates_for_view) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `POST` | `/templates/roguePolicies/query` | `network::wifi_templates` | `get_rogue_policy_templates_for_view` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `POST` | `/templates/roguePolicies/query` | `network::wifi_policy_templates` | `get_rogue_policy_templates_for_view` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `DELETE` | `/templates/roguePolicies/{roguePolicyTemplateId}` | [`network::wifi_templates`] | [`delete_rogue_policy_template`](network::wifi_templates::WifiTemplatesClient::delete_rogue_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `DELETE` | `/templates/roguePolicies/{roguePolicyTemplateId}` | [`network::wifi_policy_templates`] | [`delete_rogue_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::delete_rogue_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `DELETE` | `/templates/roguePolicies/{roguePolicyTemplateId}` | `network::wifi_templates` | `delete_rogue_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `DELETE` | `/templates/roguePolicies/{roguePolicyTemplateId}` | `network::wifi_policy_templates` | `delete_rogue_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `GET` | `/templates/roguePolicies/{roguePolicyTemplateId}` | [`network::wifi_templates`] | [`get_rogue_policy_template`](network::wifi_templates::WifiTemplatesClient::get_rogue_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `GET` | `/templates/roguePolicies/{roguePolicyTemplateId}` | [`network::wifi_policy_templates`] | [`get_rogue_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::get_rogue_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `GET` | `/templates/roguePolicies/{roguePolicyTemplateId}` | `network::wifi_templates` | `get_rogue_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `GET` | `/templates/roguePolicies/{roguePolicyTemplateId}` | `network::wifi_policy_templates` | `get_rogue_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
-    feature = "network-wifi-templates",
-    doc = " | `PUT` | `/templates/roguePolicies/{roguePolicyTemplateId}` | [`network::wifi_templates`] | [`update_rogue_policy_template`](network::wifi_templates::WifiTemplatesClient::update_rogue_policy_template) |"
+    feature = "network-wifi-policy-templates",
+    doc = " | `PUT` | `/templates/roguePolicies/{roguePolicyTemplateId}` | [`network::wifi_policy_templates`] | [`update_rogue_policy_template`](network::wifi_policy_templates::WifiPolicyTemplatesClient::update_rogue_policy_template) |"
 )]
 #[cfg_attr(
-    not(feature = "network-wifi-templates"),
-    doc = " | `PUT` | `/templates/roguePolicies/{roguePolicyTemplateId}` | `network::wifi_templates` | `update_rogue_policy_template` (feature `network-wifi-templates`) |"
+    not(feature = "network-wifi-policy-templates"),
+    doc = " | `PUT` | `/templates/roguePolicies/{roguePolicyTemplateId}` | `network::wifi_policy_templates` | `update_rogue_policy_template` (feature `network-wifi-policy-templates`) |"
 )]
 #[cfg_attr(
     feature = "network-template-switch-profiles",

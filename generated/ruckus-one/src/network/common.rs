@@ -1353,7 +1353,9 @@ impl<'de> serde::Deserialize<'de> for AaaWifiWlanWlanSecurity {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Access control profile, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml AccessControlProfileV1_1).
@@ -1373,7 +1375,9 @@ pub struct AccessControlProfile {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for AccessControlProfile {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &AccessControlProfile, w: &mut ruckus_one_runtime::object::Writer) {
@@ -1388,7 +1392,9 @@ impl serde::Serialize for AccessControlProfile {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for AccessControlProfile {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1410,7 +1416,9 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfile {
         fields(&mut f).map_err(|e| e.into_error("AccessControlProfile"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl AccessControlProfile {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(name: String) -> Self {
@@ -1438,7 +1446,9 @@ impl AccessControlProfile {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Access control profile query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml AccessControlProfileQueryData).
@@ -1476,7 +1486,9 @@ pub struct AccessControlProfileQueryData {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for AccessControlProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -1503,7 +1515,9 @@ impl serde::Serialize for AccessControlProfileQueryData {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -1537,7 +1551,9 @@ impl<'de> serde::Deserialize<'de> for AccessControlProfileQueryData {
         fields(&mut f).map_err(|e| e.into_error("AccessControlProfileQueryData"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl AccessControlProfileQueryData {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -4880,7 +4896,9 @@ impl ApSystem {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Application policy, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyV1_1).
@@ -4900,7 +4918,9 @@ pub struct ApplicationPolicy {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for ApplicationPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &ApplicationPolicy, w: &mut ruckus_one_runtime::object::Writer) {
@@ -4915,7 +4935,9 @@ impl serde::Serialize for ApplicationPolicy {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -4937,7 +4959,9 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicy {
         fields(&mut f).map_err(|e| e.into_error("ApplicationPolicy"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl ApplicationPolicy {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(name: String) -> Self {
@@ -4965,7 +4989,9 @@ impl ApplicationPolicy {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Application policy rule, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule).
@@ -5015,7 +5041,9 @@ pub struct ApplicationPolicyRule {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for ApplicationPolicyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -5048,7 +5076,9 @@ impl serde::Serialize for ApplicationPolicyRule {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5085,7 +5115,9 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRule {
         fields(&mut f).map_err(|e| e.into_error("ApplicationPolicyRule"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl ApplicationPolicyRule {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(name: String, priority: i64) -> Self {
@@ -5219,7 +5251,9 @@ impl ApplicationPolicyRule {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Application policy rule access control: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
@@ -5238,7 +5272,9 @@ pub enum ApplicationPolicyRuleAccessControl {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl ApplicationPolicyRuleAccessControl {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -5250,7 +5286,9 @@ impl ApplicationPolicyRuleAccessControl {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl From<&str> for ApplicationPolicyRuleAccessControl {
     fn from(s: &str) -> Self {
         match s {
@@ -5263,19 +5301,25 @@ impl From<&str> for ApplicationPolicyRuleAccessControl {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl std::fmt::Display for ApplicationPolicyRuleAccessControl {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for ApplicationPolicyRuleAccessControl {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleAccessControl {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5284,7 +5328,9 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleAccessControl {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Application policy rule marking priority: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
@@ -5303,7 +5349,9 @@ pub enum ApplicationPolicyRuleMarkingPriority {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl ApplicationPolicyRuleMarkingPriority {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -5315,7 +5363,9 @@ impl ApplicationPolicyRuleMarkingPriority {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl From<&str> for ApplicationPolicyRuleMarkingPriority {
     fn from(s: &str) -> Self {
         match s {
@@ -5328,19 +5378,25 @@ impl From<&str> for ApplicationPolicyRuleMarkingPriority {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl std::fmt::Display for ApplicationPolicyRuleMarkingPriority {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for ApplicationPolicyRuleMarkingPriority {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleMarkingPriority {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5349,7 +5405,9 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleMarkingPriority {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Application policy rule port mapping: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
@@ -5366,7 +5424,9 @@ pub enum ApplicationPolicyRulePortMapping {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl ApplicationPolicyRulePortMapping {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -5377,7 +5437,9 @@ impl ApplicationPolicyRulePortMapping {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl From<&str> for ApplicationPolicyRulePortMapping {
     fn from(s: &str) -> Self {
         match s {
@@ -5389,19 +5451,25 @@ impl From<&str> for ApplicationPolicyRulePortMapping {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl std::fmt::Display for ApplicationPolicyRulePortMapping {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for ApplicationPolicyRulePortMapping {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for ApplicationPolicyRulePortMapping {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -5410,7 +5478,9 @@ impl<'de> serde::Deserialize<'de> for ApplicationPolicyRulePortMapping {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Application policy rule rule type: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
@@ -5427,7 +5497,9 @@ pub enum ApplicationPolicyRuleRuleType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl ApplicationPolicyRuleRuleType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -5438,7 +5510,9 @@ impl ApplicationPolicyRuleRuleType {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl From<&str> for ApplicationPolicyRuleRuleType {
     fn from(s: &str) -> Self {
         match s {
@@ -5450,19 +5524,25 @@ impl From<&str> for ApplicationPolicyRuleRuleType {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl std::fmt::Display for ApplicationPolicyRuleRuleType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for ApplicationPolicyRuleRuleType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for ApplicationPolicyRuleRuleType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -9451,7 +9531,9 @@ impl DeviceGps {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Device policy, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyV1_1).
@@ -9473,7 +9555,9 @@ pub struct DevicePolicy {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for DevicePolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &DevicePolicy, w: &mut ruckus_one_runtime::object::Writer) {
@@ -9489,7 +9573,9 @@ impl serde::Serialize for DevicePolicy {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for DevicePolicy {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -9512,7 +9598,9 @@ impl<'de> serde::Deserialize<'de> for DevicePolicy {
         fields(&mut f).map_err(|e| e.into_error("DevicePolicy"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl DevicePolicy {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(name: String) -> Self {
@@ -9549,7 +9637,9 @@ impl DevicePolicy {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Operating system vendor of a device policy rule; other values are kept as received.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml (the device policy rule's osVendor enumeration)).
@@ -9650,7 +9740,9 @@ pub enum DevicePolicyOsVendor {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl DevicePolicyOsVendor {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -9700,7 +9792,9 @@ impl DevicePolicyOsVendor {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl From<&str> for DevicePolicyOsVendor {
     fn from(s: &str) -> Self {
         match s {
@@ -9751,19 +9845,25 @@ impl From<&str> for DevicePolicyOsVendor {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl std::fmt::Display for DevicePolicyOsVendor {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for DevicePolicyOsVendor {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for DevicePolicyOsVendor {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -9772,7 +9872,9 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyOsVendor {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// A rule of a device policy; the document shows only its osVendor field, and not where rules sit in the device policy body.
 ///
 /// Provenance: documented.
@@ -9800,7 +9902,9 @@ pub struct DevicePolicyRule {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for DevicePolicyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &DevicePolicyRule, w: &mut ruckus_one_runtime::object::Writer) {
@@ -9818,7 +9922,9 @@ impl serde::Serialize for DevicePolicyRule {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -9843,7 +9949,9 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRule {
         fields(&mut f).map_err(|e| e.into_error("DevicePolicyRule"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl DevicePolicyRule {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -9897,7 +10005,9 @@ impl DevicePolicyRule {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Device policy rule action: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyRule (inline)).
@@ -9914,7 +10024,9 @@ pub enum DevicePolicyRuleAction {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl DevicePolicyRuleAction {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -9925,7 +10037,9 @@ impl DevicePolicyRuleAction {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl From<&str> for DevicePolicyRuleAction {
     fn from(s: &str) -> Self {
         match s {
@@ -9937,19 +10051,25 @@ impl From<&str> for DevicePolicyRuleAction {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl std::fmt::Display for DevicePolicyRuleAction {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for DevicePolicyRuleAction {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for DevicePolicyRuleAction {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -9958,7 +10078,9 @@ impl<'de> serde::Deserialize<'de> for DevicePolicyRuleAction {
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Device policy rule device type: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml DevicePolicyRule (inline)).
@@ -9989,7 +10111,9 @@ pub enum DevicePolicyRuleDeviceType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl DevicePolicyRuleDeviceType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -10007,7 +10131,9 @@ impl DevicePolicyRuleDeviceType {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl From<&str> for DevicePolicyRuleDeviceType {
     fn from(s: &str) -> Self {
         match s {
@@ -10026,19 +10152,25 @@ impl From<&str> for DevicePolicyRuleDeviceType {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl std::fmt::Display for DevicePolicyRuleDeviceType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for DevicePolicyRuleDeviceType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for DevicePolicyRuleDeviceType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -14209,6 +14341,7 @@ impl DsaeOnboardNetwork {
         feature = "network-switches",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -14270,6 +14403,7 @@ pub struct DynamicQueryPayload {
         feature = "network-switches",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -14310,6 +14444,7 @@ impl serde::Serialize for DynamicQueryPayload {
         feature = "network-switches",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -14357,6 +14492,7 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayload {
         feature = "network-switches",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -14508,6 +14644,7 @@ impl DynamicQueryPayload {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -14534,6 +14671,7 @@ pub struct DynamicQueryPayloadPageByDate {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -14560,6 +14698,7 @@ impl serde::Serialize for DynamicQueryPayloadPageByDate {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -14593,6 +14732,7 @@ impl<'de> serde::Deserialize<'de> for DynamicQueryPayloadPageByDate {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -14927,6 +15067,7 @@ impl EntitlementErrorBody {
         feature = "network-certificates",
         feature = "network-portal-service-profiles",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps"
     )
@@ -14950,6 +15091,7 @@ pub struct EntityId {
         feature = "network-certificates",
         feature = "network-portal-service-profiles",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps"
     )
@@ -14971,6 +15113,7 @@ impl serde::Serialize for EntityId {
         feature = "network-certificates",
         feature = "network-portal-service-profiles",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps"
     )
@@ -14999,6 +15142,7 @@ impl<'de> serde::Deserialize<'de> for EntityId {
         feature = "network-certificates",
         feature = "network-portal-service-profiles",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps"
     )
@@ -18710,7 +18854,9 @@ impl IncompatibleWifiFeature {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// L2 acl policy, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml L2AclPolicy).
@@ -18732,7 +18878,9 @@ pub struct L2AclPolicy {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L2AclPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &L2AclPolicy, w: &mut ruckus_one_runtime::object::Writer) {
@@ -18748,7 +18896,9 @@ impl serde::Serialize for L2AclPolicy {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for L2AclPolicy {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -18771,7 +18921,9 @@ impl<'de> serde::Deserialize<'de> for L2AclPolicy {
         fields(&mut f).map_err(|e| e.into_error("L2AclPolicy"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl L2AclPolicy {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(mac_addresses: Vec<String>, name: String) -> Self {
@@ -18800,7 +18952,9 @@ impl L2AclPolicy {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// L2 acl policy query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L2AclPolicyQueryData).
@@ -18822,7 +18976,9 @@ pub struct L2AclPolicyQueryData {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L2AclPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &L2AclPolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
@@ -18838,7 +18994,9 @@ impl serde::Serialize for L2AclPolicyQueryData {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for L2AclPolicyQueryData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -18861,7 +19019,9 @@ impl<'de> serde::Deserialize<'de> for L2AclPolicyQueryData {
         fields(&mut f).map_err(|e| e.into_error("L2AclPolicyQueryData"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl L2AclPolicyQueryData {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -18900,7 +19060,9 @@ impl L2AclPolicyQueryData {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// L3 acl policy, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml L3AclPolicy).
@@ -18922,7 +19084,9 @@ pub struct L3AclPolicy {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L3AclPolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &L3AclPolicy, w: &mut ruckus_one_runtime::object::Writer) {
@@ -18938,7 +19102,9 @@ impl serde::Serialize for L3AclPolicy {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for L3AclPolicy {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -18961,7 +19127,9 @@ impl<'de> serde::Deserialize<'de> for L3AclPolicy {
         fields(&mut f).map_err(|e| e.into_error("L3AclPolicy"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl L3AclPolicy {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(name: String) -> Self {
@@ -18998,7 +19166,9 @@ impl L3AclPolicy {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// L3 acl policy query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml L3AclPolicyQueryData).
@@ -19020,7 +19190,9 @@ pub struct L3AclPolicyQueryData {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L3AclPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &L3AclPolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
@@ -19036,7 +19208,9 @@ impl serde::Serialize for L3AclPolicyQueryData {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for L3AclPolicyQueryData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -19059,7 +19233,9 @@ impl<'de> serde::Deserialize<'de> for L3AclPolicyQueryData {
         fields(&mut f).map_err(|e| e.into_error("L3AclPolicyQueryData"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl L3AclPolicyQueryData {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -19098,7 +19274,9 @@ impl L3AclPolicyQueryData {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// L3 ip port, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml L3IpPort).
@@ -19118,7 +19296,9 @@ pub struct L3IpPort {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L3IpPort {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &L3IpPort, w: &mut ruckus_one_runtime::object::Writer) {
@@ -19133,7 +19313,9 @@ impl serde::Serialize for L3IpPort {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for L3IpPort {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -19155,7 +19337,9 @@ impl<'de> serde::Deserialize<'de> for L3IpPort {
         fields(&mut f).map_err(|e| e.into_error("L3IpPort"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl L3IpPort {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -19188,7 +19372,9 @@ impl L3IpPort {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// L3 rule, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule).
@@ -19216,7 +19402,9 @@ pub struct L3Rule {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L3Rule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &L3Rule, w: &mut ruckus_one_runtime::object::Writer) {
@@ -19235,7 +19423,9 @@ impl serde::Serialize for L3Rule {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for L3Rule {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -19261,7 +19451,9 @@ impl<'de> serde::Deserialize<'de> for L3Rule {
         fields(&mut f).map_err(|e| e.into_error("L3Rule"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl L3Rule {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(priority: i64) -> Self {
@@ -19313,7 +19505,9 @@ impl L3Rule {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// L3 rule protocol: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml L3Rule (inline)).
@@ -19346,7 +19540,9 @@ pub enum L3RuleProtocol {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl L3RuleProtocol {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -19365,7 +19561,9 @@ impl L3RuleProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl From<&str> for L3RuleProtocol {
     fn from(s: &str) -> Self {
         match s {
@@ -19385,19 +19583,25 @@ impl From<&str> for L3RuleProtocol {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl std::fmt::Display for L3RuleProtocol {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for L3RuleProtocol {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for L3RuleProtocol {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -20001,7 +20205,9 @@ impl Link {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Link marking type: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml ApplicationPolicyRule (inline)).
@@ -20022,7 +20228,9 @@ pub enum LinkMarkingType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl LinkMarkingType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -20035,7 +20243,9 @@ impl LinkMarkingType {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl From<&str> for LinkMarkingType {
     fn from(s: &str) -> Self {
         match s {
@@ -20049,19 +20259,25 @@ impl From<&str> for LinkMarkingType {
         }
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl std::fmt::Display for LinkMarkingType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for LinkMarkingType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for LinkMarkingType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -20843,6 +21059,7 @@ impl MulticastDnsFencingWirelessRule {
     any(
         feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
@@ -20868,6 +21085,7 @@ pub enum MulticastDnsProxyServiceRuleMdnsProtocol {
     any(
         feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
@@ -20887,6 +21105,7 @@ impl MulticastDnsProxyServiceRuleMdnsProtocol {
     any(
         feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
@@ -20907,6 +21126,7 @@ impl From<&str> for MulticastDnsProxyServiceRuleMdnsProtocol {
     any(
         feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
@@ -20921,6 +21141,7 @@ impl std::fmt::Display for MulticastDnsProxyServiceRuleMdnsProtocol {
     any(
         feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
@@ -20935,6 +21156,7 @@ impl serde::Serialize for MulticastDnsProxyServiceRuleMdnsProtocol {
     any(
         feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
@@ -20955,6 +21177,7 @@ impl<'de> serde::Deserialize<'de> for MulticastDnsProxyServiceRuleMdnsProtocol {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -20981,6 +21204,7 @@ pub struct MustNotMatchField {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -21004,6 +21228,7 @@ impl serde::Serialize for MustNotMatchField {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -21034,6 +21259,7 @@ impl<'de> serde::Deserialize<'de> for MustNotMatchField {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -22762,7 +22988,9 @@ impl PagingInfo {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Policy query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml ApplicationPolicyQueryData).
@@ -22784,7 +23012,9 @@ pub struct PolicyQueryData {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for PolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &PolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
@@ -22800,7 +23030,9 @@ impl serde::Serialize for PolicyQueryData {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for PolicyQueryData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -22823,7 +23055,9 @@ impl<'de> serde::Deserialize<'de> for PolicyQueryData {
         fields(&mut f).map_err(|e| e.into_error("PolicyQueryData"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl PolicyQueryData {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -25963,6 +26197,7 @@ impl QosMapSetOptions {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -25993,6 +26228,7 @@ pub struct QosMatchField {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -26016,6 +26252,7 @@ impl serde::Serialize for QosMatchField {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -26046,6 +26283,7 @@ impl<'de> serde::Deserialize<'de> for QosMatchField {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -26575,7 +26813,9 @@ impl QueryResponse {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Query response access control profile query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseAccessControlProfileQueryData).
@@ -26601,7 +26841,9 @@ pub struct QueryResponseAccessControlProfileQueryData {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for QueryResponseAccessControlProfileQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -26622,7 +26864,9 @@ impl serde::Serialize for QueryResponseAccessControlProfileQueryData {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -26651,7 +26895,9 @@ impl<'de> serde::Deserialize<'de> for QueryResponseAccessControlProfileQueryData
             .map_err(|e| e.into_error("QueryResponseAccessControlProfileQueryData"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl QueryResponseAccessControlProfileQueryData {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -26845,7 +27091,9 @@ impl QueryResponseApGroupQueryData {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Query response application policy query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseApplicationPolicyQueryData).
@@ -26871,7 +27119,9 @@ pub struct QueryResponseApplicationPolicyQueryData {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for QueryResponseApplicationPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -26892,7 +27142,9 @@ impl serde::Serialize for QueryResponseApplicationPolicyQueryData {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -26921,7 +27173,9 @@ impl<'de> serde::Deserialize<'de> for QueryResponseApplicationPolicyQueryData {
             .map_err(|e| e.into_error("QueryResponseApplicationPolicyQueryData"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl QueryResponseApplicationPolicyQueryData {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -26975,7 +27229,9 @@ impl QueryResponseApplicationPolicyQueryData {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Query response device policy query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseDevicePolicyQueryData).
@@ -27001,7 +27257,9 @@ pub struct QueryResponseDevicePolicyQueryData {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for QueryResponseDevicePolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -27022,7 +27280,9 @@ impl serde::Serialize for QueryResponseDevicePolicyQueryData {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -27050,7 +27310,9 @@ impl<'de> serde::Deserialize<'de> for QueryResponseDevicePolicyQueryData {
         fields(&mut f).map_err(|e| e.into_error("QueryResponseDevicePolicyQueryData"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl QueryResponseDevicePolicyQueryData {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -27390,7 +27652,9 @@ impl QueryResponseEthernetPortProfileQueryData {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Query response l2 acl policy query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL2AclPolicyQueryData).
@@ -27416,7 +27680,9 @@ pub struct QueryResponseL2AclPolicyQueryData {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for QueryResponseL2AclPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -27437,7 +27703,9 @@ impl serde::Serialize for QueryResponseL2AclPolicyQueryData {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -27465,7 +27733,9 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL2AclPolicyQueryData {
         fields(&mut f).map_err(|e| e.into_error("QueryResponseL2AclPolicyQueryData"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl QueryResponseL2AclPolicyQueryData {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -27519,7 +27789,9 @@ impl QueryResponseL2AclPolicyQueryData {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Query response l3 acl policy query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseL3AclPolicyQueryData).
@@ -27545,7 +27817,9 @@ pub struct QueryResponseL3AclPolicyQueryData {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for QueryResponseL3AclPolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -27566,7 +27840,9 @@ impl serde::Serialize for QueryResponseL3AclPolicyQueryData {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -27594,7 +27870,9 @@ impl<'de> serde::Deserialize<'de> for QueryResponseL3AclPolicyQueryData {
         fields(&mut f).map_err(|e| e.into_error("QueryResponseL3AclPolicyQueryData"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl QueryResponseL3AclPolicyQueryData {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -27801,7 +28079,9 @@ impl QueryResponseRadiusServerProfileQueryData {
         self
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 /// Query response rogue policy query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml QueryResponseRoguePolicyQueryData).
@@ -27827,7 +28107,9 @@ pub struct QueryResponseRoguePolicyQueryData {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl serde::Serialize for QueryResponseRoguePolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -27848,7 +28130,9 @@ impl serde::Serialize for QueryResponseRoguePolicyQueryData {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -27876,7 +28160,9 @@ impl<'de> serde::Deserialize<'de> for QueryResponseRoguePolicyQueryData {
         fields(&mut f).map_err(|e| e.into_error("QueryResponseRoguePolicyQueryData"))
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl QueryResponseRoguePolicyQueryData {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -29210,6 +29496,7 @@ impl RadiusServerV11 {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -29240,6 +29527,7 @@ pub struct RangeFilter {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -29265,6 +29553,7 @@ impl serde::Serialize for RangeFilter {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -29297,6 +29586,7 @@ impl<'de> serde::Deserialize<'de> for RangeFilter {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -29333,7 +29623,9 @@ impl RangeFilter {
         self
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 /// Rate limiting, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RateLimiting).
@@ -29351,7 +29643,9 @@ pub struct RateLimiting {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl serde::Serialize for RateLimiting {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &RateLimiting, w: &mut ruckus_one_runtime::object::Writer) {
@@ -29365,7 +29659,9 @@ impl serde::Serialize for RateLimiting {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl<'de> serde::Deserialize<'de> for RateLimiting {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -29386,7 +29682,9 @@ impl<'de> serde::Deserialize<'de> for RateLimiting {
         fields(&mut f).map_err(|e| e.into_error("RateLimiting"))
     }
 }
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl RateLimiting {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -29478,7 +29776,9 @@ impl ResponseBo {
         self
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 /// Rogue classification policy rule, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule).
@@ -29500,7 +29800,9 @@ pub struct RogueClassificationPolicyRule {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl serde::Serialize for RogueClassificationPolicyRule {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(
@@ -29519,7 +29821,9 @@ impl serde::Serialize for RogueClassificationPolicyRule {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRule {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -29545,7 +29849,9 @@ impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRule {
         fields(&mut f).map_err(|e| e.into_error("RogueClassificationPolicyRule"))
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl RogueClassificationPolicyRule {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(name: String, priority: i64) -> Self {
@@ -29580,7 +29886,9 @@ impl RogueClassificationPolicyRule {
         self
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 /// Rogue classification policy rule classification: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule (inline)).
@@ -29601,7 +29909,9 @@ pub enum RogueClassificationPolicyRuleClassification {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl RogueClassificationPolicyRuleClassification {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -29614,7 +29924,9 @@ impl RogueClassificationPolicyRuleClassification {
         }
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl From<&str> for RogueClassificationPolicyRuleClassification {
     fn from(s: &str) -> Self {
         match s {
@@ -29628,19 +29940,25 @@ impl From<&str> for RogueClassificationPolicyRuleClassification {
         }
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl std::fmt::Display for RogueClassificationPolicyRuleClassification {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl serde::Serialize for RogueClassificationPolicyRuleClassification {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRuleClassification {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -29649,7 +29967,9 @@ impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRuleClassificatio
         Ok(Self::from(s.as_str()))
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 /// Rogue classification policy rule type: the values the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RogueClassificationPolicyRule (inline)).
@@ -29688,7 +30008,9 @@ pub enum RogueClassificationPolicyRuleType {
     /// A value this version of the client does not know; kept as received.
     Unknown(ruckus_one_runtime::UnknownValue),
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl RogueClassificationPolicyRuleType {
     /// The wire value.
     pub fn as_str(&self) -> &str {
@@ -29710,7 +30032,9 @@ impl RogueClassificationPolicyRuleType {
         }
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl From<&str> for RogueClassificationPolicyRuleType {
     fn from(s: &str) -> Self {
         match s {
@@ -29733,19 +30057,25 @@ impl From<&str> for RogueClassificationPolicyRuleType {
         }
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl std::fmt::Display for RogueClassificationPolicyRuleType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl serde::Serialize for RogueClassificationPolicyRuleType {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl<'de> serde::Deserialize<'de> for RogueClassificationPolicyRuleType {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -29834,7 +30164,9 @@ impl RogueDetectionData {
         self
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 /// Rogue policy, with the fields the official description lists.
 ///
 /// Provenance: reference (wifi_api-17.3.3.205.yaml RoguePolicy).
@@ -29854,7 +30186,9 @@ pub struct RoguePolicy {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl serde::Serialize for RoguePolicy {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &RoguePolicy, w: &mut ruckus_one_runtime::object::Writer) {
@@ -29869,7 +30203,9 @@ impl serde::Serialize for RoguePolicy {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl<'de> serde::Deserialize<'de> for RoguePolicy {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -29891,7 +30227,9 @@ impl<'de> serde::Deserialize<'de> for RoguePolicy {
         fields(&mut f).map_err(|e| e.into_error("RoguePolicy"))
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl RoguePolicy {
     /// Creates a value from the required fields; optional fields start empty.
     pub fn new(name: String) -> Self {
@@ -29922,7 +30260,9 @@ impl RoguePolicy {
         self
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 /// Rogue policy query data, with the fields the official description lists.
 ///
 /// Provenance: reference (viewmodel_service_api-1.0.42.yaml RoguePolicyQueryData).
@@ -29944,7 +30284,9 @@ pub struct RoguePolicyQueryData {
     /// Fields the document does not show, kept as received and sent as set.
     pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl serde::Serialize for RoguePolicyQueryData {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         fn fields(v: &RoguePolicyQueryData, w: &mut ruckus_one_runtime::object::Writer) {
@@ -29960,7 +30302,9 @@ impl serde::Serialize for RoguePolicyQueryData {
         w.finish(serializer)
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl<'de> serde::Deserialize<'de> for RoguePolicyQueryData {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
@@ -29983,7 +30327,9 @@ impl<'de> serde::Deserialize<'de> for RoguePolicyQueryData {
         fields(&mut f).map_err(|e| e.into_error("RoguePolicyQueryData"))
     }
 }
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl RoguePolicyQueryData {
     /// Creates a value with every field empty.
     pub fn new() -> Self {
@@ -31726,6 +32072,7 @@ impl StackMemberStatus {
         feature = "network-switches",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
@@ -31762,6 +32109,7 @@ pub struct SubsequentQuery {
         feature = "network-switches",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
@@ -31793,6 +32141,7 @@ impl serde::Serialize for SubsequentQuery {
         feature = "network-switches",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
@@ -31831,6 +32180,7 @@ impl<'de> serde::Deserialize<'de> for SubsequentQuery {
         feature = "network-switches",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
@@ -31883,6 +32233,7 @@ impl SubsequentQuery {
         feature = "network-switches",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
@@ -31928,6 +32279,7 @@ pub enum SubsequentQueryHttpMethod {
         feature = "network-switches",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
@@ -31961,6 +32313,7 @@ impl SubsequentQueryHttpMethod {
         feature = "network-switches",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
@@ -31995,6 +32348,7 @@ impl From<&str> for SubsequentQueryHttpMethod {
         feature = "network-switches",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
@@ -32017,6 +32371,7 @@ impl std::fmt::Display for SubsequentQueryHttpMethod {
         feature = "network-switches",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
@@ -32039,6 +32394,7 @@ impl serde::Serialize for SubsequentQueryHttpMethod {
         feature = "network-switches",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
@@ -36090,6 +36446,7 @@ impl TenantSortObject {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -36117,6 +36474,7 @@ pub struct TermField {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -36141,6 +36499,7 @@ impl serde::Serialize for TermField {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -36172,6 +36531,7 @@ impl<'de> serde::Deserialize<'de> for TermField {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -46583,6 +46943,7 @@ impl WifiDhcpPoolUsages {
     any(
         feature = "network-access-control",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps"
     )
@@ -46606,6 +46967,7 @@ pub struct WifiEntityIdOperationResponse {
     any(
         feature = "network-access-control",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps"
     )
@@ -46629,6 +46991,7 @@ impl serde::Serialize for WifiEntityIdOperationResponse {
     any(
         feature = "network-access-control",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps"
     )
@@ -46659,6 +47022,7 @@ impl<'de> serde::Deserialize<'de> for WifiEntityIdOperationResponse {
     any(
         feature = "network-access-control",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps"
     )
@@ -47449,6 +47813,7 @@ impl WifiNetworkVenueApGroupQueryData {
     any(
         feature = "network-venue-ap-model-settings",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks"
@@ -47471,6 +47836,7 @@ pub struct WifiOperationResponseRequestIdOnly {
     any(
         feature = "network-venue-ap-model-settings",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks"
@@ -47494,6 +47860,7 @@ impl serde::Serialize for WifiOperationResponseRequestIdOnly {
     any(
         feature = "network-venue-ap-model-settings",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks"
@@ -47524,6 +47891,7 @@ impl<'de> serde::Deserialize<'de> for WifiOperationResponseRequestIdOnly {
     any(
         feature = "network-venue-ap-model-settings",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks"

@@ -46,7 +46,8 @@
 //! - Enrollments: [`enrollments`], 12 operations
 //! - RADIUS attribute groups: [`radius_attribute_groups`], 14 operations
 //! - Files: [`files`], 3 operations
-//! - Wi-Fi templates: [`wifi_templates`], 87 operations
+//! - Wi-Fi templates: [`wifi_templates`], 49 operations
+//! - Wi-Fi policy templates: [`wifi_policy_templates`], 38 operations
 //! - Venue Wi-Fi templates: [`venue_wifi_templates`], 61 operations
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
@@ -168,6 +169,9 @@ pub mod files;
 #[cfg(feature = "network-wifi-templates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wifi-templates")))]
 pub mod wifi_templates;
+#[cfg(feature = "network-wifi-policy-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wifi-policy-templates")))]
+pub mod wifi_policy_templates;
 #[cfg(feature = "network-venue-wifi-templates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-wifi-templates")))]
 pub mod venue_wifi_templates;
@@ -291,6 +295,9 @@ pub use self::files::*;
 #[cfg(feature = "network-wifi-templates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wifi-templates")))]
 pub use self::wifi_templates::*;
+#[cfg(feature = "network-wifi-policy-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wifi-policy-templates")))]
+pub use self::wifi_policy_templates::*;
 #[cfg(feature = "network-venue-wifi-templates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-wifi-templates")))]
 pub use self::venue_wifi_templates::*;
@@ -489,6 +496,11 @@ pub struct NetworkFilesFeatureIsOff;
 /// Returned in place of the `wifi_templates` area's handler while the cargo feature `network-wifi-templates` is off.
 #[derive(Debug)]
 pub struct NetworkWifiTemplatesFeatureIsOff;
+#[cfg(not(feature = "network-wifi-policy-templates"))]
+#[doc(hidden)]
+/// Returned in place of the `wifi_policy_templates` area's handler while the cargo feature `network-wifi-policy-templates` is off.
+#[derive(Debug)]
+pub struct NetworkWifiPolicyTemplatesFeatureIsOff;
 #[cfg(not(feature = "network-venue-wifi-templates"))]
 #[doc(hidden)]
 /// Returned in place of the `venue_wifi_templates` area's handler while the cargo feature `network-venue-wifi-templates` is off.
@@ -1351,6 +1363,22 @@ impl<'a> NetworkClient<'a> {
     )]
     pub fn wifi_templates(&self) -> NetworkWifiTemplatesFeatureIsOff {
         NetworkWifiTemplatesFeatureIsOff
+    }
+    #[cfg(feature = "network-wifi-policy-templates")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "network-wifi-policy-templates")))]
+    /// Operations of the Wi-Fi policy templates area ([`wifi_policy_templates::WifiPolicyTemplatesClient`]).
+    pub fn wifi_policy_templates(
+        &self,
+    ) -> wifi_policy_templates::WifiPolicyTemplatesClient<'a> {
+        wifi_policy_templates::WifiPolicyTemplatesClient::new(self.client)
+    }
+    #[cfg(not(feature = "network-wifi-policy-templates"))]
+    #[doc(hidden)]
+    #[deprecated(
+        note = "the `wifi_policy_templates` area needs the cargo feature `network-wifi-policy-templates`: enable it to call its operations"
+    )]
+    pub fn wifi_policy_templates(&self) -> NetworkWifiPolicyTemplatesFeatureIsOff {
+        NetworkWifiPolicyTemplatesFeatureIsOff
     }
     #[cfg(feature = "network-venue-wifi-templates")]
     #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-wifi-templates")))]

@@ -139,6 +139,9 @@ mod network_files;
 #[cfg(feature = "network-wifi-templates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-wifi-templates")))]
 mod network_wifi_templates;
+#[cfg(feature = "network-wifi-policy-templates")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-wifi-policy-templates")))]
+mod network_wifi_policy_templates;
 #[cfg(feature = "network-venue-wifi-templates")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-venue-wifi-templates")))]
 mod network_venue_wifi_templates;

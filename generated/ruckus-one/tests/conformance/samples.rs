@@ -2965,6 +2965,7 @@ impl support::Sample for ruckus_one::network::edge_services::EdgeSdLanStatus {
         feature = "network-switches",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
@@ -2992,6 +2993,7 @@ impl support::Sample for ruckus_one::network::common::SubsequentQueryHttpMethod 
         feature = "network-switches",
         feature = "network-venue-ap-groups",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-policies",
@@ -4754,6 +4756,7 @@ for ruckus_one::network::edge_services::EdgeMdnsProxyProfileForwardingRuleServic
     any(
         feature = "network-access-control",
         feature = "network-edge-services",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-policies",
         feature = "network-wireless-service-profiles"
@@ -10010,6 +10013,7 @@ impl support::Sample for ruckus_one::network::certificates::SamlIdpProfileReques
         feature = "network-certificates",
         feature = "network-portal-service-profiles",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps"
     )
@@ -14264,6 +14268,7 @@ impl support::Sample for ruckus_one::network::tenants::AdminQueryRequest {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -14300,6 +14305,7 @@ impl support::Sample for ruckus_one::network::common::QosMatchField {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -14340,6 +14346,7 @@ impl support::Sample for ruckus_one::network::common::RangeFilter {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -14376,6 +14383,7 @@ impl support::Sample for ruckus_one::network::common::MustNotMatchField {
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -14413,6 +14421,7 @@ impl support::Sample for ruckus_one::network::common::DynamicQueryPayloadPageByD
         feature = "network-tenants",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -15876,6 +15885,7 @@ impl support::Sample for ruckus_one::network::msp::MspLegacyBody {
         feature = "network-switches",
         feature = "network-venue-templates",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-venues"
     )
@@ -18484,6 +18494,7 @@ impl support::Sample for ruckus_one::network::wireless_networks::WifiFeatureSetP
     any(
         feature = "network-venue-ap-model-settings",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps",
         feature = "network-wireless-networks"
@@ -20581,7 +20592,9 @@ for ruckus_one::network::wireless_policies::QueryResponseMulticastDnsProxyProfil
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl support::Sample
 for ruckus_one::network::common::RogueClassificationPolicyRuleClassification {
     fn sample() -> Self {
@@ -20593,7 +20606,9 @@ for ruckus_one::network::common::RogueClassificationPolicyRuleClassification {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl support::Sample for ruckus_one::network::common::RogueClassificationPolicyRuleType {
     fn sample() -> Self {
         Self::from("AdhocRule")
@@ -20604,7 +20619,9 @@ impl support::Sample for ruckus_one::network::common::RogueClassificationPolicyR
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl support::Sample for ruckus_one::network::common::RogueClassificationPolicyRule {
     fn sample() -> Self {
         {
@@ -20644,7 +20661,9 @@ impl support::Sample for ruckus_one::network::common::RogueClassificationPolicyR
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl support::Sample for ruckus_one::network::common::RoguePolicy {
     fn sample() -> Self {
         {
@@ -20686,7 +20705,9 @@ impl support::Sample for ruckus_one::network::common::RoguePolicy {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl support::Sample for ruckus_one::network::common::RoguePolicyQueryData {
     fn sample() -> Self {
         {
@@ -20721,7 +20742,9 @@ impl support::Sample for ruckus_one::network::common::RoguePolicyQueryData {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-wifi-templates", feature = "network-wireless-policies"))]
+#[cfg(
+    any(feature = "network-wifi-policy-templates", feature = "network-wireless-policies")
+)]
 impl support::Sample for ruckus_one::network::common::QueryResponseRoguePolicyQueryData {
     fn sample() -> Self {
         {
@@ -22048,7 +22071,9 @@ for ruckus_one::network::common::QueryResponseEthernetPortProfileQueryData {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::AccessControlProfileQueryData {
     fn sample() -> Self {
         {
@@ -22099,7 +22124,9 @@ impl support::Sample for ruckus_one::network::common::AccessControlProfileQueryD
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample
 for ruckus_one::network::common::QueryResponseAccessControlProfileQueryData {
     fn sample() -> Self {
@@ -22165,7 +22192,9 @@ for ruckus_one::network::common::QueryResponseAccessControlProfileQueryData {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::RateLimiting {
     fn sample() -> Self {
         {
@@ -22193,7 +22222,9 @@ impl support::Sample for ruckus_one::network::common::RateLimiting {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::AccessControlProfile {
     fn sample() -> Self {
         {
@@ -22311,7 +22342,9 @@ impl support::Sample for ruckus_one::network::access_control::AccessControlProfi
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample
 for ruckus_one::network::common::ApplicationPolicyRuleAccessControl {
     fn sample() -> Self {
@@ -22323,7 +22356,9 @@ for ruckus_one::network::common::ApplicationPolicyRuleAccessControl {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::LinkMarkingType {
     fn sample() -> Self {
         Self::from("VOICE")
@@ -22334,7 +22369,9 @@ impl support::Sample for ruckus_one::network::common::LinkMarkingType {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample
 for ruckus_one::network::common::ApplicationPolicyRuleMarkingPriority {
     fn sample() -> Self {
@@ -22346,7 +22383,9 @@ for ruckus_one::network::common::ApplicationPolicyRuleMarkingPriority {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::ApplicationPolicyRulePortMapping {
     fn sample() -> Self {
         Self::from("IP_WITH_PORT")
@@ -22357,7 +22396,9 @@ impl support::Sample for ruckus_one::network::common::ApplicationPolicyRulePortM
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::ApplicationPolicyRuleRuleType {
     fn sample() -> Self {
         Self::from("SIGNATURE")
@@ -22368,7 +22409,9 @@ impl support::Sample for ruckus_one::network::common::ApplicationPolicyRuleRuleT
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::ApplicationPolicyRule {
     fn sample() -> Self {
         {
@@ -22461,7 +22504,9 @@ impl support::Sample for ruckus_one::network::common::ApplicationPolicyRule {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::ApplicationPolicy {
     fn sample() -> Self {
         {
@@ -22546,7 +22591,9 @@ impl support::Sample for ruckus_one::network::access_control::ApplicationPolicyV
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::PolicyQueryData {
     fn sample() -> Self {
         {
@@ -22581,7 +22628,9 @@ impl support::Sample for ruckus_one::network::common::PolicyQueryData {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample
 for ruckus_one::network::common::QueryResponseApplicationPolicyQueryData {
     fn sample() -> Self {
@@ -22647,7 +22696,9 @@ for ruckus_one::network::common::QueryResponseApplicationPolicyQueryData {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::DevicePolicyRuleAction {
     fn sample() -> Self {
         Self::from("ALLOW")
@@ -22658,7 +22709,9 @@ impl support::Sample for ruckus_one::network::common::DevicePolicyRuleAction {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::DevicePolicyOsVendor {
     fn sample() -> Self {
         Self::from("All")
@@ -22669,7 +22722,9 @@ impl support::Sample for ruckus_one::network::common::DevicePolicyOsVendor {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::DevicePolicyRuleDeviceType {
     fn sample() -> Self {
         Self::from("Laptop")
@@ -22680,7 +22735,9 @@ impl support::Sample for ruckus_one::network::common::DevicePolicyRuleDeviceType
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::DevicePolicyRule {
     fn sample() -> Self {
         {
@@ -22731,7 +22788,9 @@ impl support::Sample for ruckus_one::network::common::DevicePolicyRule {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::DevicePolicy {
     fn sample() -> Self {
         {
@@ -22830,7 +22889,9 @@ impl support::Sample for ruckus_one::network::access_control::DevicePolicyV1 {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample
 for ruckus_one::network::common::QueryResponseDevicePolicyQueryData {
     fn sample() -> Self {
@@ -22896,7 +22957,9 @@ for ruckus_one::network::common::QueryResponseDevicePolicyQueryData {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::L2AclPolicy {
     fn sample() -> Self {
         {
@@ -22934,7 +22997,9 @@ impl support::Sample for ruckus_one::network::common::L2AclPolicy {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::L2AclPolicyQueryData {
     fn sample() -> Self {
         {
@@ -22969,7 +23034,9 @@ impl support::Sample for ruckus_one::network::common::L2AclPolicyQueryData {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::QueryResponseL2AclPolicyQueryData {
     fn sample() -> Self {
         {
@@ -23034,7 +23101,9 @@ impl support::Sample for ruckus_one::network::common::QueryResponseL2AclPolicyQu
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::L3IpPort {
     fn sample() -> Self {
         {
@@ -23064,7 +23133,9 @@ impl support::Sample for ruckus_one::network::common::L3IpPort {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::L3RuleProtocol {
     fn sample() -> Self {
         Self::from("L3ProtocolEnum_TCP")
@@ -23075,7 +23146,9 @@ impl support::Sample for ruckus_one::network::common::L3RuleProtocol {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::L3Rule {
     fn sample() -> Self {
         {
@@ -23132,7 +23205,9 @@ impl support::Sample for ruckus_one::network::common::L3Rule {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::L3AclPolicy {
     fn sample() -> Self {
         {
@@ -23181,7 +23256,9 @@ impl support::Sample for ruckus_one::network::common::L3AclPolicy {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::L3AclPolicyQueryData {
     fn sample() -> Self {
         {
@@ -23216,7 +23293,9 @@ impl support::Sample for ruckus_one::network::common::L3AclPolicyQueryData {
 }
 #[cfg(feature = "network-common")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-common")))]
-#[cfg(any(feature = "network-access-control", feature = "network-wifi-templates"))]
+#[cfg(
+    any(feature = "network-access-control", feature = "network-wifi-policy-templates")
+)]
 impl support::Sample for ruckus_one::network::common::QueryResponseL3AclPolicyQueryData {
     fn sample() -> Self {
         {
@@ -23557,6 +23636,7 @@ for ruckus_one::network::access_control::ApplicationLibrarySettings {
     any(
         feature = "network-access-control",
         feature = "network-venue-wifi-templates",
+        feature = "network-wifi-policy-templates",
         feature = "network-wifi-templates",
         feature = "network-wireless-aps"
     )

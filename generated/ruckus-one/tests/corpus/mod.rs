@@ -48,6 +48,7 @@ mod network_enrollments;
 mod network_radius_attribute_groups;
 mod network_files;
 mod network_wifi_templates;
+mod network_wifi_policy_templates;
 mod network_venue_wifi_templates;
 mod resident_portal_portal;
 /// Decodes a JSON body into a typed body and writes it back as JSON.
@@ -124,6 +125,7 @@ pub fn operations() -> Vec<Op> {
     network_radius_attribute_groups::push(&mut ops);
     network_files::push(&mut ops);
     network_wifi_templates::push(&mut ops);
+    network_wifi_policy_templates::push(&mut ops);
     network_venue_wifi_templates::push(&mut ops);
     resident_portal_portal::push(&mut ops);
     ops
