@@ -4,7 +4,9 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use bytes::Bytes;
-use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderValue, RETRY_AFTER, USER_AGENT};
+use reqwest::header::{
+    ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderValue, RETRY_AFTER, USER_AGENT,
+};
 use tracing::{Instrument, Span};
 
 use crate::auth::{Token, failure_reason};
@@ -37,7 +39,11 @@ pub(crate) struct CallOptions {
 pub(crate) struct Prepared {
     pub(crate) method: Method,
     pub(crate) url: String,
+    /// The caller's own headers (`Request::header`); `accept`, `content_type`, the tenant
+    /// header and the runtime's own replace any of the same name.
     pub(crate) headers: HeaderMap,
+    pub(crate) accept: HeaderValue,
+    pub(crate) content_type: Option<HeaderValue>,
     pub(crate) body: Option<Bytes>,
     pub(crate) family: ErrorFamily,
     pub(crate) auth: ApiAuth,
@@ -370,11 +376,21 @@ async fn attempt(
     // The call's headers go straight into reqwest's (their values are shared, not copied),
     // except those the runtime sets itself, which replace any given.
     for (name, value) in &req.headers {
-        let managed = (name == AUTHORIZATION && authorization.is_some())
+        let managed = name == ACCEPT
+            || (name == CONTENT_TYPE && req.content_type.is_some())
+            || (name == shared.tenant_header && req.tenant.is_some())
+            || (name == AUTHORIZATION && authorization.is_some())
             || (name == USER_AGENT && shared.user_agent.is_some());
         if !managed {
             builder = builder.header(name.clone(), value.clone());
         }
+    }
+    builder = builder.header(ACCEPT, req.accept.clone());
+    if let Some(value) = &req.content_type {
+        builder = builder.header(CONTENT_TYPE, value.clone());
+    }
+    if let Some(tenant) = &req.tenant {
+        builder = builder.header(shared.tenant_header.clone(), tenant.header().clone());
     }
     if let Some(value) = authorization {
         builder = builder.header(AUTHORIZATION, value.clone());

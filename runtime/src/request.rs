@@ -6,7 +6,7 @@ use std::pin::Pin;
 use std::time::Duration;
 
 use bytes::Bytes;
-use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -493,21 +493,16 @@ impl<'a> Request<'a> {
             url.push(if url.contains('?') { '&' } else { '?' });
             url.push_str(&self.query);
         }
-        let mut headers = self.headers;
-        headers.insert(ACCEPT, accept);
         let (content_type, body) = body_with_type(self.body, declared)?;
-        if let Some(value) = content_type {
-            headers.insert(CONTENT_TYPE, value);
-        }
-        let shared = self.client.shared();
         let tenant = self.tenant.or_else(|| self.client.tenant().cloned());
-        if let Some(tenant) = &tenant {
-            headers.insert(shared.tenant_header.clone(), tenant.header().clone());
-        }
+        // `Accept`, `Content-Type` and the tenant header stay apart from the caller's headers
+        // (which they replace): a call without extra headers builds no header map of its own.
         Ok(Prepared {
             method,
             url,
-            headers,
+            headers: self.headers,
+            accept,
+            content_type,
             body,
             family,
             auth: api.auth,
