@@ -152,14 +152,15 @@ impl Client {
         self.shared.config.resolve_base_url(api)
     }
 
-    /// [`base_url`](Self::base_url), resolved once per API.
-    pub(crate) fn cached_base_url(&self, api: &'static Api) -> Arc<str> {
+    /// Calls `f` with [`base_url`](Self::base_url), resolved once per API.
+    pub(crate) fn with_base_url<T>(&self, api: &'static Api, f: impl FnOnce(&str) -> T) -> T {
         let key = std::ptr::from_ref(api) as usize;
         let shared = &self.shared;
         {
+            // Used under the read lock: no reference count of a shared string changes per call.
             let known = shared.base_urls.read().unwrap_or_else(|e| e.into_inner());
             if let Some((_, url)) = known.iter().find(|(k, _)| *k == key) {
-                return url.clone();
+                return f(url);
             }
         }
         let url: Arc<str> = shared.config.resolve_base_url(api).into();
@@ -167,7 +168,8 @@ impl Client {
         if !known.iter().any(|(k, _)| *k == key) {
             known.push((key, url.clone()));
         }
-        url
+        drop(known);
+        f(&url)
     }
 
     /// The redactor of every live secret of this client (see

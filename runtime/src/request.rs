@@ -484,11 +484,9 @@ impl<'a> Request<'a> {
                 None,
             ),
         };
-        let mut url = path::join_with_room(
-            &self.client.cached_base_url(api),
-            &self.path,
-            self.query.len() + 1,
-        );
+        let mut url = self.client.with_base_url(api, |base| {
+            path::join_with_room(base, &self.path, self.query.len() + 1)
+        });
         if !self.query.is_empty() {
             url.push(if url.contains('?') { '&' } else { '?' });
             url.push_str(&self.query);
