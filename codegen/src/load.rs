@@ -227,6 +227,12 @@ fn resolve_overrides(
         .filter(|t| t.origin.is_some())
         .collect();
     crate::overrides::rename_references(&mut imported, renames);
+    let mut drafted: Vec<&mut crate::spec::Operation> = api_areas
+        .iter_mut()
+        .flat_map(|(_, a)| a.operations.iter_mut())
+        .filter(|o| o.origin.is_some())
+        .collect();
+    crate::overrides::rename_operation_references(&mut drafted, renames);
     for (with, path, line) in replacements {
         if !api_areas
             .iter()

@@ -337,6 +337,28 @@ pub fn rename_references(types: &mut [&mut TypeDef], renames: &BTreeMap<String, 
     }
 }
 
+/// Renames, in the bodies and paged items of drafted operations (those of imported files),
+/// every reference to a renamed imported type.
+pub fn rename_operation_references(
+    ops: &mut [&mut crate::spec::Operation],
+    renames: &BTreeMap<String, String>,
+) {
+    if renames.is_empty() {
+        return;
+    }
+    for op in ops.iter_mut() {
+        if let Some(e) = op.request.as_mut().and_then(|b| b.ty.as_mut()) {
+            rename_expr(e, renames);
+        }
+        for e in op.responses.iter_mut().filter_map(|r| r.ty.as_mut()) {
+            rename_expr(e, renames);
+        }
+        if let Some(e) = op.pagination.as_mut().and_then(|p| p.item_type.as_mut()) {
+            rename_expr(e, renames);
+        }
+    }
+}
+
 fn rename_expr(e: &mut TypeExpr, renames: &BTreeMap<String, String>) {
     match e {
         TypeExpr::Name(s) => *s = rename_in(s, renames),
@@ -384,5 +406,25 @@ mod tests {
         assert_eq!(rename_in("Old", &renames), "New");
         assert_eq!(rename_in("Older", &renames), "Older");
         assert_eq!(rename_in("string", &renames), "string");
+    }
+
+    #[test]
+    fn drafted_operations_follow_a_renamed_type() {
+        let yaml = "id: put_thing\nname: Put thing\nmethod: PUT\npath: /things/{id}\n\
+                    request: {type: VenueV1001}\n\
+                    responses: [{status: 200, type: array<VenueV1001>}, {status: 204}]\n";
+        let mut op: crate::spec::Operation = serde_yaml::from_str(yaml).expect("operation");
+        let renames = BTreeMap::from([("VenueV1001".to_owned(), "SwitchVenue".to_owned())]);
+        rename_operation_references(&mut [&mut op], &renames);
+        let name = |e: Option<&TypeExpr>| match e {
+            Some(TypeExpr::Name(n)) => n.clone(),
+            _ => String::new(),
+        };
+        assert_eq!(
+            name(op.request.as_ref().and_then(|b| b.ty.as_ref())),
+            "SwitchVenue"
+        );
+        assert_eq!(name(op.responses[0].ty.as_ref()), "array<SwitchVenue>");
+        assert!(op.responses[1].ty.is_none());
     }
 }

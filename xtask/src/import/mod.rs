@@ -120,7 +120,8 @@ fn plan_changes(
         let placement = draft::Placement::new(&dir, docs, &areas, &api.prefix.value)?;
         let files = owners.get(&k).cloned().unwrap_or_default();
         let mut drafted = draft::draft(docs, api, &areas, &spec_keys, &files, &placement);
-        let (types, mut findings) = plan::plan(docs, &areas, &mut drafted.ops);
+        let service_files = service_files(api);
+        let (types, mut findings) = plan::plan(docs, &areas, &service_files, &mut drafted.ops);
         findings.exceptions = drafted.exceptions;
         let mut types: BTreeMap<String, Vec<_>> = types;
         let mut ops: BTreeMap<String, Vec<_>> = BTreeMap::new();
@@ -336,4 +337,21 @@ fn load_docs(dir: &Path) -> Result<Option<BTreeMap<String, Document>>, String> {
         docs.insert(n, doc);
     }
     Ok(Some(docs))
+}
+
+/// Each service of `api` whose provenance names a description file (`reference: <file> ...`):
+/// its name -> that file.
+fn service_files(api: &ruckus_codegen::spec::Api) -> BTreeMap<String, String> {
+    api.services
+        .iter()
+        .filter_map(|s| {
+            let file = s
+                .provenance
+                .as_deref()?
+                .strip_prefix("reference: ")?
+                .split_whitespace()
+                .next()?;
+            Some((s.name.clone(), file.to_owned()))
+        })
+        .collect()
 }

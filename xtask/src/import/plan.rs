@@ -55,6 +55,7 @@ pub struct Findings {
 pub fn plan(
     docs: &BTreeMap<String, Document>,
     areas: &[&Area],
+    service_files: &BTreeMap<String, String>,
     drafts: &mut [DraftOp<'_>],
 ) -> (BTreeMap<String, Vec<TypeDef>>, Findings) {
     let mut findings = Findings::default();
@@ -95,6 +96,14 @@ pub fn plan(
         })
         .collect();
     let mut conv = Converter::new(docs, taken, existing);
+    // A curated type stands for schemas of its name in its area's service's description only.
+    conv.restrict_existing(
+        areas
+            .iter()
+            .filter_map(|a| Some((a, service_files.get(a.service.as_deref()?)?)))
+            .flat_map(|(a, file)| a.types.iter().map(|t| (t.name.clone(), file.clone())))
+            .collect(),
+    );
     // Every name the curated spec gives first, so no other type takes it.
     for r in &roots {
         pin(

@@ -1574,6 +1574,112 @@ impl SwitchAclView {
         self
     }
 }
+/// The switch settings of a venue (syslog servers, DNS, switch profiles), the body of `update_venue_setting` (the switch service's VenueDtoV1001, not the venue service's venue).
+///
+/// Provenance: reference (switch_service_api-0.4.0.yaml VenueDtoV1001).
+///
+/// Build one with `new()` (or `Default`), then the `with_...` methods for the fields you need.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct SwitchVenueSettings {
+    /// ID.
+    pub id: Option<String>,
+    /// Syslog enabled.
+    pub syslog_enabled: Option<bool>,
+    /// Syslog primary server.
+    pub syslog_primary_server: Option<String>,
+    /// Syslog secondary server.
+    pub syslog_secondary_server: Option<String>,
+    /// DNS.
+    pub dns: Option<Vec<String>>,
+    /// Profile ID.
+    pub profile_id: Option<Vec<String>>,
+    /// Fields the document does not show, kept as received and sent as set.
+    pub additional_fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+impl serde::Serialize for SwitchVenueSettings {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        fn fields(v: &SwitchVenueSettings, w: &mut ruckus_one_runtime::object::Writer) {
+            w.optional("id", &v.id);
+            w.optional("syslogEnabled", &v.syslog_enabled);
+            w.optional("syslogPrimaryServer", &v.syslog_primary_server);
+            w.optional("syslogSecondaryServer", &v.syslog_secondary_server);
+            w.optional("dns", &v.dns);
+            w.optional("profileId", &v.profile_id);
+            w.rest(&v.additional_fields);
+        }
+        let mut w = ruckus_one_runtime::object::Writer::default();
+        fields(self, &mut w);
+        w.finish(serializer)
+    }
+}
+impl<'de> serde::Deserialize<'de> for SwitchVenueSettings {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        fn fields(
+            f: &mut ruckus_one_runtime::object::Fields,
+        ) -> Result<SwitchVenueSettings, ruckus_one_runtime::object::FieldError> {
+            let value = SwitchVenueSettings {
+                id: f.optional("id"),
+                syslog_enabled: f.optional("syslogEnabled"),
+                syslog_primary_server: f.optional("syslogPrimaryServer"),
+                syslog_secondary_server: f.optional("syslogSecondaryServer"),
+                dns: f.optional("dns"),
+                profile_id: f.optional("profileId"),
+                additional_fields: f.rest(),
+            };
+            f.check()?;
+            Ok(value)
+        }
+        let mut f = ruckus_one_runtime::object::Fields::read(deserializer)?;
+        fields(&mut f).map_err(|e| e.into_error("SwitchVenueSettings"))
+    }
+}
+impl SwitchVenueSettings {
+    /// Creates a value with every field empty.
+    pub fn new() -> Self {
+        Self {
+            id: None,
+            syslog_enabled: None,
+            syslog_primary_server: None,
+            syslog_secondary_server: None,
+            dns: None,
+            profile_id: None,
+            additional_fields: std::collections::BTreeMap::new(),
+        }
+    }
+    /// Sets `id`.
+    pub fn with_id(mut self, value: impl Into<String>) -> Self {
+        self.id = Some(value.into());
+        self
+    }
+    /// Sets `syslogEnabled`.
+    pub fn with_syslog_enabled(mut self, value: impl Into<bool>) -> Self {
+        self.syslog_enabled = Some(value.into());
+        self
+    }
+    /// Sets `syslogPrimaryServer`.
+    pub fn with_syslog_primary_server(mut self, value: impl Into<String>) -> Self {
+        self.syslog_primary_server = Some(value.into());
+        self
+    }
+    /// Sets `syslogSecondaryServer`.
+    pub fn with_syslog_secondary_server(mut self, value: impl Into<String>) -> Self {
+        self.syslog_secondary_server = Some(value.into());
+        self
+    }
+    /// Sets `dns`.
+    pub fn with_dns(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.dns = Some(value.into());
+        self
+    }
+    /// Sets `profileId`.
+    pub fn with_profile_id(mut self, value: impl Into<Vec<String>>) -> Self {
+        self.profile_id = Some(value.into());
+        self
+    }
+}
 /// Switch vlan, with the fields the official description lists.
 ///
 /// Provenance: reference (switch_service_api-0.4.0.yaml SwitchVlanDtoV1001).
@@ -3802,7 +3908,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     /// `PUT /venues/{venueId}/switchSettings` on the `network` API.
     ///
     /// - Path parameter `venueId`: string
-    /// - Request body (json, required): `Venue`
+    /// - Request body (json, required): `SwitchVenueSettings`
     /// - Response 200: `VenueResponse`
     /// - Versions: `v1.1`, `v1`, `json` (default `v1.1`; choose with `UpdateVenueSetting::version`)
     /// - Provenance: reference (switch_service_api-0.4.0.yaml UpdateVenueSetting_1_1).
@@ -3812,7 +3918,7 @@ impl<'a> SwitchNetworkingClient<'a> {
     pub fn update_venue_setting(
         &self,
         venue_id: &str,
-        body: &super::wireless_venues::Venue,
+        body: &SwitchVenueSettings,
     ) -> UpdateVenueSetting<'a> {
         let mut req = ruckus_one_runtime::Request::new(
             self.client,

@@ -1539,7 +1539,7 @@ async fn network_switch_networking() {
             query: &[],
             headers: &[],
             body_json: Some(
-                <ruckus_one::network::wireless_venues::Venue as support::Sample>::sample_json(),
+                <ruckus_one::network::switch_networking::SwitchVenueSettings as support::Sample>::sample_json(),
             ),
             status: 200u16,
             answer: Answer::Json(
@@ -1552,7 +1552,7 @@ async fn network_switch_networking() {
             .switch_networking()
             .update_venue_setting(
                 "venueId 1/x",
-                &<ruckus_one::network::wireless_venues::Venue as support::Sample>::sample(),
+                &<ruckus_one::network::switch_networking::SwitchVenueSettings as support::Sample>::sample(),
             )
             .send()
             .await

@@ -39349,6 +39349,42 @@ impl support::Sample for ruckus_one::network::switch_networking::SwitchVlanOverv
 }
 #[cfg(feature = "network-switch-networking")]
 #[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
+impl support::Sample for ruckus_one::network::switch_networking::SwitchVenueSettings {
+    fn sample() -> Self {
+        {
+            let mut value = Self::new()
+                .with_id("sample".to_owned())
+                .with_syslog_enabled(true)
+                .with_syslog_primary_server("sample".to_owned())
+                .with_syslog_secondary_server("sample".to_owned())
+                .with_dns(vec!["sample".to_owned()])
+                .with_profile_id(vec!["sample".to_owned()]);
+            value
+                .additional_fields
+                .insert(
+                    "conformanceExtra".to_owned(),
+                    serde_json::json!({ "sample" : true }),
+                );
+            value
+        }
+    }
+    fn sample_json() -> serde_json::Value {
+        support::object([
+            ("id", serde_json::Value::from("sample")),
+            ("syslogEnabled", serde_json::Value::from(true)),
+            ("syslogPrimaryServer", serde_json::Value::from("sample")),
+            ("syslogSecondaryServer", serde_json::Value::from("sample")),
+            ("dns", serde_json::Value::Array(vec![serde_json::Value::from("sample")])),
+            (
+                "profileId",
+                serde_json::Value::Array(vec![serde_json::Value::from("sample")]),
+            ),
+            ("conformanceExtra", serde_json::json!({ "sample" : true })),
+        ])
+    }
+}
+#[cfg(feature = "network-switch-networking")]
+#[cfg_attr(docsrs, doc(cfg(feature = "network-switch-networking")))]
 impl support::Sample for ruckus_one::network::switch_networking::SwitchVlans {
     fn sample() -> Self {
         {

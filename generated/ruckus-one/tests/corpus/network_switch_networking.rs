@@ -599,7 +599,10 @@ pub(super) fn push(ops: &mut Vec<Op>) {
             "application/json",
         ],
         response: Some(round::<ruckus_one::network::common::VenueResponse> as Decode),
-        request: Some(round::<ruckus_one::network::wireless_venues::Venue> as Decode),
+        request: Some(
+            round::<ruckus_one::network::switch_networking::SwitchVenueSettings>
+                as Decode,
+        ),
         items: None,
     });
     ops.push(Op {

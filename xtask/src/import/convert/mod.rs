@@ -75,6 +75,10 @@ pub struct Converter<'a> {
     pins: BTreeMap<(String, String), String>,
     /// The curated object types and the wire names of their fields.
     existing: BTreeMap<String, BTreeSet<String>>,
+    /// The description file of the service of a curated type's area, where it has one: a
+    /// schema of the type's name from another service's file is another type
+    /// (the switch service's `VenueDto` is no venue of the venue service).
+    existing_files: BTreeMap<String, String>,
     by_source: BTreeMap<(String, String), String>,
     /// The named schemas being converted, innermost last.
     schemas: Vec<String>,
@@ -117,6 +121,7 @@ impl<'a> Converter<'a> {
             reserved: BTreeSet::new(),
             pins: BTreeMap::new(),
             existing,
+            existing_files: BTreeMap::new(),
             by_source: BTreeMap::new(),
             schemas: Vec::new(),
             operation: String::new(),
@@ -129,6 +134,12 @@ impl<'a> Converter<'a> {
             owners: BTreeMap::new(),
             root_names: BTreeSet::new(),
         }
+    }
+
+    /// Binds a schema to a curated type of its name only in the file given for that type
+    /// (its area's service's description); types not listed bind in any file.
+    pub fn restrict_existing(&mut self, files: BTreeMap<String, String>) {
+        self.existing_files = files;
     }
 
     /// Keeps `name` free for the root the curated spec names so.
@@ -290,7 +301,12 @@ impl<'a> Converter<'a> {
             self.by_source.insert(key, ty.clone());
             return ty;
         }
-        if self.existing.contains_key(&clean.name) {
+        if self.existing.contains_key(&clean.name)
+            && self
+                .existing_files
+                .get(&clean.name)
+                .is_none_or(|home| home == file)
+        {
             self.by_source.insert(key, clean.name.clone());
             self.reconcile(&clean.name, file, schema);
             return clean.name;

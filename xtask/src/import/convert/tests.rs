@@ -122,6 +122,23 @@ fn existing_types_gain_missing_fields_and_collisions_get_new_names() {
     assert_eq!(c.body("f.yaml", &open, "X").as_deref(), Some("FOpenNet"));
 }
 
+#[test]
+fn a_curated_type_stands_for_schemas_of_its_name_in_its_own_service_only() {
+    let docs = doc(DOC);
+    let mut existing = BTreeMap::new();
+    existing.insert("Venue".to_owned(), BTreeSet::from(["name".to_owned()]));
+    let taken = BTreeSet::from(["Venue".to_owned()]);
+    let mut c = Converter::new(&docs, taken, existing);
+    c.restrict_existing(BTreeMap::from([(
+        "Venue".to_owned(),
+        "venue_service.yaml".to_owned(),
+    )]));
+    let body = Schema::from_yaml("$ref: '#/components/schemas/VenueDto_V1_1'");
+    let ty = c.body("f.yaml", &body, "X").expect("typed");
+    assert_ne!(ty, "Venue", "another service's venue is another type");
+    assert!(!c.additions.contains_key("Venue"));
+}
+
 const TWINS: &str = r#"
 components:
   schemas:
