@@ -88,12 +88,17 @@ impl Samples<'_> {
         branches: &[Value],
         depth: usize,
     ) -> Value {
+        // Valid for a plain JSON Schema validator (exactly one variant matches: Schemathesis'
+        // check) and, with a discriminator, for OpenAPI's rule too (the tag's variant).
+        let whole = Value::Object(s.clone());
+        let tagged = s.contains_key("discriminator");
         let exactly_one = |c: &Value| {
             branches
                 .iter()
                 .filter(|b| is_valid(self.table, c, b))
                 .count()
                 == 1
+                && (!tagged || is_valid(self.table, c, &whole))
         };
         if let Some(x) = v {
             if exactly_one(x) {

@@ -1,5 +1,6 @@
 //! Validation of JSON values against the subset of JSON Schema the OpenAPI export uses:
-//! `$ref`, `type` (one or a list with `null`), `enum`, `oneOf`, `anyOf`, `properties`,
+//! `$ref`, `type` (one or a list with `null`), `enum`, `oneOf` (with a `discriminator`, the tag
+//! picks the variant, as OpenAPI says), `anyOf`, `properties`,
 //! `required`, `additionalProperties`, `items`, length, size and range bounds, `int32`.
 //! The same rules as a JSON Schema validator applies to the export (Schemathesis' check).
 
@@ -48,6 +49,11 @@ fn check(t: &Table, v: &Value, schema: &Value, path: &str, depth: usize) -> Resu
         }
     }
     if let Some(Value::Array(branches)) = s.get("oneOf") {
+        // A union with a discriminator: the tag picks the variant (OpenAPI's rule; the
+        // variants themselves do not constrain the tag, the union writes it).
+        if let Some(d) = s.get("discriminator").and_then(Value::as_object) {
+            return discriminated(t, v, d, path, depth);
+        }
         let n = branches
             .iter()
             .filter(|b| check(t, v, b, path, depth + 1).is_ok())
@@ -91,6 +97,41 @@ fn check(t: &Table, v: &Value, schema: &Value, path: &str, depth: usize) -> Resu
         },
         _ => Ok(()),
     }
+}
+
+/// A value of a union with a discriminator: an object whose tag names one of the mapped
+/// variants, valid against that variant.
+fn discriminated(
+    t: &Table,
+    v: &Value,
+    d: &serde_json::Map<String, Value>,
+    path: &str,
+    depth: usize,
+) -> Result<(), String> {
+    let field = d
+        .get("propertyName")
+        .and_then(Value::as_str)
+        .unwrap_or("type");
+    let Some(m) = v.as_object() else {
+        return Err(format!("{}: expected object, got {}", at(path), kind(v)));
+    };
+    let Some(tag) = m.get(field).and_then(Value::as_str) else {
+        return Err(format!("{}: the field `{field}` is required", at(path)));
+    };
+    let mapping = d.get("mapping").and_then(Value::as_object);
+    let Some(target) = mapping.and_then(|mp| mp.get(tag)).and_then(Value::as_str) else {
+        let known: Vec<&str> = mapping
+            .map(|mp| mp.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        return Err(format!(
+            "{}: `{field}` {} is not one of {}",
+            at(path),
+            short(&Value::String(tag.to_owned())),
+            known.join(", ")
+        ));
+    };
+    let variant = serde_json::json!({ "$ref": target });
+    check(t, v, &variant, path, depth + 1)
 }
 
 fn object(

@@ -237,6 +237,33 @@ async fn past_the_switch_budget_the_answer_is_429_with_retry_after_and_the_clien
 }
 
 #[tokio::test]
+async fn a_wifi_network_is_checked_by_its_tag() {
+    let sim = sim_with(SimConfig::default()).await;
+    let client = client_for(&sim);
+    let post = |kind: &'static str| {
+        let client = client.clone();
+        async move {
+            client
+                .network()
+                .raw(Method::Post, "/wifiNetworks")
+                .json(&json!({
+                    "type": kind,
+                    "name": "cafe",
+                    "wlan": {"ssid": "cafe", "wlanSecurity": "WPA2Personal", "passphrase": "a-long-passphrase"}
+                }))
+                .send_json::<Value>()
+                .await
+        }
+    };
+    // The schema name is no tag of the service's: refused, naming the field.
+    let error = post("PskWifiNetwork").await.expect_err("an unknown tag");
+    assert_eq!(error.status(), Some(400));
+    assert!(error.to_string().contains("`type`"), "{error}");
+    post("psk").await.expect("the service's own tag");
+    assert_eq!(sim.objects(&sim.tenant_id(), "/wifiNetworks").len(), 1);
+}
+
+#[tokio::test]
 async fn typed_calls_stay_inside_the_switch_budget_without_a_429() {
     let sim = sim_with(SimConfig::default()).await;
     let client = client_for(&sim);

@@ -1,9 +1,12 @@
-//! Shared by the examples: talk to the real RUCKUS One service, or to a local fake of it.
+//! Shared by the examples: talk to the real RUCKUS One service, or to a local stand-in.
 //!
-//! An example runs against a fake (a wiremock server on 127.0.0.1 answering canned JSON) when
-//! it is started with `--dry-run` or when `RUCKUS_CLIENT_ID` is not set; otherwise it reads its
-//! settings with `Config::from_env()` (`RUCKUS_CLIENT_ID`, `RUCKUS_CLIENT_SECRET`,
-//! `RUCKUS_TENANT_ID`, `RUCKUS_REGION`) and calls the real service.
+//! An example runs locally when it is started with `--dry-run` or when `RUCKUS_CLIENT_ID` is not
+//! set: against the simulator (`ruckus-one-sim`, in process; it checks bodies, media types and
+//! statuses against the spec and keeps state) where it can serve the example, else against a
+//! fake (a wiremock server on 127.0.0.1 answering canned JSON, for answers the simulator does not
+//! make, such as a scripted sequence of 429s). Otherwise it reads its settings with
+//! `Config::from_env()` (`RUCKUS_CLIENT_ID`, `RUCKUS_CLIENT_SECRET`, `RUCKUS_TENANT_ID`,
+//! `RUCKUS_REGION`) and calls the real service.
 //!
 //! Cargo builds only `examples/*.rs` (and `examples/*/main.rs`) as examples, so this file is
 //! compiled into each example through its `mod support;` declaration.
@@ -13,6 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use ruckus_one::runtime::env;
 use ruckus_one::{Client, Config, Credentials, Error};
+use ruckus_one_sim::{SimConfig, Simulator};
 use wiremock::matchers::{body_string, header, method, path};
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
 
@@ -27,17 +31,46 @@ pub enum Target {
     /// A local fake service; its mocks check every call and its expectations are verified at
     /// the end by [`Target::finish`].
     Fake(MockServer),
+    /// The simulator, in process.
+    Sim(Simulator),
     /// The real service, configured from the environment.
     Live,
 }
 
+/// Whether the example runs locally (`--dry-run`, or no `RUCKUS_CLIENT_ID`).
+fn dry_run() -> bool {
+    std::env::args().skip(1).any(|arg| arg == "--dry-run")
+        || std::env::var_os(env::CLIENT_ID).is_none()
+}
+
 impl Target {
+    /// The simulator when running locally (its activities take 200 ms on its clock); else the
+    /// real service.
+    pub async fn choose_simulated() -> Target {
+        if !dry_run() {
+            println!("live: calling RUCKUS One with the settings of the RUCKUS_* variables");
+            return Target::Live;
+        }
+        let config = SimConfig::default().activity_duration(std::time::Duration::from_millis(200));
+        let sim = Simulator::start_with(config)
+            .await
+            .expect("the simulator starts on 127.0.0.1");
+        println!("dry run: simulator at {}", sim.base_url());
+        Target::Sim(sim)
+    }
+
+    /// The simulator, to inspect what the example left there; `None` otherwise.
+    pub fn simulator(&self) -> Option<&Simulator> {
+        match self {
+            Target::Sim(sim) => Some(sim),
+            _ => None,
+        }
+    }
+
     /// A fake when the command line has `--dry-run` or `RUCKUS_CLIENT_ID` is not set, with the
     /// token endpoint already answering; else the real service.
     pub async fn choose() -> Target {
-        let dry_run = std::env::args().skip(1).any(|arg| arg == "--dry-run")
-            || std::env::var_os(env::CLIENT_ID).is_none();
-        if !dry_run {
+        if !dry_run() {
             println!("live: calling RUCKUS One with the settings of the RUCKUS_* variables");
             return Target::Live;
         }
@@ -66,7 +99,7 @@ impl Target {
     pub fn fake(&self) -> Option<&MockServer> {
         match self {
             Target::Fake(server) => Some(server),
-            Target::Live => None,
+            _ => None,
         }
     }
 
@@ -78,6 +111,12 @@ impl Target {
                 Config::new(Credentials::new(FAKE_CLIENT_ID, FAKE_CLIENT_SECRET))
                     .token_tenant_id(FAKE_TENANT_ID)
                     .base_url(server.uri())
+            }
+            Target::Sim(sim) => {
+                let (id, secret) = sim.credentials();
+                Config::new(Credentials::new(id, secret))
+                    .token_tenant_id(sim.tenant_id())
+                    .base_url(sim.base_url())
             }
             Target::Live => Config::from_env()?,
         };
